@@ -1,0 +1,114 @@
+"""The `aftui` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+EXIT_CODES = """exit codes:
+  0  ok
+  2  usage error
+  3  authentication failed
+  4  not found
+  5  network or server error
+"""
+
+
+def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8787, help="port to bind, 0 for any free one (default: 8787)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the demo data and ids (default: 1)")
+    parser.add_argument("--data", choices=["demo", "empty"], default="demo", help="demo workspace, or only the catalogue (default: demo)")
+    parser.add_argument("--scale", type=int, default=0, metavar="N", help="add N sources for load tests")
+    parser.add_argument(
+        "--activity",
+        choices=["on", "off"],
+        default=activity_default,
+        help=f"timers fire and demo traffic flows (default: {activity_default}); off freezes the clock",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="aftui",
+        description="A terminal UI for the workflow automation service, with a local emulator of the service.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    emulator = commands.add_parser(
+        "emulator",
+        help="run the local emulator of the service",
+        description="Run the local emulator of the service until Ctrl-C.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _emulator_args(emulator, activity_default="off")
+    demo = commands.add_parser(
+        "demo",
+        help="start the emulator with demo data and activity",
+        description="Start the emulator on a free loopback port with demo data and activity on.",
+    )
+    demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
+    return parser
+
+
+def _announce(em) -> None:  # noqa: ANN001 - an Emulator, imported lazily for a fast --help
+    info = em.describe()
+    print(f"aftui emulator (seed {info['seed']}, activity {'on' if info['activity'] else 'off'})")
+    print(f"  base URL     {info['base_url']}")
+    print(f"  root URL     {info['root_url']}")
+    print(f"  API key      {info['api_key']}   (free plan user; paid plan: {info['paid_api_key']})")
+    print(f"  OAuth client {info['oauth_client_id']}")
+    print(f"  OAuth secret {info['oauth_client_secret']}")
+    print(f"  workspace    {info['org_id']}   Connect project {info['project_id']}")
+    print(f"  controls     {info['root_url']}/_emulator/info")
+    print("Press Ctrl-C to stop.", flush=True)
+
+
+def _run_emulator(args: argparse.Namespace) -> int:
+    from .emulator.server import Options, serve
+
+    options = Options(
+        host=args.host,
+        port=args.port,
+        seed=args.seed,
+        data=args.data,
+        scale=args.scale,
+        activity=args.activity == "on",
+    )
+    try:
+        serve(options, announce=_announce)
+    except OSError as exc:
+        print(f"aftui: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 5
+    print("emulator stopped")
+    return 0
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    from .emulator.server import Options, serve
+
+    def announce(em) -> None:  # noqa: ANN001
+        _announce(em)
+        print("The TUI is not built yet; point any HTTP client at the base URL above.", flush=True)
+
+    serve(Options(port=0, seed=args.seed, activity=True), announce=announce)
+    print("demo stopped")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "emulator":
+        return _run_emulator(args)
+    if args.command == "demo":
+        return _run_demo(args)
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,385 @@
+"""The demo data set: the same for the same seed.
+
+Built through `operations`, the same doors a client goes through, so every
+demo record is one the API itself could have made. Two workspaces, the
+catalogue's apps, registry components and templates, sources of every kind,
+workflows with every trigger kind (one of which fails on orders without a
+customer e-mail), webhooks and subscriptions, and a Connect project with end
+users in both environments.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import catalog, operations
+from .runtime import run_sync
+from .store import Account, ConnectProject, EndUser, OAuthClient, Org, Source, User, Workflow
+
+if TYPE_CHECKING:
+    from .server import Emulator
+
+DAY_MS = 24 * 3600 * 1000
+
+
+@dataclass
+class DemoInfo:
+    api_key: str
+    paid_api_key: str
+    client_id: str
+    client_secret: str
+    org_id: str
+    project_id: str
+    user_id: str
+    order_workflow_id: str | None = None
+    order_endpoint_key: str | None = None
+    inbox_source_id: str | None = None
+
+
+def populate(em: "Emulator", *, data: str = "demo", scale: int = 0) -> DemoInfo:
+    """Load the catalogue, the demo people and, for `data="demo"`, their resources."""
+    store = em.store
+    for app in catalog.APPS:
+        store.apps[app["id"]] = dict(app)
+    for code in catalog.REGISTRY.values():
+        operations.save_component(em, None, None, code, None, registry=True)
+    for template in catalog.TEMPLATES:
+        store.templates[template["id"]] = dict(template)
+    info = _people(em)
+    if data == "demo":
+        rng = random.Random(em.options.seed)
+        _resources(em, info, rng)
+    if scale:
+        _scale(em, info, scale)
+    return info
+
+
+def _people(em: "Emulator") -> DemoInfo:
+    store, now = em.store, em.store.clock.now_ms()
+    personal = Org(store.ids.new("o_"), "Dana's workspace", "dana", "dana@example.com", 10_000, 1_420, 3_600_000, 812_000, 10_000, 2_310)
+    acme = Org(store.ids.new("o_"), "Acme Ops", "acme-ops", "ops@acme.example", 250_000, 61_870)
+    for org in (personal, acme):
+        store.orgs[org.id] = org
+    user = User(
+        id=store.ids.new("u_"),
+        username="dana",
+        email="dana@example.com",
+        api_key=store.ids.token("", 32).lower(),
+        plan="free",
+        org_ids=[personal.id, acme.id],
+        daily_compute_time_quota=1_800_000,
+        daily_compute_time_used=412_500,
+        daily_invocations_quota=10_000,
+        daily_invocations_used=2_310,
+    )
+    paid_org = Org(store.ids.new("o_"), "Lumen Labs", "lumen", "billing@lumen.example", 2_000_000, 340_112)
+    store.orgs[paid_org.id] = paid_org
+    paid = User(
+        id=store.ids.new("u_"),
+        username="lee",
+        email="lee@lumen.example",
+        api_key=store.ids.token("", 32).lower(),
+        plan="paid",
+        org_ids=[paid_org.id],
+        billing_period_start_ts=(now - 9 * DAY_MS) // 1000,
+        billing_period_end_ts=(now + 21 * DAY_MS) // 1000,
+        billing_period_credits=48_210,
+    )
+    store.users[user.id] = user
+    store.users[paid.id] = paid
+    client = OAuthClient(store.ids.token("", 22), store.ids.token("", 40), acme.id, "aftui demo")
+    store.oauth_clients[client.client_id] = client
+    project = ConnectProject(store.ids.new("proj_"), acme.id, "Acme Customer Portal", "Acme Portal", "support@acme.example", now // 1000 - 120 * 86400)
+    store.projects[project.id] = project
+    return DemoInfo(user.api_key, paid.api_key, client.client_id, client.client_secret, acme.id, project.id, user.id)
+
+
+# --- resources ------------------------------------------------------------------------------------
+
+
+def _account(em: "Emulator", app_slug: str, org_id: str, owner_id: str, rng: random.Random, *, name: str | None = None, age_days: int = 30, **connect: Any) -> Account:
+    store = em.store
+    app = store.app(app_slug)
+    assert app is not None, app_slug
+    now = store.clock.now_ms()
+    created = now - age_days * DAY_MS - rng.randint(0, DAY_MS)
+    account = Account(
+        id=store.ids.new("apn_"),
+        app_id=app["id"],
+        name=name,
+        org_id=org_id,
+        owner_id=owner_id,
+        created_at_ms=created,
+        updated_at_ms=created + rng.randint(0, age_days * DAY_MS),
+        credentials=_credentials(em, app, rng),
+        expires_at_ms=now + 3600_000 if app["auth_type"] == "oauth" else None,
+        oauth_app_id=store.ids.new("oa_", 6) if app["auth_type"] == "oauth" and rng.random() < 0.2 else None,
+        **connect,
+    )
+    if account.project_id is not None:
+        account.last_refreshed_at_ms = now - rng.randint(1, 50) * 60_000
+        account.next_refresh_at_ms = now + rng.randint(5, 55) * 60_000
+    store.accounts[account.id] = account
+    return account
+
+
+def _credentials(em: "Emulator", app: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    ids = em.store.ids
+    if app["auth_type"] == "oauth":
+        return {
+            "oauth_access_token": ids.token("gho_" if app["name_slug"] == "github" else "ya29.", 36),
+            "oauth_client_id": ids.token("", 20),
+            "oauth_refresh_token": ids.token("rt_", 40),
+            "oauth_uid": str(rng.randint(10_000, 99_999_999)),
+        }
+    return {name: ids.token("", 24) for name in catalog.APP_CREDENTIAL_FIELDS(app)}
+
+
+_SOURCE_PLAN: list[tuple[str, str, dict[str, Any]]] = [
+    # (registry key, name, props; "@slug" stands for the user's account of that app)
+    ("http-new-requests", "Order webhooks", {}),
+    ("http-new-requests", "Webhook inbox", {"emitBodyOnly": False}),
+    ("http-new-requests", "Shopify order events", {"emitBodyOnly": True}),
+    ("http-new-requests", "Intercom conversations", {}),
+    ("http-new-requests", "Status page callbacks", {}),
+    ("http-custom-response", "Partner ping", {"status": 202, "body": "accepted"}),
+    ("http-custom-response", "Typeform submissions", {}),
+    ("schedule-every-interval", "Heartbeat every 5 minutes", {"timer": {"intervalSeconds": 300}}),
+    ("schedule-every-interval", "Cache warmer", {"timer": {"intervalSeconds": 900}}),
+    ("schedule-every-interval", "Hourly invoice sweep", {"timer": {"intervalSeconds": 3600}}),
+    ("schedule-cron-expression", "Weekday standup reminder", {"timer": {"cron": "0 9 * * 1-5"}, "timezone": "Europe/Berlin"}),
+    ("schedule-cron-expression", "Nightly backup check", {"timer": {"cron": "30 2 * * *"}}),
+    ("schedule-cron-expression", "Month-end close", {"timer": {"cron": "0 6 1 * *"}}),
+    ("github-new-issue", "New issues in acme/api", {"github": "@github", "repo": "acme/api", "labels": ["bug"]}),
+    ("github-new-issue", "New issues in acme/web", {"github": "@github", "repo": "acme/web"}),
+    ("github-new-issue", "New issues in acme/infra", {"github": "@github", "repo": "acme/infra", "timer": {"intervalSeconds": 600}}),
+    ("slack-new-message-in-channels", "Messages in #incidents", {"slack": "@slack", "channel": "C01INCIDENT", "keyword": "sev"}),
+    ("slack-new-message-in-channels", "Messages in #deploys", {"slack": "@slack", "channel": "C02DEPLOYS"}),
+    ("stripe-new-payment", "Stripe payments", {"stripe": "@stripe", "minAmount": 100}),
+    ("stripe-new-payment", "Stripe payments (EU)", {"stripe": "@stripe"}),
+    ("rss-new-item-in-feed", "Engineering blog", {"urls": ["https://blog.example.com/feed.xml"]}),
+    ("rss-new-item-in-feed", "Status feeds", {"urls": ["https://status.example.com/history.rss", "https://status.partner.example/feed"]}),
+    ("google_sheets-new-row-added", "Orders sheet", {"google_sheets": "@google_sheets", "sheetId": "1AbCdEfGhIjK", "worksheet": 0}),
+    ("google_sheets-new-row-added", "Refund requests sheet", {"google_sheets": "@google_sheets", "sheetId": "1ZyXwVuTsRqP", "worksheet": 2}),
+    ("postgresql-new-row", "New signups (postgres)", {"postgresql": "@postgresql", "table": "customers", "column": "id"}),
+    ("postgresql-new-row", "New orders (postgres)", {"postgresql": "@postgresql", "table": "orders", "filters": {"status": "paid"}}),
+    ("schedule-every-interval", "Quota watcher", {"timer": {"intervalSeconds": 120}}),
+    ("http-new-requests", "Sandbox endpoint", {}),
+]
+
+
+def _resources(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
+    store = em.store
+    user = store.users[info.user_id]
+    acme, personal = info.org_id, user.org_ids[0]
+    accounts = {
+        slug: _account(em, slug, acme, user.id, rng, name=nick)
+        for slug, nick in [
+            ("github", "acme-bot"),
+            ("slack", "Acme workspace"),
+            ("stripe", "Stripe live"),
+            ("google_sheets", None),
+            ("postgresql", "orders-db (read replica)"),
+            ("openai", None),
+            ("twilio", "Alerts number"),
+            ("datadog", None),
+            ("trello", None),
+        ]
+    }
+    for slug in ("github", "notion", "airtable", "gmail"):
+        _account(em, slug, personal, user.id, rng, age_days=90)
+    _account(em, "hubspot", acme, user.id, rng, name="HubSpot (expired)").healthy = False
+
+    sources = _sources(em, info, accounts, rng, acme, personal)
+    workflows = _workflows(em, info, accounts, sources, acme)
+    _routing(em, info, sources, workflows, acme)
+    _connect(em, info, rng)
+    _history(em, sources, workflows, rng)
+
+
+def _sources(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str) -> dict[str, Source]:
+    out: dict[str, Source] = {}
+    for i, (key, name, props) in enumerate(_SOURCE_PLAN):
+        comp = em.store.registry_component(key)
+        assert comp is not None, key
+        configured = {k: ({"authProvisionId": accounts[v[1:]].id} if isinstance(v, str) and v.startswith("@") else v) for k, v in props.items()}
+        org = personal if i % 7 == 6 else acme
+        if org == personal and any(isinstance(v, dict) and "authProvisionId" in v for v in configured.values()):
+            org = acme
+        source = operations.deploy_source(em, info.user_id, org, comp, name, configured)
+        _age(em, source, rng)
+        out[name] = source
+    out["Cache warmer"].active = False
+    out["Month-end close"].active = False
+    for source in out.values():
+        em.runtime.schedule_source(source)
+    info.inbox_source_id = out["Webhook inbox"].id
+    return out
+
+
+def _age(em: "Emulator", record: Any, rng: random.Random) -> None:
+    now = em.store.clock.now_s()
+    record.created_at = now - rng.randint(2, 200) * 86400 - rng.randint(0, 86400)
+    record.updated_at = min(now, record.created_at + rng.randint(0, 30) * 86400)
+
+
+def _loopback(em: "Emulator", source: Source, path: str) -> str:
+    """Demo URLs point back at the emulator, so nothing leaves the machine."""
+    return f"{em.root_url}/e/{source.endpoint_key}/{path}"
+
+
+def _workflows(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], sources: dict[str, Source], acme: str) -> dict[str, Workflow]:
+    inbox = sources["Webhook inbox"]
+    plan: list[tuple[str, str, dict[str, Any]]] = [
+        ("tch_3Lm9Qa", "Validate and forward orders", {}),
+        ("tch_8Wd2Kc", "Nightly report", {"steps": [{"namespace": "fetch_metrics", "props": {"url": _loopback(em, inbox, "metrics"), "method": "POST"}}]}),
+        ("tch_Gh5rT1", "GitHub issues to Slack", {
+            "triggers": [{"props": {"github": {"authProvisionId": accounts["github"].id}, "repo": "acme/api"}}],
+            "steps": [{"namespace": "send_message", "props": {"slack": {"authProvisionId": accounts["slack"].id}, "channel": "C01INCIDENT"}}],
+        }),
+        ("tch_Em4xV7", "Inbound email triage", {}),
+        ("tch_Fk7pZ2", "Flaky partner sync", {"steps": [{"namespace": "sync", "props": {"url": _loopback(em, inbox, "partner-sync")}}]}),
+        ("tch_Wr6hN0", "Acknowledge and relay webhooks", {}),
+        ("tch_3Lm9Qa", "Validate refunds", {"steps": [{"namespace": "validate", "props": {"required_fields": ["refund_id", "amount"]}}]}),
+    ]
+    out: dict[str, Workflow] = {}
+    for template_id, name, params in plan:
+        params = {**params, "template_id": template_id, "settings": {"name": name, "auto_deploy": True}}
+        workflow = operations.create_workflow(em, info.user_id, acme, params)
+        out[name] = workflow
+    out["Validate refunds"].active = False
+    orders = out["Validate and forward orders"]
+    info.order_workflow_id = orders.id
+    info.order_endpoint_key = next(t.endpoint_key for t in orders.triggers if t.kind == "http")
+    return out
+
+
+def _routing(em: "Emulator", info: DemoInfo, sources: dict[str, Source], workflows: dict[str, Workflow], acme: str) -> None:
+    uid = info.user_id
+    orgs = tuple(em.store.users[uid].org_ids)
+    inbox = sources["Webhook inbox"]
+    relay = operations.create_webhook(em, uid, acme, _loopback(em, inbox, "relay"), "Relay to inbox", "Loops events back into the Webhook inbox source")
+    audit = operations.create_webhook(em, uid, acme, _loopback(em, inbox, "errors"), "Error audit", "Every workflow error, for the audit log")
+    operations.create_webhook(em, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None)
+    operations.create_webhook(em, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet")
+    sub = operations.create_subscription
+    sub(em, uid, orgs, acme, sources["Order webhooks"].id, workflows["Acknowledge and relay webhooks"].id, None)
+    sub(em, uid, orgs, acme, sources["Stripe payments"].id, relay.id, None)
+    sub(em, uid, orgs, acme, workflows["Validate and forward orders"].id, relay.id, None)
+    sub(em, uid, orgs, acme, "p_*", audit.id, "$errors")
+    sub(em, uid, orgs, acme, workflows["Flaky partner sync"].id, workflows["Acknowledge and relay webhooks"].id, "$errors")
+    sub(em, uid, orgs, acme, sources["Messages in #incidents"].id, sources["Sandbox endpoint"].id, None)
+    sub(em, uid, orgs, acme, sources["Heartbeat every 5 minutes"].id, relay.id, "$logs")
+
+
+_FIRST = ["ada", "bo", "cyd", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kai", "lu", "max", "nia", "oz", "pia", "quin", "rae", "sam", "tey"]
+_CONNECT_APPS = ["slack", "google_sheets", "github", "notion", "hubspot", "stripe", "airtable", "gmail", "openai", "zendesk"]
+
+
+def _connect(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
+    project = em.store.projects[info.project_id]
+    for env, count in (("production", 46), ("development", 14)):
+        for n in range(count):
+            external = _external_id(rng, n, env)
+            created = em.store.clock.now_ms() - rng.randint(1, 300) * DAY_MS
+            em.store.end_users[(project.id, env, external)] = EndUser(project.id, env, external, created)
+            for slug in rng.sample(_CONNECT_APPS, rng.choice([1, 1, 2, 2, 3])):
+                account = _account(
+                    em, slug, project.org_id, info.user_id, rng,
+                    name=None if rng.random() < 0.6 else f"{external}'s {slug}",
+                    age_days=rng.randint(1, 200),
+                    external_id=external, project_id=project.id, environment=env,
+                )
+                if rng.random() < 0.12:
+                    account.healthy = False
+                    account.error = "invalid_grant: token has been expired or revoked"
+                    account.dead = rng.random() < 0.5
+
+
+def _external_id(rng: random.Random, n: int, env: str) -> str:
+    kind = n % 3
+    if kind == 0:
+        return f"{_FIRST[n % len(_FIRST)]}.{n}@customers.example"
+    if kind == 1:
+        return f"cus_{rng.randint(10**8, 10**9 - 1)}"
+    return f"{'dev' if env == 'development' else 'user'}-{n:05d}"
+
+
+def _history(em: "Emulator", sources: dict[str, Source], workflows: dict[str, Workflow], rng: random.Random) -> None:
+    """Some events already there, as on a workspace that has been running a while."""
+    clock = em.store.clock
+    start = clock.now_ms()
+    clock.set(start - 2 * 3600_000)
+    for minute in range(0, 120, 4):
+        clock.set(start - 2 * 3600_000 + minute * 60_000)
+        for event in activity_requests(em.store, rng):
+            run_sync(em.runtime.handle_endpoint(*event))
+        for name in ("Heartbeat every 5 minutes", "New issues in acme/api", "Messages in #incidents", "New signups (postgres)", "Orders sheet"):
+            source = sources[name]
+            if source.active:
+                run_sync(em.runtime.fire_source_timer(source))
+    clock.set(start)
+    for source in sources.values():
+        em.runtime.schedule_source(source)
+
+
+# --- activity ---------------------------------------------------------------------------------------
+
+_CUSTOMERS = ["ana@shop.example", "ben@shop.example", "chen@shop.example", "dara@shop.example", None, ""]
+_SKUS = ["SKU-1001", "SKU-2044", "SKU-3300", "SKU-7781"]
+
+
+def activity_requests(store: Any, rng: random.Random) -> list[tuple[str, dict[str, Any]]]:
+    """The requests the demo's outside world makes in one activity period."""
+    out = []
+    orders = next((w for w in store.workflows.values() if w.name == "Validate and forward orders"), None)
+    if orders is not None:
+        key = next(t.endpoint_key for t in orders.triggers if t.kind == "http")
+        n = rng.randint(1000, 99999)
+        body = {"order_id": f"ord_{n}", "customer_email": rng.choice(_CUSTOMERS), "sku": rng.choice(_SKUS), "quantity": rng.randint(1, 5), "country": "de", "currency": "eur"}
+        if body["customer_email"] is None:
+            del body["customer_email"]
+        out.append((key, _http_event("POST", "/", body)))
+    webhooks = next((s for s in store.sources.values() if s.name == "Order webhooks"), None)
+    if webhooks is not None and webhooks.endpoint_key:
+        body = {"type": rng.choice(["order.created", "order.paid", "order.shipped"]), "id": f"evt_{rng.randint(10**6, 10**7)}"}
+        out.append((webhooks.endpoint_key, _http_event("POST", "/hooks/orders", body)))
+    return out
+
+
+def _http_event(method: str, path: str, body: Any) -> dict[str, Any]:
+    import json
+
+    raw = json.dumps(body)
+    return {
+        "method": method,
+        "path": path,
+        "query": {},
+        "headers": {"content-type": "application/json", "user-agent": "shop-backend/4.2", "content-length": str(len(raw))},
+        "body": body,
+        "bodyRaw": raw,
+    }
+
+
+def _scale(em: "Emulator", info: DemoInfo, count: int) -> None:
+    """`--scale N`: N more timer sources, for load tests."""
+    comp = em.store.registry_component("schedule-every-interval")
+    assert comp is not None
+    props = operations.check_props(em, comp, {"timer": {"intervalSeconds": 3600}})
+    now = em.store.clock.now_s()
+    for n in range(count):
+        source = Source(
+            id=em.store.ids.new("dc_"),
+            owner_id=info.user_id,
+            org_id=info.org_id,
+            component_id=comp.id,
+            name=f"Load source {n:05d}",
+            name_slug=f"load_source_{n:05d}",
+            configured_props=dict(props),
+            active=True,
+            created_at=now,
+            updated_at=now,
+        )
+        em.store.sources[source.id] = source

@@ -1,0 +1,224 @@
+"""`/_emulator/...`: controls for tests, benchmarks and the demo; never under /v1.
+
+The control API takes no bearer token: it exists only on the emulator,
+which binds loopback by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..errors import bad_request, not_found
+from ..faults import Fault
+from ..http import json_response, read_params
+
+
+def _em(request: Request):  # noqa: ANN202
+    return request.app.state.emulator
+
+
+def _number(params: dict[str, Any], name: str, default: float, *, low: float = 0, high: float = 10**9) -> float:
+    raw = params.get(name, default)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise bad_request(f"{name} must be a number", param=name) from None
+    if not low <= value <= high:
+        raise bad_request(f"{name} must be from {low:g} to {high:g}", param=name)
+    return value
+
+
+async def info(request: Request) -> Response:
+    return json_response(_em(request).describe())
+
+
+async def inject(request: Request) -> Response:
+    """Emit synthetic events into a source: count, rate per second (0: at once), payload size, channel."""
+    em, params = _em(request), await read_params(request)
+    source = em.store.sources.get(request.path_params["id"])
+    if source is None:
+        raise not_found("source", request.path_params["id"])
+    count = int(_number(params, "count", 1, low=1, high=10_000_000))
+    rate = _number(params, "rate", 0)
+    size = int(_number(params, "size", 0, high=10 * 1024 * 1024))
+    channel = str(params.get("channel") or "default")
+    job = em.runtime.inject(source, count=count, rate=rate, size=size, channel=channel)
+    if params.get("wait") in (True, "true", "1"):
+        await job
+        return json_response({"injected": count})
+    em.runtime.spawn(job)
+    return json_response({"scheduled": count}, 202)
+
+
+async def emit(request: Request) -> Response:
+    """One `$emit` from a source, through its dedupe: {event, id?, channel?, summary?, ts?}."""
+    from ..behaviours import Emission
+
+    em, params = _em(request), await read_params(request)
+    source = em.store.sources.get(request.path_params["id"])
+    if source is None:
+        raise not_found("source", request.path_params["id"])
+    if "event" not in params:
+        raise bad_request("event is required", param="event")
+    emission = Emission(params["event"], id=params.get("id"), channel=str(params.get("channel") or "default"), ts=params.get("ts"))
+    stored = em.runtime.source_emit(source, [emission])
+    return json_response({"emitted": [s.id for s in stored]})
+
+
+async def run_timer(request: Request) -> Response:
+    """Fire a timer now: a timer source (dc_), a timer trigger (ti_) or every timer of a workflow (p_)."""
+    em = _em(request)
+    ident = request.path_params["id"]
+    if ident in em.store.sources:
+        emitted = await em.runtime.fire_source_timer(em.store.sources[ident])
+        return json_response({"emitted": [e.id for e in emitted]})
+    for workflow in em.store.workflows.values():
+        timers = [t for t in workflow.triggers if t.kind == "timer" and ident in (t.id, workflow.id)]
+        if timers:
+            runs = [await em.runtime.fire_workflow_timer(workflow, t) for t in timers]
+            return json_response({"runs": [r["status"] for r in runs]})
+    raise not_found("timer", ident)
+
+
+async def faults(request: Request) -> Response:
+    em = _em(request)
+    if request.method == "GET":
+        return json_response({"faults": [f.describe() for f in em.faults.active()]})
+    if request.method == "DELETE":
+        em.faults.clear()
+        return json_response({})
+    fault = Fault.from_params(await read_params(request))
+    em.faults.add(fault)
+    return json_response(fault.describe())
+
+
+async def drop_streams(request: Request) -> Response:
+    params = await read_params(request)
+    source_id = params.get("source_id")
+    return json_response({"dropped": _em(request).runtime.drop_streams(str(source_id) if source_id else None)})
+
+
+async def clock(request: Request) -> Response:
+    """Read, set (now_ms), advance (seconds) or freeze/release (running) the clock.
+
+    Timers that come due when the clock moves forward fire before the answer.
+    """
+    em = _em(request)
+    if request.method == "POST":
+        params = await read_params(request)
+        if "running" in params:
+            em.store.clock.run(params["running"] in (True, "true", "1"))
+        if "now_ms" in params:
+            em.store.clock.set(int(_number(params, "now_ms", 0, high=10**15)))
+        if "advance" in params:
+            em.store.clock.advance(_number(params, "advance", 0, high=10**8))
+        fired = await em.runtime.fire_due()
+        return json_response({"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running, "timers_fired": fired})
+    return json_response({"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running})
+
+
+async def revoke_key(request: Request) -> Response:
+    """Revoke a user's API key as settings would: a new key is generated, the old one gets 401."""
+    em = _em(request)
+    user = em.store.users.get(request.path_params["id"])
+    if user is None:
+        raise not_found("user", request.path_params["id"])
+    user.revoked_keys.append(user.api_key)
+    user.api_key = em.store.ids.token("", 32).lower()
+    return json_response({"api_key": user.api_key})
+
+
+async def settings(request: Request) -> Response:
+    """Tune what tests need shorter: token lifetime, SSE keepalive, retry delays, deletion delay."""
+    em = _em(request)
+    params = await read_params(request)
+    s = em.settings
+    if "token_lifetime" in params:
+        s.token_lifetime = int(_number(params, "token_lifetime", 3600, low=1, high=86400))
+    if "keepalive_s" in params:
+        s.keepalive_s = _number(params, "keepalive_s", 15, low=0.05, high=3600)
+    if "events_delete_delay_s" in params:
+        s.events_delete_delay_s = _number(params, "events_delete_delay_s", 0.2, high=60)
+    if "webhook_retry_delays" in params:
+        delays = params["webhook_retry_delays"]
+        if not isinstance(delays, list) or not all(isinstance(d, (int, float)) and 0 <= d <= 60 for d in delays):
+            raise bad_request("webhook_retry_delays must be a list of seconds", param="webhook_retry_delays")
+        s.webhook_retry_delays = tuple(float(d) for d in delays)
+    return json_response(
+        {
+            "token_lifetime": s.token_lifetime,
+            "keepalive_s": s.keepalive_s,
+            "events_delete_delay_s": s.events_delete_delay_s,
+            "webhook_retry_delays": list(s.webhook_retry_delays),
+        }
+    )
+
+
+async def deliveries(request: Request) -> Response:
+    return json_response({"deliveries": list(_em(request).runtime.deliveries)})
+
+
+async def emails(request: Request) -> Response:
+    return json_response({"emails": list(_em(request).runtime.emails)})
+
+
+async def send_email(request: Request) -> Response:
+    """Deliver an e-mail to a workflow's email trigger address: {to, from, subject, text}."""
+    em, params = _em(request), await read_params(request)
+    to = params.get("to")
+    for workflow in em.store.workflows.values():
+        for trigger in workflow.triggers:
+            if trigger.kind == "email" and trigger.email_address == to:
+                event = {k: params.get(k) for k in ("to", "from", "subject", "text")}
+                run = await em.runtime.run_workflow(workflow, event, source_type="EMAIL", emitter_id=trigger.id) if workflow.active else None
+                return json_response({"status": run["status"] if run else "inactive"})
+    raise not_found("email trigger", str(to))
+
+
+async def test_run(request: Request) -> Response:
+    """A test run of a workflow: errors are returned, not e-mailed nor forwarded."""
+    em, params = _em(request), await read_params(request)
+    workflow = em.store.workflows.get(request.path_params["id"])
+    if workflow is None:
+        raise not_found("workflow", request.path_params["id"])
+    run = await em.runtime.run_workflow(workflow, params.get("event"), source_type="TEST", test=True)
+    return json_response(run)
+
+
+async def account_state(request: Request) -> Response:
+    """Mark an account healthy or not, dead or not (the spec does not show what moves these)."""
+    em, params = _em(request), await read_params(request)
+    account = em.store.accounts.get(request.path_params["id"])
+    if account is None:
+        raise not_found("account", request.path_params["id"])
+    for name in ("healthy", "dead"):
+        if name in params:
+            if not isinstance(params[name], bool):
+                raise bad_request(f"{name} must be a boolean", param=name)
+            setattr(account, name, params[name])
+    account.updated_at_ms = em.store.clock.now_ms()
+    return json_response({"id": account.id, "healthy": account.healthy, "dead": account.dead})
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/_emulator/info", info, methods=["GET"]),
+        Route("/_emulator/sources/{id}/inject", inject, methods=["POST"]),
+        Route("/_emulator/sources/{id}/emit", emit, methods=["POST"]),
+        Route("/_emulator/timers/{id}/run", run_timer, methods=["POST"]),
+        Route("/_emulator/faults", faults, methods=["GET", "POST", "DELETE"]),
+        Route("/_emulator/sse/drop", drop_streams, methods=["POST"]),
+        Route("/_emulator/clock", clock, methods=["GET", "POST"]),
+        Route("/_emulator/users/{id}/revoke_key", revoke_key, methods=["POST"]),
+        Route("/_emulator/settings", settings, methods=["POST"]),
+        Route("/_emulator/deliveries", deliveries, methods=["GET"]),
+        Route("/_emulator/emails", emails, methods=["GET"]),
+        Route("/_emulator/email", send_email, methods=["POST"]),
+        Route("/_emulator/workflows/{id}/test", test_run, methods=["POST"]),
+        Route("/_emulator/accounts/{id}", account_state, methods=["POST"]),
+    ]
+

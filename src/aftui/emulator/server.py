@@ -1,0 +1,228 @@
+"""The emulator as a running thing: state, ASGI app and a uvicorn server.
+
+`Emulator` ties the store, the runtime and the settings together; `build_app`
+makes the Starlette app; `serve_in_thread` runs it on loopback for tests,
+benchmarks and `aftui demo`; `serve` runs it in the foreground for
+`aftui emulator`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from . import demo
+from .clock import DEMO_EPOCH_MS, Clock
+from .errors import ApiProblem
+from .faults import FaultMiddleware, Faults, quiet_injected_drops
+from .http import json_response, problem_response
+from .ids import IdFactory
+from .ratelimit import RateLimiter
+from .routes import connect, control, endpoints, management, oauth, routing, sources
+from .runtime import Runtime, Settings
+from .store import Store
+
+log = logging.getLogger("aftui.emulator")
+
+
+@dataclass
+class Options:
+    host: str = "127.0.0.1"
+    port: int = 8787
+    seed: int = 1
+    data: str = "demo"  # "demo" or "empty"
+    scale: int = 0
+    activity: bool = False
+
+
+class Emulator:
+    def __init__(self, options: Options, root_url: str | None = None) -> None:
+        self.options = options
+        clock = Clock(start_ms=None if options.activity else DEMO_EPOCH_MS, running=options.activity)
+        self.store = Store(clock=clock, ids=IdFactory(options.seed))
+        self.settings = Settings(seed=options.seed, activity=options.activity)
+        self.settings.root_url = root_url or f"http://{options.host}:{options.port}"
+        self.runtime = Runtime(self.store, self.settings)
+        self.faults = Faults()
+        self.secret = f"aftui-emulator-{options.seed}".encode()
+        self.account_reads = RateLimiter(clock, 100)
+        self.token_creations = RateLimiter(clock, 100)
+        self.demo = demo.populate(self, data=options.data, scale=options.scale)
+
+    @property
+    def root_url(self) -> str:
+        return self.settings.root_url
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.settings.root_url}/v1"
+
+    def describe(self) -> dict[str, Any]:
+        """What a user needs to connect: URLs, the demo key and OAuth client."""
+        return {
+            "base_url": self.base_url,
+            "root_url": self.root_url,
+            "api_key": self.demo.api_key,
+            "paid_api_key": self.demo.paid_api_key,
+            "oauth_client_id": self.demo.client_id,
+            "oauth_client_secret": self.demo.client_secret,
+            "org_id": self.demo.org_id,
+            "project_id": self.demo.project_id,
+            "seed": self.options.seed,
+            "activity": self.options.activity,
+        }
+
+
+# --- the ASGI app --------------------------------------------------------------------------
+
+
+async def _problem(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiProblem)
+    return problem_response(exc)
+
+
+async def _http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return json_response({"error": f"no such endpoint: {request.method} {request.url.path}"}, 404)
+    if exc.status_code == 405:
+        return json_response({"error": f"{request.method} is not allowed on {request.url.path}"}, 405)
+    return json_response({"error": exc.detail}, exc.status_code)
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    """A bug of ours: logged here, a plain message there, never a traceback in the body."""
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return json_response({"error": "internal error in the emulator"}, 500)
+
+
+class StripTrailingSlash:
+    """Every path works with and without a trailing `/`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
+            scope = dict(scope, path=path.rstrip("/") or "/")
+        await self.app(scope, receive, send)
+
+
+def build_app(em: Emulator) -> ASGIApp:
+    versioned = [*management.routes(), *sources.routes(), *routing.routes(), *oauth.routes(), *connect.routes()]
+    routes: list[Route | Mount] = [
+        Mount("/v1", routes=versioned),
+        *sources.root_routes(),
+        *endpoints.root_routes(),
+        *control.routes(),
+        Route("/", lambda r: json_response({"service": "aftui emulator", "base_url": em.base_url}), methods=["GET"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await em.runtime.start()
+        try:
+            yield
+        finally:
+            await em.runtime.stop()
+
+    app = Starlette(
+        routes=routes,
+        exception_handlers={ApiProblem: _problem, HTTPException: _http_exception, Exception: _crash},
+        lifespan=lifespan,
+    )
+    app.state.emulator = em
+    return StripTrailingSlash(FaultMiddleware(app, em.faults))
+
+
+# --- serving ---------------------------------------------------------------------------------
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def _config(em: Emulator, host: str, port: int, log_level: str) -> uvicorn.Config:
+    quiet_injected_drops()
+    return uvicorn.Config(
+        build_app(em),
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=1,
+    )
+
+
+def _bind(host: str, port: int) -> tuple[socket.socket, str]:
+    """Bind first, so the URLs the emulator hands out (HTTP endpoints) carry the real port."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return sock, f"http://{shown}:{bound}"
+
+
+class ServerHandle:
+    """A uvicorn server on a thread of its own, with its own event loop."""
+
+    def __init__(self, em: Emulator, server: uvicorn.Server, thread: threading.Thread) -> None:
+        self.emulator = em
+        self._server = server
+        self._thread = thread
+
+    @property
+    def base_url(self) -> str:
+        return self.emulator.base_url
+
+    @property
+    def root_url(self) -> str:
+        return self.emulator.root_url
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+
+def serve_in_thread(options: Options, *, log_level: str = "warning") -> ServerHandle:
+    sock, root_url = _bind(options.host, options.port)
+    em = Emulator(options, root_url)
+    server = uvicorn.Server(_config(em, options.host, options.port, log_level))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), name="aftui-emulator", daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the emulator failed to start")
+        threading.Event().wait(0.01)
+    return ServerHandle(em, server, thread)
+
+
+def serve(options: Options, *, announce: Any = print, log_level: str = "warning") -> None:
+    """Run in the foreground until Ctrl-C."""
+    sock, root_url = _bind(options.host, options.port)
+    em = Emulator(options, root_url)
+    server = uvicorn.Server(_config(em, options.host, options.port, log_level))
+    announce(em)
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
