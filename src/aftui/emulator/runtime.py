@@ -34,7 +34,7 @@ MAX_HOPS = 4  # source -> source subscriptions can loop; stop the chain here
 SSE_BACKLOG_LIMIT = 200_000  # frames held for one slow SSE reader before it is dropped
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
     """One open SSE connection: frames waiting to be written, and a wake-up."""
 
@@ -140,7 +140,7 @@ class Runtime:
             emissions = sorted(emissions, key=lambda e: e.ts if e.ts is not None else 0)
         if dedupe:
             emissions = self._dedupe(source, dedupe, emissions)
-        return [self.emit(source.id, e.event, e.channel, emit_id=e.id, hops=hops) for e in emissions]
+        return [self.emit(source.id, e.event, e.channel, emit_id=None if e.id is None else str(e.id), hops=hops) for e in emissions]
 
     def _dedupe(self, source: Source, strategy: str, emissions: list[Emission]) -> list[Emission]:
         missing_id = [e for e in emissions if e.id is None]
@@ -150,10 +150,11 @@ class Runtime:
         if strategy == "unique":
             kept = []
             for e in with_id:
-                if e.id not in source.dedupe_seen:
+                # Ids may be numbers or strings: 5 and "5" are one id, as they are in the cache.
+                if str(e.id) not in source.dedupe_seen:
                     source.dedupe_seen.append(str(e.id))
+                    del source.dedupe_seen[:-100]  # the cache holds 100 ids, first in first out
                     kept.append(e)
-            del source.dedupe_seen[:-100]  # the cache holds 100 ids, first in first out
             return kept
         if strategy == "greatest":
             kept = []

@@ -1,0 +1,63 @@
+"""Shared fixtures: a real emulator on 127.0.0.1 and HTTP clients of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+
+
+def start_emulator(**options: object) -> ServerHandle:
+    return serve_in_thread(Options(port=0, **options))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def emulator() -> Iterator[ServerHandle]:
+    """A fresh demo emulator (seed 1, activity off: the clock stands still)."""
+    handle = start_emulator()
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def info(emulator: ServerHandle) -> dict:
+    return emulator.emulator.describe()
+
+
+def _client(base_url: str, token: str | None) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.Client(base_url=base_url, headers=headers, timeout=10)
+
+
+@pytest.fixture
+def api(emulator: ServerHandle, info: dict) -> Iterator[httpx.Client]:
+    """The versioned API with the demo user's API key."""
+    with _client(emulator.base_url, info["api_key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def oauth_token(emulator: ServerHandle, info: dict) -> str:
+    response = httpx.post(
+        f"{emulator.base_url}/oauth/token",
+        json={"grant_type": "client_credentials", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]},
+    )
+    response.raise_for_status()
+    return response.json()["access_token"]
+
+
+@pytest.fixture
+def oauth(emulator: ServerHandle, oauth_token: str) -> Iterator[httpx.Client]:
+    """The versioned API with a workspace OAuth token."""
+    with _client(emulator.base_url, oauth_token) as client:
+        yield client
+
+
+@pytest.fixture
+def root(emulator: ServerHandle, info: dict) -> Iterator[httpx.Client]:
+    """The unversioned root (SSE, HTTP endpoints, /_emulator controls), with the user key."""
+    with _client(emulator.root_url, info["api_key"]) as client:
+        yield client
