@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from aftui.emulator import catalog
 from aftui.emulator.catalog import APP_CREDENTIAL_FIELDS, APPS, BUILTIN_NAMESPACES, REGISTRY, TEMPLATES

@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aftui.emulator.component_code import ComponentCodeError, ComponentMeta, parse_component
 
@@ -488,9 +490,10 @@ def test_unreadable_code(code: str, message: str) -> None:
         ('props: {\n    x: {\n      type: "number",\n    },\n  },', "line 6: prop 'x' has unknown type 'number'"),
         ('props: { x: { label: "X" } },', "line 4: prop 'x' has no `type`"),
         ('props: { x: { type: "string", min: 1 } },', "line 4: prop 'x' has `min`, which only integer props may have"),
-        ('props: { x: { type: "integer", max: 1.5 } },', "line 4: prop 'x' has a `max` that is not an integer"),
+        ('props: { x: { type: "integer", max: 1.5 } },', "line 4: prop 'x' has a non-integer `max`"),
         ('props: { x: { type: "integer", secret: true } },', "line 4: prop 'x' has `secret`, which only string props may have"),
-        ('props: { x: { type: "string", optional: "yes" } },', "line 4: prop 'x' has a `optional` that is not true or false"),
+        ('props: { x: { type: "string", label: 7 } },', "line 4: prop 'x' has a non-string `label`"),
+        ('props: { x: { type: "string", optional: "yes" } },', "line 4: prop 'x' has a non-boolean `optional`"),
         ('props: { x: { type: "alert", content: "Hi" } },', "line 4: prop 'x' is an alert without `alertType` (info, neutral, warning or error)"),
         ('props: { x: { type: "alert", alertType: "danger", content: "Hi" } },', "line 4: prop 'x' is an alert without `alertType` (info, neutral, warning or error)"),
         ('props: { x: { type: "alert", alertType: "error" } },', "line 4: prop 'x' is an alert without `content`"),
@@ -518,3 +521,22 @@ def test_deep_nesting_is_an_error_not_a_crash() -> None:
     code = 'export default { name: "x", version: "1", run() {}, deep: ' + "[" * 5000 + "]" * 5000 + " };"
     with pytest.raises(ComponentCodeError, match="nests too deeply"):
         parse_component(code)
+
+
+JS_PIECES = st.sampled_from(
+    list("{}[]()\"'`/\\*+-.,:;=>$ \nab1_")
+    + ["export default ", "${", "//", "/*", "*/", "async ", "run() {}", "0x", "\\u{", "props: {", "type: ", "respond({"]
+)
+
+
+@settings(deadline=None)
+@given(pieces=st.lists(JS_PIECES, max_size=40), position=st.integers(min_value=0), text=st.text(max_size=10))
+def test_any_damage_gives_a_component_code_error_or_a_result(pieces: list[str], position: int, text: str) -> None:
+    """Whatever is typed into the code, the reader answers or explains; it never crashes."""
+    source = GITHUB_WEBHOOK_SOURCE
+    cut = position % len(source)
+    for code in ("export default {" + "".join(pieces), source[:cut] + "".join(pieces) + text + source[cut + 3 :]):
+        try:
+            parse_component(code)
+        except ComponentCodeError:
+            pass

@@ -123,9 +123,13 @@ _APP_SOURCES = {
 }
 
 
-def http_emission(request_event: dict[str, Any]) -> Emission:
+def http_emission(request_event: dict[str, Any], *, body_only: bool = False) -> Emission:
+    """The request as the event; with the registry's `emitBodyOnly` prop, only its body."""
     summary = f"{request_event['method']} {request_event['path']}"
-    return Emission(request_event, summary=summary)
+    if not body_only:
+        return Emission(request_event, summary=summary)
+    body = request_event["body"]
+    return Emission(body if body is not None else {}, summary=summary)
 
 
 # --- workflow steps ------------------------------------------------------------

@@ -12,7 +12,7 @@ skipped by balanced-bracket matching and kept only as text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import sys
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -98,7 +98,7 @@ class _Token:
 
 _IDENT = re.compile(r"(?:[^\W\d]|\$)(?:\w|\$)*")
 _NUMBER = re.compile(
-    r"0[xX][0-9a-fA-F_]+n?|0[bB][01_]+n?|0[oO][0-7_]+n?"
+    r"0[xX][0-9a-fA-F][0-9a-fA-F_]*n?|0[bB][01][01_]*n?|0[oO][0-7][0-7_]*n?"
     r"|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?n?"
 )
 _MULTI_CHAR_PUNCT = ("...", "=>", "++", "--")
@@ -122,7 +122,8 @@ def _unescape(raw: str) -> str:
 def _cook_escape(match: re.Match[str]) -> str:
     body = match.group(1)
     if len(body) > 1 and body[0] in "ux":
-        return chr(int(body.strip("ux{}"), 16))
+        code_point = int(body.strip("ux{}"), 16)
+        return chr(code_point) if code_point <= sys.maxunicode else "\ufffd"  # JS refuses `\u{110000}`
     if body in _LINE_CONTINUATIONS:
         return ""
     return _SIMPLE_ESCAPES.get(body, body)
@@ -286,6 +287,8 @@ class _Lexer:
 _NOT_A_LITERAL = object()  # `_Parser._literal` found something else
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _LITERAL_IDENTS: dict[str, object] = {"true": True, "false": False, "null": None}
+# Words that may follow a literal within one expression (`"a" in x`, TypeScript's `"app" as const`).
+_OPERATOR_WORDS = ("in", "instanceof", "as", "satisfies")
 
 
 def _at(tokens: list[_Token], index: int) -> _Token:
@@ -303,7 +306,7 @@ def _is_ident(token: _Token, *names: str) -> bool:
 
 def _starts_operand(token: _Token) -> bool:
     """True for a token that cannot follow a literal inside one expression."""
-    return token.kind in ("ident", "str", "num") and not _is_ident(token, "in", "instanceof")
+    return token.kind in ("ident", "str", "num") and not _is_ident(token, *_OPERATOR_WORDS)
 
 
 class _Parser:
@@ -447,10 +450,11 @@ class _Parser:
     def _value(self) -> object:
         start = self.i
         value = self._literal()
-        if value is not _NOT_A_LITERAL and _is(self._peek(), ",", "}", "]"):
-            return value
-        if value is not _NOT_A_LITERAL and not isinstance(value, JsIdentifier) and _starts_operand(self._peek()):
-            self._unexpected("`,`")  # `version: "1"  run() {}`: no expression goes on like that
+        if value is not _NOT_A_LITERAL:
+            if _is(self._peek(), ",", "}", "]"):
+                return value
+            if not isinstance(value, JsIdentifier) and _starts_operand(self._peek()):
+                self._unexpected("`,`")  # `version: "1"  run() {}`: no expression goes on like that
         self.i = start  # a literal followed by more (`"a" + b`, `[1].map(f)`) is an expression
         return self._skip_expression()
 
@@ -723,7 +727,9 @@ def _hooks(component: JsObject, kind: str) -> tuple[str, ...]:
     hooks = _object_field(component, "hooks")
     for name in hooks:
         if name not in _HOOKS:
-            raise ComponentCodeError(f"unknown hook `{name}` (expected deploy, activate or deactivate)", _line(hooks, name))
+            raise ComponentCodeError(
+                f"unknown hook `{name}` (expected deploy, activate or deactivate)", _line(hooks, name)
+            )
     return tuple(hooks)
 
 
@@ -747,7 +753,7 @@ def _props(component: JsObject, kind: str, apps: dict[str, str]) -> list[dict]:
         line = props.key_lines[name]
         lines = definition.key_lines if isinstance(definition, JsObject) else {}
         prop = _prop(name, definition, line, apps)
-        _check_prop(prop, kind, lambda field: lines.get(field, line))
+        _check_prop(prop, kind, lines, line)
         result.append(prop)
     return result
 
@@ -767,7 +773,10 @@ def _prop_from_object(name: str, definition: JsObject, line: int, apps: dict[str
     if kind is None and "propDefinition" in definition:
         kind = "string"  # the real type lives in the app file, which is not read
     if not isinstance(kind, str):
-        reason = definition.missing("has no `type`") if kind is None else "has a `type` that is not a string literal"
+        if kind is None:
+            reason = definition.missing("has no `type`")
+        else:
+            reason = "has a `type` that is not a string literal"
         raise ComponentCodeError(f"prop '{name}' {reason}", definition.key_lines.get("type", line))
     prop: dict = {"name": name, "type": kind}
     for field in _PROP_FIELDS:
@@ -810,7 +819,8 @@ def _prop_definition(name: str, value: object, line: int, apps: dict[str, str]) 
         raise ComponentCodeError(f"prop '{name}': `propDefinition` must be [app, propName, inputValues?]", line)
     app = value[0]
     if isinstance(app, JsExpression) and _MEMBER_PATH.fullmatch(app.text):
-        app = JsIdentifier(app.text.rsplit(".", 1)[-1].strip())  # `common.props.github` names the app `github`
+        # `common.props.github` is taken to name the app `github`
+        app = JsIdentifier(app.text.rsplit(".", 1)[-1].strip())
     if isinstance(app, JsIdentifier):
         app = apps.get(app.name, app.name)
     if not isinstance(app, str):
@@ -819,12 +829,12 @@ def _prop_definition(name: str, value: object, line: int, apps: dict[str, str]) 
     return [app, value[1], *extra]
 
 
-def _check_prop(prop: dict, kind: str, line_of: Callable[[str], int]) -> None:
-    """Refuse a prop the service would refuse, pointing at the offending field."""
+def _check_prop(prop: dict, kind: str, field_lines: dict[str, int], prop_line: int) -> None:
+    """Refuse a prop the service would refuse, pointing at the line of the offending field."""
     name, prop_type = prop["name"], prop["type"]
 
     def fail(field: str, reason: str) -> NoReturn:
-        raise ComponentCodeError(f"prop '{name}' {reason}", line_of(field))
+        raise ComponentCodeError(f"prop '{name}' {reason}", field_lines.get(field, prop_line))
 
     if prop_type not in _PROP_TYPES:
         fail("type", f"has unknown type '{prop_type}'")
@@ -832,16 +842,16 @@ def _check_prop(prop: dict, kind: str, line_of: Callable[[str], int]) -> None:
         fail("type", f"is a {prop_type}, which only sources may have")
     for field in _STRING_FIELDS:
         if field in prop and not isinstance(prop[field], str):
-            fail(field, f"has a `{field}` that is not a string")
+            fail(field, f"has a non-string `{field}`")
     for field in _BOOLEAN_FIELDS:
         if field in prop and not isinstance(prop[field], bool):
-            fail(field, f"has a `{field}` that is not true or false")
+            fail(field, f"has a non-boolean `{field}`")
     for field in ("min", "max"):
         if field in prop and prop_type != "integer":
             fail(field, f"has `{field}`, which only integer props may have")
         if field in prop and (not isinstance(prop[field], int) or isinstance(prop[field], bool)):
-            fail(field, f"has a `{field}` that is not an integer")
-    if "secret" in prop and prop_type != "string":
+            fail(field, f"has a non-integer `{field}`")
+    if prop.get("secret") and prop_type != "string":
         fail("secret", "has `secret`, which only string props may have")
     if prop_type == "app" and not prop.get("app"):
         fail("app", "is an app prop without `app` (the app's name slug)")

@@ -383,3 +383,4 @@ def _scale(em: "Emulator", info: DemoInfo, count: int) -> None:
             updated_at=now,
         )
         em.store.sources[source.id] = source
+        em.runtime.schedule_source(source)  # active timers: they fire when due, as the demo's do

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .errors import bad_request
 
 BODIES = ("json", "html", "malformed", "empty")
+MAX_DELAY_S = 600
 _ids = itertools.count(1)
 
 
@@ -50,7 +51,7 @@ class Fault:
             fault.status = int(params["status"]) if params.get("status") is not None else None
             fault.delay = float(params.get("delay", 0))
             fault.retry_after = int(params["retry_after"]) if params.get("retry_after") is not None else None
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int() of an infinite JSON number
             raise bad_request("count, status, delay and retry_after must be numbers", param="fault") from None
         fault.drop = params.get("drop") in (True, "true", "1")
         fault.body = str(params.get("body", "json"))
@@ -58,8 +59,10 @@ class Fault:
             raise bad_request(f"body must be one of {', '.join(BODIES)}", param="body")
         if fault.status is not None and not 100 <= fault.status <= 599:
             raise bad_request("status must be from 100 to 599", param="status")
-        if fault.count < 1 or fault.delay < 0:
-            raise bad_request("count must be at least 1 and delay not negative", param="count")
+        if fault.count < 1:
+            raise bad_request("count must be at least 1", param="count")
+        if not 0 <= fault.delay <= MAX_DELAY_S:  # also refuses NaN
+            raise bad_request(f"delay must be from 0 to {MAX_DELAY_S} seconds", param="delay")
         if fault.status is None and not fault.drop and not fault.delay and fault.body == "json":
             raise bad_request("a fault needs a status, a delay, drop, or a body", param="status")
         return fault

@@ -29,15 +29,26 @@ class IdFactory:
         return prefix + "".join(self._rng.choices(_ALPHABET, k=length))
 
 
+def parse_uint(text: str) -> int | None:
+    """A plain ASCII decimal number (no sign, spaces or `_`, at most 30 digits), or None.
+
+    `str.isdigit()` alone is not enough: it accepts "²", which `int()` refuses.
+    """
+    if not (0 < len(text) <= 30 and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def parse_event_id(event_id: str) -> tuple[int, int] | None:
     """`<epoch-ms>-<seq>` as a sortable pair; None when it is not of that form.
 
     Ids must be compared as pairs, not strings: "-10" sorts before "-2".
     """
     ms, sep, seq = event_id.partition("-")
-    if not sep or not ms.isdigit() or not seq.isdigit():
+    ms_n, seq_n = parse_uint(ms), parse_uint(seq)
+    if not sep or ms_n is None or seq_n is None:
         return None
-    return int(ms), int(seq)
+    return ms_n, seq_n
 
 
 def format_event_id(key: tuple[int, int]) -> str:

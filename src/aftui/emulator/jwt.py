@@ -28,7 +28,7 @@ def sign(claims: dict[str, Any], secret: bytes) -> str:
 def verify(token: str, secret: bytes) -> dict[str, Any] | None:
     """The claims of a token signed with `secret`, or None. Expiry is the caller's check."""
     parts = token.split(".")
-    if len(parts) != 3:
+    if len(parts) != 3 or not token.isascii():  # a header may carry any latin-1 text
         return None
     header, payload, signature = parts
     expected = _b64(hmac.new(secret, f"{header}.{payload}".encode("ascii"), hashlib.sha256).digest())

@@ -64,7 +64,11 @@ async def fetch_code(em: "Emulator", url: str) -> str:
     anything else is fetched over HTTP, which on this machine reaches only
     loopback servers.
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number from 0 to 65535
+    except ValueError:
+        raise bad_request(f"component_url is not a valid URL: {url}", param="component_url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise bad_request("component_url must be an http(s) URL with a hostname", param="component_url")
     stem = re.sub(r"\.(mjs|js|ts)$", "", parts.path.rsplit("/", 1)[-1])
@@ -74,7 +78,7 @@ async def fetch_code(em: "Emulator", url: str) -> str:
     try:
         async with httpx.AsyncClient(timeout=FETCH_TIMEOUT_S) as client:
             response = await client.get(url)
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         raise bad_request(f"could not fetch component_url: {type(exc).__name__}", param="component_url") from None
     if response.status_code != 200:
         raise bad_request(f"could not fetch component_url: HTTP {response.status_code}", param="component_url")
@@ -232,6 +236,9 @@ def check_webhook_url(url: Any) -> str:
     """http or https, with a hostname; port and path allowed; nothing else."""
     if not isinstance(url, str) or not url:
         raise ApiProblem(400, "url is required", code="missing_parameter", details={"param": "url"})
+    if any(c.isspace() or not c.isprintable() for c in url):
+        # urlsplit would quietly strip a leading " " and keep "exa mple.com" as a hostname
+        raise bad_request("url must not contain spaces or control characters", param="url")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises on a port that is not a number
@@ -336,15 +343,17 @@ def delete_subscription(em: "Emulator", visible_orgs: tuple[str, ...], params: d
     return len(doomed)
 
 
-def create_auto_subscription(em: "Emulator", owner_id: str, org_id: str, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any) -> AutoSubscription:
+def create_auto_subscription(em: "Emulator", owner_id: str, org_id: str | None, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any) -> AutoSubscription:
+    """Subscribe `listener_id` to what is created later in `org_id`, by default the listener's workspace."""
     if event_name in (None, ""):
         raise ApiProblem(400, "event_name is required ($errors or $logs)", code="missing_parameter", details={"param": "event_name"})
     if event_name not in SPECIAL_CHANNELS:
         raise bad_request("event_name must be $errors or $logs", param="event_name")
     listener = _id_param(listener_id, "listener_id")
-    if org_of(em, listener) not in visible_orgs:
+    listener_org = org_of(em, listener)
+    if listener_org is None or listener_org not in visible_orgs:
         raise not_found("listener", listener)
-    auto = AutoSubscription(em.store.ids.new("asub_"), str(event_name), listener, owner_id, org_id)
+    auto = AutoSubscription(em.store.ids.new("asub_"), str(event_name), listener, owner_id, org_id or listener_org)
     em.store.auto_subscriptions[auto.id] = auto
     return auto
 
@@ -393,7 +402,7 @@ def create_workflow(em: "Emulator", owner_id: str, org_id: str, params: dict[str
     )
     workflow.steps = [_make_step(em, spec, step_props.get(spec["namespace"], {})) for spec in template["steps"]]
     workflow.triggers = [
-        _make_trigger(em, owner_id, org_id, spec, trigger_props.get(i, {}), workflow) for i, spec in enumerate(template["triggers"])
+        _make_trigger(em, owner_id, org_id, spec, trigger_props.get(i, {}), workflow, i) for i, spec in enumerate(template["triggers"])
     ]
     em.store.workflows[workflow.id] = workflow
     apply_auto_subscriptions(em, workflow.id, org_id, workflow.seq)
@@ -473,7 +482,7 @@ def _check_step_props(em: "Emulator", comp: Component, configured: dict[str, Any
         raise bad_request(f"steps.{namespace}.props.{err.prop}: {str(err).split(': ', 1)[-1]}", param=f"steps.{namespace}.props.{err.prop}") from None
 
 
-def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, Any], props: dict[str, Any], workflow: Workflow) -> Trigger:
+def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, Any], props: dict[str, Any], workflow: Workflow, index: int) -> Trigger:
     now = em.store.clock.now_s()
     kind = spec["kind"]
     trigger = Trigger(id="", kind=kind, created_at=now, updated_at=now)
@@ -496,7 +505,11 @@ def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, An
         comp = em.store.registry_component(spec["component_key"])
         if comp is None:
             raise RuntimeError(f"template trigger names unknown component {spec['component_key']}")
-        source = deploy_source(em, owner_id, org_id, comp, f"{workflow.name} trigger", props)
+        try:
+            source = deploy_source(em, owner_id, org_id, comp, f"{workflow.name} trigger", props)
+        except ApiProblem as err:  # name the prop as the client gave it: triggers[i].props.<name>
+            param = str((err.details or {}).get("param", "configured_props")).replace("configured_props", f"triggers[{index}].props", 1)
+            raise bad_request(f"{param}: {err.message.split(': ', 1)[-1]}", param=param) from None
         trigger.id = source.id
         trigger.source_id = source.id
         sub = Subscription(em.store.ids.new("sub_"), source.id, workflow.id, "", owner_id, org_id)
@@ -509,6 +522,8 @@ def _timer_from(props: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     raw = props.get("timer", props) if props else {}
     if not raw:
         raw = {"cron": spec["cron"], "timezone": spec.get("timezone")} if spec.get("cron") else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+    if not isinstance(raw, dict):
+        raise bad_request("triggers timer must be an object with intervalSeconds or cron", param="triggers.props.timer")
     try:
         return normalize_timer({k: v for k, v in raw.items() if v is not None})
     except (ValueError, PropError) as err:

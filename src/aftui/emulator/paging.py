@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import bad_request
+from .ids import parse_uint
 
 T = TypeVar("T")
 
@@ -25,10 +26,11 @@ def parse_limit(raw: object, *, default: int = DEFAULT_LIMIT) -> int:
     value: int | None = None
     if isinstance(raw, int) and not isinstance(raw, bool):
         value = raw
-    elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-        value = int(raw)
+    elif isinstance(raw, str):
+        value = parse_uint(raw.strip())
     if value is None or not 1 <= value <= MAX_LIMIT:
-        raise bad_request(f"limit must be an integer from 1 to {MAX_LIMIT}, got {raw!r}", param="limit")
+        shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:37] + "..."
+        raise bad_request(f"limit must be an integer from 1 to {MAX_LIMIT}, got {shown}", param="limit")
     return value
 
 
@@ -62,10 +64,10 @@ def paginate(
     n = len(items)
     lo, hi = 0, n
     if after:
-        cut = parse_key(decode_cursor(str(after), "after"))
+        cut = _cursor_key(after, "after", parse_key)
         lo = _first_index(keys, lambda k: k < cut)
     if before:
-        cut = parse_key(decode_cursor(str(before), "before"))
+        cut = _cursor_key(before, "before", parse_key)
         hi = _first_index(keys, lambda k: k <= cut)
     if before and not after:
         lo = max(lo, hi - limit)
@@ -78,6 +80,14 @@ def paginate(
         "end_cursor": cursor_of(page[-1]) if page and more else "",
     }
     return page, page_info
+
+
+def _cursor_key(cursor: object, param: str, parse_key: Callable[[str], Any]) -> Any:
+    """The position key a cursor names; `parse_key` raises ValueError for one this list never gave out."""
+    try:
+        return parse_key(decode_cursor(str(cursor), param))
+    except ValueError:
+        raise bad_request(f"{param} is not a cursor this list gave out", param=param) from None
 
 
 def _first_index(keys: Sequence[Any], below: Callable[[Any], bool]) -> int:

@@ -32,6 +32,9 @@ PLATFORM_VERSION = "3.52.1"
 DAY_MS = 24 * 3600 * 1000
 MAX_HOPS = 4  # source -> source subscriptions can loop; stop the chain here
 SSE_BACKLOG_LIMIT = 200_000  # frames held for one slow SSE reader before it is dropped
+# What an outgoing request can raise: HTTP failures, and URLs httpx cannot use
+# (InvalidURL; IDNAError, a ValueError, for a host such as "xn--.example").
+OUTGOING_ERRORS = (httpx.HTTPError, httpx.InvalidURL, ValueError)
 
 
 @dataclass(eq=False)
@@ -246,7 +249,7 @@ class Runtime:
         assert self._http is not None
         try:
             response = await self._http.post(url, json=body, headers=headers)
-        except httpx.HTTPError as exc:
+        except OUTGOING_ERRORS as exc:
             return {"error": type(exc).__name__}
         return {"status": response.status_code}
 
@@ -297,7 +300,7 @@ class Runtime:
         assert self._http is not None
         try:
             response = await self._http.request(str(call.get("method") or "POST"), url, json=call.get("json"))
-        except httpx.HTTPError as exc:
+        except OUTGOING_ERRORS as exc:
             raise StepError("RequestError", f"{type(exc).__name__} calling {url}") from None
         if response.status_code >= 400:
             raise StepError("HTTPError", f"Request failed with status code {response.status_code}")
@@ -339,13 +342,19 @@ class Runtime:
         workflow, trigger = target
         if not workflow.active:
             return 409, {}, {"error": f"workflow {workflow.id} is inactive; the request was not processed"}
-        await self.run_workflow(workflow, request_event, source_type="HTTP", emitter_id=trigger.id)
-        return 200, {}, {"success": True}
+        run = await self.run_workflow(workflow, request_event, source_type="HTTP", emitter_id=trigger.id)
+        if not trigger.custom_response:
+            return 200, {}, {"success": True}
+        # A custom response is the workflow's to give: the last step's value, or its error.
+        if run["status"] == "error":
+            return 500, {}, {"error": run["error"]["msg"]}
+        return 200, {}, run["value"] if run["value"] is not None else {}
 
     def _source_request(self, source: Source, request_event: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         if not source.active:
             return 409, {}, {"error": f"source {source.id} is inactive; the request was not processed"}
-        stored = self.source_emit(source, [behaviours.http_emission(request_event)])
+        body_only = source.configured_props.get("emitBodyOnly") is True
+        stored = self.source_emit(source, [behaviours.http_emission(request_event, body_only=body_only)])
         comp = self.store.components[source.component_id]
         custom = any(p.get("type") == "$.interface.http" and p.get("customResponse") for p in comp.meta.props)
         if not custom:

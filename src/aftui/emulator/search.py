@@ -96,8 +96,9 @@ class TextIndex:
         Query words no document holds still count in the query's length (with
         the idf of an unseen term), so an off-topic query scores lower.
         """
+        unseen_idf = self._smoothed_idf(0)
         query_vector = _normalized(
-            {term: weight * self._idf.get(term, self._smoothed_idf(0)) for term, weight in _tf(tokenize(query)).items()}
+            {term: weight * self._idf.get(term, unseen_idf) for term, weight in _tf(tokenize(query)).items()}
         )
         scores: dict[str, float] = {}
         for term, weight in query_vector.items():

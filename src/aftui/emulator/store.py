@@ -2,12 +2,15 @@
 
 Records are plain dataclasses; how they look on the wire is `views.py`'s
 business, and what happens when they change is `runtime.py`'s. Every record
-carries `seq`, a global creation counter that orders lists and cursors.
+carries `seq`, its store's creation counter, which orders lists and cursors:
+a record gets it when it enters its table, so that two emulators with the
+same seed hand out the same cursors.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Iterable, TypeVar
 
@@ -15,12 +18,6 @@ from .clock import Clock
 from .component_code import ComponentMeta
 from .events import EventLog
 from .ids import IdFactory
-
-_seq = itertools.count(1)
-
-
-def next_seq() -> int:
-    return next(_seq)
 
 
 @dataclass
@@ -84,7 +81,7 @@ class Account:
     error: str | None = None
     last_refreshed_at_ms: int | None = None
     next_refresh_at_ms: int | None = None
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
 
 @dataclass
@@ -99,7 +96,7 @@ class Component:
     created_at: int
     updated_at: int
     registry: bool = False
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
     @property
     def key(self) -> str | None:
@@ -125,7 +122,7 @@ class Source:
     dedupe_seen: list[str] = field(default_factory=list)
     dedupe_greatest: float | None = None
     dedupe_last: str | None = None
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
 
 @dataclass
@@ -139,7 +136,7 @@ class Webhook:
     active: bool
     created_at: int
     updated_at: int
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
 
 @dataclass
@@ -150,7 +147,7 @@ class Subscription:
     event_name: str
     owner_id: str
     org_id: str
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
 
 @dataclass
@@ -160,7 +157,7 @@ class AutoSubscription:
     listener_id: str
     owner_id: str
     org_id: str
-    created_seq: int = field(default_factory=next_seq)
+    created_seq: int = 0  # given by the store (Table), from the same counter as `seq`
 
 
 @dataclass
@@ -203,7 +200,7 @@ class Workflow:
     created_at: int
     updated_at: int
     deployment_id: str
-    seq: int = field(default_factory=next_seq)
+    seq: int = 0  # given by the store (Table)
 
 
 @dataclass
@@ -239,6 +236,20 @@ class EndUser:
 R = TypeVar("R")
 
 
+class Table(dict[str, R]):
+    """Records of one kind by id; a record entering it gets the store's next creation number."""
+
+    def __init__(self, counter: Iterator[int], attr: str = "seq") -> None:
+        super().__init__()
+        self._counter = counter
+        self._attr = attr
+
+    def __setitem__(self, key: str, record: R) -> None:
+        if key not in self:
+            setattr(record, self._attr, next(self._counter))
+        super().__setitem__(key, record)
+
+
 @dataclass
 class Store:
     clock: Clock
@@ -247,13 +258,14 @@ class Store:
     orgs: dict[str, Org] = field(default_factory=dict)
     oauth_clients: dict[str, OAuthClient] = field(default_factory=dict)
     apps: dict[str, dict[str, Any]] = field(default_factory=dict)
-    accounts: dict[str, Account] = field(default_factory=dict)
-    components: dict[str, Component] = field(default_factory=dict)
-    sources: dict[str, Source] = field(default_factory=dict)
-    webhooks: dict[str, Webhook] = field(default_factory=dict)
-    subscriptions: dict[str, Subscription] = field(default_factory=dict)
-    auto_subscriptions: dict[str, AutoSubscription] = field(default_factory=dict)
-    workflows: dict[str, Workflow] = field(default_factory=dict)
+    # Tables of records that carry `seq` share one counter (see __post_init__).
+    accounts: dict[str, Account] = field(init=False)
+    components: dict[str, Component] = field(init=False)
+    sources: dict[str, Source] = field(init=False)
+    webhooks: dict[str, Webhook] = field(init=False)
+    subscriptions: dict[str, Subscription] = field(init=False)
+    auto_subscriptions: dict[str, AutoSubscription] = field(init=False)
+    workflows: dict[str, Workflow] = field(init=False)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
     projects: dict[str, ConnectProject] = field(default_factory=dict)
     connect_tokens: dict[str, ConnectToken] = field(default_factory=dict)
@@ -262,6 +274,12 @@ class Store:
     # endpoint key -> the HTTP source or workflow that answers at {root_url}/e/{key}
     endpoints: dict[str, str] = field(default_factory=dict)
     revoked_tokens: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        seq = itertools.count(1)
+        for name in ("accounts", "components", "sources", "webhooks", "subscriptions", "workflows"):
+            setattr(self, name, Table(seq))
+        self.auto_subscriptions = Table(seq, "created_seq")
 
     # --- lookups -----------------------------------------------------------
 

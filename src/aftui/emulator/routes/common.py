@@ -7,10 +7,10 @@ from typing import Any, TypeVar
 
 from starlette.responses import Response
 
-from ..errors import bad_request, not_found
+from ..errors import not_found
 from ..events import StoredEvent
 from ..http import Ctx, json_response
-from ..ids import format_event_id, parse_event_id
+from ..ids import format_event_id, parse_event_id, parse_uint
 from ..paging import encode_cursor, paginate, shape
 
 R = TypeVar("R")
@@ -25,9 +25,10 @@ def find(ctx: Ctx, table: dict[str, R], ident: str, kind: str) -> R:
 
 
 def _seq_key(cursor: str) -> int:
-    if not cursor.isdigit():
-        raise bad_request("the cursor is not one this list gave out", param="after")
-    return int(cursor)
+    seq = parse_uint(cursor)
+    if seq is None:
+        raise ValueError(cursor)
+    return seq
 
 
 def page_of_records(ctx: Ctx, records: Iterable[Any], render: Callable[[Any], dict[str, Any]]) -> Response:
@@ -51,7 +52,7 @@ def records_page(ctx: Ctx, records: Iterable[Any], render: Callable[[Any], dict[
 def _event_key(cursor: str) -> tuple[int, int]:
     key = parse_event_id(cursor)
     if key is None:
-        raise bad_request("the cursor is not one this list gave out", param="after")
+        raise ValueError(cursor)
     return key
 
 

@@ -153,22 +153,19 @@ async def info(ctx: Ctx) -> Response:
     users = {u.external_id for u in ctx.store.end_users.values() if (u.project_id, u.environment) == (project.id, env)}
     accounts = _accounts(ctx, project, env)
     users.update(a.external_id for a in accounts if a.external_id)
-    return json_response(
-        {
-            "data": {
-                "id": project.id,
-                "name": project.name,
-                "app_name": project.app_name,
-                "support_email": project.support_email,
-                "org_id": project.org_id,
-                "environment": env,
-                "created_at": iso(project.created_at * 1000),
-                "end_user_count": len(users),
-                "account_count": len(accounts),
-                "apps": sorted({ctx.store.apps[a.app_id]["name_slug"] for a in accounts}),
-            }
-        }
-    )
+    record = {
+        "id": project.id,
+        "name": project.name,
+        "app_name": project.app_name,
+        "support_email": project.support_email,
+        "org_id": project.org_id,
+        "environment": env,
+        "created_at": iso(project.created_at * 1000),
+        "end_user_count": len(users),
+        "account_count": len(accounts),
+        "apps": sorted({ctx.store.apps[a.app_id]["name_slug"] for a in accounts}),
+    }
+    return json_response({"data": shape(record, ctx.params)})
 
 
 def routes() -> list[Route]:
@@ -179,7 +176,8 @@ def routes() -> list[Route]:
         api_route(f"{base}/accounts/{{account_id}}", ["GET"], get_account),
         api_route(f"{base}/accounts/{{account_id}}", ["DELETE"], delete_account),
         api_route(f"{base}/apps/{{app_id}}/accounts", ["DELETE"], delete_app_accounts),
-        api_route(f"{base}/users/{{external_user_id}}", ["DELETE"], delete_user),
+        # :path, because an external user id (the client's own) may hold a "/", sent as %2F
+        api_route(f"{base}/users/{{external_user_id:path}}", ["DELETE"], delete_user),
         api_route(f"{base}/info", ["GET"], info),
     ]
 

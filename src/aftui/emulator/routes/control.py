@@ -55,18 +55,35 @@ async def inject(request: Request) -> Response:
 
 
 async def emit(request: Request) -> Response:
-    """One `$emit` from a source, through its dedupe: {event, id?, channel?, summary?, ts?}."""
-    from ..behaviours import Emission
+    """`$emit` calls of one source run, through its dedupe.
 
+    One call: {event, id?, channel?, summary?, ts?}; several calls of one run
+    (ordered by ts, deduped together): {events: [{event, id?, channel?, ts?}, ...]}.
+    """
     em, params = _em(request), await read_params(request)
     source = em.store.sources.get(request.path_params["id"])
     if source is None:
         raise not_found("source", request.path_params["id"])
-    if "event" not in params:
-        raise bad_request("event is required", param="event")
-    emission = Emission(params["event"], id=params.get("id"), channel=str(params.get("channel") or "default"), ts=params.get("ts"))
-    stored = em.runtime.source_emit(source, [emission])
+    if "events" in params:
+        calls = params["events"]
+        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+            raise bad_request("events must be an array of {event, id?, channel?, ts?}", param="events")
+        emissions = [_emission(c, f"events[{i}].") for i, c in enumerate(calls)]
+    else:
+        emissions = [_emission(params, "")]
+    stored = em.runtime.source_emit(source, emissions)
     return json_response({"emitted": [s.id for s in stored]})
+
+
+def _emission(call: dict[str, Any], where: str):  # noqa: ANN202 - behaviours.Emission
+    from ..behaviours import Emission
+
+    if "event" not in call:
+        raise bad_request(f"{where}event is required", param=f"{where}event")
+    ts = call.get("ts")
+    if ts is not None and (not isinstance(ts, (int, float)) or isinstance(ts, bool)):
+        raise bad_request(f"{where}ts must be an epoch timestamp in milliseconds", param=f"{where}ts")
+    return Emission(call["event"], id=call.get("id"), channel=str(call.get("channel") or "default"), ts=ts)
 
 
 async def run_timer(request: Request) -> Response:

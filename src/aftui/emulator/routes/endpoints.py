@@ -54,7 +54,8 @@ async def endpoint(request: Request) -> Response:
     status, headers, body = await em.runtime.handle_endpoint(key, event)
     if isinstance(body, (dict, list)):
         return json_response(body, status, headers)
-    return Response(str(body), status_code=status, headers=headers)
+    media = None if any(k.lower() == "content-type" for k in headers) else "text/plain"
+    return Response(str(body), status_code=status, headers=headers, media_type=media)
 
 
 def root_routes() -> list[Route]:

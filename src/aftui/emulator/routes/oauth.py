@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -14,8 +16,9 @@ from ..http import json_response, read_params
 async def _form_or_json(request: Request) -> dict:
     """OAuth clients send form-encoded bodies as often as JSON; take both."""
     if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
-        form = await request.form()
-        return {k: v for k, v in form.items() if isinstance(v, str)}
+        # Parsed here rather than with request.form(), which needs python-multipart.
+        body = (await request.body()).decode("utf-8", errors="replace")
+        return dict(parse_qsl(body, keep_blank_values=True))
     return await read_params(request)
 
 

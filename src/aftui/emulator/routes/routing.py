@@ -8,6 +8,7 @@ from starlette.routing import Route
 from .. import operations, views
 from ..errors import bad_request, not_found
 from ..http import Ctx, api_route, json_response
+from ..paging import shape
 from .common import find, ok_data, page_of_records
 
 
@@ -30,10 +31,11 @@ async def delete_subscription(ctx: Ctx) -> Response:
 
 
 async def create_auto_subscription(ctx: Ctx) -> Response:
+    named = ctx.params.get("org_id") or not ctx.principal.is_user_key
     auto = operations.create_auto_subscription(
         ctx.em,
         ctx.principal.user.id,
-        ctx.principal.workspace(ctx.params),
+        ctx.principal.workspace(ctx.params) if named else None,
         ctx.principal.org_ids,
         ctx.params.get("event_name"),
         ctx.params.get("listener_id"),
@@ -101,7 +103,7 @@ async def create_workflow(ctx: Ctx) -> Response:
 async def get_workflow(ctx: Ctx) -> Response:
     """`{triggers, steps}` at the top level, as the spec shows, with id, name and active beside them."""
     workflow = find(ctx, ctx.store.workflows, ctx.path("id"), "workflow")
-    return json_response(views.workflow(workflow, ctx.store, ctx.em.root_url))
+    return json_response(shape(views.workflow(workflow, ctx.store, ctx.em.root_url), ctx.params))
 
 
 async def update_workflow(ctx: Ctx) -> Response:

@@ -45,8 +45,11 @@ async def update_source(ctx: Ctx) -> Response:
             code="missing_parameter",
             details={"param": "component_id"},
         )
+    name = ctx.str_param("name")
+    if name == "":
+        raise bad_request("name must not be empty", param="name")
     operations.update_source(
-        ctx.em, source, comp, ctx.str_param("name"), ctx.params.get("configured_props"), ctx.bool_param("active")
+        ctx.em, source, comp, name, ctx.params.get("configured_props"), ctx.bool_param("active")
     )
     return ok_data(ctx, _render(ctx)(source))
 
