@@ -126,14 +126,18 @@ def unique_slug(em: "Emulator", name: str, org_id: str, except_id: str | None = 
     return slug
 
 
-def check_props(em: "Emulator", comp: Component, configured: Any) -> dict[str, Any]:
+def check_props(em: "Emulator", comp: Component, configured: Any, where: str = "configured_props") -> dict[str, Any]:
+    """A source's props, checked; errors name the prop as the client wrote it (`where`.<name>)."""
     if comp.meta.type != "source":
         raise bad_request(f"component {comp.meta.key or comp.id} is an action, not a source", param="component_id")
     if configured is None:
         configured = {}
     if not isinstance(configured, dict):
-        raise bad_request("configured_props must be an object of values by prop name", param="configured_props")
+        raise bad_request(f"{where} must be an object of values by prop name", param=where)
+    return validate_props(em, comp, configured, where)
 
+
+def validate_props(em: "Emulator", comp: Component, configured: dict[str, Any], where: str) -> dict[str, Any]:
     def account_app(account_id: str) -> str | None:
         account = em.store.accounts.get(account_id)
         return em.store.apps[account.app_id]["name_slug"] if account else None
@@ -141,11 +145,14 @@ def check_props(em: "Emulator", comp: Component, configured: Any) -> dict[str, A
     try:
         return validate_configured_props(list(comp.meta.props), configured, account_app=account_app)
     except PropError as err:
-        raise bad_request(str(err), param=f"configured_props.{err.prop}" if err.prop else "configured_props") from None
+        param = f"{where}.{err.prop}" if err.prop else where
+        raise bad_request(f"{param}: {err.message}", param=param) from None
 
 
-def deploy_source(em: "Emulator", owner_id: str, org_id: str, comp: Component, name: str | None, configured: Any) -> Source:
-    props = check_props(em, comp, configured)
+def deploy_source(
+    em: "Emulator", owner_id: str, org_id: str, comp: Component, name: str | None, configured: Any, where: str = "configured_props"
+) -> Source:
+    props = check_props(em, comp, configured, where)
     now = em.store.clock.now_s()
     display = name or _slugify(comp.meta.name)
     source = Source(
@@ -467,19 +474,8 @@ def _make_step(em: "Emulator", spec: dict[str, Any], given: dict[str, Any]) -> S
     if comp is None:  # a template naming a missing component is our bug, not the client's
         raise RuntimeError(f"template step {spec['namespace']} names unknown component {spec['component_key']}")
     configured = {**spec.get("props", {}), **given}
-    props = _check_step_props(em, comp, configured, spec["namespace"])
+    props = validate_props(em, comp, configured, f"steps.{spec['namespace']}.props")
     return Step(em.store.ids.new("c_"), spec["namespace"], comp.id, props)
-
-
-def _check_step_props(em: "Emulator", comp: Component, configured: dict[str, Any], namespace: str) -> dict[str, Any]:
-    def account_app(account_id: str) -> str | None:
-        account = em.store.accounts.get(account_id)
-        return em.store.apps[account.app_id]["name_slug"] if account else None
-
-    try:
-        return validate_configured_props(list(comp.meta.props), configured, account_app=account_app)
-    except PropError as err:
-        raise bad_request(f"steps.{namespace}.props.{err.prop}: {str(err).split(': ', 1)[-1]}", param=f"steps.{namespace}.props.{err.prop}") from None
 
 
 def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, Any], props: dict[str, Any], workflow: Workflow, index: int) -> Trigger:
@@ -505,11 +501,7 @@ def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, An
         comp = em.store.registry_component(spec["component_key"])
         if comp is None:
             raise RuntimeError(f"template trigger names unknown component {spec['component_key']}")
-        try:
-            source = deploy_source(em, owner_id, org_id, comp, f"{workflow.name} trigger", props)
-        except ApiProblem as err:  # name the prop as the client gave it: triggers[i].props.<name>
-            param = str((err.details or {}).get("param", "configured_props")).replace("configured_props", f"triggers[{index}].props", 1)
-            raise bad_request(f"{param}: {err.message.split(': ', 1)[-1]}", param=param) from None
+        source = deploy_source(em, owner_id, org_id, comp, f"{workflow.name} trigger", props, f"triggers[{index}].props")
         trigger.id = source.id
         trigger.source_id = source.id
         sub = Subscription(em.store.ids.new("sub_"), source.id, workflow.id, "", owner_id, org_id)
