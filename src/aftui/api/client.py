@@ -1,0 +1,630 @@
+"""One async client of the whole service: the management API, Connect and OAuth.
+
+Every request goes through `_send`, which adds auth, retries what may be
+retried (idempotent requests on connection errors, 5xx and 429; a POST only
+after a 429), bounds each attempt in time, and turns failures into the typed
+errors of `errors.py`. Read-only is enforced here and nowhere else: a
+mutating method of a read-only client raises before anything is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from .auth import ApiKeyAuth, OAuthAuth
+from .errors import ApiError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for
+from .models import (
+    Account,
+    App,
+    Component,
+    ComponentSearch,
+    ConnectInfo,
+    ConnectToken,
+    EventSummary,
+    Page,
+    PageInfo,
+    Source,
+    Subscription,
+    User,
+    Webhook,
+    Workflow,
+    WorkspaceAccount,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+M = TypeVar("M", bound=BaseModel)
+
+IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+USER_AGENT = "aftui/0.1"
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    connect: float = 5.0
+    read: float = 30.0
+    total: float = 60.0  # one attempt, however slowly the bytes trickle in
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    attempts: int = 4  # the first try included
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+    max_retry_after: float = 60.0  # a longer Retry-After is the caller's to wait out
+
+    def delay(self, attempt: int) -> float:
+        """Full jitter: anywhere up to base * 2^n, so clients do not retry in step."""
+        return random.uniform(0, min(self.max_delay, self.base_delay * 2 ** (attempt - 1)))
+
+
+MUTATING: set[str] = set()
+
+
+def mutating(action: str) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
+    """Mark a method that changes the service; a read-only client refuses it before sending."""
+
+    def wrap(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+        MUTATING.add(method.__name__)
+
+        @functools.wraps(method)
+        async def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            self = args[0]
+            if getattr(self, "read_only", False):
+                raise ReadOnlyError(action)
+            return await method(*args, **kwargs)
+
+        return checked
+
+    return wrap
+
+
+def _clean(params: dict[str, Any]) -> dict[str, Any]:
+    """Drop unset parameters; booleans as the service spells them."""
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if value is None:
+            continue
+        out[key] = ("true" if value else "false") if isinstance(value, bool) else value
+    return out
+
+
+class Client:
+    """The service's API. Use as `async with Client(...) as client:`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        org_id: str | None = None,
+        project_id: str | None = None,
+        environment: str = "production",
+        read_only: bool = False,
+        timeouts: Timeouts = Timeouts(),
+        retry: RetryPolicy = RetryPolicy(),
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.root_url = self.base_url.rsplit("/v", 1)[0] if "/v" in self.base_url else self.base_url
+        if api_key:
+            self.auth: ApiKeyAuth | OAuthAuth = ApiKeyAuth(api_key)
+        elif client_id and client_secret:
+            self.auth = OAuthAuth(self.base_url, client_id, client_secret)
+        else:
+            raise ValueError("a client needs an api_key, or a client_id and client_secret")
+        self.org_id = org_id
+        self.project_id = project_id
+        self.environment = environment
+        self.read_only = read_only
+        self.timeouts = timeouts
+        self.retry = retry
+        self._http = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeouts.read, connect=timeouts.connect),
+            headers={"User-Agent": USER_AGENT},
+            transport=transport,
+        )
+
+    @classmethod
+    def from_profile(cls, profile: Any, **kwargs: Any) -> "Client":
+        """A client from an `aftui.config` profile, its secrets resolved now."""
+        from ..config import resolve_secret
+
+        creds = resolve_secret(profile)
+        return cls(
+            profile.base_url,
+            api_key=creds.api_key,
+            client_id=creds.client_id,
+            client_secret=creds.client_secret,
+            org_id=profile.org_id,
+            project_id=profile.project_id,
+            environment=profile.environment,
+            read_only=profile.read_only,
+            **kwargs,
+        )
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    @property
+    def uses_user_key(self) -> bool:
+        return isinstance(self.auth, ApiKeyAuth)
+
+    # --- the request pipeline -------------------------------------------------------------------
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        root: bool = False,
+    ) -> Any:
+        """Send one API request and return its decoded JSON body (None when empty)."""
+        url = (self.root_url if root else self.base_url) + path
+        response = await self._send(method, url, params=_clean(params or {}), json=json, headers=headers or {})
+        return _decode(response)
+
+    async def _send(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+        attempt, refreshed = 1, False
+        while True:
+            try:
+                response = await self._attempt(method, url, params=params, json=json, headers=headers)
+            except NetworkError:
+                if method not in IDEMPOTENT or attempt >= self.retry.attempts:
+                    raise
+                await asyncio.sleep(self.retry.delay(attempt))
+                attempt += 1
+                continue
+            status = response.status_code
+            if status == 401 and not refreshed and self.auth.invalidate():
+                refreshed = True  # once: a revoked or expired OAuth token gets one fresh token
+                continue
+            if status < 400:
+                return response
+            error = error_for(response)
+            wait = self._retry_wait(method, error, attempt)
+            if wait is None:
+                raise error
+            await asyncio.sleep(wait)
+            attempt += 1
+
+    def _retry_wait(self, method: str, error: ApiError, attempt: int) -> float | None:
+        """Seconds to wait before trying again, or None when this error is final."""
+        if attempt >= self.retry.attempts:
+            return None
+        if isinstance(error, RateLimitError):
+            if error.retry_after is None:
+                return self.retry.delay(attempt)
+            return error.retry_after if error.retry_after <= self.retry.max_retry_after else None
+        if isinstance(error, ServerError) and error.status >= 500 and method in IDEMPOTENT:
+            return self.retry.delay(attempt)
+        return None
+
+    async def _attempt(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+        auth = await self.auth.header(self._http)
+        try:
+            async with asyncio.timeout(self.timeouts.total):
+                return await self._http.request(method, url, params=params, json=json, headers={**headers, "Authorization": auth})
+        except TimeoutError:
+            raise NetworkError(f"no complete answer within {self.timeouts.total:g} s", method=method, url=url) from None
+        except httpx.TimeoutException as exc:
+            raise NetworkError(f"timed out ({type(exc).__name__})", method=method, url=url) from None
+        except httpx.TransportError as exc:
+            raise NetworkError(_transport_message(exc), method=method, url=url) from None
+
+    # --- shapes of answers -------------------------------------------------------------------------
+
+    async def _one(self, model: type[M], method: str, path: str, **kwargs: Any) -> M:
+        body = await self.request(method, path, **kwargs)
+        data = body.get("data", body) if isinstance(body, dict) else body
+        return _validate(model, data, method, path)
+
+    async def _page(self, model: type[M], path: str, params: dict[str, Any], *, nested: str | None = None, **kwargs: Any) -> Page[M]:
+        body = await self.request("GET", path, params=params, **kwargs)
+        if not isinstance(body, dict):
+            raise ServerError("the service sent a list answer without data", method="GET", url=path)
+        data = body.get("data", [])
+        if nested and isinstance(data, dict):
+            data = data.get(nested, [])
+        if not isinstance(data, list):
+            raise ServerError("the service sent a list answer whose data is not a list", method="GET", url=path)
+        items = [_validate(model, item, "GET", path) for item in data]
+        info = _validate(PageInfo, body.get("page_info") or {}, "GET", path)
+        return Page[model](items=items, page_info=info)  # type: ignore[valid-type]
+
+    def _org_params(self, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`org_id` where the spec needs it with user keys; OAuth tokens carry their workspace."""
+        out = dict(params or {})
+        if self.uses_user_key and self.org_id and "org_id" not in out:
+            out["org_id"] = self.org_id
+        return out
+
+    # --- users ---------------------------------------------------------------------------------------
+
+    async def me(self) -> User:
+        return await self._one(User, "GET", "/users/me")
+
+    # --- accounts and apps --------------------------------------------------------------------------------
+
+    async def list_accounts(
+        self,
+        *,
+        app: str | None = None,
+        oauth_app_id: str | None = None,
+        external_user_id: str | None = None,
+        include_credentials: bool = False,
+        limit: int | None = None,
+        after: str | None = None,
+        before: str | None = None,
+    ) -> Page[Account]:
+        params = {
+            "app": app,
+            "oauth_app_id": oauth_app_id,
+            "external_user_id": external_user_id,
+            "include_credentials": include_credentials or None,
+            "limit": limit,
+            "after": after,
+            "before": before,
+        }
+        return await self._page(Account, "/accounts", params)
+
+    async def get_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
+        return await self._one(Account, "GET", f"/accounts/{account_id}", params={"include_credentials": include_credentials or None})
+
+    async def list_workspace_accounts(
+        self, workspace_id: str, *, query: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[WorkspaceAccount]:
+        params = {"query": query, "limit": limit, "after": after, "before": before}
+        return await self._page(WorkspaceAccount, f"/workspaces/{workspace_id}/accounts", params)
+
+    async def list_apps(self, *, q: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[App]:
+        return await self._page(App, "/apps", {"q": q, "limit": limit, "after": after, "before": before})
+
+    async def get_app(self, app_id_or_slug: str) -> App:
+        return await self._one(App, "GET", f"/apps/{app_id_or_slug}")
+
+    # --- components -------------------------------------------------------------------------------------
+
+    @mutating("saving a component")
+    async def create_component(self, *, code: str | None = None, url: str | None = None) -> Component:
+        if not code and not url:
+            raise ValueError("create_component needs code or url")
+        body = self._org_params({"component_code": code, "component_url": url})
+        return await self._one(Component, "POST", "/components", json=_clean(body))
+
+    async def get_component(self, key_or_id: str) -> Component:
+        return await self._one(Component, "GET", f"/components/{key_or_id}")
+
+    async def get_registry_component(self, key: str) -> Component:
+        return await self._one(Component, "GET", f"/components/registry/{key}")
+
+    async def search_components(
+        self, query: str, *, app: str | None = None, similarity_threshold: float | None = None, debug: bool = False, limit: int | None = None
+    ) -> ComponentSearch:
+        params = {"query": query, "app": app, "similarity_threshold": similarity_threshold, "debug": debug or None, "limit": limit}
+        return await self._one(ComponentSearch, "GET", "/components/search", params=params)
+
+    # --- sources ------------------------------------------------------------------------------------------
+
+    @mutating("deploying a source")
+    async def deploy_source(
+        self,
+        *,
+        component_id: str | None = None,
+        component_code: str | None = None,
+        component_url: str | None = None,
+        key: str | None = None,
+        name: str | None = None,
+        configured_props: dict[str, Any] | None = None,
+    ) -> Source:
+        body = {
+            "component_id": component_id,
+            "component_code": component_code,
+            "component_url": component_url,
+            "key": key,
+            "name": name,
+            "configured_props": configured_props,
+        }
+        return await self._one(Source, "POST", "/sources", json=_clean(self._org_params(body)))
+
+    @mutating("updating a source")
+    async def update_source(
+        self,
+        source_id: str,
+        *,
+        component_id: str | None = None,
+        component_code: str | None = None,
+        component_url: str | None = None,
+        name: str | None = None,
+        configured_props: dict[str, Any] | None = None,
+        active: bool | None = None,
+    ) -> Source | None:
+        """PUT /sources/{id}; the spec does not show the answer, so it may be None."""
+        body = {
+            "component_id": component_id,
+            "component_code": component_code,
+            "component_url": component_url,
+            "name": name,
+            "configured_props": configured_props,
+            "active": active,
+        }
+        answer = await self.request("PUT", f"/sources/{source_id}", json={k: v for k, v in body.items() if v is not None})
+        data = answer.get("data") if isinstance(answer, dict) else None
+        return _validate(Source, data, "PUT", f"/sources/{source_id}") if isinstance(data, dict) and "id" in data else None
+
+    async def set_source_active(self, source_id: str, active: bool) -> Source | None:
+        return await self.update_source(source_id, active=active)
+
+    @mutating("deleting a source")
+    async def delete_source(self, source_id: str) -> None:
+        await self.request("DELETE", f"/sources/{source_id}")
+
+    async def get_source(self, source_id: str) -> Source:
+        """GET /sources/{id}: not in the spec's table, served by the real service and the emulator."""
+        return await self._one(Source, "GET", f"/sources/{source_id}")
+
+    async def list_sources(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Source]:
+        """The caller's sources (`/users/me/sources`; user API keys only)."""
+        return await self._page(Source, "/users/me/sources", {"limit": limit, "after": after, "before": before})
+
+    async def list_workspace_sources(
+        self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[Source]:
+        org = org_id or self._need_org()
+        return await self._page(Source, f"/orgs/{org}/sources", {"limit": limit, "after": after, "before": before})
+
+    # --- events ---------------------------------------------------------------------------------------------
+
+    async def list_source_events(
+        self,
+        source_id: str,
+        *,
+        limit: int | None = None,
+        expand: bool = False,
+        channel: str | None = None,
+        after: str | None = None,
+        before: str | None = None,
+    ) -> Page[EventSummary]:
+        params = {"limit": limit, "expand": "event" if expand else None, "channel": channel, "after": after, "before": before}
+        return await self._page(EventSummary, f"/sources/{source_id}/event_summaries", params)
+
+    @mutating("deleting events")
+    async def delete_source_events(self, source_id: str, *, start_id: str | None = None, end_id: str | None = None) -> None:
+        """Accepted (202); the service removes the events shortly after."""
+        await self.request("DELETE", f"/sources/{source_id}/events", params={"start_id": start_id, "end_id": end_id})
+
+    async def list_workflow_events(
+        self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
+    ) -> Page[EventSummary]:
+        params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
+        return await self._page(EventSummary, f"/workflows/{workflow_id}/event_summaries", params)
+
+    async def list_workflow_errors(
+        self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
+    ) -> Page[EventSummary]:
+        params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
+        return await self._page(EventSummary, f"/workflows/{workflow_id}/$errors/event_summaries", params)
+
+    # --- subscriptions and webhooks ----------------------------------------------------------------------------
+
+    @mutating("creating a subscription")
+    async def subscribe(self, emitter_id: str, listener_id: str, event_name: str | None = None) -> Subscription:
+        params = self._org_params({"emitter_id": emitter_id, "listener_id": listener_id, "event_name": event_name})
+        body = await self.request("POST", "/subscriptions", params=params)
+        data = body.get("data", body) if isinstance(body, dict) else None
+        if isinstance(data, dict) and "emitter_id" in data:
+            return _validate(Subscription, data, "POST", "/subscriptions")
+        # The spec does not show the answer's fields; what was asked for is what exists.
+        return Subscription(emitter_id=emitter_id, listener_id=listener_id, event_name=event_name or "")
+
+    @mutating("deleting a subscription")
+    async def unsubscribe(self, emitter_id: str, listener_id: str, event_name: str | None = None) -> None:
+        # event_name= (empty) names a subscription without an event name; it must be sent.
+        params = {"emitter_id": emitter_id, "listener_id": listener_id, "event_name": event_name or ""}
+        await self.request("DELETE", "/subscriptions", params=params)
+
+    @mutating("creating an auto-subscription")
+    async def auto_subscribe(self, event_name: str, listener_id: str) -> dict[str, Any]:
+        """Only sources and workflows created after this call are subscribed."""
+        params = self._org_params({"event_name": event_name, "listener_id": listener_id})
+        body = await self.request("POST", "/auto_subscriptions", params=params)
+        return body.get("data", body) if isinstance(body, dict) else {}
+
+    async def list_subscriptions(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Subscription]:
+        return await self._page(Subscription, "/users/me/subscriptions", {"limit": limit, "after": after, "before": before})
+
+    async def list_workspace_subscriptions(
+        self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[Subscription]:
+        org = org_id or self._need_org()
+        return await self._page(Subscription, f"/orgs/{org}/subscriptions", {"limit": limit, "after": after, "before": before})
+
+    @mutating("creating a webhook")
+    async def create_webhook(self, url: str, *, name: str | None = None, description: str | None = None) -> Webhook:
+        params = self._org_params({"url": url, "name": name, "description": description})
+        return await self._one(Webhook, "POST", "/webhooks", params=params)
+
+    async def list_webhooks(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Webhook]:
+        return await self._page(Webhook, "/users/me/webhooks", {"limit": limit, "after": after, "before": before})
+
+    @mutating("deleting a webhook")
+    async def delete_webhook(self, webhook_id: str) -> None:
+        await self.request("DELETE", f"/webhooks/{webhook_id}")
+
+    # --- workflows ----------------------------------------------------------------------------------------------
+
+    @mutating("creating a workflow")
+    async def create_workflow(
+        self,
+        template_id: str,
+        *,
+        project_id: str | None = None,
+        steps: list[dict[str, Any]] | None = None,
+        triggers: list[dict[str, Any]] | None = None,
+        name: str | None = None,
+        auto_deploy: bool | None = None,
+    ) -> Workflow:
+        """Steps are addressed by namespace (`{namespace, props}`), triggers by index (`{props}`)."""
+        settings = {k: v for k, v in {"name": name, "auto_deploy": auto_deploy}.items() if v is not None}
+        body = self._org_params(
+            {"template_id": template_id, "project_id": project_id, "steps": steps, "triggers": triggers, "settings": settings or None}
+        )
+        return await self._one(Workflow, "POST", "/workflows", json={k: v for k, v in body.items() if v is not None})
+
+    async def get_workflow(self, workflow_id: str) -> Workflow:
+        workflow = await self._one(Workflow, "GET", f"/workflows/{workflow_id}", params=self._org_params())
+        return workflow if workflow.id else workflow.model_copy(update={"id": workflow_id})
+
+    @mutating("activating or deactivating a workflow")
+    async def set_workflow_active(self, workflow_id: str, active: bool) -> None:
+        await self.request("PUT", f"/workflows/{workflow_id}", json=self._org_params({"active": active}))
+
+    # --- OAuth ----------------------------------------------------------------------------------------------------
+
+    async def revoke(self) -> None:
+        """Log out: revoke the current OAuth token. Allowed in read-only profiles; a no-op with a user key."""
+        if isinstance(self.auth, OAuthAuth):
+            await self.auth.revoke(self._http)
+
+    # --- Connect ------------------------------------------------------------------------------------------------------
+
+    def _connect(self, path: str) -> str:
+        if not self.project_id:
+            raise ValueError("this profile has no project_id: set one to use Connect")
+        return f"/connect/{self.project_id}{path}"
+
+    @property
+    def _env_header(self) -> dict[str, str]:
+        return {"X-PD-Environment": self.environment}
+
+    @mutating("creating a connect token")
+    async def create_connect_token(
+        self,
+        external_user_id: str,
+        *,
+        success_redirect_uri: str | None = None,
+        error_redirect_uri: str | None = None,
+        webhook_uri: str | None = None,
+    ) -> ConnectToken:
+        body = _clean(
+            {
+                "external_user_id": external_user_id,
+                "success_redirect_uri": success_redirect_uri,
+                "error_redirect_uri": error_redirect_uri,
+                "webhook_uri": webhook_uri,
+            }
+        )
+        return await self._one(ConnectToken, "POST", self._connect("/tokens"), json=body, headers=self._env_header)
+
+    async def list_connect_accounts(
+        self,
+        *,
+        app: str | None = None,
+        oauth_app_id: str | None = None,
+        external_user_id: str | None = None,
+        include_credentials: bool = False,
+        limit: int | None = None,
+        after: str | None = None,
+        before: str | None = None,
+    ) -> Page[Account]:
+        params = {
+            "app": app,
+            "oauth_app_id": oauth_app_id,
+            "external_user_id": external_user_id,
+            "include_credentials": include_credentials or None,
+            "limit": limit,
+            "after": after,
+            "before": before,
+        }
+        return await self._page(Account, self._connect("/accounts"), params, nested="accounts", headers=self._env_header)
+
+    async def get_connect_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
+        params = {"include_credentials": include_credentials or None}
+        return await self._one(Account, "GET", self._connect(f"/accounts/{account_id}"), params=params, headers=self._env_header)
+
+    @mutating("deleting a connected account")
+    async def delete_connect_account(self, account_id: str) -> None:
+        await self.request("DELETE", self._connect(f"/accounts/{account_id}"), headers=self._env_header)
+
+    @mutating("deleting every account of an app")
+    async def delete_connect_app_accounts(self, app_id: str) -> None:
+        """`app_id`: an oauth_app_id for OAuth apps, the name slug for key-based apps."""
+        await self.request("DELETE", self._connect(f"/apps/{app_id}/accounts"), headers=self._env_header)
+
+    @mutating("deleting an end user")
+    async def delete_connect_user(self, external_user_id: str) -> None:
+        """Deletes the end user and all their accounts."""
+        await self.request("DELETE", self._connect(f"/users/{external_user_id}"), headers=self._env_header)
+
+    async def connect_info(self) -> ConnectInfo:
+        return await self._one(ConnectInfo, "GET", self._connect("/info"), headers=self._env_header)
+
+    # --- the live stream -----------------------------------------------------------------------------------------------
+
+    def stream_source(self, source_id: str, **kwargs: Any) -> Any:
+        """Events of a source as they arrive; see `aftui.api.stream.SourceStream`."""
+        from .stream import SourceStream
+
+        return SourceStream(self, source_id, **kwargs)
+
+    def _need_org(self) -> str:
+        if not self.org_id:
+            raise ValueError("no workspace chosen: set org_id")
+        return self.org_id
+
+
+# --- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def _decode(response: httpx.Response) -> Any:
+    if not response.content or response.status_code == 204:
+        return None
+    try:
+        return response.json()
+    except ValueError:
+        request = response.request
+        raise ServerError(
+            "the service sent an answer that is not valid JSON",
+            status=response.status_code,
+            method=request.method,
+            url=str(request.url.copy_with(query=None)),
+            body=response.text[:500],
+        ) from None
+
+
+def _validate(model: type[M], data: Any, method: str, path: str) -> M:
+    try:
+        return model.model_validate(data)
+    except ValueError as exc:
+        first = exc.errors()[0] if hasattr(exc, "errors") else {}  # type: ignore[attr-defined]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "the body"
+        raise ServerError(f"the service sent a {model.__name__} we cannot read ({where}: {first.get('msg', exc)})", method=method, url=path) from None
+
+
+def _transport_message(exc: httpx.TransportError) -> str:
+    if isinstance(exc, httpx.ConnectError):
+        return "cannot connect to the service"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return "the connection was dropped before the answer was complete"
+    if isinstance(exc, httpx.ReadError):
+        return "the connection broke while reading the answer"
+    return f"network error ({type(exc).__name__})"

@@ -1,0 +1,425 @@
+"""Pydantic models of every resource of the service.
+
+Every model keeps the fields it does not know (`extra="allow"`): the real
+service sends more than the spec shows, and a field we drop is a field the
+user cannot see. Where the real service and the emulator differ (DESIGN.md),
+both forms are accepted: timestamps as epoch seconds, epoch milliseconds or
+ISO 8601; a last page's `end_cursor` as null or "".
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+
+def _to_datetime(value: Any) -> Any:
+    if value is None or isinstance(value, datetime):
+        return value
+    if isinstance(value, bool):
+        raise ValueError("a timestamp cannot be a boolean")
+    if isinstance(value, (int, float)):
+        seconds = value / 1000 if abs(value) > 1e11 else value  # epoch ms vs s
+        return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdecimal():
+            return _to_datetime(int(text))
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    raise ValueError(f"not a timestamp: {value!r}")
+
+
+Timestamp = Annotated[datetime | None, BeforeValidator(_to_datetime)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+# --- paging -------------------------------------------------------------------------------
+
+
+class PageInfo(Model):
+    total_count: int | None = None
+    count: int | None = None
+    start_cursor: str | None = None
+    end_cursor: str | None = None
+
+    @property
+    def has_more(self) -> bool:
+        return bool(self.end_cursor)
+
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a list, as the service sent it."""
+
+    items: list[T]
+    page_info: PageInfo = Field(default_factory=PageInfo)
+
+    @property
+    def has_more(self) -> bool:
+        return self.page_info.has_more
+
+    @property
+    def total(self) -> int | None:
+        return self.page_info.total_count
+
+
+# --- users and workspaces ------------------------------------------------------------------
+
+
+class Org(Model):
+    id: str
+    name: str | None = None
+    orgname: str | None = None
+    email: str | None = None
+    daily_credits_quota: int | None = None
+    daily_credits_used: int | None = None
+    daily_compute_time_quota: int | None = None
+    daily_compute_time_used: int | None = None
+    daily_invocations_quota: int | None = None
+    daily_invocations_used: int | None = None
+
+
+class User(Model):
+    id: str
+    username: str | None = None
+    email: str | None = None
+    orgs: list[Org] = Field(default_factory=list)
+    daily_compute_time_quota: int | None = None
+    daily_compute_time_used: int | None = None
+    daily_invocations_quota: int | None = None
+    daily_invocations_used: int | None = None
+    billing_period_start_ts: Timestamp = None
+    billing_period_end_ts: Timestamp = None
+    billing_period_credits: int | None = None
+
+    @property
+    def plan(self) -> str:
+        return "paid" if self.billing_period_start_ts is not None else "free"
+
+
+# --- accounts and apps -----------------------------------------------------------------------
+
+
+class CustomField(Model):
+    name: str
+    label: str | None = None
+    description: str | None = None
+    default: Any = None
+    optional: bool | None = None
+    type: str | None = None
+
+
+class App(Model):
+    id: str
+    name: str | None = None
+    name_slug: str | None = None
+    auth_type: str | None = None
+    description: str | None = None
+    img_src: str | None = None
+    custom_fields_json: str | None = None
+    categories: list[str] = Field(default_factory=list)
+
+    def custom_fields(self) -> list[CustomField]:
+        """`custom_fields_json` parsed; a malformed value gives no fields rather than an error."""
+        try:
+            raw = json.loads(self.custom_fields_json or "[]")
+        except ValueError:
+            return []
+        if not isinstance(raw, list):
+            return []
+        return [CustomField.model_validate(f) for f in raw if isinstance(f, dict) and isinstance(f.get("name"), str)]
+
+
+class Account(Model):
+    """An account of the management API or of Connect (which adds external_id and dead)."""
+
+    id: str
+    name: str | None = None
+    app: App | None = None
+    healthy: bool | None = None
+    dead: bool | None = None
+    external_id: str | None = None
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+    expires_at: Timestamp = None
+    credentials: dict[str, Any] | None = None
+    project_id: int | str | None = None
+    user_id: str | None = None
+    error: Any = None
+    last_refreshed_at: Timestamp = None
+    next_refresh_at: Timestamp = None
+
+
+class WorkspaceAccount(Model):
+    id: str
+    name: str | None = None
+
+
+# --- components -------------------------------------------------------------------------------
+
+
+class ComponentProp(Model):
+    name: str
+    type: str
+    label: str | None = None
+    description: str | None = None
+    optional: bool | None = None
+    default: Any = None
+    secret: bool | None = None
+    min: int | None = None
+    max: int | None = None
+    options: list[Any] | None = None
+    app: str | None = None
+    disabled: bool | None = None
+    hidden: bool | None = None
+    reloadProps: bool | None = None
+
+
+class Component(Model):
+    id: str
+    code: str | None = None
+    code_hash: str | None = None
+    name: str | None = None
+    key: str | None = None
+    version: str | None = None
+    type: str | None = None
+    description: str | None = None
+    configurable_props: list[ComponentProp] = Field(default_factory=list)
+    component_url: str | None = None
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+
+
+class ComponentSearch(Model):
+    sources: list[str] = Field(default_factory=list)
+    actions: list[str] = Field(default_factory=list)
+
+
+# --- sources and events --------------------------------------------------------------------------
+
+
+class Source(Model):
+    id: str
+    name: str | None = None
+    name_slug: str | None = None
+    user_id: str | None = None
+    owner_id: str | None = None
+    component_id: str | None = None
+    configured_props: dict[str, Any] = Field(default_factory=dict)
+    active: bool | None = None
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+
+    @property
+    def endpoint_url(self) -> str | None:
+        for value in self.configured_props.values():
+            if isinstance(value, dict) and isinstance(value.get("endpoint_url"), str):
+                return value["endpoint_url"]
+        return None
+
+
+class EventMetadata(Model):
+    emitter_id: str | None = None
+    emit_id: str | None = None
+    name: str | None = None
+    truncated: bool | None = None
+    event_size: int | None = None
+
+
+def event_key(event_id: str | None) -> tuple[int, int] | None:
+    """`<epoch-ms>-<seq>` as a pair that orders by time; None for other ids."""
+    if not event_id:
+        return None
+    ms, sep, seq = event_id.partition("-")
+    if not (sep and ms.isascii() and ms.isdigit() and seq.isascii() and seq.isdigit()):
+        return None
+    return int(ms), int(seq)
+
+
+class EventSummary(Model):
+    id: str | None = None
+    indexed_at_ms: int | None = None
+    event: Any = None
+    metadata: EventMetadata = Field(default_factory=EventMetadata)
+
+    @property
+    def channel(self) -> str:
+        return self.metadata.name or "default"
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        return event_key(self.id)
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.metadata.truncated)
+
+    def error(self) -> WorkflowError | None:
+        """The `$errors` shape of this event, when it has it."""
+        if not isinstance(self.event, dict) or "error" not in self.event:
+            return None
+        try:
+            return WorkflowError.model_validate(self.event)
+        except ValueError:
+            return None
+
+
+class ErrorInfo(Model):
+    code: str | None = None
+    msg: str | None = None
+    cellId: str | None = None
+    ts: Timestamp = None
+    stack: str | None = None
+
+
+class ErrorContext(Model):
+    id: str | None = None
+    ts: Timestamp = None
+    workflow_id: str | None = None
+    deployment_id: str | None = None
+    source_type: str | None = None
+    verified: bool | None = None
+    owner_id: str | None = None
+    platform_version: str | None = None
+    workflow_name: str | None = None
+    emitter_id: str | None = None
+
+
+class WorkflowError(Model):
+    original_event: Any = None
+    original_context: ErrorContext = Field(default_factory=ErrorContext)
+    error: ErrorInfo = Field(default_factory=ErrorInfo)
+
+
+# --- routing ----------------------------------------------------------------------------------------
+
+
+class Subscription(Model):
+    id: str | None = None
+    emitter_id: str
+    listener_id: str
+    event_name: str | None = ""
+
+
+class Webhook(Model):
+    id: str
+    user_id: str | None = None
+    name: str | None = None
+    description: str | None = None
+    url: str
+    active: bool | None = None
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+
+
+# --- workflows ----------------------------------------------------------------------------------------
+
+_TRIGGER_KINDS = {"hi_": "http", "ti_": "timer", "ei_": "email", "dc_": "source"}
+
+
+class Trigger(Model):
+    """One of the four trigger kinds; `kind` is read from the id prefix, else from the fields."""
+
+    id: str
+    key: str | None = None
+    endpoint_url: str | None = None
+    custom_response: bool | None = None
+    interval_seconds: int | None = None
+    cron: str | None = None
+    timezone: str | None = None
+    schedule_changed_at: Timestamp = None
+    email_address: str | None = None
+    name: str | None = None
+    configured_props: dict[str, Any] | None = None
+    configurable_props: list[ComponentProp] | None = None
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+
+    @property
+    def kind(self) -> str:
+        for prefix, kind in _TRIGGER_KINDS.items():
+            if self.id.startswith(prefix):
+                return kind
+        if self.endpoint_url:
+            return "http"
+        if self.email_address:
+            return "email"
+        if self.interval_seconds is not None or self.cron:
+            return "timer"
+        return "source"
+
+
+class SavedComponent(Model):
+    id: str | None = None
+    code: str | None = None
+    codeHash: str | None = None
+    configurableProps: list[ComponentProp] = Field(default_factory=list)
+    key: str | None = None
+    description: str | None = None
+    version: str | None = None
+
+
+class Step(Model):
+    id: str | None = None
+    namespace: str
+    type: str | None = None
+    disabled: bool | None = None
+    lang: str | None = None
+    component_key: str | None = None
+    savedComponent: SavedComponent | None = None
+    configured_props_json: str | None = None
+    authProvisionIdMap: dict[str, Any] | None = None
+
+    def configured_props(self) -> dict[str, Any]:
+        try:
+            value = json.loads(self.configured_props_json or "{}")
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+
+class Workflow(Model):
+    id: str | None = None
+    name: str | None = None
+    active: bool | None = None
+    triggers: list[Trigger] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
+    created_at: Timestamp = None
+    updated_at: Timestamp = None
+
+
+# --- auth and Connect ---------------------------------------------------------------------------------
+
+
+class AccessToken(Model):
+    access_token: str
+    token_type: str = "Bearer"
+    expires_in: int = 3600
+    created_at: Timestamp = None
+
+    def __repr__(self) -> str:  # never print the token
+        return f"AccessToken(token_type={self.token_type!r}, expires_in={self.expires_in})"
+
+
+class ConnectToken(Model):
+    token: str
+    expires_at: Timestamp = None
+
+    def __repr__(self) -> str:
+        return f"ConnectToken(expires_at={self.expires_at!r})"
+
+
+class ConnectInfo(Model):
+    id: str | None = None
+    name: str | None = None
+    app_name: str | None = None
+    environment: str | None = None

@@ -1,0 +1,64 @@
+"""Walking cursor pages: all of a list, or a page at a time for a UI."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+from .models import Page
+
+T = TypeVar("T")
+Fetch = Callable[..., Awaitable[Page[T]]]
+
+
+async def iterate(fetch: Fetch[T], /, *, page_size: int = 100, **params: Any) -> AsyncIterator[T]:
+    """Every item of a paginated list: `async for app in iterate(client.list_apps, q="git")`."""
+    pager = Pager(fetch, page_size=page_size, **params)
+    while not pager.done:
+        for item in await pager.load_more():
+            yield item
+
+
+class Pager(Generic[T]):
+    """A list loaded page by page, as a table loads more when the cursor nears the end.
+
+    It knows how many items it holds and, from `page_info.total_count`, how
+    many there are ("N of total").
+    """
+
+    def __init__(self, fetch: Fetch[T], /, *, page_size: int = 100, **params: Any) -> None:
+        self._fetch = fetch
+        self._params = params
+        self.page_size = page_size
+        self.items: list[T] = []
+        self.total: int | None = None
+        self.done = False
+        self._cursor: str | None = None
+        self._seen_cursors: set[str] = set()
+
+    async def load_more(self) -> list[T]:
+        """The next page's items (empty once the list is exhausted)."""
+        if self.done:
+            return []
+        params = {**self._params, "limit": self.page_size}
+        if self._cursor:
+            params["after"] = self._cursor
+        page = await self._fetch(**params)
+        self.items.extend(page.items)
+        if page.total is not None:
+            self.total = page.total
+        cursor = page.page_info.end_cursor
+        # A server that hands back a cursor twice would loop us forever.
+        if not cursor or not page.items or cursor in self._seen_cursors:
+            self.done = True
+        else:
+            self._seen_cursors.add(cursor)
+            self._cursor = cursor
+        return page.items
+
+    def reset(self, **params: Any) -> None:
+        """Start again from the first page, with new parameters if given (a new filter)."""
+        self._params = params or self._params
+        self.items, self.total, self.done = [], None, False
+        self._cursor = None
+        self._seen_cursors.clear()
