@@ -6,14 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-EXIT_CODES = """exit codes:
-  0  ok
-  2  usage error
-  3  authentication failed
-  4  not found
-  5  network or server error
-"""
-
+from .exitcodes import HELP as EXIT_CODES
 
 def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
@@ -29,6 +22,12 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
     )
 
 
+def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    return commands.add_parser(
+        name, help=help, description=description or help, epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aftui",
@@ -36,21 +35,30 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)")
+    parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    emulator = commands.add_parser(
-        "emulator",
-        help="run the local emulator of the service",
-        description="Run the local emulator of the service until Ctrl-C.",
-        epilog=EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+    emulator = _command(commands, "emulator", "run the local emulator of the service", "Run the local emulator of the service until Ctrl-C.")
     _emulator_args(emulator, activity_default="off")
-    demo = commands.add_parser(
-        "demo",
-        help="start the emulator with demo data and activity",
-        description="Start the emulator on a free loopback port with demo data and activity on.",
-    )
+    demo = _command(commands, "demo", "start the emulator with demo data and activity", "Start the emulator on a free loopback port with demo data and activity on.")
     demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
+
+    from .headless import config_cmd
+
+    config_cmd.add_arguments(_command(commands, "config", "manage connection profiles"))
+    whoami = _command(commands, "whoami", "show the user and workspaces of the profile's key")
+    whoami.add_argument("--json", action="store_true", help="print the user record as JSON")
+    events = _command(commands, "events", "print the last events of a source")
+    events.add_argument("source_id")
+    events.add_argument("-n", type=int, default=20, help="how many, at most 100 (default: 20)")
+    events.add_argument("--json", action="store_true", help="one JSON object per line (full events)")
+    events.add_argument("--full", action="store_true", help="fetch full events, not summaries cut at 1 KB")
+    tail = _command(commands, "tail", "print events as they arrive, until Ctrl-C")
+    tail.add_argument("source_ids", nargs="*", metavar="SOURCE_ID", help="sources to stream")
+    tail.add_argument("--errors", action="append", default=[], metavar="WORKFLOW_ID", help="also poll this workflow's $errors (repeatable)")
+    tail.add_argument("--channel", help="only events of this channel (sources)")
+    tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
     return parser
 
 
@@ -106,8 +114,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_emulator(args)
     if args.command == "demo":
         return _run_demo(args)
-    parser.print_help()
-    return 0
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return _run_headless(args)
+
+
+def _run_headless(args: argparse.Namespace) -> int:
+    from .config import ConfigError
+    from .exitcodes import USAGE
+    from .headless import common, inspect, tail
+
+    if args.command == "config":
+        try:
+            return args.handler(args)
+        except ConfigError as error:
+            print(f"aftui: {error}", file=sys.stderr)
+            return USAGE
+    commands = {"whoami": inspect.whoami, "events": inspect.events, "tail": tail.tail}
+    return common.run(commands[args.command], args)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .server import Emulator
 
 DAY_MS = 24 * 3600 * 1000
+HISTORY_MS = 2 * 3600 * 1000
 
 
 @dataclass
@@ -192,11 +193,15 @@ def _resources(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
         _account(em, slug, personal, user.id, rng, age_days=90)
     _account(em, "hubspot", acme, user.id, rng, name="HubSpot (expired)").healthy = False
 
+    # Sources and workflows are made before the history they then live through,
+    # so that their hook logs and events carry times in order.
+    now = store.clock.now_ms()
+    store.clock.set(now - HISTORY_MS - 60_000)
     sources = _sources(em, info, accounts, rng, acme, personal)
     workflows = _workflows(em, info, accounts, sources, acme)
     _routing(em, info, sources, workflows, acme)
+    _history(em, sources, rng, until_ms=now)
     _connect(em, info, rng)
-    _history(em, sources, workflows, rng)
 
 
 def _sources(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str) -> dict[str, Source]:
@@ -307,20 +312,18 @@ def _external_id(rng: random.Random, n: int, env: str) -> str:
     return f"{'dev' if env == 'development' else 'user'}-{n:05d}"
 
 
-def _history(em: "Emulator", sources: dict[str, Source], workflows: dict[str, Workflow], rng: random.Random) -> None:
-    """Some events already there, as on a workspace that has been running a while."""
+def _history(em: "Emulator", sources: dict[str, Source], rng: random.Random, *, until_ms: int) -> None:
+    """Two hours of events already there, as on a workspace that has been running a while."""
     clock = em.store.clock
-    start = clock.now_ms()
-    clock.set(start - 2 * 3600_000)
-    for minute in range(0, 120, 4):
-        clock.set(start - 2 * 3600_000 + minute * 60_000)
+    for minute in range(0, HISTORY_MS // 60_000, 4):
+        clock.set(until_ms - HISTORY_MS + minute * 60_000)
         for event in activity_requests(em.store, rng):
             run_sync(em.runtime.handle_endpoint(*event))
         for name in ("Heartbeat every 5 minutes", "New issues in acme/api", "Messages in #incidents", "New signups (postgres)", "Orders sheet"):
             source = sources[name]
             if source.active:
                 run_sync(em.runtime.fire_source_timer(source))
-    clock.set(start)
+    clock.set(until_ms)
     for source in sources.values():
         em.runtime.schedule_source(source)
 

@@ -1,0 +1,1 @@
+"""The commands that run without the TUI: config, whoami, events, tail."""

@@ -1,0 +1,120 @@
+"""`aftui config path|show|add|remove|use|import`."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import config as cfg
+from ..text import visible
+from .common import OK
+
+PROFILE_FIELDS = (
+    "base_url",
+    "api_key",
+    "api_key_env",
+    "api_key_cmd",
+    "client_id",
+    "client_secret",
+    "client_secret_env",
+    "client_secret_cmd",
+    "org_id",
+    "project_id",
+    "environment",
+)
+
+
+def path(args: argparse.Namespace) -> int:
+    print(cfg.config_path())
+    return OK
+
+
+def show(args: argparse.Namespace) -> int:
+    """Every profile (or one), secrets masked; the default marked."""
+    config = cfg.load_config()
+    names = [args.name] if args.name else sorted(config.profiles)
+    if not names:
+        print(f"no profiles in {cfg.config_path()}; add one with `aftui config add NAME --api-key-env VAR` or try `aftui demo`")
+        return OK
+    for name in names:
+        profile = config.get(name)
+        mark = " (default)" if name == config.default else ""
+        print(f"[{visible(name)}]{mark}")
+        for key, value in cfg.show_profile(profile).items():
+            if key != "name" and value not in (None, False):
+                print(f"  {key:<18} {visible(value)}")
+    return OK
+
+
+def add(args: argparse.Namespace) -> int:
+    config = cfg.load_config()
+    fields = {name: getattr(args, name) for name in PROFILE_FIELDS if getattr(args, name) is not None}
+    profile = cfg.Profile(name=args.name, read_only=args.read_only, **fields)
+    config.add(profile, overwrite=args.force)
+    if args.default or config.default is None:
+        config.default = profile.name
+    cfg.save_config(config)
+    print(f"profile {args.name!r} saved in {cfg.config_path()}" + (" (default)" if config.default == profile.name else ""))
+    return OK
+
+
+def remove(args: argparse.Namespace) -> int:
+    config = cfg.load_config()
+    config.remove(args.name)
+    cfg.save_config(config)
+    print(f"profile {args.name!r} removed")
+    return OK
+
+
+def use(args: argparse.Namespace) -> int:
+    config = cfg.load_config()
+    config.use(args.name)
+    cfg.save_config(config)
+    print(f"default profile is now {args.name!r}")
+    return OK
+
+
+def import_cli(args: argparse.Namespace) -> int:
+    """Copy the official CLI's profiles in; existing names are kept unless --force."""
+    found = cfg.import_pipedream_cli()
+    if not found:
+        print(f"no profiles found in {cfg.pipedream_cli_path()}")
+        return OK
+    config = cfg.load_config()
+    added = []
+    for profile in found:
+        if profile.name in config.profiles and not args.force:
+            print(f"skipped {profile.name!r}: a profile of that name exists (use --force to replace it)")
+            continue
+        config.add(profile, overwrite=True)
+        added.append(profile.name)
+    if config.default is None and added:
+        config.default = added[0]
+    cfg.save_config(config)
+    print(f"imported {len(added)} profile(s): {', '.join(added) or 'none'}")
+    return OK
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `aftui config` sub-commands."""
+    sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    sub.add_parser("path", help="print where the config file is").set_defaults(handler=path)
+    p_show = sub.add_parser("show", help="show profiles, secrets masked")
+    p_show.add_argument("name", nargs="?")
+    p_show.set_defaults(handler=show)
+    p_add = sub.add_parser("add", help="add a profile")
+    p_add.add_argument("name")
+    for name in PROFILE_FIELDS:
+        p_add.add_argument("--" + name.replace("_", "-"), dest=name)
+    p_add.add_argument("--read-only", action="store_true", help="refuse every change through this profile")
+    p_add.add_argument("--default", action="store_true", help="make it the default profile")
+    p_add.add_argument("--force", action="store_true", help="replace a profile of the same name")
+    p_add.set_defaults(handler=add)
+    p_remove = sub.add_parser("remove", help="remove a profile")
+    p_remove.add_argument("name")
+    p_remove.set_defaults(handler=remove)
+    p_use = sub.add_parser("use", help="make a profile the default")
+    p_use.add_argument("name")
+    p_use.set_defaults(handler=use)
+    p_import = sub.add_parser("import", help="import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config)")
+    p_import.add_argument("--force", action="store_true", help="replace profiles of the same name")
+    p_import.set_defaults(handler=import_cli)

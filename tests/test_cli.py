@@ -1,0 +1,186 @@
+"""The headless commands, run as a user runs them: `aftui ...` in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from aftui.emulator.server import ServerHandle
+
+
+def aftui(*args: str, env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "aftui.cli", *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def env(tmp_path: Path, emulator: ServerHandle, info: dict) -> dict[str, str]:
+    """A user with one profile pointing at the emulator, and nothing else of ours in the environment."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("AFTUI_", "XDG_"))}
+    base.update(AFTUI_CONFIG=str(tmp_path / "config.toml"), XDG_CONFIG_HOME=str(tmp_path / "xdg"), AFTUI_DATA_DIR=str(tmp_path / "data"))
+    added = aftui(
+        "config", "add", "local",
+        "--base-url", emulator.base_url,
+        "--api-key", info["api_key"],
+        "--org-id", info["org_id"],
+        "--project-id", info["project_id"],
+        env=base,
+    )
+    assert added.returncode == 0, added.stderr
+    return base
+
+
+def source_id(emulator: ServerHandle, name: str) -> str:
+    return next(s.id for s in emulator.emulator.store.sources.values() if s.name == name)
+
+
+def test_config_show_masks_the_key(env: dict[str, str], info: dict) -> None:
+    shown = aftui("config", "show", env=env)
+    assert shown.returncode == 0
+    assert "[local] (default)" in shown.stdout
+    assert info["api_key"] not in shown.stdout
+    assert info["api_key"][:4] in shown.stdout
+
+
+def test_config_file_is_private(env: dict[str, str]) -> None:
+    assert Path(env["AFTUI_CONFIG"]).stat().st_mode & 0o777 == 0o600
+
+
+def test_config_path_use_and_remove(env: dict[str, str], emulator: ServerHandle) -> None:
+    assert aftui("config", "path", env=env).stdout.strip() == env["AFTUI_CONFIG"]
+    assert aftui("config", "add", "other", "--base-url", emulator.base_url, "--api-key-env", "OTHER_KEY", env=env).returncode == 0
+    assert aftui("config", "use", "other", env=env).returncode == 0
+    assert "[other] (default)" in aftui("config", "show", env=env).stdout
+    assert aftui("config", "remove", "other", env=env).returncode == 0
+    assert "other" not in aftui("config", "show", env=env).stdout
+
+
+def test_malformed_config_is_named_with_its_line_and_no_traceback(env: dict[str, str]) -> None:
+    Path(env["AFTUI_CONFIG"]).write_text('default = "local"\n[profiles.local]\nbase_url = "http://x/v1"\nenvironment = "prod"\n')
+    result = aftui("whoami", env=env)
+    assert result.returncode == 2
+    assert "line 4" in result.stderr and "environment" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_config_import_reads_the_official_cli_profiles(env: dict[str, str]) -> None:
+    cli_config = Path(env["XDG_CONFIG_HOME"]) / "pipedream" / "config"
+    cli_config.parent.mkdir(parents=True)
+    cli_config.write_text("api_key = pd_default_key_123456\norg_id = o_abc\n\n[work]\napi_key = pd_work_key_123456\n")
+    result = aftui("config", "import", env=env)
+    assert result.returncode == 0, result.stderr
+    shown = aftui("config", "show", env=env).stdout
+    assert "[default]" in shown and "[work]" in shown and "o_abc" in shown
+    assert "pd_work_key_123456" not in shown
+
+
+def test_whoami_prints_the_user_and_workspaces(env: dict[str, str], info: dict) -> None:
+    result = aftui("whoami", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "dana" in result.stdout
+    assert f"* {info['org_id']}" in result.stdout
+
+
+def test_whoami_json_parses(env: dict[str, str]) -> None:
+    result = aftui("whoami", "--json", env=env)
+    assert json.loads(result.stdout)["username"] == "dana"
+
+
+def test_bad_key_exits_3(env: dict[str, str]) -> None:
+    result = aftui("whoami", env={**env, "AFTUI_API_KEY": "not-a-key"})
+    assert result.returncode == 3
+    assert "invalid API key" in result.stderr
+
+
+def test_unknown_source_exits_4(env: dict[str, str]) -> None:
+    result = aftui("events", "dc_nothere", env=env)
+    assert result.returncode == 4
+    assert "not found" in result.stderr
+
+
+def test_unreachable_service_exits_5(env: dict[str, str]) -> None:
+    result = aftui("whoami", env={**env, "AFTUI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert result.returncode == 5
+    assert "cannot connect" in result.stderr
+
+
+def test_usage_error_exits_2(env: dict[str, str]) -> None:
+    assert aftui("events", env=env).returncode == 2
+    assert aftui("events", "dc_x", "-n", "500", env=env).returncode == 2
+
+
+def test_help_documents_exit_codes(env: dict[str, str]) -> None:
+    out = aftui("tail", "--help", env=env).stdout
+    assert "3  authentication failed" in out and "5  network or server error" in out
+
+
+def test_events_prints_the_last_n_oldest_first(env: dict[str, str], emulator: ServerHandle) -> None:
+    sid = source_id(emulator, "Heartbeat every 5 minutes")
+    result = aftui("events", sid, "-n", "5", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    ids = [json.loads(line)["id"] for line in result.stdout.splitlines()]
+    retained = [e.id for e in emulator.emulator.store.log(sid).newest_first()][:5]
+    assert ids == list(reversed(retained))
+
+
+def test_events_for_people_make_control_characters_visible(env: dict[str, str], emulator: ServerHandle, root: httpx.Client) -> None:
+    sid = source_id(emulator, "Sandbox endpoint")
+    hostile = {"event": {"note": "\x1b]52;c;aGVsbG8=\x07\x1b[2J"}, "channel": "\x1b[31mred\u202e"}
+    root.post(f"/_emulator/sources/{sid}/emit", json=hostile).raise_for_status()
+    result = aftui("events", sid, "-n", "1", env=env)
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\u202e" not in result.stdout
+    assert "\\e[31mred\\u202e" in result.stdout  # the channel, escaped by aftui
+    assert "\\u001b]52" in result.stdout  # the payload, escaped as JSON
+
+
+def _read_lines(proc: subprocess.Popen[str], want: int, deadline: float) -> list[str]:
+    lines: list[str] = []
+
+    def reader() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if len(lines) >= want:
+                return
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    return lines
+
+
+def test_tail_json_streams_events_and_errors_as_ndjson(env: dict[str, str], emulator: ServerHandle, root: httpx.Client, info: dict) -> None:
+    sid = source_id(emulator, "Sandbox endpoint")
+    workflow_id = emulator.emulator.demo.order_workflow_id
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "aftui.cli", "tail", sid, "--errors", workflow_id, "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(2.5)  # the stream opens and the first $errors poll notes where the list stands
+        for n in range(5):
+            root.post(f"/_emulator/sources/{sid}/emit", json={"event": {"n": n}}).raise_for_status()
+        root.post(f"/e/{endpoint}", json={"order_id": "ord_1"}).raise_for_status()  # no customer_email: fails
+        lines = _read_lines(proc, 6, time.monotonic() + 15)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    records = [json.loads(line) for line in lines]
+    streamed = [r for r in records if r["metadata"].get("emitter_id") == sid]
+    errors = [r for r in records if r["metadata"].get("name") == "$errors"]
+    assert [r["event"]["n"] for r in streamed] == [0, 1, 2, 3, 4]
+    assert len(errors) == 1
+    assert errors[0]["event"]["error"]["msg"] == "Missing required field: customer_email"
+    assert proc.returncode == 0
