@@ -96,15 +96,9 @@ def _run_emulator(args: argparse.Namespace) -> int:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from .emulator.server import Options, serve
+    from .tui.run import run_demo
 
-    def announce(em) -> None:  # noqa: ANN001
-        _announce(em)
-        print("The TUI is not built yet; point any HTTP client at the base URL above.", flush=True)
-
-    serve(Options(port=0, seed=args.seed, activity=True), announce=announce)
-    print("demo stopped")
-    return 0
+    return run_demo(seed=args.seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from croniter import croniter
+
+from .. import schedule
 
 __all__ = [
     "MAX_STATIC_TEXT",
@@ -280,53 +281,5 @@ def next_fire(timer: dict, after_s: float) -> float:
 
 
 def describe_timer(timer: dict) -> str:
-    """Human words for a timer: "every 15 minutes", "weekdays at 09:00 (UTC)", "cron ... (UTC)".
-
-    A cron schedule always names its zone because its fields are wall-clock
-    times; an interval names it only when a zone other than UTC was given.
-    """
-    timer = normalize_timer(timer)
-    zone = timer.get("timezone")
-    if timer["cron"] is not None:
-        return f"{_describe_cron(timer['cron'])} ({zone or 'UTC'})"
-    text = _describe_interval(timer["interval_seconds"])
-    return text if zone in (None, "UTC") else f"{text} ({zone})"
-
-
-def _every(count: int, unit: str) -> str:
-    return f"every {unit}" if count == 1 else f"every {count} {unit}s"
-
-
-def _describe_interval(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            return _every(seconds // size, unit)
-    return _every(seconds, "second")
-
-
-def _clock(hour: str, minute: str) -> str:
-    return f"{int(hour):02d}:{int(minute):02d}"
-
-
-_DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-# Common cron shapes in words; anything else is shown as the expression itself.
-_CRON_WORDS: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = tuple(
-    (re.compile(pattern), words)
-    for pattern, words in (
-        (r"\* \* \* \* \*", lambda: "every minute"),
-        (r"\*/(\d+) \* \* \* \*", lambda n: _every(int(n), "minute")),
-        (r"0 \* \* \* \*", lambda: "every hour"),
-        (r"0 \*/(\d+) \* \* \*", lambda n: _every(int(n), "hour")),
-        (r"(\d+) (\d+) \* \* \*", lambda m, h: f"every day at {_clock(h, m)}"),
-        (r"(\d+) (\d+) \* \* 1-5", lambda m, h: f"weekdays at {_clock(h, m)}"),
-        (r"(\d+) (\d+) \* \* ([0-7])", lambda m, h, d: f"every {_DAY_NAMES[int(d) % 7]} at {_clock(h, m)}"),
-        (r"(\d+) (\d+) (\d+) \* \*", lambda m, h, d: f"every month on day {int(d)} at {_clock(h, m)}"),
-    )
-)
-
-
-def _describe_cron(expression: str) -> str:
-    for pattern, words in _CRON_WORDS:
-        if match := pattern.fullmatch(expression):
-            return words(*match.groups())
-    return f"cron {expression}"
+    """Human words for a timer ("every 15 minutes", "weekdays at 09:00 (UTC)"), after checking it."""
+    return schedule.describe_timer(normalize_timer(timer))

@@ -1,0 +1,56 @@
+"""The palette (ctrl+p or `:`): go to a pane, open an id, switch workspace, environment or profile."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from ..text import visible
+from .opener import kind_of
+
+KIND_NAMES = {
+    "dc_": "source",
+    "p_": "workflow",
+    "wh_": "webhook",
+    "sub_": "subscription",
+    "apn_": "account",
+    "app_": "app",
+    "sc_": "component",
+    "tch_": "workflow template",
+    "o_": "workspace",
+}
+
+
+class AftuiCommands(Provider):
+    def _commands(self) -> list[tuple[str, Any, str]]:
+        app: Any = self.app
+        session = app.session
+        commands: list[tuple[str, Any, str]] = [
+            (f"Go to {spec.title}", partial(app.show_pane, spec.id), f"pane {n + 1}") for n, spec in enumerate(app.specs)
+        ]
+        if session.user is not None:
+            for org in session.user.orgs:
+                label = visible(org.name or org.orgname or org.id, 40)
+                commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
+        other = "development" if session.environment == "production" else "production"
+        commands.append((f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}"))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, action, help_text in self._commands():
+            yield DiscoveryHit(title, action, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        ident = query.strip()
+        prefix = kind_of(ident)
+        app: Any = self.app
+        if prefix is not None and " " not in ident:
+            yield Hit(1.0, Text(f"Open {KIND_NAMES[prefix]} {visible(ident, 60)}"), partial(app.open_id, ident), help="open by id")
+        matcher = self.matcher(query)
+        for title, action, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), action, help=help_text)

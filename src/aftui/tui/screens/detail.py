@@ -1,0 +1,127 @@
+"""The shape every detail shares: a breadcrumb, tabs of fields and views, and a JSON tab.
+
+A subclass says what to load (`load`) and which tabs to show (`tabs`). The
+load runs in a worker with a loading indicator; a failure is shown in place
+with the server's message and `r` retries. `c` copies the JSON, `i` the id,
+both through OSC 52 so it works over SSH.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import ScrollableContainer, Vertical, VerticalScroll
+from textual.scroll_view import ScrollView
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static, TabbedContent, TabPane, Tabs
+
+from ...api import ApiError, AuthError
+from ...text import visible
+from ..widgets.json_view import JsonView
+from ..widgets.paged_table import AuthFailed
+from ..widgets.status import StatusHeader
+
+
+class DetailScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("r", "reload", "Refresh"),
+        Binding("c", "copy_json", "Copy JSON"),
+        Binding("i", "copy_id", "Copy id"),
+        Binding("left_square_bracket", "tab(-1)", "Prev tab"),
+        Binding("right_square_bracket", "tab(1)", "Next tab"),
+    ]
+
+    DEFAULT_CSS = """
+    DetailScreen > #body { height: 1fr; }
+    DetailScreen .crumbs { height: 1; padding: 0 1; color: $text-muted; }
+    DetailScreen .problem { height: auto; padding: 1 2; color: $error; border: round $error; }
+    DetailScreen TabbedContent { height: 1fr; }
+    DetailScreen TabPane { padding: 0; }
+    """
+
+    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None) -> None:
+        super().__init__()
+        self.ident = ident
+        self.crumbs = crumbs
+        self.record: Any = record
+
+    @property
+    def session(self) -> Any:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text(" › ".join(visible(c, 40) for c in self.crumbs)), classes="crumbs")
+        yield Vertical(id="body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self._load()
+
+    @work(group="detail", exclusive=True, exit_on_error=False)
+    async def _load(self) -> None:
+        body = self.query_one("#body")
+        body.loading = True
+        try:
+            self.record = await self.load()
+        except ApiError as error:
+            body.loading = False
+            await body.remove_children()
+            await body.mount(Static(Text.assemble(("Could not load: ", "bold"), visible(error.message, 400), ("\npress r to retry, esc to go back", "dim")), classes="problem"))
+            if isinstance(error, AuthError):
+                self.app.post_message(AuthFailed(error))
+            return
+        body.loading = False
+        await body.remove_children()
+        tabs = TabbedContent()
+        await body.mount(tabs)
+        for title, widget in [*self.tabs(), ("JSON", JsonView(self.json_data(), id="json"))]:
+            await tabs.add_pane(TabPane(title, _scroll(widget)))
+        tabs.query_one(Tabs).focus()  # left/right walk the tabs, down enters one
+        self.loaded()
+
+    def action_tab(self, step: int) -> None:
+        tabs = self.query(Tabs)
+        if tabs:
+            (tabs.first().action_next_tab if step > 0 else tabs.first().action_previous_tab)()
+
+    async def load(self) -> Any:
+        """Fetch the record (and whatever else the tabs need); the default keeps what was given."""
+        return self.record
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        return []
+
+    def loaded(self) -> None:
+        """Called after the tabs are mounted: start secondary loads here."""
+
+    def json_data(self) -> Any:
+        record = self.record
+        return record.model_dump(mode="json") if hasattr(record, "model_dump") else record
+
+    def action_copy_json(self) -> None:
+        views = self.query(JsonView)
+        text = views.first().json_text() if views else ""
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the JSON ({len(text):,} characters)", markup=False)
+
+    def action_copy_id(self) -> None:
+        self.app.copy_to_clipboard(self.ident)
+        self.notify(f"Copied {visible(self.ident, 60)}", markup=False)
+
+
+def _scroll(widget: Widget) -> Widget:
+    """Tall content scrolls; widgets that scroll themselves (tables, trees) go in as they are."""
+    if isinstance(widget, (ScrollView, ScrollableContainer)):
+        return widget
+    return VerticalScroll(widget)

@@ -1,0 +1,97 @@
+"""Event summaries in a table, and one event in full (fetched with expand=event when cut)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from rich.text import Text
+from textual.widget import Widget
+
+from ...api.models import EventSummary
+from ..safe import plain
+from ..widgets.fields import Fields
+from ..widgets.json_view import dumps
+from ..widgets.paged_table import Column
+from .detail import DetailScreen
+
+
+def event_time(event: EventSummary) -> Text:
+    if not event.indexed_at_ms:
+        return Text("—", style="dim")
+    return Text(datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=timezone.utc).strftime("%m-%d %H:%M:%S"))
+
+
+def event_summary(event: EventSummary) -> Text:
+    error = event.error()
+    if error is not None:
+        return Text.assemble(("✖ ", "red"), plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 120))
+    payload = event.event
+    text = payload if isinstance(payload, str) else dumps(payload, indent=None)
+    size = event.metadata.event_size
+    prefix = Text(f"[cut, {size:,} B] " if event.truncated and size else "[cut] " if event.truncated else "", style="yellow")
+    return Text.assemble(prefix, plain(text, 160))
+
+
+def event_columns() -> list[Column[EventSummary]]:
+    return [
+        Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
+        Column("channel", "Channel", lambda e: plain(e.channel, 20), width=10),
+        Column("summary", "Event", event_summary),
+        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=18),
+    ]
+
+
+class EventScreen(DetailScreen):
+    """One event: its metadata and the whole payload, fetched again in full if it was cut."""
+
+    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: EventSummary, source_id: str | None = None, workflow_id: str | None = None, errors: bool = False) -> None:
+        super().__init__(ident, crumbs, record=record)
+        self.source_id = source_id
+        self.workflow_id = workflow_id
+        self.errors = errors
+
+    async def load(self) -> EventSummary:
+        event: EventSummary = self.record
+        if not event.truncated:
+            return event
+        client = self.session.client
+        if self.source_id:
+            page = await client.list_source_events(self.source_id, expand=True, limit=100)
+        elif self.workflow_id and self.errors:
+            page = await client.list_workflow_errors(self.workflow_id, expand=True, limit=100)
+        elif self.workflow_id:
+            page = await client.list_workflow_events(self.workflow_id, expand=True, limit=100)
+        else:
+            return event
+        full = next((e for e in page.items if e.id == event.id), None)
+        if full is None:
+            self.notify("The event is no longer among the last 100 kept by the service; showing the summary.", severity="warning", markup=False)
+            return event
+        return full
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        event: EventSummary = self.record
+        rows: list[tuple[str, Any]] = [
+            ("ID", event.id),
+            ("Time", event_time(event)),
+            ("Emitter", event.metadata.emitter_id),
+            ("Channel", event.channel),
+            ("Emit id", event.metadata.emit_id),
+            ("Size", f"{len(json.dumps(event.event, default=str)):,} bytes" if not event.truncated else f"{event.metadata.event_size or 0:,} bytes (cut)"),
+        ]
+        error = event.error()
+        if error is not None:
+            ctx = error.original_context
+            rows += [
+                ("Error", f"{error.error.code}: {error.error.msg}"),
+                ("Workflow", f"{ctx.workflow_name or ''} ({ctx.workflow_id})"),
+                ("Trigger", f"{ctx.source_type} {ctx.emitter_id or ''}"),
+                ("Step", error.error.cellId),
+            ]
+        return [("Overview", Fields(rows))]
+
+    def json_data(self) -> Any:
+        event: EventSummary = self.record
+        return event.event

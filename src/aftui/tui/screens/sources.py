@@ -1,0 +1,165 @@
+"""Sources: the workspace's list, and a source's props, code, events and subscriptions."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ...api.models import Component, EventSummary, Source, Subscription
+from ...api.paging import iterate
+from ...schedule import describe_timer
+from ...text import visible
+from ..safe import flag, plain, when
+from ..widgets.fields import Fields
+from ..widgets.paged_table import Column, PagedTable
+from ..widgets.pane import Pane
+from .detail import DetailScreen
+from .events import EventScreen, event_columns
+
+MAX_CODE = 200_000
+
+
+def is_timer(value: Any) -> bool:
+    return isinstance(value, dict) and ("interval_seconds" in value or "intervalSeconds" in value or "cron" in value)
+
+
+def prop_value(value: Any) -> Text:
+    """A configured prop as people read it: schedules in words, accounts by id, the rest as JSON."""
+    if is_timer(value):
+        return Text(describe_timer(value))
+    if isinstance(value, dict) and "endpoint_url" in value:
+        return plain(value.get("endpoint_url") or "(no endpoint yet)", 300)
+    if isinstance(value, dict) and "authProvisionId" in value:
+        return Text.assemble("account ", (visible(value["authProvisionId"], 40), "cyan"))
+    from ..widgets.json_view import dumps
+
+    return plain(value if isinstance(value, str) else dumps(value, indent=None), 300)
+
+
+def source_kind(source: Source) -> str:
+    kinds = []
+    for value in source.configured_props.values():
+        if is_timer(value):
+            kinds.append("timer")
+        elif isinstance(value, dict) and "endpoint_url" in value:
+            kinds.append("http")
+        elif isinstance(value, dict) and "authProvisionId" in value:
+            kinds.append("app")
+    return "+".join(dict.fromkeys(kinds)) or "—"
+
+
+def source_columns(now: Any) -> list[Column[Source]]:
+    return [
+        Column("name", "Name", lambda s: plain(s.name, 40), width=30),
+        Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12),
+        Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9),
+        Column("active", "Active", lambda s: flag(s.active), sort=lambda s: s.active, width=6),
+        Column("updated", "Updated", lambda s: when(s.updated_at), sort=lambda s: s.updated_at, width=16),
+    ]
+
+
+class SourcesPane(Pane):
+    TITLE = "Sources"
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Sources"), classes="pane-title")
+        yield PagedTable(self._fetch, source_columns(self.session.now), item_id=lambda s: s.id, noun="sources")
+
+    async def _fetch(self, **params: Any) -> Any:
+        client = self.client
+        if client.org_id:
+            return await client.list_workspace_sources(client.org_id, **params)
+        return await client.list_sources(**params)
+
+    def workspace_changed(self) -> None:
+        self.query_one(PagedTable).reload()
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        source: Source = event.item
+        self.app.push_screen(SourceScreen(source.id, ("Sources", source.name or source.id), record=source))
+
+
+class SourceScreen(DetailScreen):
+    """Overview, configured props, the component's code, recent events, subscriptions."""
+
+    async def load(self) -> Source:
+        client = self.session.client
+        source = await client.get_source(self.ident)
+        self.component: Component | None = None
+        if source.component_id:
+            try:
+                self.component = await client.get_component(source.component_id)
+            except Exception:  # noqa: BLE001 - the source is still worth showing without its code
+                self.component = None
+        return source
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        source: Source = self.record
+        return [
+            ("Overview", Fields(self._overview(source))),
+            ("Props", Fields(self._props(source))),
+            ("Code", Static(self._code(), classes="code")),
+            ("Events", PagedTable(partial(self.session.client.list_source_events, source.id), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")),
+            ("Subscriptions", PagedTable(self._subscriptions, _subscription_columns(source.id), item_id=lambda s: s.id or f"{s.emitter_id}>{s.listener_id}", noun="subscriptions")),
+        ]
+
+    def _overview(self, source: Source) -> list[tuple[str, Any]]:
+        comp = self.component
+        rows: list[tuple[str, Any]] = [
+            ("Name", source.name),
+            ("ID", source.id),
+            ("Slug", source.name_slug),
+            ("Active", flag(source.active)),
+            ("Component", f"{comp.name} ({comp.key or comp.id}, v{comp.version})" if comp else source.component_id),
+            ("Created", when(source.created_at, self.session.now())),
+            ("Updated", when(source.updated_at, self.session.now())),
+        ]
+        if source.endpoint_url:
+            rows.append(("HTTP endpoint", source.endpoint_url))
+        for name, value in source.configured_props.items():
+            if is_timer(value):
+                rows.append((f"Schedule ({name})", describe_timer(value)))
+        return rows
+
+    def _props(self, source: Source) -> list[tuple[str, Any]]:
+        types = {p.name: p.type for p in self.component.configurable_props} if self.component else {}
+        rows: list[tuple[str, Any]] = []
+        for name, value in source.configured_props.items():
+            rows.append((f"{name} ({types.get(name, '?')})", prop_value(value)))
+        return rows or [("", Text("no configured props", style="dim"))]
+
+    def _code(self) -> Any:
+        if self.component is None or not self.component.code:
+            return Text("The component's code is not available.", style="dim")
+        code = self.component.code[:MAX_CODE]
+        safe = "\n".join(visible(line.replace("\t", "    ")) for line in code.split("\n"))
+        return Syntax(safe, "javascript", line_numbers=True, word_wrap=False, theme="ansi_dark")
+
+    async def _subscriptions(self, **params: Any) -> Any:
+        """Where this source is emitter or listener (the service lists all; we filter)."""
+        from ...api.models import Page, PageInfo
+
+        client = self.session.client
+        fetch = partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
+        mine = [s async for s in iterate(fetch) if self.ident in (s.emitter_id, s.listener_id) or s.emitter_id == "dc_*"]
+        return Page[Subscription](items=mine, page_info=PageInfo(total_count=len(mine), count=len(mine)))
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        if isinstance(event.item, EventSummary):
+            crumbs = (*self.crumbs, "event " + (event.item.id or ""))
+            self.app.push_screen(EventScreen(event.item.id or "", crumbs, record=event.item, source_id=self.ident))
+
+
+def _subscription_columns(source_id: str) -> list[Column[Subscription]]:
+    return [
+        Column("role", "Role", lambda s: Text("emits to" if s.emitter_id in (source_id, "dc_*") else "listens to"), width=10),
+        Column("other", "Other end", lambda s: plain(s.listener_id if s.emitter_id in (source_id, "dc_*") else s.emitter_id, 30, "cyan"), width=16),
+        Column("channel", "Channel", lambda s: plain(s.event_name or "default", 30), width=12),
+        Column("id", "Subscription", lambda s: plain(s.id, 20), width=14),
+    ]

@@ -1,0 +1,124 @@
+"""A JSON document as a foldable tree, highlighted by hand (no tree-sitter).
+
+Children are built when a node is first expanded, and each level shows at
+most `MAX_CHILDREN` entries, so a 10 MB payload or one nested 10,000 deep
+costs only what is on screen.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...text import visible
+
+MAX_CHILDREN = 200
+MAX_STRING = 300
+MAX_COPY = 1024 * 1024
+_PENDING = object()  # marks a container whose children are not built yet
+
+
+def dumps(data: Any, *, indent: int | None = 2) -> str:
+    """JSON text of `data`, or a short note when it cannot be written (too deep, not JSON)."""
+    try:
+        return json.dumps(data, indent=indent, ensure_ascii=False, default=str)
+    except (RecursionError, ValueError) as exc:
+        return f"/* cannot be shown as JSON: {type(exc).__name__} */"
+
+
+def scalar(value: Any) -> Text:
+    if isinstance(value, str):
+        return Text(json.dumps(visible(value, MAX_STRING), ensure_ascii=False), style="green")
+    if isinstance(value, bool) or value is None:
+        return Text(json.dumps(value), style="yellow")
+    if isinstance(value, (int, float)):
+        return Text(str(value), style="magenta")
+    return Text(visible(repr(value), MAX_STRING), style="red")
+
+
+def _summary(value: Any) -> Text:
+    if isinstance(value, dict):
+        return Text(f"{{{len(value)}}}", style="dim")
+    return Text(f"[{len(value)}]", style="dim")
+
+
+def label(key: str | int | None, value: Any) -> Text:
+    head = Text()
+    if key is not None:
+        head.append(visible(str(key), 80) if isinstance(key, str) else str(key), style="bold cyan")
+        head.append(": ")
+    head.append_text(_summary(value) if isinstance(value, (dict, list)) else scalar(value))
+    return head
+
+
+class JsonView(Tree[Any]):
+    """`set_data(payload)`; enter or space folds, `e` unfolds every level shown, `E` folds all."""
+
+    BINDINGS = [
+        Binding("e", "expand_all", "Unfold"),
+        Binding("E", "collapse_all", "Fold all"),
+    ]
+
+    DEFAULT_CSS = """
+    JsonView { height: 1fr; }
+    """
+
+    def __init__(self, data: Any = None, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("JSON", name=name, id=id, classes=classes)
+        self.show_root = False
+        self.guide_depth = 2
+        self._data: Any = None
+        if data is not None:
+            self.set_data(data)
+
+    @property
+    def data_value(self) -> Any:
+        return self._data
+
+    def set_data(self, data: Any) -> None:
+        self._data = data
+        self.clear()
+        self.root.data = data
+        self._fill(self.root, data)
+        self.root.expand()
+        for child in self.root.children:
+            if child.allow_expand and len(self.root.children) <= 20:
+                child.expand()
+
+    def _fill(self, node: TreeNode[Any], value: Any) -> None:
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+        for key, child in items[:MAX_CHILDREN]:
+            if isinstance(child, (dict, list)) and child:
+                node.add(label(key, child), data=(_PENDING, child), expand=False)
+            else:
+                node.add_leaf(label(key, child), data=child)
+        if len(items) > MAX_CHILDREN:
+            node.add_leaf(Text(f"… {len(items) - MAX_CHILDREN} more (copy the JSON to see all)", style="dim italic"))
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Any]) -> None:
+        node = event.node
+        if isinstance(node.data, tuple) and node.data and node.data[0] is _PENDING:
+            value = node.data[1]
+            node.data = value
+            self._fill(node, value)
+
+    def action_expand_all(self) -> None:
+        """Unfold the node under the cursor and its built children (one level at a time for huge data)."""
+        node = self.cursor_node or self.root
+        node.expand()
+        for child in node.children:
+            if child.allow_expand:
+                child.expand()
+
+    def action_collapse_all(self) -> None:
+        for child in self.root.children:
+            child.collapse_all()
+
+    def json_text(self) -> str:
+        text = dumps(self._data)
+        return text if len(text) <= MAX_COPY else text[:MAX_COPY]

@@ -1,0 +1,311 @@
+"""A table of one resource kind, loaded page by page from the service.
+
+Pages of 100 are fetched in a worker as the cursor nears the end; the status
+line says "N of total". `/` filters the loaded rows at once and, where the
+API can filter (`server_filter`), asks the service too. Sorting is by any
+column; the highlighted row is remembered by id across reloads, filters and
+trips to a detail screen. An error is shown in the table's place with the
+server's message and the key to retry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import DataTable, Input, Static
+
+from ...api import ApiError, AuthError, Pager
+from ...api.models import Page
+from ...text import visible
+
+T = TypeVar("T")
+PAGE_SIZE = 100
+LOAD_AHEAD = 20  # rows from the end at which the next page is fetched
+FILTER_DEBOUNCE_S = 0.35
+
+
+@dataclass(frozen=True)
+class Column(Generic[T]):
+    key: str
+    label: str
+    render: Callable[[T], Text]
+    sort: Callable[[T], Any] | None = None
+    width: int | None = None
+
+
+class PagedTable(Vertical, Generic[T]):
+    """Give it `fetch(limit=, after=, **params) -> Page[T]`, columns and an id for each item."""
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("s", "sort", "Sort"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    PagedTable { height: 1fr; }
+    PagedTable > Input { display: none; height: 3; }
+    PagedTable.filtering > Input { display: block; }
+    PagedTable > DataTable { height: 1fr; }
+    PagedTable > .status { height: 1; color: $text-muted; padding: 0 1; }
+    PagedTable > .error { display: none; height: auto; padding: 1 2; color: $error; border: round $error; }
+    PagedTable.failed > .error { display: block; }
+    """
+
+    class Opened(Message):
+        """The user chose a row (enter or click)."""
+
+        def __init__(self, table: "PagedTable[Any]", item: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.item = item
+
+        @property
+        def control(self) -> "PagedTable[Any]":
+            return self.table
+
+    def __init__(
+        self,
+        fetch: Callable[..., Awaitable[Page[T]]],
+        columns: list[Column[T]],
+        *,
+        item_id: Callable[[T], str],
+        server_filter: str | None = None,
+        noun: str = "items",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._fetch = fetch
+        self.columns = columns
+        self.item_id = item_id
+        self.server_filter = server_filter
+        self.noun = noun
+        self.pager: Pager[T] = Pager(fetch, page_size=PAGE_SIZE)
+        self.rows: list[T] = []  # what the table shows: loaded items, filtered and sorted
+        self.filter_text = ""
+        self.sort_index: int | None = None
+        self.sort_reverse = False
+        self._remembered: str | None = None
+        self._loading = False
+        self._debounce: Timer | None = None
+        self._error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        # Disabled while hidden, so focus never lands in a box the user cannot see.
+        yield Input(placeholder=f"filter {self.noun} (esc clears)", id="filter", disabled=True)
+        yield Static(classes="error")
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+        for column in self.columns:
+            table.add_column(column.label, key=column.key, width=column.width)
+        yield table
+        yield Static(classes="status")
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one(DataTable)
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    # --- loading ------------------------------------------------------------------------------
+
+    def reload(self, **params: Any) -> None:
+        """From the first page again (after `r`, a new server filter or a new workspace)."""
+        self._remember_cursor()
+        self.pager.reset(**params)
+        self._load(first=True)
+
+    def load_more(self) -> None:
+        if not self.pager.done and not self._loading:
+            self._load(first=False)
+
+    @work(group="page", exclusive=True, exit_on_error=False)
+    async def _load(self, first: bool) -> None:
+        self._loading = True
+        self.table.loading = first
+        self._update_status()
+        try:
+            await self.pager.load_more()
+        except ApiError as error:
+            self._failed(error)
+            return
+        except Exception as error:  # noqa: BLE001 - a bad answer must not take the app down
+            self._failed(ApiError(f"{type(error).__name__}: {error}"))
+            return
+        finally:
+            self._loading = False
+            self.table.loading = False
+        self.set_class(False, "failed")
+        self._error = None
+        self._rebuild()
+        if first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
+            self.load_more()  # a filter that hides most rows should still fill the screen
+
+    def _failed(self, error: ApiError) -> None:
+        self._error = error.message
+        self.query_one(".error", Static).update(
+            Text.assemble(("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\npress r to retry", "dim"))
+        )
+        self.set_class(True, "failed")
+        self._update_status()
+        if isinstance(error, AuthError):
+            self.post_message(AuthFailed(error))
+
+    # --- rows ------------------------------------------------------------------------------------
+
+    def _matches(self, item: T) -> bool:
+        if not self.filter_text:
+            return True
+        needle = self.filter_text.lower()
+        return any(needle in column.render(item).plain.lower() for column in self.columns) or needle in self.item_id(item).lower()
+
+    def _rebuild(self) -> None:
+        rows = [item for item in self.pager.items if self._matches(item)]
+        if self.sort_index is not None:
+            column = self.columns[self.sort_index]
+            key = column.sort or (lambda item, c=column: c.render(item).plain.lower())
+            rows.sort(key=lambda item: _sortable(key(item)), reverse=self.sort_reverse)
+        table = self.table
+        self._remember_cursor()
+        old_ids = [self.item_id(r) for r in self.rows]
+        new_ids = [self.item_id(r) for r in rows]
+        if new_ids[: len(old_ids)] == old_ids and old_ids:
+            # Only new rows at the end: append them, keep the table (and its scroll) as it is.
+            for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :]):
+                table.add_row(*(column.render(item) for column in self.columns), key=key)
+        else:
+            table.clear()
+            for item, key in zip(rows, new_ids):
+                table.add_row(*(column.render(item) for column in self.columns), key=key)
+            self._restore_cursor(new_ids)
+        self.rows = rows
+        self._update_status()
+
+    def _remember_cursor(self) -> None:
+        table = self.table
+        if self.rows and 0 <= table.cursor_row < len(self.rows):
+            self._remembered = self.item_id(self.rows[table.cursor_row])
+
+    def _restore_cursor(self, ids: list[str]) -> None:
+        if self._remembered in ids:
+            self.table.move_cursor(row=ids.index(self._remembered), animate=False)
+
+    def _update_status(self) -> None:
+        loaded, total = len(self.pager.items), self.pager.total
+        parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]
+        if self.filter_text:
+            parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
+        if self.sort_index is not None:
+            parts.append(f"sorted by {self.columns[self.sort_index].label}{' ↓' if self.sort_reverse else ''}")
+        if self._loading:
+            parts.append("loading…")
+        elif not self.pager.done and loaded:
+            parts.append("more below")
+        self.query_one(".status", Static).update(Text(" · ".join(parts)))
+
+    @property
+    def current(self) -> T | None:
+        row = self.table.cursor_row
+        return self.rows[row] if 0 <= row < len(self.rows) else None
+
+    # --- events ------------------------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted)
+    def _near_end(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= len(self.rows) - LOAD_AHEAD:
+            self.load_more()
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if 0 <= event.cursor_row < len(self.rows):
+            self.post_message(self.Opened(self, self.rows[event.cursor_row]))
+
+    @on(DataTable.HeaderSelected)
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        self._sort_by(event.column_index)
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self._rebuild()
+        if self.server_filter:
+            if self._debounce is not None:
+                self._debounce.stop()
+            self._debounce = self.set_timer(FILTER_DEBOUNCE_S, self._server_filter)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        self.table.focus()
+
+    def _server_filter(self) -> None:
+        params = {self.server_filter: self.filter_text} if self.filter_text and self.server_filter else {}
+        self.reload(**params)
+
+    # --- actions -----------------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        self.add_class("filtering")
+        box = self.query_one("#filter", Input)
+        box.disabled = False
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        if self.filter_text or box.has_focus:
+            box.value = ""
+            self.remove_class("filtering")
+            box.disabled = True
+            self.table.focus()
+
+    def action_refresh(self) -> None:
+        params = {self.server_filter: self.filter_text} if self.filter_text and self.server_filter else {}
+        self.reload(**params)
+
+    def action_sort(self) -> None:
+        """Cycle: each column ascending, then descending, then unsorted."""
+        if self.sort_index is None:
+            self._sort_by(0)
+        elif not self.sort_reverse:
+            self._sort_by(self.sort_index)
+        elif self.sort_index + 1 < len(self.columns):
+            self.sort_index, self.sort_reverse = self.sort_index + 1, False
+            self._rebuild()
+        else:
+            self.sort_index, self.sort_reverse = None, False
+            self._rebuild()
+
+    def _sort_by(self, index: int) -> None:
+        if self.sort_index == index:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_index, self.sort_reverse = index, False
+        self._rebuild()
+
+
+class AuthFailed(Message):
+    """A request was refused for its credential: the app offers the profile screen."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__()
+        self.error = error
+
+
+def _sortable(value: Any) -> tuple[int, Any]:
+    """None sorts last; mixed types do not raise."""
+    if value is None:
+        return (2, "")
+    if isinstance(value, (int, float)):
+        return (0, value)
+    return (1, str(value))

@@ -1,0 +1,40 @@
+"""A pane of the main screen: one area of the service, in the sidebar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.containers import Vertical
+
+
+class Pane(Vertical):
+    """Panes are mounted when first shown and told when the workspace changes."""
+
+    TITLE = ""
+    DEFAULT_CSS = """
+    Pane { height: 1fr; }
+    Pane > .pane-title { height: 1; padding: 0 1; text-style: bold; background: $boost; }
+    """
+
+    @property
+    def session(self) -> Any:
+        return self.app.session  # type: ignore[attr-defined]
+
+    @property
+    def client(self) -> Any:
+        return self.app.session.client  # type: ignore[attr-defined]
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.focus_main)
+
+    def focus_main(self) -> None:
+        """Focus the pane's list: the first table, tree or option list on show."""
+        from textual.widgets import DataTable, OptionList, Tree
+
+        for widget in self.query("*"):
+            if isinstance(widget, (DataTable, OptionList, Tree)) and widget.display:
+                widget.focus()
+                return
+
+    def workspace_changed(self) -> None:
+        """The user chose another workspace (or environment): reload what depends on it."""

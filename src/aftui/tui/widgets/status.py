@@ -1,0 +1,53 @@
+"""The header line: where aftui is connected and how that connection is doing."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ...text import visible
+
+
+class StatusHeader(Static):
+    """`aftui  profile  workspace  environment  ● connection  READ-ONLY  DEMO`"""
+
+    DEFAULT_CSS = """
+    StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
+    """
+
+    profile: reactive[str] = reactive("")
+    workspace: reactive[str] = reactive("")
+    environment: reactive[str] = reactive("production")
+    connection: reactive[str] = reactive("connecting")
+    read_only: reactive[bool] = reactive(False)
+    demo: reactive[bool] = reactive(False)
+    where: reactive[str] = reactive("")
+
+    def render(self) -> Text:
+        text = Text()
+        text.append(" aftui ", style="bold reverse")
+        if self.demo:
+            text.append(" DEMO ", style="bold black on yellow")
+        text.append(f" {visible(self.profile, 20)} ", style="bold")
+        text.append("│ ", style="dim")
+        text.append(visible(self.workspace, 28))
+        text.append(" │ ", style="dim")
+        text.append(self.environment, style="magenta" if self.environment == "development" else "")
+        text.append(" │ ", style="dim")
+        dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
+        text.append(f"{dot} {self.connection}", style=style)
+        if self.read_only:
+            text.append("  READ-ONLY ", style="bold black on red")
+        if self.where:
+            text.append("  " + visible(self.where, 40), style="dim")
+        return text
+
+
+_CONNECTION = {
+    "ok": ("●", "green"),
+    "connecting": ("●", "yellow"),
+    "retrying": ("●", "yellow"),
+    "offline": ("●", "red"),
+    "auth": ("●", "red"),
+}
