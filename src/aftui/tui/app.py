@@ -45,6 +45,7 @@ class AftuiApp(App[None]):
     COMMANDS = App.COMMANDS | {AftuiCommands}
     BINDINGS = [
         Binding("question_mark", "keys", "Keys"),
+        Binding("ctrl+p", "command_palette", "Palette", priority=True),
         Binding("colon", "command_palette", "Palette", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False),
         Binding("q", "quit", "Quit"),

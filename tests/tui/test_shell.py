@@ -1,0 +1,76 @@
+"""The shell: first pane, sidebar keys, palette by id, keys screen, back navigation."""
+
+from __future__ import annotations
+
+from aftui.tui.screens.detail import DetailScreen
+from aftui.tui.screens.keys import KeysScreen
+from aftui.tui.widgets.paged_table import PagedTable
+
+from tui_helpers import wait_for
+
+
+async def test_sources_are_listed_with_a_count(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await _loaded_table(app, pilot)
+        assert len(table.rows) == 26
+        status = str(table.query_one(".status").render())
+        assert "26 of 26" in status
+
+
+async def test_enter_opens_a_detail_and_escape_comes_back_to_the_same_row(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await _loaded_table(app, pilot)
+        await pilot.press("down", "down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        opened = app.screen.ident
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))
+        assert table.current is not None and table.current.id == opened
+
+
+async def test_filter_narrows_loaded_rows_at_once(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await _loaded_table(app, pilot)
+        await pilot.press("slash", *"stripe")
+        await wait_for(pilot, lambda: len(table.rows) == 2)
+        assert {s.name for s in table.rows} == {"Stripe payments", "Stripe payments (EU)"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(table.rows) == 26)
+
+
+async def test_number_keys_switch_panes(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _loaded_table(app, pilot)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: app.query_one("#panes").current == "workspaces")
+
+
+async def test_keys_screen_lists_the_screens_bindings(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _loaded_table(app, pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        await pilot.press("escape")
+        assert not isinstance(app.screen, KeysScreen)
+
+
+async def test_palette_opens_a_source_by_pasted_id(make_app, emulator) -> None:
+    source = next(s for s in emulator.emulator.store.sources.values() if s.name == "Webhook inbox")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _loaded_table(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*source.id)
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == source.id)
+
+
+async def _loaded_table(app, pilot) -> PagedTable:  # noqa: ANN001
+    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.items)
+    return app.query_one("#sources PagedTable", PagedTable)
