@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import httpx
 
-from .errors import ApiError, AuthError, NetworkError, error_for
+from .errors import AuthError, NetworkError, ServerError, error_for
 from .models import AccessToken
 
 REFRESH_MARGIN_S = 120.0
@@ -78,7 +78,11 @@ class OAuthAuth:
         started = self._clock()
         body = {"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self._secret}
         response = await _post(http, f"{self._base_url}/oauth/token", body)
-        token = AccessToken.model_validate(response.json())
+        try:
+            token = AccessToken.model_validate(response.json())
+        except ValueError:  # pydantic's ValidationError included: never a raw exception to the caller
+            message = "the token endpoint sent an answer without a usable access token"
+            raise ServerError(message, status=response.status_code, method="POST", url=f"{self._base_url}/oauth/token") from None
         self._token = token
         self._expires_at = started + token.expires_in
         self.fetches += 1
@@ -108,5 +112,5 @@ async def _post(http: httpx.AsyncClient, url: str, body: dict[str, str]) -> http
     try:
         response.json()
     except ValueError:
-        raise ApiError("the token endpoint answered with something that is not JSON", status=response.status_code, method="POST", url=url) from None
+        raise ServerError("the token endpoint answered with something that is not JSON", status=response.status_code, method="POST", url=url) from None
     return response

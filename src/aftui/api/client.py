@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
+from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel
@@ -44,6 +46,7 @@ R = TypeVar("R")
 M = TypeVar("M", bound=BaseModel)
 
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+READS = frozenset({"GET", "HEAD", "OPTIONS"})  # what a read-only client may send
 USER_AGENT = "aftui/0.1"
 
 
@@ -116,7 +119,8 @@ class Client:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.root_url = self.base_url.rsplit("/v", 1)[0] if "/v" in self.base_url else self.base_url
+        # The version is the last path segment ("/v1"); "/v" elsewhere (a host named vault...) is not one.
+        self.root_url = re.sub(r"/v\d+$", "", self.base_url)
         if api_key:
             self.auth: ApiKeyAuth | OAuthAuth = ApiKeyAuth(api_key)
         elif client_id and client_secret:
@@ -179,6 +183,8 @@ class Client:
         root: bool = False,
     ) -> Any:
         """Send one API request and return its decoded JSON body (None when empty)."""
+        if self.read_only and method.upper() not in READS:
+            raise ReadOnlyError(f"{method.upper()} {path}")  # the raw door is shut too, not only the named methods
         url = (self.root_url if root else self.base_url) + path
         response = await self._send(method, url, params=_clean(params or {}), json=json, headers=headers or {})
         return _decode(response)
@@ -191,7 +197,7 @@ class Client:
             except NetworkError:
                 if method not in IDEMPOTENT or attempt >= self.retry.attempts:
                     raise
-                await asyncio.sleep(self.retry.delay(attempt))
+                await self._pause(self.retry.delay(attempt))
                 attempt += 1
                 continue
             status = response.status_code
@@ -204,8 +210,12 @@ class Client:
             wait = self._retry_wait(method, error, attempt)
             if wait is None:
                 raise error
-            await asyncio.sleep(wait)
+            await self._pause(wait)
             attempt += 1
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait between attempts (tests replace this to see the waits without sleeping)."""
+        await asyncio.sleep(seconds)
 
     def _retry_wait(self, method: str, error: ApiError, attempt: int) -> float | None:
         """Seconds to wait before trying again, or None when this error is final."""
@@ -220,9 +230,9 @@ class Client:
         return None
 
     async def _attempt(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
-        auth = await self.auth.header(self._http)
         try:
-            async with asyncio.timeout(self.timeouts.total):
+            async with asyncio.timeout(self.timeouts.total):  # a token fetch, if one is due, is part of the attempt
+                auth = await self.auth.header(self._http)
                 return await self._http.request(method, url, params=params, json=json, headers={**headers, "Authorization": auth})
         except TimeoutError:
             raise NetworkError(f"no complete answer within {self.timeouts.total:g} s", method=method, url=url) from None
@@ -371,6 +381,7 @@ class Client:
         data = answer.get("data") if isinstance(answer, dict) else None
         return _validate(Source, data, "PUT", f"/sources/{source_id}") if isinstance(data, dict) and "id" in data else None
 
+    @mutating("activating or deactivating a source")
     async def set_source_active(self, source_id: str, active: bool) -> Source | None:
         return await self.update_source(source_id, active=active)
 
@@ -573,7 +584,9 @@ class Client:
     @mutating("deleting an end user")
     async def delete_connect_user(self, external_user_id: str) -> None:
         """Deletes the end user and all their accounts."""
-        await self.request("DELETE", self._connect(f"/users/{external_user_id}"), headers=self._env_header)
+        # The id is the caller's own string: "/", "?", "#" or "%" in it must not change the path.
+        path = self._connect(f"/users/{quote(external_user_id, safe='')}")
+        await self.request("DELETE", path, headers=self._env_header)
 
     async def connect_info(self) -> ConnectInfo:
         return await self._one(ConnectInfo, "GET", self._connect("/info"), headers=self._env_header)
