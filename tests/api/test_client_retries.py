@@ -180,3 +180,20 @@ async def test_a_slow_get_is_retried_and_the_next_attempt_succeeds(make_client, 
     client = make_client(transport=recorder, timeouts=Timeouts(connect=2, read=10, total=0.2))
     assert (await client.me()).username == "dana"
     assert recorder.count() == 2
+
+
+async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> None:  # noqa: ANN001
+    faults.add("/users/me", count=1, status=503)
+    client = make_client()
+    heard: list[str] = []
+    client.add_status_listener(heard.append)
+    await client.me()
+    assert heard == ["retrying", "ok"]
+
+
+async def test_status_listeners_hear_offline() -> None:
+    async with Client("http://127.0.0.1:9/v1", api_key="k", retry=RetryPolicy(attempts=2, base_delay=0.01)) as client:
+        heard: list[str] = []
+        client.add_status_listener(heard.append)
+        await expect(NetworkError, client.me())
+    assert heard == ["retrying", "offline"]

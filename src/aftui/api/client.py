@@ -22,7 +22,7 @@ import httpx
 from pydantic import BaseModel
 
 from .auth import ApiKeyAuth, OAuthAuth
-from .errors import ApiError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for
+from .errors import ApiError, AuthError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for
 from .models import (
     Account,
     App,
@@ -131,6 +131,8 @@ class Client:
         self.project_id = project_id
         self.environment = environment
         self.read_only = read_only
+        self.status = "connecting"
+        self._status_listeners: list[Callable[[str], None]] = []
         self.timeouts = timeouts
         self.retry = retry
         self._http = httpx.AsyncClient(
@@ -190,6 +192,32 @@ class Client:
         return _decode(response)
 
     async def _send(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+        """`_exchange`, telling the status listeners how the connection is doing."""
+        try:
+            response = await self._exchange(method, url, params=params, json=json, headers=headers)
+        except NetworkError:
+            self._report("offline")
+            raise
+        except AuthError:
+            self._report("auth")
+            raise
+        except ApiError:
+            self._report("ok")  # the service answered; the request was what failed
+            raise
+        self._report("ok")
+        return response
+
+    def add_status_listener(self, listener: Callable[[str], None]) -> None:
+        """`listener(state)` on each change: "ok", "retrying", "offline" or "auth"."""
+        self._status_listeners.append(listener)
+
+    def _report(self, state: str) -> None:
+        if state != self.status:
+            self.status = state
+            for listener in self._status_listeners:
+                listener(state)
+
+    async def _exchange(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
         attempt, refreshed = 1, False
         while True:
             try:
@@ -197,6 +225,7 @@ class Client:
             except NetworkError:
                 if method not in IDEMPOTENT or attempt >= self.retry.attempts:
                     raise
+                self._report("retrying")
                 await self._pause(self.retry.delay(attempt))
                 attempt += 1
                 continue
@@ -210,6 +239,7 @@ class Client:
             wait = self._retry_wait(method, error, attempt)
             if wait is None:
                 raise error
+            self._report("retrying")
             await self._pause(wait)
             attempt += 1
 
