@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import datetime, timezone
+
+# The emulator's frozen clock with activity off (2026-11-01T09:00:00Z).
+FIXED_NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 
 
 async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ANN001

@@ -118,6 +118,15 @@ class PagedTable(Vertical, Generic[T]):
     def on_mount(self) -> None:
         self.reload()
 
+    def _claim_focus(self) -> None:
+        """A list that appears while nothing (or only the sidebar) has focus takes it, so keys reach it.
+
+        Called once the first page is in: a loading widget cannot take focus.
+        """
+        focused = self.screen.focused
+        if self.table.display and (focused is None or focused.id == "sidebar"):
+            self.table.focus()
+
     # --- loading ------------------------------------------------------------------------------
 
     def reload(self, **params: Any) -> None:
@@ -146,6 +155,8 @@ class PagedTable(Vertical, Generic[T]):
         finally:
             self._loading = False
             self.table.loading = False
+            if first:
+                self._claim_focus()
         self.set_class(False, "failed")
         self._error = None
         self._rebuild()

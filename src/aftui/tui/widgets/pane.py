@@ -24,9 +24,6 @@ class Pane(Vertical):
     def client(self) -> Any:
         return self.app.session.client  # type: ignore[attr-defined]
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self.focus_main)
-
     def focus_main(self) -> None:
         """Focus the pane's list: the first table, tree or option list on show."""
         from textual.widgets import DataTable, OptionList, Tree

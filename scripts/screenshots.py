@@ -1,0 +1,90 @@
+"""Regenerate screenshots/ (SVG) from the demo: every pane and a detail of each.
+
+    .venv/bin/python scripts/screenshots.py
+
+The emulator runs with activity off and seed 1 and the TUI's clock is fixed,
+so the pictures only change when the screens do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from aftui.emulator.server import Options, serve_in_thread
+from aftui.tui.app import AftuiApp, pane_specs
+from aftui.tui.run import demo_session
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+PORT = 47812
+
+# (file name, pane, keys pressed after the pane is shown, size)
+SHOTS: list[tuple[str, str, tuple[str, ...], tuple[int, int]]] = [
+    ("sources", "sources", (), (120, 36)),
+    ("sources-80x24", "sources", (), (80, 24)),
+    ("source-detail", "sources", ("down", "down", "enter"), (120, 36)),
+    ("source-events", "sources", ("down", "down", "enter", "_", "right", "right", "right"), (120, 36)),
+    ("keys", "sources", ("question_mark",), (120, 36)),
+    ("palette", "sources", ("ctrl+p",), (120, 36)),
+]
+
+
+def pane_shots() -> list[tuple[str, str, tuple[str, ...], tuple[int, int]]]:
+    shots = []
+    for spec in pane_specs():
+        if spec.id != "sources":
+            shots.append((spec.id, spec.id, (), (120, 36)))
+            shots.append((f"{spec.id}-detail", spec.id, ("enter",), (120, 36)))
+    return shots
+
+
+async def settle(pilot: Pilot) -> None:
+    app = pilot.app
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")):
+            break
+    await pilot.pause(0.2)
+    for box in app.screen.query(Input):
+        box.cursor_blink = False
+
+
+async def shoot(base_url: str, info: dict, name: str, pane: str, keys: tuple[str, ...], size: tuple[int, int]) -> Path:
+    with tempfile.TemporaryDirectory() as data:
+        session = demo_session(base_url, info, data=Path(data))
+        session.now = lambda: NOW
+        app = AftuiApp(session, start_pane=pane)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for key in keys:
+                if key == "_":
+                    await settle(pilot)
+                else:
+                    await pilot.press(key)
+            await settle(pilot)
+            path = OUT / f"{name}.svg"
+            path.write_text(app.export_screenshot(title=f"aftui — {name}"))
+            return path
+
+
+async def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    handle = serve_in_thread(Options(port=PORT, seed=1))
+    try:
+        info = handle.emulator.describe()
+        for name, pane, keys, size in [*SHOTS, *pane_shots()]:
+            path = await shoot(handle.base_url, info, name, pane, keys, size)
+            print(path.relative_to(OUT.parent), file=sys.stderr)
+    finally:
+        handle.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

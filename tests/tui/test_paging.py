@@ -1,0 +1,33 @@
+"""Pages of 100 load as the cursor nears the end; "N of total" says how far."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui_helpers import FIXED_NOW, wait_for
+
+from aftui.emulator.server import Options, serve_in_thread
+from aftui.tui.app import AftuiApp
+from aftui.tui.run import demo_session
+from aftui.tui.widgets.paged_table import PagedTable
+
+
+async def test_paging_across_three_pages_as_the_cursor_goes_down(tmp_path: Path) -> None:
+    handle = serve_in_thread(Options(port=0, scale=300))
+    try:
+        session = demo_session(handle.base_url, handle.emulator.describe(), data=tmp_path)
+        session.now = lambda: FIXED_NOW
+        app = AftuiApp(session)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and len(app.query_one("#sources PagedTable").pager.items) == 100)
+            table = app.query_one("#sources PagedTable", PagedTable)
+            assert table.pager.total == 326
+            assert "100 of 326" in str(table.query_one(".status").render())
+            for expected in (200, 300, 326):
+                await pilot.press("ctrl+end")
+                await wait_for(pilot, lambda: len(table.pager.items) == expected, timeout=10)
+            assert table.pager.done
+            assert len({s.id for s in table.pager.items}) == 326
+            assert "326 of 326" in str(table.query_one(".status").render())
+    finally:
+        handle.stop()
