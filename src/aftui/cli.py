@@ -98,7 +98,21 @@ def _run_emulator(args: argparse.Namespace) -> int:
 def _run_demo(args: argparse.Namespace) -> int:
     from .tui.run import run_demo
 
-    return run_demo(seed=args.seed)
+    return run_demo(seed=args.seed, read_only=args.read_only)
+
+
+def _run_tui(args: argparse.Namespace) -> int:
+    """`aftui`: the TUI on the chosen profile, or the start screen when none is configured."""
+    from .config import ConfigError
+    from .exitcodes import USAGE
+    from .tui.run import make_app, run_app
+
+    try:
+        app = make_app(args.profile, read_only=args.read_only)
+    except ConfigError as error:  # the file, the line and the problem; no traceback
+        print(f"aftui: {error}", file=sys.stderr)
+        return USAGE
+    return run_app(app)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,8 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         return _run_demo(args)
     if args.command is None:
-        parser.print_help()
-        return 0
+        return _run_tui(args)
     return _run_headless(args)
 
 

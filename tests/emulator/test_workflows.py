@@ -273,6 +273,41 @@ def test_workflow_has_id_name_and_active_beside_triggers_and_steps(api: httpx.Cl
     assert [s["namespace"] for s in workflow["steps"]] == ["validate", "transform", "emit"]
 
 
+def test_a_template_answers_in_the_workflow_shape_with_its_configurable_props(api: httpx.Client) -> None:
+    template = get_workflow(api, ORDERS_TEMPLATE)
+    assert (template["id"], template["name"]) == (ORDERS_TEMPLATE, "Validate and forward orders")
+    assert [s["namespace"] for s in template["steps"]] == ["validate", "transform", "emit"]
+    validate = step(template, "validate")
+    assert validate["component_key"] == "demo-validate-fields"
+    assert json.loads(validate["configured_props_json"]) == {"required_fields": ["order_id", "customer_email"]}
+    assert "required_fields" in {p["name"] for p in validate["savedComponent"]["configurableProps"]}
+    (http,) = template["triggers"]
+    assert http["id"].startswith("hi_") and http["endpoint_url"] is None
+    assert [p["name"] for p in http["configurable_props"]] == ["custom_response"]
+
+
+def test_a_template_with_a_source_or_timer_trigger_names_their_props(api: httpx.Client) -> None:
+    (source,) = get_workflow(api, GITHUB_TEMPLATE)["triggers"]
+    assert source["id"].startswith("dc_")
+    assert {p["name"] for p in source["configurable_props"]} >= {"github", "repo"}
+    (timer,) = get_workflow(api, "tch_8Wd2Kc")["triggers"]
+    assert (timer["cron"], timer["timezone"]) == ("0 2 * * *", "UTC")
+    assert timer["configurable_props"] == [{"name": "timer", "type": "$.interface.timer", "default": {"cron": "0 2 * * *"}}]
+
+
+def test_the_props_a_template_shows_are_the_ones_creation_takes(api: httpx.Client, info: dict) -> None:
+    template = get_workflow(api, ORDERS_TEMPLATE)
+    steps = [{"namespace": s["namespace"], "props": json.loads(s["configured_props_json"])} for s in template["steps"]]
+    workflow = created(api, info, template_id=ORDERS_TEMPLATE, steps=steps)
+    assert json.loads(step(workflow, "validate")["configured_props_json"]) == {"required_fields": ["order_id", "customer_email"]}
+
+
+def test_an_unknown_template_is_404_naming_it(api: httpx.Client) -> None:
+    response = api.get("/workflows/tch_nothere")
+    assert response.status_code == 404
+    assert "tch_nothere" in response.json()["error"]
+
+
 # --- activation ---------------------------------------------------------------------------------------
 
 

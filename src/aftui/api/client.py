@@ -328,19 +328,19 @@ class Client:
         return await self._page(Account, "/accounts", params)
 
     async def get_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
-        return await self._one(Account, "GET", f"/accounts/{account_id}", params={"include_credentials": include_credentials or None})
+        return await self._one(Account, "GET", f"/accounts/{_seg(account_id)}", params={"include_credentials": include_credentials or None})
 
     async def list_workspace_accounts(
         self, workspace_id: str, *, query: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[WorkspaceAccount]:
         params = {"query": query, "limit": limit, "after": after, "before": before}
-        return await self._page(WorkspaceAccount, f"/workspaces/{workspace_id}/accounts", params)
+        return await self._page(WorkspaceAccount, f"/workspaces/{_seg(workspace_id)}/accounts", params)
 
     async def list_apps(self, *, q: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[App]:
         return await self._page(App, "/apps", {"q": q, "limit": limit, "after": after, "before": before})
 
     async def get_app(self, app_id_or_slug: str) -> App:
-        return await self._one(App, "GET", f"/apps/{app_id_or_slug}")
+        return await self._one(App, "GET", f"/apps/{_seg(app_id_or_slug)}")
 
     # --- components -------------------------------------------------------------------------------------
 
@@ -352,10 +352,10 @@ class Client:
         return await self._one(Component, "POST", "/components", json=_clean(body))
 
     async def get_component(self, key_or_id: str) -> Component:
-        return await self._one(Component, "GET", f"/components/{key_or_id}")
+        return await self._one(Component, "GET", f"/components/{_seg(key_or_id)}")
 
     async def get_registry_component(self, key: str) -> Component:
-        return await self._one(Component, "GET", f"/components/registry/{key}")
+        return await self._one(Component, "GET", f"/components/registry/{_seg(key)}")
 
     async def search_components(
         self, query: str, *, app: str | None = None, similarity_threshold: float | None = None, debug: bool = False, limit: int | None = None
@@ -407,9 +407,9 @@ class Client:
             "configured_props": configured_props,
             "active": active,
         }
-        answer = await self.request("PUT", f"/sources/{source_id}", json={k: v for k, v in body.items() if v is not None})
+        answer = await self.request("PUT", f"/sources/{_seg(source_id)}", json={k: v for k, v in body.items() if v is not None})
         data = answer.get("data") if isinstance(answer, dict) else None
-        return _validate(Source, data, "PUT", f"/sources/{source_id}") if isinstance(data, dict) and "id" in data else None
+        return _validate(Source, data, "PUT", f"/sources/{_seg(source_id)}") if isinstance(data, dict) and "id" in data else None
 
     @mutating("activating or deactivating a source")
     async def set_source_active(self, source_id: str, active: bool) -> Source | None:
@@ -417,11 +417,11 @@ class Client:
 
     @mutating("deleting a source")
     async def delete_source(self, source_id: str) -> None:
-        await self.request("DELETE", f"/sources/{source_id}")
+        await self.request("DELETE", f"/sources/{_seg(source_id)}")
 
     async def get_source(self, source_id: str) -> Source:
         """GET /sources/{id}: not in the spec's table, served by the real service and the emulator."""
-        return await self._one(Source, "GET", f"/sources/{source_id}")
+        return await self._one(Source, "GET", f"/sources/{_seg(source_id)}")
 
     async def list_sources(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Source]:
         """The caller's sources (`/users/me/sources`; user API keys only)."""
@@ -431,7 +431,7 @@ class Client:
         self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[Source]:
         org = org_id or self._need_org()
-        return await self._page(Source, f"/orgs/{org}/sources", {"limit": limit, "after": after, "before": before})
+        return await self._page(Source, f"/orgs/{_seg(org)}/sources", {"limit": limit, "after": after, "before": before})
 
     # --- events ---------------------------------------------------------------------------------------------
 
@@ -446,24 +446,24 @@ class Client:
         before: str | None = None,
     ) -> Page[EventSummary]:
         params = {"limit": limit, "expand": "event" if expand else None, "channel": channel, "after": after, "before": before}
-        return await self._page(EventSummary, f"/sources/{source_id}/event_summaries", params)
+        return await self._page(EventSummary, f"/sources/{_seg(source_id)}/event_summaries", params)
 
     @mutating("deleting events")
     async def delete_source_events(self, source_id: str, *, start_id: str | None = None, end_id: str | None = None) -> None:
         """Accepted (202); the service removes the events shortly after."""
-        await self.request("DELETE", f"/sources/{source_id}/events", params={"start_id": start_id, "end_id": end_id})
+        await self.request("DELETE", f"/sources/{_seg(source_id)}/events", params={"start_id": start_id, "end_id": end_id})
 
     async def list_workflow_events(
         self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
     ) -> Page[EventSummary]:
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
-        return await self._page(EventSummary, f"/workflows/{workflow_id}/event_summaries", params)
+        return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/event_summaries", params)
 
     async def list_workflow_errors(
         self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
     ) -> Page[EventSummary]:
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
-        return await self._page(EventSummary, f"/workflows/{workflow_id}/$errors/event_summaries", params)
+        return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/$errors/event_summaries", params)
 
     # --- subscriptions and webhooks ----------------------------------------------------------------------------
 
@@ -497,7 +497,7 @@ class Client:
         self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[Subscription]:
         org = org_id or self._need_org()
-        return await self._page(Subscription, f"/orgs/{org}/subscriptions", {"limit": limit, "after": after, "before": before})
+        return await self._page(Subscription, f"/orgs/{_seg(org)}/subscriptions", {"limit": limit, "after": after, "before": before})
 
     @mutating("creating a webhook")
     async def create_webhook(self, url: str, *, name: str | None = None, description: str | None = None) -> Webhook:
@@ -509,7 +509,7 @@ class Client:
 
     @mutating("deleting a webhook")
     async def delete_webhook(self, webhook_id: str) -> None:
-        await self.request("DELETE", f"/webhooks/{webhook_id}")
+        await self.request("DELETE", f"/webhooks/{_seg(webhook_id)}")
 
     # --- workflows ----------------------------------------------------------------------------------------------
 
@@ -532,12 +532,12 @@ class Client:
         return await self._one(Workflow, "POST", "/workflows", json={k: v for k, v in body.items() if v is not None})
 
     async def get_workflow(self, workflow_id: str) -> Workflow:
-        workflow = await self._one(Workflow, "GET", f"/workflows/{workflow_id}", params=self._org_params())
+        workflow = await self._one(Workflow, "GET", f"/workflows/{_seg(workflow_id)}", params=self._org_params())
         return workflow if workflow.id else workflow.model_copy(update={"id": workflow_id})
 
     @mutating("activating or deactivating a workflow")
     async def set_workflow_active(self, workflow_id: str, active: bool) -> None:
-        await self.request("PUT", f"/workflows/{workflow_id}", json=self._org_params({"active": active}))
+        await self.request("PUT", f"/workflows/{_seg(workflow_id)}", json=self._org_params({"active": active}))
 
     # --- OAuth ----------------------------------------------------------------------------------------------------
 
@@ -551,7 +551,7 @@ class Client:
     def _connect(self, path: str) -> str:
         if not self.project_id:
             raise ValueError("this profile has no project_id: set one to use Connect")
-        return f"/connect/{self.project_id}{path}"
+        return f"/connect/{_seg(self.project_id)}{path}"
 
     @property
     def _env_header(self) -> dict[str, str]:
@@ -600,22 +600,22 @@ class Client:
 
     async def get_connect_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
         params = {"include_credentials": include_credentials or None}
-        return await self._one(Account, "GET", self._connect(f"/accounts/{account_id}"), params=params, headers=self._env_header)
+        return await self._one(Account, "GET", self._connect(f"/accounts/{_seg(account_id)}"), params=params, headers=self._env_header)
 
     @mutating("deleting a connected account")
     async def delete_connect_account(self, account_id: str) -> None:
-        await self.request("DELETE", self._connect(f"/accounts/{account_id}"), headers=self._env_header)
+        await self.request("DELETE", self._connect(f"/accounts/{_seg(account_id)}"), headers=self._env_header)
 
     @mutating("deleting every account of an app")
     async def delete_connect_app_accounts(self, app_id: str) -> None:
         """`app_id`: an oauth_app_id for OAuth apps, the name slug for key-based apps."""
-        await self.request("DELETE", self._connect(f"/apps/{app_id}/accounts"), headers=self._env_header)
+        await self.request("DELETE", self._connect(f"/apps/{_seg(app_id)}/accounts"), headers=self._env_header)
 
     @mutating("deleting an end user")
     async def delete_connect_user(self, external_user_id: str) -> None:
         """Deletes the end user and all their accounts."""
         # The id is the caller's own string: "/", "?", "#" or "%" in it must not change the path.
-        path = self._connect(f"/users/{quote(external_user_id, safe='')}")
+        path = self._connect(f"/users/{_seg(external_user_id)}")
         await self.request("DELETE", path, headers=self._env_header)
 
     async def connect_info(self) -> ConnectInfo:
@@ -636,6 +636,11 @@ class Client:
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def _seg(value: str) -> str:
+    """One path segment: an id or slug with `/`, `?` or `#` in it must not change the path."""
+    return quote(str(value), safe="")
 
 
 def _decode(response: httpx.Response) -> Any:

@@ -57,8 +57,8 @@ class Pager(Generic[T]):
         return page.items
 
     def reset(self, **params: Any) -> None:
-        """Start again from the first page, with new parameters if given (a new filter)."""
-        self._params = params or self._params
+        """Start again from the first page with exactly these parameters (none: an unfiltered list)."""
+        self._params = params
         self.items, self.total, self.done = [], None, False
         self._cursor = None
         self._seen_cursors.clear()

@@ -10,7 +10,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from .store import Account, Component, Org, Source, Store, Subscription, Trigger, User, Webhook, Workflow
+from .store import Account, Component, Org, Source, Step, Store, Subscription, Trigger, User, Webhook, Workflow
 
 
 def iso(ms: int | None) -> str | None:
@@ -224,4 +224,54 @@ def workflow(w: Workflow, store: Store, root_url: str) -> dict[str, Any]:
         "updated_at": w.updated_at,
         "triggers": [trigger(t, store, root_url) for t in w.triggers],
         "steps": [step(s, store) for s in w.steps],
+    }
+
+
+def template(t: dict[str, Any], store: Store) -> dict[str, Any]:
+    """A template (`tch_`) in the workflow shape: the spec finds a template's props in the
+    configurable props of its triggers and steps "as returned by GET /workflows/{id}".
+    Nothing is deployed, so trigger and step ids are derived from the template's id,
+    HTTP and email triggers have no endpoint or address yet, and values are the template's."""
+    suffix = t["id"].removeprefix("tch_")
+    triggers = [_template_trigger(spec, f"{suffix}{i}", store) for i, spec in enumerate(t["triggers"])]
+    steps = [
+        step(Step(f"c_{suffix}{i}", spec["namespace"], comp.id, dict(spec.get("props", {}))), store)
+        for i, spec in enumerate(t["steps"])
+        if (comp := store.registry_component(spec["component_key"])) is not None
+    ]
+    return {"id": t["id"], "name": t["name"], "description": t.get("description"), "triggers": triggers, "steps": steps}
+
+
+def _template_trigger(spec: dict[str, Any], suffix: str, store: Store) -> dict[str, Any]:
+    times = {"created_at": None, "updated_at": None}
+    kind = spec["kind"]
+    if kind == "http":
+        custom = bool(spec.get("custom_response", False))
+        prop = {"name": "custom_response", "type": "boolean", "optional": True, "default": custom}
+        return {"id": f"hi_{suffix}", "key": None, "endpoint_url": None, "custom_response": custom, **times, "configurable_props": [prop]}
+    if kind == "timer":
+        default = {"cron": spec["cron"]} if spec.get("cron") else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+        return {
+            "id": f"ti_{suffix}",
+            "interval_seconds": spec.get("interval_seconds"),
+            "cron": spec.get("cron"),
+            "timezone": spec.get("timezone") or "UTC",
+            "schedule_changed_at": None,
+            **times,
+            "configurable_props": [{"name": "timer", "type": "$.interface.timer", "default": default}],
+        }
+    if kind == "email":
+        return {"id": f"ei_{suffix}", "email_address": None, **times, "configurable_props": []}
+    comp = store.registry_component(spec["component_key"])
+    meta = comp.meta if comp is not None else None
+    return {
+        "id": f"dc_{suffix}",
+        "owner_id": None,
+        "component_id": comp.id if comp is not None else None,
+        "configured_props": dict(spec.get("props", {})),
+        "active": None,
+        "name": meta.name if meta else spec["component_key"],
+        "name_slug": meta.key if meta else spec["component_key"],
+        **times,
+        "configurable_props": [dict(p) for p in meta.props] if meta else [],
     }

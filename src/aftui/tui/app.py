@@ -5,18 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Footer, OptionList
 from textual.widgets.option_list import Option
 
-from ..api import ApiError, AuthError, NetworkError
+from ..api import ApiError, AuthError, Client, NetworkError
+from ..config import Profile
 from ..text import visible
 from .commands import AftuiCommands
+from .screens.accounts import AccountsPane
+from .screens.apps import AppsPane
+from .screens.components import ComponentsPane
+from .screens.connect import ConnectPane
 from .screens.keys import KeysScreen
+from .screens.profile import ProfileCommands
 from .screens.sources import SourcesPane
+from .screens.subscriptions import SubscriptionsPane
+from .screens.webhooks import WebhooksPane
+from .screens.workflows import WorkflowsPane
 from .screens.workspaces import WorkspacesPane
 from .session import Session
 from .widgets.pane import Pane
@@ -36,27 +45,45 @@ def pane_specs() -> list[PaneSpec]:
     return [
         PaneSpec("workspaces", "Workspaces", WorkspacesPane),
         PaneSpec("sources", "Sources", SourcesPane),
+        PaneSpec("workflows", "Workflows", WorkflowsPane),
+        PaneSpec("webhooks", "Webhooks", WebhooksPane),
+        PaneSpec("subscriptions", "Subscriptions", SubscriptionsPane),
+        PaneSpec("connect", "Connect", ConnectPane),
+        PaneSpec("apps", "Apps", AppsPane),
+        PaneSpec("accounts", "Accounts", AccountsPane),
+        PaneSpec("components", "Components", ComponentsPane),
     ]
 
 
 class AftuiApp(App[None]):
     CSS_PATH = "aftui.tcss"
     TITLE = "aftui"
-    COMMANDS = App.COMMANDS | {AftuiCommands}
+    COMMANDS = App.COMMANDS | {AftuiCommands, ProfileCommands}
     BINDINGS = [
         Binding("question_mark", "keys", "Keys"),
-        Binding("ctrl+p", "command_palette", "Palette", priority=True),
+        Binding("ctrl+p", "command_palette", "Palette", priority=True, show=False),
         Binding("colon", "command_palette", "Palette", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False),
         Binding("q", "quit", "Quit"),
         *(Binding(str(n), f"pane({n - 1})", f"Pane {n}", show=False) for n in range(1, 10)),
     ]
 
-    def __init__(self, session: Session, *, start_pane: str = "sources") -> None:
+    def __init__(
+        self,
+        session: Session | None,
+        *,
+        start_pane: str = "sources",
+        profile: Profile | None = None,
+        force_read_only: bool = False,
+    ) -> None:
         super().__init__()
-        self.session = session
+        # None until the start screen has chosen (nothing configured): the demo or a new profile.
+        self.session: Session = session  # type: ignore[assignment]
         self.specs = pane_specs()
         self.start_pane = start_pane
+        self.profile = profile  # the config profile behind the session; None in the demo
+        self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
+        self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -66,13 +93,52 @@ class AftuiApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.session is None:
+            from .screens.start import StartScreen
+
+            self.push_screen(StartScreen(), self.begin)
+            return
         self.sync_header(self.query_one(StatusHeader))
         self._start()
+
+    def begin(self, chosen: tuple[Session, Profile | None] | None) -> None:
+        """Go on with the session chosen on the start screen (None: the user quit there)."""
+        if chosen is None:
+            self.exit()
+            return
+        self.session, self.profile = chosen
+        self.session.client.read_only = self.session.client.read_only or self.force_read_only
+        self.refresh_headers()
+        self._start()
+
+    async def use_profile(self, profile: Profile, client: Client) -> None:
+        """Connect with another profile, or the same one fixed: a new client, and every pane starts over."""
+        session, old = self.session, self.session.client
+        client.read_only = client.read_only or self.force_read_only
+        session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
+        self.profile = profile
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        switcher = self.screen_stack[0].query_one("#panes", ContentSwitcher)
+        self.start_pane = switcher.current or self.start_pane
+        await switcher.remove_children()
+        switcher.current = None  # else the same pane, mounted again, would stay hidden
+        self.connection("connecting")
+        self.refresh_headers()
+        self._start()
+        await old.aclose()
+
+    def run_cleanups(self) -> None:
+        while self.cleanups:
+            self.cleanups.pop()()
 
     @work(group="start", exclusive=True, exit_on_error=False)
     async def _start(self) -> None:
         """Who we are (user keys only; OAuth tokens cannot read /users/me), then the first pane."""
-        if self.session.client.uses_user_key:
+        client = self.session.client
+        if self.connection not in client._status_listeners:  # noqa: SLF001 - one listener per client
+            client.add_status_listener(self.connection)
+        if client.uses_user_key:
             try:
                 self.session.user = await self.session.client.me()
                 self.connection("ok")
@@ -96,10 +162,14 @@ class AftuiApp(App[None]):
             switcher.current = pane_id
             existing.first(Pane).focus_main()
         else:
-            pane = spec.make()
-            pane.id = pane_id
-            switcher.add_content(pane, set_current=True)  # the pane focuses its list once mounted
+            self.run_worker(self._add_pane(spec), group="pane")
         self.query_one("#sidebar", OptionList).highlighted = self.specs.index(spec)
+
+    async def _add_pane(self, spec: PaneSpec) -> None:
+        pane = spec.make()
+        pane.id = spec.id
+        await self.query_one("#panes", ContentSwitcher).add_content(pane, set_current=True)
+        pane.focus_main()  # after mounting, so its table exists and keys go to it
 
     def action_pane(self, index: int) -> None:
         if 0 <= index < len(self.specs):
@@ -110,9 +180,17 @@ class AftuiApp(App[None]):
         if event.option.id:
             self.show_pane(event.option.id)
 
+    _sidebar_choice: bool | None = None  # None: by width; True/False once the user chose with ctrl+b
+    NARROW = 100  # below this many columns the sidebar hides itself so lists keep their columns
+
     def action_toggle_sidebar(self) -> None:
-        sidebar = self.query_one("#sidebar")
-        sidebar.display = not sidebar.display
+        sidebar = self.screen_stack[0].query_one("#sidebar")
+        self._sidebar_choice = not sidebar.display
+        sidebar.display = self._sidebar_choice
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._sidebar_choice is None and self.screen_stack and self.screen_stack[0].query("#sidebar"):
+            self.screen_stack[0].query_one("#sidebar").display = event.size.width >= self.NARROW
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen(self.screen))
@@ -161,15 +239,25 @@ class AftuiApp(App[None]):
     def report(self, error: ApiError) -> None:
         """An error no pane owns: say it, and mark the connection."""
         if isinstance(error, AuthError):
-            self.connection("auth")
-        elif isinstance(error, NetworkError):
+            self.post_message(AuthFailed(error))  # the profile screen, or a notification
+            return
+        if isinstance(error, NetworkError):
             self.connection("offline")
         self.notify(visible(error.message, 300), title="The service said", severity="error", markup=False)
 
     def on_auth_failed(self, message: AuthFailed) -> None:
+        """A refused credential: the profile screen to fix it (a 403 or the demo: only say so)."""
+        from .screens.profile import fix_profile
+
+        error = message.error
+        if error.status == 403:  # the credential is fine; this request is not for it
+            self.notify(visible(error.message, 300), title="Not allowed", severity="error", markup=False)
+            return
         self.connection("auth")
+        if fix_profile(self, error):
+            return
         self.notify(
-            f"{visible(message.error.message, 200)} — check the profile's key (aftui config show), or press r to retry.",
+            f"{visible(error.message, 200)} — check the profile's key (aftui config show), or press r to retry.",
             title="Authentication failed",
             severity="error",
             timeout=10,

@@ -16,9 +16,52 @@ def _source(ident: str) -> Screen[Any]:
     return SourceScreen(ident, ("Sources", ident))
 
 
+def _webhook(ident: str) -> Screen[Any]:
+    from .screens.webhooks import WebhookScreen
+
+    return WebhookScreen(ident, ("Webhooks", ident))
+
+
+def _subscription(ident: str) -> Screen[Any]:
+    from .screens.subscriptions import SubscriptionScreen
+
+    return SubscriptionScreen(ident, ("Subscriptions", ident))
+
+
+def _account(ident: str) -> Screen[Any]:
+    from .screens.accounts import AccountScreen
+
+    return AccountScreen(ident, ("Accounts", ident), connect=None)  # management first, then Connect
+
+
+def _app(ident: str) -> Screen[Any]:
+    from .screens.apps import AppScreen
+
+    return AppScreen(ident, ("Apps", ident))
+
+
+def _component(ident: str) -> Screen[Any]:
+    from .screens.components import ComponentScreen
+
+    return ComponentScreen(ident, ("Components", ident))
+
+
+def _workflow(ident: str) -> Screen[Any]:
+    from .screens.workflows import WorkflowScreen
+
+    return WorkflowScreen(ident, ("Templates" if ident.startswith("tch_") else "Workflows", ident))
+
+
 # prefix -> what opens it; a prefix maps to a screen factory taking the id.
 OPENERS: dict[str, Callable[[str], Screen[Any]]] = {
     "dc_": _source,
+    "p_": _workflow,
+    "tch_": _workflow,
+    "wh_": _webhook,
+    "sub_": _subscription,
+    "apn_": _account,
+    "app_": _app,
+    "sc_": _component,
 }
 
 PREFIXES = ("dc_", "p_", "wh_", "sub_", "apn_", "app_", "sc_", "tch_", "o_")

@@ -1,37 +1,95 @@
-"""Starting the TUI: against a profile, or against an in-process emulator for the demo."""
+"""Starting the TUI: on a profile, on the start screen when none is configured, or on an in-process emulator (the demo).
+
+`aftui` opens the profile chosen by `-p NAME`, AFTUI_PROFILE or the config's
+default. With nothing configured it opens the start screen, which offers the
+demo or a form to add a profile. `aftui demo` goes straight to the demo. The
+demo's emulator runs on a thread of this process and is stopped when the app
+exits, whichever way the demo was started.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ..api import Client
-from ..config import data_dir
+from ..config import Profile, data_dir, effective_profile, load_config
 from ..known import KnownWorkflows
 from .app import AftuiApp
-from .session import Session
+from .session import TUI_RETRY, Session
+
+# Any of these in the environment is a credential: effective_profile makes an "env" profile of it.
+_CREDENTIAL_VARIABLES = ("AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET")
 
 
 def known_workflows(demo: bool = False) -> KnownWorkflows:
     return KnownWorkflows(data_dir() / ("demo" if demo else "") / "known_workflows.json")
 
 
-def run_demo(seed: int = 1) -> int:
-    """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
+def chosen_profile(name: str | None = None) -> Profile | None:
+    """The profile `aftui` opens: `name`, else AFTUI_PROFILE, else the default; None when nothing is configured.
+
+    Raises `ConfigError` for a malformed file, an unknown name or a bad AFTUI_* variable.
+    """
+    config = load_config()
+    nothing_configured = not config.profiles and not os.environ.get("AFTUI_PROFILE")
+    if name is None and nothing_configured and not any(os.environ.get(v) for v in _CREDENTIAL_VARIABLES):
+        return None
+    return effective_profile(config, name)
+
+
+def profile_session(profile: Profile, *, read_only: bool = False) -> Session:
+    """A session on `profile`; its secrets are resolved now (`ConfigError` when an env var or command fails)."""
+    client = Client.from_profile(profile, retry=TUI_RETRY)
+    client.read_only = client.read_only or read_only
+    return Session(client=client, profile_name=profile.name, known=known_workflows())
+
+
+def make_app(profile_name: str | None = None, *, read_only: bool = False) -> AftuiApp:
+    """The app `aftui` runs: on the chosen profile, or on the start screen. Raises `ConfigError`."""
+    profile = chosen_profile(profile_name)
+    session = None if profile is None else profile_session(profile, read_only=read_only)
+    return AftuiApp(session, profile=profile, force_read_only=read_only)
+
+
+def run_app(app: AftuiApp) -> int:
+    try:
+        app.run()
+    finally:
+        app.run_cleanups()  # the demo's emulator, when the start screen started one
+    return app.return_code or 0
+
+
+def run_tui(profile_name: str | None = None, *, read_only: bool = False) -> int:
+    """`aftui` with no command. Raises `ConfigError` before anything is drawn."""
+    return run_app(make_app(profile_name, read_only=read_only))
+
+
+def start_demo(seed: int = 1, *, activity: bool = True) -> tuple[Session, Callable[[], None]]:
+    """The emulator on a free loopback port, and a demo session on it; call the second item to stop it."""
     from ..emulator.server import Options, serve_in_thread
 
-    handle = serve_in_thread(Options(port=0, seed=seed, activity=True))
+    handle = serve_in_thread(Options(port=0, seed=seed, activity=activity))
     try:
-        info = handle.emulator.describe()
-        client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"])
-        session = Session(client=client, profile_name="demo", known=known_workflows(demo=True), demo=True)
-        AftuiApp(session).run()
-    finally:
+        session = demo_session(handle.base_url, handle.emulator.describe())
+    except BaseException:
         handle.stop()
-    return 0
+        raise
+    return session, handle.stop
+
+
+def run_demo(seed: int = 1, *, read_only: bool = False) -> int:
+    """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
+    session, stop = start_demo(seed)
+    session.client.read_only = read_only
+    app = AftuiApp(session, force_read_only=read_only)
+    app.cleanups.append(stop)
+    return run_app(app)
 
 
 def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Session:
     """A session against a running emulator (tests, benchmarks, screenshots)."""
-    client = Client(base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"])
+    client = Client(base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY)
     known = KnownWorkflows((data or data_dir() / "demo") / "known_workflows.json")
     return Session(client=client, profile_name="demo", known=known, demo=True)

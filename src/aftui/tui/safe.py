@@ -48,6 +48,13 @@ def when(value: datetime | None, now: datetime | None = None) -> Text:
     return Text.assemble(stamp, (f" ({ago(now - value)})", "dim"))
 
 
+def day(value: datetime | None) -> Text:
+    """The date alone, for list columns where width is short."""
+    if value is None:
+        return Text("—", style="dim")
+    return Text(value.astimezone(timezone.utc).strftime("%Y-%m-%d"))
+
+
 def ago(delta: Any) -> str:
     seconds = int(delta.total_seconds())
     if seconds < 0:

@@ -6,9 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..api import Client
+from ..api import Client, RetryPolicy
 from ..api.models import Org, User
 from ..known import KnownWorkflows
+
+
+# A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
+TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
 
 
 def utc_now() -> datetime:

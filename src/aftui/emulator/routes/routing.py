@@ -101,7 +101,14 @@ async def create_workflow(ctx: Ctx) -> Response:
 
 
 async def get_workflow(ctx: Ctx) -> Response:
-    """`{triggers, steps}` at the top level, as the spec shows, with id, name and active beside them."""
+    """`{triggers, steps}` at the top level, as the spec shows, with id, name and active beside them.
+    A template id (`tch_`) answers the template in the same shape: its props are found there."""
+    ident = ctx.path("id")
+    if ident.startswith("tch_"):
+        template = ctx.store.templates.get(ident)
+        if template is None:
+            raise not_found("workflow template", ident)
+        return json_response(shape(views.template(template, ctx.store), ctx.params))
     workflow = find(ctx, ctx.store.workflows, ctx.path("id"), "workflow")
     return json_response(shape(views.workflow(workflow, ctx.store, ctx.em.root_url), ctx.params))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical, VerticalScroll
@@ -89,6 +89,15 @@ class DetailScreen(Screen[None]):
             await tabs.add_pane(TabPane(title, _scroll(widget)))
         tabs.query_one(Tabs).focus()  # left/right walk the tabs, down enters one
         self.loaded()
+
+    def on_key(self, event: events.Key) -> None:
+        """Down from the tab bar goes into the tab's content (the first thing there that takes focus)."""
+        if event.key == "down" and isinstance(self.focused, Tabs):
+            pane = self.query_one(TabbedContent).active_pane
+            target = next((w for w in pane.query("*") if w.focusable), None) if pane else None
+            if target is not None:
+                target.focus()
+                event.stop()
 
     def action_tab(self, step: int) -> None:
         tabs = self.query(Tabs)

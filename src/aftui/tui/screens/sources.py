@@ -15,7 +15,7 @@ from ...api.models import Component, EventSummary, Source, Subscription
 from ...api.paging import iterate
 from ...schedule import describe_timer
 from ...text import visible
-from ..safe import flag, plain, when
+from ..safe import day, flag, plain, when
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
@@ -56,11 +56,11 @@ def source_kind(source: Source) -> str:
 
 def source_columns(now: Any) -> list[Column[Source]]:
     return [
-        Column("name", "Name", lambda s: plain(s.name, 40), width=30),
+        Column("name", "Name", lambda s: plain(s.name, 40), width=28),
         Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12),
         Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9),
         Column("active", "Active", lambda s: flag(s.active), sort=lambda s: s.active, width=6),
-        Column("updated", "Updated", lambda s: when(s.updated_at), sort=lambda s: s.updated_at, width=16),
+        Column("updated", "Updated", lambda s: day(s.updated_at), sort=lambda s: s.updated_at, width=10),
     ]
 
 

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import logging
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,6 +29,7 @@ from ...api import ApiError, AuthError, Pager
 from ...api.models import Page
 from ...text import visible
 
+log = logging.getLogger("aftui.tui")
 T = TypeVar("T")
 PAGE_SIZE = 100
 LOAD_AHEAD = 20  # rows from the end at which the next page is fetched
@@ -82,10 +85,12 @@ class PagedTable(Vertical, Generic[T]):
         item_id: Callable[[T], str],
         server_filter: str | None = None,
         noun: str = "items",
+        focus_on_load: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
+        self.focus_on_load = focus_on_load  # a detail whose point is this list takes focus for it
         self._fetch = fetch
         self.columns = columns
         self.item_id = item_id
@@ -100,6 +105,7 @@ class PagedTable(Vertical, Generic[T]):
         self._loading = False
         self._debounce: Timer | None = None
         self._error: str | None = None
+        self._server_text = ""  # the filter text the loaded rows were asked for with
 
     def compose(self) -> ComposeResult:
         # Disabled while hidden, so focus never lands in a box the user cannot see.
@@ -119,19 +125,29 @@ class PagedTable(Vertical, Generic[T]):
         self.reload()
 
     def _claim_focus(self) -> None:
-        """A list that appears while nothing (or only the sidebar) has focus takes it, so keys reach it.
+        """Take focus when the first page is in (a loading widget cannot), if keys would otherwise go astray.
 
-        Called once the first page is in: a loading widget cannot take focus.
+        That is when nothing has focus, or the sidebar, or a list left behind in a
+        pane no longer shown; in a detail screen the tabs keep it unless
+        `focus_on_load`. Only a table on show, on the screen on top, claims.
         """
+        from .pane import Pane
+
+        if not self.is_attached or self.screen is not self.app.screen or not _shown(self.table):
+            return
         focused = self.screen.focused
-        if self.table.display and (focused is None or focused.id == "sidebar"):
+        astray = focused is None or focused.id == "sidebar" or not _shown(focused)
+        in_pane = any(isinstance(node, Pane) for node in self.ancestors)
+        if self.focus_on_load or (astray and in_pane):
             self.table.focus()
 
     # --- loading ------------------------------------------------------------------------------
 
-    def reload(self, **params: Any) -> None:
+    def reload(self) -> None:
         """From the first page again (after `r`, a new server filter or a new workspace)."""
         self._remember_cursor()
+        self._server_text = self.filter_text if self.server_filter else ""
+        params = {self.server_filter: self._server_text} if self.server_filter and self._server_text else {}
         self.pager.reset(**params)
         self._load(first=True)
 
@@ -146,20 +162,22 @@ class PagedTable(Vertical, Generic[T]):
         self._update_status()
         try:
             await self.pager.load_more()
+            self.set_class(False, "failed")
+            self._error = None
+            self._rebuild(full=first)
         except ApiError as error:
             self._failed(error)
             return
-        except Exception as error:  # noqa: BLE001 - a bad answer must not take the app down
+        except Exception as error:  # noqa: BLE001 - a bad answer (or our bug) says so in place, never crashes
+            log.exception("loading %s failed", self.noun)
             self._failed(ApiError(f"{type(error).__name__}: {error}"))
             return
         finally:
             self._loading = False
             self.table.loading = False
+            self._update_status()
             if first:
                 self._claim_focus()
-        self.set_class(False, "failed")
-        self._error = None
-        self._rebuild()
         if first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
             self.load_more()  # a filter that hides most rows should still fill the screen
 
@@ -169,6 +187,9 @@ class PagedTable(Vertical, Generic[T]):
             Text.assemble(("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\npress r to retry", "dim"))
         )
         self.set_class(True, "failed")
+        if not self.pager.items:  # no stale rows under the message
+            self.table.clear()
+            self.rows = []
         self._update_status()
         if isinstance(error, AuthError):
             self.post_message(AuthFailed(error))
@@ -178,10 +199,13 @@ class PagedTable(Vertical, Generic[T]):
     def _matches(self, item: T) -> bool:
         if not self.filter_text:
             return True
+        if self.server_filter and self._server_text == self.filter_text:
+            return True  # the service filtered on this text, perhaps on fields we do not show
         needle = self.filter_text.lower()
         return any(needle in column.render(item).plain.lower() for column in self.columns) or needle in self.item_id(item).lower()
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, *, full: bool = True) -> None:
+        """Redraw the rows; `full=False` (a next page) may only append, keeping scroll and cursor."""
         rows = [item for item in self.pager.items if self._matches(item)]
         if self.sort_index is not None:
             column = self.columns[self.sort_index]
@@ -191,7 +215,7 @@ class PagedTable(Vertical, Generic[T]):
         self._remember_cursor()
         old_ids = [self.item_id(r) for r in self.rows]
         new_ids = [self.item_id(r) for r in rows]
-        if new_ids[: len(old_ids)] == old_ids and old_ids:
+        if not full and new_ids[: len(old_ids)] == old_ids and old_ids:
             # Only new rows at the end: append them, keep the table (and its scroll) as it is.
             for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :]):
                 table.add_row(*(column.render(item) for column in self.columns), key=key)
@@ -261,28 +285,33 @@ class PagedTable(Vertical, Generic[T]):
         self.table.focus()
 
     def _server_filter(self) -> None:
-        params = {self.server_filter: self.filter_text} if self.filter_text and self.server_filter else {}
-        self.reload(**params)
+        self.reload()
 
     # --- actions -----------------------------------------------------------------------------------
 
     def action_filter(self) -> None:
         self.add_class("filtering")
+        self.refresh_bindings()
         box = self.query_one("#filter", Input)
         box.disabled = False
         box.focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            # With nothing to clear, esc is not ours: it goes on to mean "back" (and the footer says so).
+            return bool(self.filter_text) or self.has_class("filtering")
+        return True
+
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)
-        if self.filter_text or box.has_focus:
-            box.value = ""
-            self.remove_class("filtering")
-            box.disabled = True
-            self.table.focus()
+        box.value = ""
+        self.remove_class("filtering")
+        box.disabled = True
+        self.table.focus()
+        self.refresh_bindings()
 
     def action_refresh(self) -> None:
-        params = {self.server_filter: self.filter_text} if self.filter_text and self.server_filter else {}
-        self.reload(**params)
+        self.reload()
 
     def action_sort(self) -> None:
         """Cycle: each column ascending, then descending, then unsorted."""
@@ -311,6 +340,11 @@ class AuthFailed(Message):
     def __init__(self, error: ApiError) -> None:
         super().__init__()
         self.error = error
+
+
+def _shown(widget: Any) -> bool:
+    """Displayed, and so are all its ancestors (a pane switched away is not)."""
+    return all(getattr(node, "display", True) for node in (widget, *widget.ancestors))
 
 
 def _sortable(value: Any) -> tuple[int, Any]:

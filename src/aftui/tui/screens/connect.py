@@ -1,0 +1,221 @@
+"""Connect: the project, its environment, its end users, a user's accounts.
+
+The Connect API has no list of end users. They are built from one listing
+pass over the accounts (`GET /accounts/`, every page), grouped by
+`external_id`: Connect allows 100 account reads a minute across all account
+endpoints, so there is never a request per user. A 429 shows the server's
+message and how long to wait, where the list would be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ...api import ApiError
+from ...api.models import Account, ConnectInfo, Page, PageInfo
+from ...api.paging import iterate
+from ...text import visible
+from ..safe import plain
+from ..widgets.fields import Fields
+from ..widgets.paged_table import Column, PagedTable
+from ..widgets.pane import Pane
+from .accounts import AccountScreen, account_columns, connect_read
+from .detail import DetailScreen
+
+ENVIRONMENTS = ("production", "development")
+NO_PROJECT = "This profile has no Connect project: set project_id in the profile to browse Connect."
+
+
+class EndUser(BaseModel):
+    """One end user of the project, as its accounts tell it."""
+
+    external_id: str
+    accounts: list[Account]
+
+    @property
+    def count(self) -> int:
+        return len(self.accounts)
+
+    @property
+    def healthy(self) -> int:
+        return sum(1 for a in self.accounts if a.healthy)
+
+    @property
+    def dead(self) -> int:
+        return sum(1 for a in self.accounts if a.dead)
+
+    @property
+    def apps(self) -> list[str]:
+        return sorted({(a.app.name or a.app.name_slug or a.app.id) for a in self.accounts if a.app is not None}, key=str.lower)
+
+
+def group_end_users(accounts: list[Account]) -> list[EndUser]:
+    groups: dict[str, list[Account]] = {}
+    for account in accounts:
+        groups.setdefault(account.external_id or "", []).append(account)
+    return sorted((EndUser(external_id=k, accounts=v) for k, v in groups.items()), key=lambda u: u.external_id.lower())
+
+
+def _count(value: int, style: str) -> Text:
+    return Text(str(value), style=style if value else "dim")
+
+
+def end_user_columns() -> list[Column[EndUser]]:
+    return [
+        Column("external_id", "External id", lambda u: plain(u.external_id, 80) if u.external_id else Text("(none)", style="dim"), width=24),
+        Column("accounts", "Accts", lambda u: Text(str(u.count)), sort=lambda u: u.count, width=5),
+        Column("healthy", "Healthy", lambda u: _count(u.healthy, "green"), sort=lambda u: u.healthy, width=7),
+        Column("dead", "Dead", lambda u: _count(u.dead, "bold red"), sort=lambda u: u.dead, width=4),
+        Column("apps", "Apps", lambda u: plain(", ".join(u.apps), 120)),
+    ]
+
+
+class ConnectPane(Pane):
+    """Project info on top, the environment (`e` switches it), and the end users."""
+
+    TITLE = "Connect"
+    BINDINGS = [Binding("e", "switch_environment", "Environment")]
+    DEFAULT_CSS = """
+    ConnectPane > #project { height: auto; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Connect"), classes="pane-title")
+        yield Static(Text("loading the project…", style="dim"), id="project")
+        yield PagedTable(self._end_users, end_user_columns(), item_id=lambda u: u.external_id or "(none)", noun="end users")
+
+    def on_mount(self) -> None:  # Pane's own on_mount (focus the list) runs as well
+        self._environment = self.session.environment
+        self._load_info()
+
+    # --- the project ---------------------------------------------------------------------------
+
+    @work(group="connect-info", exclusive=True, exit_on_error=False)
+    async def _load_info(self) -> None:
+        box = self.query_one("#project", Static)
+        client = self.client
+        if not client.project_id:
+            box.update(Text(NO_PROJECT, style="yellow"))
+            return
+        box.update(self._project(None, note=Text("loading the project…", style="dim")))
+        try:
+            info = await client.connect_info()
+        except ApiError as error:
+            box.update(self._project(None, note=Text.assemble(("Could not read the project: ", "bold red"), (visible(error.message, 200), "red"))))
+            return
+        box.update(self._project(info))
+
+    def _project(self, info: ConnectInfo | None, *, note: Text | None = None) -> Table:
+        environment = self.session.environment
+        other = _other(environment)
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        if info is not None:
+            table.add_row(Text("Project"), Text.assemble(plain(info.name, 60), "  ", plain(info.id or self.client.project_id, 40, "cyan")))
+            if info.app_name:
+                table.add_row(Text("App name"), plain(info.app_name, 60))
+        else:
+            table.add_row(Text("Project"), plain(self.client.project_id, 40, "cyan"))
+        env_style = "bold magenta" if environment == "development" else "bold"
+        table.add_row(Text("Environment"), Text.assemble((environment, env_style), (f"   e switches to {other}", "dim")))
+        if info is not None:
+            extra = info.model_extra or {}
+            counts = [
+                f"{extra['end_user_count']} end users" if isinstance(extra.get("end_user_count"), int) else "",
+                f"{extra['account_count']} accounts" if isinstance(extra.get("account_count"), int) else "",
+                f"{len(extra['apps'])} apps" if isinstance(extra.get("apps"), list) else "",
+            ]
+            shown = " · ".join(c for c in counts if c)
+            if shown:
+                table.add_row(Text("Counts"), Text(shown))
+        if note is not None:
+            table.add_row(Text(""), note)
+        return table
+
+    def action_switch_environment(self) -> None:
+        self.app.set_environment(_other(self.session.environment))  # type: ignore[attr-defined]
+
+    def workspace_changed(self) -> None:
+        """Connect projects do not follow the workspace; only a new environment reloads."""
+        if self.session.environment != getattr(self, "_environment", None):
+            self._environment = self.session.environment
+            self._load_info()
+            self.query_one(PagedTable).reload()
+
+    # --- the end users ---------------------------------------------------------------------------
+
+    async def _end_users(self, **_: Any) -> Page[EndUser]:
+        """Every account (all pages, one pass), grouped by external id, as one page of end users."""
+        client = self.client
+        if not client.project_id:
+            raise ApiError(NO_PROJECT)
+        accounts = await connect_read(_all(iterate(client.list_connect_accounts)))
+        users = group_end_users(accounts)
+        return Page[EndUser](items=users, page_info=PageInfo(total_count=len(users), count=len(users)))
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        user: EndUser = event.item
+        self.app.push_screen(EndUserScreen(user.external_id, ("Connect", user.external_id or "(none)"), record=user))
+
+
+async def _all(items: Any) -> list[Account]:
+    return [item async for item in items]
+
+
+def _other(environment: str) -> str:
+    return "development" if environment == "production" else "production"
+
+
+class EndUserScreen(DetailScreen):
+    """One end user's accounts (`external_user_id=`), fresh from the service; enter opens one."""
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        user: EndUser = self.record
+        accounts = PagedTable(self._accounts, account_columns(connect=True), item_id=lambda a: a.id, noun="accounts", id="accounts")
+        overview = Fields(
+            [
+                ("External id", user.external_id or Text("(none)", style="dim")),
+                ("Environment", self.session.environment),
+                ("Accounts", str(user.count)),
+                ("Healthy", str(user.healthy)),
+                ("Dead", str(user.dead)),
+                ("Apps", ", ".join(user.apps)),
+            ]
+        )
+        return [("Accounts", accounts), ("Overview", overview)]
+
+    def loaded(self) -> None:
+        """The point of this screen is the list: focus it now if it is in, else as soon as it is."""
+        table = self.query_one("#accounts", PagedTable)
+        table.focus_on_load = True
+        if table.pager.total is not None and not table.table.loading:
+            table.table.focus()
+
+    async def _accounts(self, **params: Any) -> Any:
+        user: EndUser = self.record
+        if not user.external_id:  # accounts without an external id cannot be asked for by it
+            return Page[Account](items=user.accounts, page_info=PageInfo(total_count=user.count, count=user.count))
+        client = self.session.client
+        return await connect_read(client.list_connect_accounts(external_user_id=self.ident, **params))
+
+    def json_data(self) -> Any:
+        user: EndUser = self.record
+        return {
+            "external_id": user.external_id,
+            "accounts": [a.model_dump(mode="json", exclude_unset=True, exclude={"credentials"}) for a in user.accounts],
+        }
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        account: Account = event.item
+        crumbs = (*self.crumbs, account.name or account.id)
+        self.app.push_screen(AccountScreen(account.id, crumbs, record=account, connect=True))

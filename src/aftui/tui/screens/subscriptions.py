@@ -1,0 +1,391 @@
+"""Subscriptions: the workspace's routes from emitters to listeners, and one route in full.
+
+A subscription names its two ends by id only. The list shows each end with
+its kind (read from the id prefix) and, once a background load has found it,
+its name: sources from one walk of the workspace's sources, workflows from
+what aftui already knows and a few `GET /workflows/{id}` (and `GET
+/sources/{id}` for a source of another workspace), webhooks from the
+user's webhook list. Names that cannot be found leave the id on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...api import ApiError, NotFoundError, iterate
+from ...api.models import Page, Subscription
+from ...text import visible
+from ..safe import plain
+from ..widgets.fields import Fields
+from ..widgets.paged_table import Column, PagedTable
+from ..widgets.pane import Pane
+from .detail import DetailScreen
+
+GLOBS = {"p_*": "all workflows", "dc_*": "all sources"}
+KINDS = (("p_", "workflow"), ("dc_", "source"), ("wh_", "webhook"))
+SHORT_KINDS = {"workflow": "wf", "source": "src", "webhook": "wh"}  # for narrow columns
+CHANNEL_NOTES = {
+    "": "the emitter's default channel",
+    "$errors": "workflow errors: every occurrence, duplicates included",
+    "$logs": "logs produced by sources",
+}
+MAX_LOOKUPS = 25  # distinct ends named with GET /workflows/{id} or /sources/{id} per load
+LOOKUPS_AT_ONCE = 5
+
+
+# --- the two ends of a route ------------------------------------------------------------------------
+
+
+def end_kind(ident: str | None) -> str:
+    if not ident:
+        return "?"
+    if ident in GLOBS:
+        return GLOBS[ident]
+    return next((kind for prefix, kind in KINDS if ident.startswith(prefix)), "?")
+
+
+def end_text(ident: str | None, names: dict[str, str], *, kind: bool = True, short: bool = False, limit: int = 60) -> Text:
+    """`source Order webhooks (dc_…)`; a glob reads `all workflows (p_*)`; an unnamed end shows its id.
+
+    `short` writes the kind as `src`, `wf` or `wh`, leaving a narrow column to the name.
+    """
+    if not ident:
+        return Text("—", style="dim")
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if ident in GLOBS:
+        text.append(GLOBS[ident], style="bold")
+        text.append(f" ({ident})", style="dim")
+        return text
+    if kind:
+        word = end_kind(ident)
+        text.append((SHORT_KINDS.get(word, word) if short else word) + " ", style="dim")
+    name = names.get(ident)
+    if name:
+        text.append(visible(name, limit))
+        text.append(" (")
+        text.append(visible(ident, 40), style="cyan")
+        text.append(")")
+    else:
+        text.append(visible(ident, 40), style="cyan")
+    return text
+
+
+def channel_text(event_name: str | None) -> Text:
+    if not event_name:
+        return Text("default", style="dim")
+    return plain(event_name, 40, "yellow" if event_name in ("$errors", "$logs") else "")
+
+
+def channel_note(event_name: str | None) -> Text:
+    name = event_name or ""
+    text = Text.assemble(plain(name or "default", 80))
+    text.append("  " + CHANNEL_NOTES.get(name, "a custom channel the emitter emits to"), style="dim")
+    return text
+
+
+def subscription_key(sub: Subscription) -> str:
+    return sub.id or f"{sub.emitter_id}>{sub.listener_id}:{sub.event_name or ''}"
+
+
+# --- finding names ------------------------------------------------------------------------------------------
+
+
+async def source_names(client: Any) -> dict[str, str]:
+    """Every source of the workspace, in one walk of the list."""
+    fetch = (lambda **p: client.list_workspace_sources(client.org_id, **p)) if client.org_id else client.list_sources
+    return {s.id: s.name for s in [s async for s in iterate(fetch)] if s.name}
+
+
+async def webhook_names(client: Any) -> dict[str, str]:
+    """The user's webhooks (the list needs a user API key: an OAuth token gets none)."""
+    if not client.uses_user_key:
+        return {}
+    return {w.id: w.name for w in [w async for w in iterate(client.list_webhooks)] if w.name}
+
+
+def known_workflow_names(session: Any) -> dict[str, str]:
+    org = session.org_id
+    known = session.known.in_workspace(org) if org else {}
+    return {wid: entry["name"] for wid, entry in known.items() if isinstance(entry, dict) and entry.get("name")}
+
+
+async def lookup_names(client: Any, ids: Iterable[str], limit: int = MAX_LOOKUPS) -> dict[str, str]:
+    """Names of a few sources or workflows, fetched one by one, a handful at a time.
+
+    For what the list walks missed: workflows (the service cannot list them)
+    and sources of another workspace. One that fails is left unnamed.
+    """
+    wanted = [i for i in dict.fromkeys(ids) if i.startswith(("p_", "dc_")) and i not in GLOBS][:limit]
+    gate = asyncio.Semaphore(LOOKUPS_AT_ONCE)
+
+    async def one(ident: str) -> tuple[str, str | None]:
+        async with gate:
+            return ident, await name_of(client, ident)
+
+    found = await asyncio.gather(*(one(i) for i in wanted))
+    return {i: name for i, name in found if name}
+
+
+async def name_of(client: Any, ident: str) -> str | None:
+    """One end's name, for a detail screen (a source or workflow by id; a webhook from the list)."""
+    try:
+        if ident in GLOBS:
+            return None
+        if ident.startswith("dc_"):
+            return (await client.get_source(ident)).name
+        if ident.startswith("p_"):
+            return (await client.get_workflow(ident)).name
+        if ident.startswith("wh_"):
+            return (await webhook_names(client)).get(ident)
+    except Exception:  # noqa: BLE001 - a name is a nicety: the id still shows
+        return None
+    return None
+
+
+NO_WORKSPACE = (
+    "No workspace is chosen, and listing the user's own subscriptions needs a user API key. "
+    "Set org_id in the profile to list its workspace's subscriptions."
+)
+
+
+async def subscriptions_page(client: Any, **params: Any) -> Page[Subscription]:
+    """A page of the current workspace's subscriptions (or the user's, with no workspace chosen)."""
+    if client.org_id:
+        return await client.list_workspace_subscriptions(client.org_id, **params)
+    if not client.uses_user_key:
+        raise ApiError(NO_WORKSPACE)  # /users/me/... would only answer 403
+    return await client.list_subscriptions(**params)
+
+
+async def workspace_subscriptions(client: Any) -> list[Subscription]:
+    """All subscriptions of the current workspace (or the user's, with no workspace chosen)."""
+    return [s async for s in iterate(lambda **p: subscriptions_page(client, **p))]
+
+
+def pane_width(app: Any) -> int:
+    """The width a pane gets beside the sidebar; column widths are chosen from it when a pane is built."""
+    width = app.size.width
+    try:
+        sidebar = app.query_one("#sidebar")
+    except Exception:  # noqa: BLE001 - no sidebar (a test app): the whole width
+        return width
+    return width - sidebar.outer_size.width if sidebar.display else width
+
+
+def enter_tab(screen: Any) -> None:
+    """From the tab bar, `down` goes into the shown tab: its list, else whatever takes focus first."""
+    from textual.widgets import DataTable, TabbedContent, Tree
+
+    tabbed = screen.query(TabbedContent)
+    pane = tabbed.first().active_pane if tabbed else None
+    if pane is None:
+        return
+    focusable = [w for w in pane.query("*") if w.focusable]
+    chosen = next((w for w in focusable if isinstance(w, (DataTable, OptionList, Tree))), None) or next(iter(focusable), None)
+    if chosen is not None:
+        chosen.focus()
+
+
+def open_end(app: Any, ident: str | None) -> None:
+    if not ident:
+        return
+    if ident in GLOBS:
+        app.notify(f"{ident} stands for {GLOBS[ident]} of the workspace: there is no one resource to open.", severity="warning", markup=False)
+        return
+    app.open_id(ident)
+
+
+# --- the list --------------------------------------------------------------------------------------------
+
+
+class SubscriptionsPane(Pane):
+    TITLE = "Subscriptions"
+    DEFAULT_CSS = """
+    SubscriptionsPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
+    SubscriptionsPane.empty > .empty { display: block; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: dict[str, str] = {}
+        self._short = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Subscriptions"), classes="pane-title")
+        yield Static(
+            Text(
+                "No subscriptions in this workspace. A subscription routes an emitter's events "
+                "(a source or workflow, on a channel) to a listener (a workflow, source or webhook); "
+                "create one with POST /subscriptions. Press 1 to choose another workspace, r to reload."
+            ),
+            classes="empty",
+        )
+        yield PagedTable(self._fetch, self.columns(), item_id=subscription_key, noun="subscriptions")
+
+    def columns(self) -> list[Column[Subscription]]:
+        """The two ends share what the pane has (the id scrolls off to the right when narrow)."""
+        ends = max(22, min(48, (pane_width(self.app) - 7 - 12 - 2 * 4 - 2) // 2))
+        self._short = ends < 32
+        return [
+            Column("emitter", "Emitter", lambda s: self._end(s.emitter_id), width=ends),
+            Column("channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=7),
+            Column("listener", "Listener", lambda s: self._end(s.listener_id), width=ends),
+            Column("id", "ID", lambda s: plain(s.id, 30, "dim"), width=12),
+        ]
+
+    def _end(self, ident: str | None) -> Text:
+        return end_text(ident, self.names, short=self._short)
+
+    async def _fetch(self, **params: Any) -> Any:
+        client = self.client
+        first = not params.get("after")
+        if first:
+            self.set_class(False, "empty")
+        page = await subscriptions_page(client, **params)
+        if first:
+            self.set_class(not page.items, "empty")
+            self._find_names(page.items)
+        return page
+
+    @work(group="names", exclusive=True, exit_on_error=False)
+    async def _find_names(self, first_page: list[Subscription]) -> None:
+        """Sources in one walk, webhooks from the user's list, the rest (workflows) known or looked up."""
+        client = self.client
+        names = dict(known_workflow_names(self.session))
+        self._show_names(names)
+        for finder in (source_names, webhook_names):
+            try:
+                names.update(await finder(client))
+            except ApiError:
+                continue  # the id alone still shows
+            self._show_names(names)
+        ends = [e for s in [*self.query_one(PagedTable).pager.items, *first_page] for e in (s.emitter_id, s.listener_id)]
+        names.update(await lookup_names(client, (e for e in ends if e not in names)))
+        self._show_names(names)
+
+    def _show_names(self, names: dict[str, str]) -> None:
+        """Redraw the end columns of the rows already shown (filter and sort read the names too)."""
+        self.names.update(names)
+        table = self.query_one(PagedTable)
+        for sub in table.rows:
+            key = subscription_key(sub)
+            try:
+                table.table.update_cell(key, "emitter", self._end(sub.emitter_id))
+                table.table.update_cell(key, "listener", self._end(sub.listener_id))
+            except Exception:  # noqa: BLE001 - the row went away in a reload meanwhile
+                continue
+
+    def workspace_changed(self) -> None:
+        self.names.clear()
+        self.query_one(PagedTable).reload()
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        sub: Subscription = event.item
+        crumbs = ("Subscriptions", sub.id or subscription_key(sub))
+        self.app.push_screen(SubscriptionScreen(sub.id or "", crumbs, record=sub, names=dict(self.names)))
+
+
+# --- one subscription ------------------------------------------------------------------------------------
+
+
+class SubscriptionScreen(DetailScreen):
+    """Both ends with kind, name and id, and the channel; `e`/`l` (or enter on an end) open them."""
+
+    BINDINGS = [
+        Binding("e", "open_end('emitter')", "Open emitter"),
+        Binding("l", "open_end('listener')", "Open listener"),
+        Binding("down", "enter_tab", "Into the tab", show=False),
+    ]
+    DEFAULT_CSS = """
+    SubscriptionScreen .ends-title { padding: 1 1 0 1; height: auto; text-style: bold; }
+    SubscriptionScreen #ends { height: auto; border: none; padding: 0 1; }
+    """
+
+    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Subscription | None = None, names: dict[str, str] | None = None) -> None:
+        super().__init__(ident, crumbs, record=record)
+        self.names: dict[str, str] = dict(names or {})
+        self._given = record is not None
+
+    async def load(self) -> Subscription:
+        client = self.session.client
+        sub: Subscription | None = self.record if self._given else None
+        self._given = False  # `r` asks the service again
+        if sub is None:
+            sub = await self._find(client)
+        for end in (sub.emitter_id, sub.listener_id):
+            if end not in self.names:
+                name = await name_of(client, end)
+                if name:
+                    self.names[end] = name
+        return sub
+
+    async def _find(self, client: Any) -> Subscription:
+        """There is no GET /subscriptions/{id}: look for it in the workspace's list, then the user's."""
+        found = next((s for s in await workspace_subscriptions(client) if s.id == self.ident), None)
+        if found is None and client.org_id and client.uses_user_key:
+            found = next((s for s in [s async for s in iterate(client.list_subscriptions)] if s.id == self.ident), None)
+        if found is None:
+            raise NotFoundError(f"No subscription {self.ident} in this workspace or among yours (it may have been deleted).")
+        return found
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        sub: Subscription = self.record
+        rows: list[tuple[str, Any]] = [
+            ("ID", sub.id),
+            ("Emitter", self._end(sub.emitter_id)),
+            ("Channel", channel_note(sub.event_name)),
+            ("Listener", self._end(sub.listener_id)),
+        ]
+        if sub.emitter_id in GLOBS:
+            rows.append(("", Text(f"{sub.emitter_id} matches {GLOBS[sub.emitter_id]} of the workspace, new ones included.", style="dim")))
+        ends = OptionList(
+            Option(Text.assemble(("emitter   ", "bold"), end_text(sub.emitter_id, self.names)), id="emitter"),
+            Option(Text.assemble(("listener  ", "bold"), end_text(sub.listener_id, self.names)), id="listener"),
+            id="ends",
+        )
+        overview = Vertical(
+            Fields(rows),
+            Static(Text.assemble("Open an end ", ("(enter, or e / l)", "dim")), classes="ends-title"),
+            ends,
+        )
+        overview.styles.height = "auto"
+        return [("Overview", overview)]
+
+    def _end(self, ident: str) -> Text:
+        kind = end_kind(ident)
+        text = Text(kind, style="bold")
+        name = self.names.get(ident)
+        if ident in GLOBS:
+            text.append(f"  {ident}", style="cyan")
+            return text
+        if name:
+            text.append("  ")
+            text.append(visible(name, 200))
+        text.append("  ")
+        text.append(visible(ident, 60), style="cyan")
+        return text
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "ends" and event.option.id:
+            event.stop()
+            self.action_open_end(event.option.id)
+
+    def action_enter_tab(self) -> None:
+        enter_tab(self)
+
+    def action_open_end(self, which: str) -> None:
+        sub = self.record
+        if not isinstance(sub, Subscription):
+            return
+        open_end(self.app, sub.emitter_id if which == "emitter" else sub.listener_id)

@@ -1,0 +1,227 @@
+"""Webhooks: the user's list, and one webhook with the subscriptions that feed it.
+
+The service lists webhooks under `/users/me/webhooks`: every workspace of the
+user at once, and (in the spec and the emulator) without saying which
+workspace each belongs to. When the records do carry an `org_id`, the pane
+keeps those of the current workspace; otherwise it shows them all and says
+so in its title. There is no `GET /webhooks/{id}`: a webhook opened by id
+is found by walking the list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from ...api import ApiError, NotFoundError, iterate
+from ...api.models import Page, PageInfo, Subscription, Webhook
+from ...text import visible
+from ..safe import flag, long_text, plain, when
+from ..widgets.fields import Fields
+from ..widgets.paged_table import Column, PagedTable
+from .detail import DetailScreen
+from ..widgets.pane import Pane
+from .subscriptions import channel_text, enter_tab, end_text, lookup_names, open_end, pane_width, subscription_key, workspace_subscriptions
+
+NEEDS_USER_KEY = (
+    "Listing webhooks needs a user API key: the service lists them only under /users/me, "
+    "which a workspace OAuth token cannot read. Use a profile with a user API key."
+)
+
+
+def webhook_org(webhook: Webhook) -> str | None:
+    """The workspace of a webhook, if the record says (the spec's record does not)."""
+    extra = webhook.model_extra or {}
+    value = extra.get("org_id") or extra.get("workspace_id")
+    return value if isinstance(value, str) and value else None
+
+
+def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
+    """The URL takes what the pane has left beyond the other columns (the table scrolls when narrow)."""
+    url = max(24, min(80, width - 20 - 6 - 12 - 16 - 2 * 5 - 2))
+    return [
+        Column("name", "Name", lambda w: plain(w.name, 60) if w.name else Text("(no name)", style="dim"), sort=lambda w: (w.name or "").lower(), width=20),
+        Column("url", "URL", lambda w: plain(w.url, 200), width=url),
+        Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),
+        Column("id", "ID", lambda w: plain(w.id, 30, "cyan"), width=12),
+        Column("created", "Created", lambda w: when(w.created_at), sort=lambda w: w.created_at, width=16),
+    ]
+
+
+async def list_webhooks_or_explain(client: Any, **params: Any) -> Page[Webhook]:
+    """GET /users/me/webhooks, which only a user API key may read: with an OAuth token, say so without asking."""
+    if not client.uses_user_key:
+        raise ApiError(NEEDS_USER_KEY)
+    return await client.list_webhooks(**params)
+
+
+class WebhooksPane(Pane):
+    TITLE = "Webhooks"
+    DEFAULT_CSS = """
+    WebhooksPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
+    WebhooksPane.empty > .empty { display: block; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scoped: bool | None = None  # True: this workspace's only; False: every workspace; None: not loaded
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Webhooks"), classes="pane-title", id="webhooks-title")
+        yield Static(id="webhooks-empty", classes="empty")
+        yield PagedTable(self._fetch, webhook_columns(pane_width(self.app)), item_id=lambda w: w.id, noun="webhooks")
+
+    async def _fetch(self, **params: Any) -> Page[Webhook]:
+        """A page of the user's webhooks, kept to the workspace's when the records name theirs."""
+        client = self.client
+        first = not params.get("after")
+        if first:
+            self.set_class(False, "empty")
+        page = await list_webhooks_or_explain(client, **params)
+        scoped = bool(client.org_id) and any(webhook_org(w) for w in page.items)
+        if scoped:
+            # Skip pages with none of ours, so the table never stops at an empty page with more to come.
+            mine = [w for w in page.items if webhook_org(w) == client.org_id]
+            while not mine and page.page_info.end_cursor:
+                page = await list_webhooks_or_explain(client, **{**params, "after": page.page_info.end_cursor})
+                mine = [w for w in page.items if webhook_org(w) == client.org_id]
+            page = Page[Webhook](items=mine, page_info=PageInfo(count=len(mine), end_cursor=page.page_info.end_cursor))
+        if first:
+            self._set_scope(scoped)
+            self.set_class(not page.items, "empty")
+        return page
+
+    def _set_scope(self, scoped: bool) -> None:
+        self.scoped = scoped
+        if scoped:
+            title = Text.assemble("Webhooks", (" · this workspace", "dim"))
+            empty = "No webhooks in this workspace. A webhook is created with POST /webhooks?url=… and fed by a subscription; press r to reload."
+        else:
+            title = Text.assemble("Webhooks", (" · all your workspaces (the list does not say which)", "dim"))
+            empty = (
+                "No webhooks in any of your workspaces. A webhook is created with POST /webhooks?url=… "
+                "and receives events once a subscription names it as listener; press r to reload."
+            )
+        title.no_wrap, title.overflow = True, "ellipsis"
+        self.query_one("#webhooks-title", Static).update(title)
+        self.query_one("#webhooks-empty", Static).update(Text(empty))
+
+    def workspace_changed(self) -> None:
+        self.query_one(PagedTable).reload()
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        webhook: Webhook = event.item
+        self.app.push_screen(WebhookScreen(webhook.id, ("Webhooks", webhook.name or webhook.id), record=webhook))
+
+
+class FedBy(ScrollableContainer, can_focus=False):
+    """The "Fed by" tab: a note over the table (taken as it is by the detail, so tab reaches the table)."""
+
+
+class WebhookScreen(DetailScreen):
+    """Overview and "Fed by": the subscriptions whose listener is this webhook; enter opens the emitter."""
+
+    BINDINGS = [
+        Binding("down", "enter_tab", "Into the tab", show=False),
+        # Before the table's own escape (clear filter), which would keep it even with no filter to clear.
+        Binding("escape", "back", "Back", show=False, priority=True),
+    ]
+
+    DEFAULT_CSS = """
+    WebhookScreen .fed-note { height: auto; padding: 0 1; color: $text-muted; }
+    WebhookScreen .fed-by { height: 1fr; }
+    """
+
+    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Webhook | None = None) -> None:
+        super().__init__(ident, crumbs, record=record)
+        self._given = record is not None
+        self.names: dict[str, str] = {}
+
+    async def load(self) -> Webhook:
+        client = self.session.client
+        webhook: Webhook | None = self.record if self._given else None
+        self._given = False  # `r` asks the service again
+        if webhook is None:
+            webhook = await self._find(client)
+        return webhook
+
+    async def _find(self, client: Any) -> Webhook:
+        """There is no GET /webhooks/{id}: walk the user's list for it."""
+        async for webhook in iterate(lambda **p: list_webhooks_or_explain(client, **p)):
+            if webhook.id == self.ident:
+                return webhook
+        raise NotFoundError(f"No webhook {self.ident} among yours (it may have been deleted).")
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        webhook: Webhook = self.record
+        now = self.session.now()
+        rows: list[tuple[str, Any]] = [
+            ("ID", webhook.id),
+            ("Name", webhook.name if webhook.name else Text("(no name)", style="dim")),
+            ("Description", long_text(webhook.description) if webhook.description else Text("—", style="dim")),
+            ("URL", long_text(webhook.url, 1000)),
+            ("Active", flag(webhook.active)),
+            ("Created", when(webhook.created_at, now)),
+            ("Updated", when(webhook.updated_at, now)),
+        ]
+        org = webhook_org(webhook)
+        if org:
+            rows.append(("Workspace", org))
+        if webhook.user_id:
+            rows.append(("Owner", webhook.user_id))
+        fed_by = FedBy(
+            Static(Text("Subscriptions whose listener is this webhook; enter opens the emitter."), classes="fed-note", id="fed-note"),
+            PagedTable(self._feeds, self._feed_columns(), item_id=subscription_key, noun="subscriptions", classes="fed-by", id="fed-by"),
+        )
+        return [("Overview", Fields(rows)), ("Fed by", fed_by)]
+
+    def _feed_columns(self) -> list[Column[Subscription]]:
+        return [
+            Column("emitter", "Emitter", lambda s: end_text(s.emitter_id, self.names), width=max(30, min(60, self.app.size.width - 10 - 14 - 2 * 3 - 2))),
+            Column("channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=10),
+            Column("id", "Subscription", lambda s: plain(s.id, 30, "dim"), width=14),
+        ]
+
+    async def _feeds(self, **params: Any) -> Page[Subscription]:
+        """The workspace's subscriptions with this webhook as listener, their emitters named."""
+        client = self.session.client
+        feeds = [s for s in await workspace_subscriptions(client) if s.listener_id == self.ident]
+        self.names.update(await lookup_names(client, (s.emitter_id for s in feeds if s.emitter_id not in self.names)))
+        self._explain_feeds(feeds)
+        return Page[Subscription](items=feeds, page_info=PageInfo(total_count=len(feeds), count=len(feeds)))
+
+    def _explain_feeds(self, feeds: list[Subscription]) -> None:
+        notes = self.query("#fed-note")
+        if not notes:
+            return
+        if feeds:
+            text = Text(f"{len(feeds)} subscription{'s' if len(feeds) != 1 else ''} with this webhook as listener; enter opens the emitter.")
+        else:
+            where = "this workspace" if self.session.client.org_id else "your subscriptions"
+            text = Text(
+                f"No subscription in {where} feeds this webhook, so it receives nothing. "
+                f"Subscribe it to an emitter: POST /subscriptions?emitter_id=…&listener_id={visible(self.ident, 60)}."
+            )
+        notes.first(Static).update(text)
+
+    def action_enter_tab(self) -> None:
+        enter_tab(self)
+
+    def action_back(self) -> None:
+        """esc clears the Fed by filter if there is one, else goes back."""
+        for table in self.query(PagedTable):
+            if table.filter_text or table.query_one("#filter", Input).has_focus:
+                table.action_clear_filter()
+                return
+        self.app.pop_screen()
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        if isinstance(event.item, Subscription):
+            event.stop()
+            open_end(self.app, event.item.emitter_id)

@@ -1,0 +1,671 @@
+"""Workflows: the ones aftui knows in this workspace, and a workflow's (or template's) detail.
+
+The service cannot list workflows (DESIGN.md). The pane shows what
+`session.known` remembers for the workspace and keeps looking where
+workflows show up cheaply: the workspace's subscriptions (emitter or
+listener `p_...`, never the glob `p_*`) and the `$errors` of the workflows
+already known (`original_context.workflow_id` and `workflow_name`). Other
+code adds what it creates; the user adds ids or dashboard URLs with `a`.
+Names, active state and trigger kinds come from GET /workflows/{id},
+fetched a few at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Button, Input, Static
+
+from ...api import ApiError, AuthError, NotFoundError
+from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
+from ...api.paging import iterate
+from ...known import workflow_id_in
+from ...schedule import describe_timer
+from ...text import visible
+from ..safe import flag, plain, when
+from ..widgets.fields import Fields
+from ..widgets.paged_table import AuthFailed, Column, PagedTable
+from ..widgets.pane import Pane
+from .detail import DetailScreen
+from .events import EventScreen, event_columns, event_time
+from .sources import prop_value
+
+DETAILS_AT_ONCE = 5  # GET /workflows/{id} requests in flight during discovery
+ERRORS_PER_WORKFLOW = 20  # recent $errors read per known workflow to learn names and ids
+DISCOVERY_ROUNDS = 3  # errors can name workflows whose errors name more; stop after a few rounds
+
+FOUND_WORDS = {
+    "subscription": "subscription",
+    "errors": "$errors",
+    "created": "created here",
+    "added": "added by you",
+    "opened": "opened",
+}
+
+
+def is_workflow_id(ident: str | None) -> bool:
+    """A workflow id, not the glob `p_*` that subscriptions use for every workflow."""
+    return bool(ident) and ident.startswith("p_") and len(ident) > 2 and "*" not in ident  # type: ignore[union-attr]
+
+
+def trigger_kinds(workflow: Workflow) -> str:
+    return ", ".join(dict.fromkeys(t.kind for t in workflow.triggers)) or "none"
+
+
+@dataclass(frozen=True)
+class KnownRow:
+    """One row of the pane: what is remembered, and what GET /workflows/{id} said (if it was read)."""
+
+    id: str
+    name: str | None
+    found: str
+    workflow: Workflow | None = None
+    problem: str | None = None
+
+    @property
+    def title(self) -> str | None:
+        """The service's current name first; the remembered one when the details could not be read."""
+        return (self.workflow.name if self.workflow else None) or self.name
+
+
+def _triggers_cell(row: KnownRow) -> Text:
+    if row.workflow is not None:
+        return Text(trigger_kinds(row.workflow))
+    if row.problem is not None:
+        return Text("✖ " + visible(row.problem, 30), style="red")
+    return Text("…", style="dim")
+
+
+def known_columns() -> list[Column[KnownRow]]:
+    return [
+        Column("name", "Name", lambda r: plain(r.title, 60) if r.title else Text("(name not known yet)", style="dim"), width=28),
+        Column("id", "ID", lambda r: plain(r.id, 20, "cyan"), width=10),
+        Column("active", "Active", lambda r: flag(r.workflow.active) if r.workflow else Text("—", style="dim"), sort=lambda r: r.workflow.active if r.workflow else None, width=6),
+        Column("triggers", "Triggers", _triggers_cell, width=12),
+        Column("found", "Found", lambda r: plain(FOUND_WORDS.get(r.found, r.found), 20, "dim"), width=12),
+    ]
+
+
+class KnownTable(PagedTable[KnownRow]):
+    """The pane's table: `r` also looks for workflows again, and a row can be picked once it is loaded."""
+
+    class Rediscover(Message):
+        """`r`: look again in subscriptions and errors."""
+
+    _select: str | None = None
+
+    def action_refresh(self) -> None:
+        super().action_refresh()
+        self.post_message(self.Rediscover())
+
+    def select_when_loaded(self, ident: str) -> None:
+        self._select = ident
+
+    def _rebuild(self, *, full: bool = True) -> None:
+        super()._rebuild(full=full)
+        if self._select is not None:
+            ids = [r.id for r in self.rows]
+            if self._select in ids:
+                self.table.move_cursor(row=ids.index(self._select), animate=False)
+                self._select = None
+
+
+class WorkflowsPane(Pane):
+    TITLE = "Workflows"
+    BINDINGS = [
+        Binding("a", "add", "Add by id/URL"),
+        Binding("x", "forget", "Forget"),
+    ]
+    DEFAULT_CSS = """
+    WorkflowsPane > .note { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
+    WorkflowsPane > .note.problem { color: $warning; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.details: dict[str, Workflow] = {}  # GET /workflows/{id} answers, this workspace
+        self.problems: dict[str, str] = {}  # ids whose details could not be read, and why
+        self.forgotten: set[str] = set()  # forgotten this session: discovery does not bring them back
+        self._discovering = False
+        self._summary: Text = Text("")
+        self._seen: dict[str, Any] = {}
+
+    @property
+    def org(self) -> str:
+        """The key of this workspace in the known-workflows file."""
+        return self.session.org_id or ""
+
+    def known(self) -> dict[str, dict[str, Any]]:
+        return {k: dict(v) for k, v in self.session.known.in_workspace(self.org).items() if isinstance(v, dict)}
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Workflows"), classes="pane-title")
+        yield Static(classes="note")
+        yield KnownTable(self._fetch, known_columns(), item_id=lambda r: r.id, noun="workflows")
+
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        self.discover()
+
+    @property
+    def table(self) -> KnownTable:
+        return self.query_one(KnownTable)
+
+    async def _fetch(self, **params: Any) -> Page[KnownRow]:
+        """The known list of this workspace as one page: filter, sort and refresh come with PagedTable."""
+        known = self.known()
+        self._seen = known
+        rows = [
+            KnownRow(ident, entry.get("name"), str(entry.get("found") or "?"), self.details.get(ident), self.problems.get(ident))
+            for ident, entry in known.items()
+        ]
+        rows.sort(key=lambda r: ((r.title or "\uffff").casefold(), r.id))
+        self._update_note()
+        return Page[KnownRow](items=rows, page_info=PageInfo(total_count=len(rows), count=len(rows)))
+
+    # --- discovery ------------------------------------------------------------------------------
+
+    @work(group="discover", exclusive=True, exit_on_error=False)
+    async def discover(self) -> None:
+        """Subscriptions first, then details and recent `$errors` of every known workflow."""
+        org, client, known = self.org, self.client, self.session.known
+        counts: Counter[str] = Counter()
+        failures: list[str] = []
+        self._discovering = True
+        self._update_note()
+        try:
+            await self._discover(org, client, known, counts, failures)
+        except asyncio.CancelledError:
+            raise  # a newer look (r, another workspace) took over
+        except Exception as error:  # noqa: BLE001 - say it in the note; never a traceback
+            failures.append(f"everything ({type(error).__name__}: {error})")
+        self._discovering = False
+        unreadable = [ident for ident in self.known() if ident in self.problems]
+        if unreadable:
+            first = unreadable[0]
+            failures.append(f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.problems[first]}; x forgets one)")
+        self._summary = _summary_of(counts, failures)
+        self._update_note()
+        self.table.reload()
+
+    async def _discover(self, org: str, client: Any, known: Any, counts: Counter[str], failures: list[str]) -> None:
+        def remember(ident: str, found: str, name: str | None = None) -> None:
+            if ident in self.forgotten:
+                return
+            entry = known.in_workspace(org).get(ident)
+            fetched = self.details.get(ident)
+            if entry is not None and (entry.get("name") or (fetched is not None and fetched.name)):
+                name = None  # an error's workflow_name is as old as the error: it only fills a gap
+            if known.add(org, ident, name=name, found=found):
+                counts[found] += 1
+
+        try:
+            fetch = partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
+            async for sub in iterate(fetch):
+                for ident in (sub.emitter_id, sub.listener_id):
+                    if is_workflow_id(ident):
+                        remember(ident, "subscription")
+        except ApiError as error:
+            failures.append(f"subscriptions: {error.message}")
+            if isinstance(error, AuthError):
+                self.post_message(AuthFailed(error))
+        self.table.reload()
+
+        limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+        scanned: set[str] = set()
+        for _ in range(DISCOVERY_ROUNDS):
+            todo = [ident for ident in self.known() if ident not in scanned]
+            if not todo:
+                break
+            scanned.update(todo)
+            results = await asyncio.gather(*(self._read_one(ident, limit) for ident in todo))
+            for named in results:
+                for ident, name in named:
+                    remember(ident, "errors", name)
+            self.table.reload()
+
+    async def _read_one(self, ident: str, limit: asyncio.Semaphore) -> list[tuple[str, str | None]]:
+        """Details of one known workflow; the workflows (and names) its recent `$errors` mention."""
+        client, known, org = self.client, self.session.known, self.org
+        async with limit:
+            try:
+                workflow = await client.get_workflow(ident)
+            except ApiError as error:
+                self.details.pop(ident, None)
+                self.problems[ident] = "not found" if isinstance(error, NotFoundError) else error.message
+                return []
+            except Exception as error:  # noqa: BLE001 - one odd answer must not stop the others
+                self.problems[ident] = f"{type(error).__name__}: {error}"
+                return []
+            self.details[ident] = workflow
+            self.problems.pop(ident, None)
+            if workflow.name and ident in known.in_workspace(org):
+                known.add(org, ident, name=workflow.name, found="opened")  # only renames: it is known
+            try:
+                page = await client.list_workflow_errors(ident, limit=ERRORS_PER_WORKFLOW, expand=True)
+            except Exception:  # noqa: BLE001 - the errors are a bonus; the workflow is listed either way
+                return []
+        named: list[tuple[str, str | None]] = []
+        for event in page.items:
+            error = event.error()
+            context = error.original_context if error else None
+            if context is not None and is_workflow_id(context.workflow_id):
+                named.append((context.workflow_id, context.workflow_name))  # type: ignore[arg-type]
+        return named
+
+    @work(group="details", exclusive=True, exit_on_error=False)
+    async def fill_details(self) -> None:
+        """Details of known workflows not read yet (one was opened or created elsewhere)."""
+        limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+        todo = [ident for ident in self.known() if ident not in self.details and ident not in self.problems]
+        if todo:
+            await asyncio.gather(*(self._read_one(ident, limit) for ident in todo))
+        self.table.reload()
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        """Back from a detail or another pane's form: show workflows remembered meanwhile."""
+        if screen is self.screen and self.known() != self._seen and not self._discovering:
+            self.fill_details()
+
+    def _update_note(self) -> None:
+        note = self.query_one(".note", Static)
+        note.set_class(False, "problem")
+        if self._discovering:
+            note.update(Text("Looking for workflows in this workspace's subscriptions and errors…"))
+        elif not self.known():
+            note.update(
+                Text(
+                    "aftui knows no workflows in this workspace yet. The service cannot list workflows: aftui finds them in "
+                    "subscriptions and $errors, remembers those it creates or opens, and those you add. "
+                    "Press a to add one by id (p_…) or dashboard URL."
+                )
+            )
+        else:
+            note.set_class("✖" in self._summary.plain, "problem")
+            note.update(Text.assemble(self._summary, ("a adds by id or URL · x forgets · r looks again", "dim")))
+
+    def workspace_changed(self) -> None:
+        self.details.clear()
+        self.problems.clear()
+        self.forgotten.clear()
+        self._summary = Text("")
+        self.table.reload()
+        self.discover()
+
+    # --- actions --------------------------------------------------------------------------------
+
+    @on(KnownTable.Rediscover)
+    def _rediscover(self, event: Any) -> None:
+        event.stop()
+        self.discover()
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        row: KnownRow = event.item
+        self.app.push_screen(WorkflowScreen(row.id, ("Workflows", row.title or row.id), record=row.workflow))
+
+    def action_add(self) -> None:
+        def added(result: tuple[str, Workflow] | None) -> None:
+            if result is None:
+                return
+            ident, workflow = result
+            self.forgotten.discard(ident)
+            self.details[ident] = workflow
+            self.problems.pop(ident, None)
+            new = self.session.known.add(self.org, ident, name=workflow.name, found="added")
+            label = visible(workflow.name or ident, 60)
+            self.notify(f"Added {label}" if new else f"{label} was already known", markup=False)
+            self.table.select_when_loaded(ident)
+            self.table.reload()
+
+        self.app.push_screen(AddWorkflowScreen(), added)
+
+    def action_forget(self) -> None:
+        row = self.table.current
+        if row is None:
+            self.notify("No workflow is selected.", severity="warning", markup=False)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.session.known.forget(self.org, row.id)
+                self.forgotten.add(row.id)
+                self.details.pop(row.id, None)
+                self.notify(f"Forgot {visible(row.title or row.id, 60)}", markup=False)
+                self.table.reload()
+
+        question = Text.assemble(
+            "Forget ", (visible(row.title or "this workflow", 60), "bold"), " (", plain(row.id, 30, "cyan"), ")?\n\n",
+            ("aftui stops listing it in this workspace; the workflow itself is not touched. "
+             "It comes back if you add or open it, or on a later start if a subscription still names it.", "dim"),
+        )
+        self.app.push_screen(ConfirmScreen(question, "Forget"), confirmed)
+
+
+def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
+    parts: list[Text] = []
+    new = sum(counts.values())
+    if not new and not failures:
+        parts.append(Text("Nothing new in subscriptions or $errors. "))
+    if new:
+        where = ", ".join(f"{n} in {'subscriptions' if k == 'subscription' else k}" for k, n in counts.items())
+        parts.append(Text(f"Found {new} new ({where}). "))
+    for failure in failures:
+        parts.append(Text.assemble(("✖ Could not read ", "bold"), visible(failure, 200), ". "))
+    return Text.assemble(*parts)
+
+
+# --- modals ---------------------------------------------------------------------------------------
+
+
+class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
+    """Paste an id or a dashboard URL; it is checked with GET /workflows/{id} before it is added."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    AddWorkflowScreen { align: center middle; }
+    AddWorkflowScreen > Vertical { width: 76; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 0 1; }
+    AddWorkflowScreen .help { color: $text-muted; height: auto; }
+    AddWorkflowScreen #message { height: auto; min-height: 1; }
+    AddWorkflowScreen #message.error { color: $error; }
+    AddWorkflowScreen Horizontal { height: auto; align-horizontal: right; }
+    AddWorkflowScreen Button { margin-left: 1; min-width: 10; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Add a workflow", style="bold"))
+            yield Static(Text("Paste its id (p_…) or a dashboard URL that contains it."), classes="help")
+            yield Input(placeholder="p_… or https://…/p_…", id="ident")
+            yield Static(id="message")
+            with Horizontal():
+                yield Button("Add", variant="primary", id="add")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#ident", Input).focus()
+
+    def _say(self, text: Text, error: bool = False) -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+
+    @on(Input.Submitted, "#ident")
+    @on(Button.Pressed, "#add")
+    def _submit(self) -> None:
+        typed = self.query_one("#ident", Input).value
+        ident = workflow_id_in(typed)
+        if ident is None:
+            self._say(Text("No workflow id (p_ followed by letters and digits) in what was typed."), error=True)
+            return
+        self._check(ident)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @work(group="check", exclusive=True, exit_on_error=False)
+    async def _check(self, ident: str) -> None:
+        self._say(Text.assemble("Checking ", plain(ident, 40, "cyan"), "…"))
+        self.query_one("#add", Button).disabled = True
+        try:
+            workflow = await self.app.session.client.get_workflow(ident)  # type: ignore[attr-defined]
+        except ApiError as error:
+            self._say(Text.assemble(("The service said: ", "bold"), visible(error.message, 300)), error=True)
+            self.query_one("#ident", Input).focus()
+            return
+        finally:
+            self.query_one("#add", Button).disabled = False
+        self.dismiss((ident, workflow))
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 66; max-width: 95%; height: auto; border: round $warning; background: $surface; padding: 0 1; }
+    ConfirmScreen Static { height: auto; }
+    ConfirmScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
+    ConfirmScreen Button { margin-left: 1; min-width: 10; }
+    """
+
+    def __init__(self, question: Text, verb: str) -> None:
+        super().__init__()
+        self.question = question
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question)
+            with Horizontal():
+                yield Button(f"{self.verb} (y)", variant="warning", id="yes")
+                yield Button("Keep (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+# --- the detail -------------------------------------------------------------------------------------
+
+
+class WorkflowScreen(DetailScreen):
+    """A workflow (`p_`) or a template (`tch_`): overview, triggers, steps, events, `$errors`, JSON."""
+
+    @property
+    def is_template(self) -> bool:
+        return self.ident.startswith("tch_")
+
+    async def load(self) -> Workflow:
+        workflow = await self.session.client.get_workflow(self.ident)
+        if not self.is_template:
+            self.session.known.add(self.session.org_id or "", self.ident, name=workflow.name, found="opened")
+        return workflow
+
+    def tabs(self) -> list[tuple[str, Widget]]:
+        workflow: Workflow = self.record
+        client = self.session.client
+        tabs: list[tuple[str, Widget]] = [
+            ("Overview", Fields(self._overview(workflow))),
+            ("Triggers", Fields(trigger_rows(workflow.triggers, template=self.is_template))),
+            ("Steps", Fields(step_rows(workflow.steps))),
+        ]
+        if not self.is_template:
+            steps = {s.id: s.namespace for s in workflow.steps if s.id}
+            events = PagedTable(partial(client.list_workflow_events, self.ident), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")
+            errors = PagedTable(partial(client.list_workflow_errors, self.ident, expand=True), error_columns(steps), item_id=lambda e: e.id or "", noun="errors", id="errors")
+            tabs += [
+                ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
+                ("Errors", Listing("$errors of this workflow, newest first (the last 100). enter opens one.", errors)),
+            ]
+        return tabs
+
+    def _overview(self, workflow: Workflow) -> list[tuple[str, Any]]:
+        now = self.session.now()
+        disabled = sum(1 for s in workflow.steps if s.disabled)
+        rows: list[tuple[str, Any]] = [
+            ("Name", workflow.name),
+            ("ID", workflow.id or self.ident),
+        ]
+        if self.is_template:
+            rows += [
+                ("Kind", "workflow template"),
+                ("Description", wrapped(plain((workflow.model_extra or {}).get("description"), 1000))),
+            ]
+        else:
+            entry = self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}
+            rows += [
+                ("Active", flag(workflow.active)),
+                ("Created", when(workflow.created_at, now)),
+                ("Updated", when(workflow.updated_at, now)),
+            ]
+            if entry.get("found"):
+                rows.append(("Known from", FOUND_WORDS.get(entry["found"], entry["found"])))
+        rows += [
+            ("Triggers", f"{len(workflow.triggers)} ({trigger_kinds(workflow)})" if workflow.triggers else "none"),
+            ("Steps", f"{len(workflow.steps)}" + (f" ({disabled} disabled)" if disabled else "")),
+        ]
+        return rows
+
+    def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
+        if isinstance(event.item, EventSummary):
+            errors = event.table.id == "errors"
+            crumbs = (*self.crumbs, ("error " if errors else "event ") + (event.item.id or ""))
+            self.app.push_screen(EventScreen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors))
+
+
+class Listing(ScrollableContainer, can_focus=False):
+    """A line saying what a tab's table holds (and so what an empty one means), above the table."""
+
+    DEFAULT_CSS = """
+    Listing { height: 1fr; overflow: hidden hidden; }
+    Listing > .hint { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, hint: str, table: PagedTable[Any]) -> None:
+        super().__init__()
+        self.hint = hint
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.hint), classes="hint")
+        yield self.table
+
+
+KIND_TITLES = {"http": "HTTP", "timer": "Timer", "email": "Email", "source": "Source"}
+
+
+def trigger_rows(triggers: list[Trigger], *, template: bool = False) -> list[tuple[str, Any]]:
+    if not triggers:
+        return [("", Text("This workflow has no triggers: it runs only when something subscribed delivers to it.", style="dim"))]
+    rows: list[tuple[str, Any]] = []
+    for n, trigger in enumerate(triggers):
+        if n:
+            rows.append(("", ""))
+        kind = trigger.kind
+        rows.append((KIND_TITLES.get(kind, kind), plain(trigger.id, 40, "cyan")))
+        if kind == "http":
+            if trigger.endpoint_url:
+                rows.append(("  Endpoint", wrapped(plain(trigger.endpoint_url, 300))))
+            else:
+                rows.append(("  Endpoint", Text("given when a workflow is created from the template" if template else "none", style="dim")))
+            rows.append(("  Custom response", flag(trigger.custom_response)))
+        elif kind == "timer":
+            rows.append(("  Schedule", describe_timer({"cron": trigger.cron, "interval_seconds": trigger.interval_seconds, "timezone": trigger.timezone})))
+            if trigger.schedule_changed_at:
+                rows.append(("  Schedule changed", when(trigger.schedule_changed_at)))
+        elif kind == "email":
+            if trigger.email_address:
+                rows.append(("  Address", plain(trigger.email_address, 200)))
+            else:
+                rows.append(("  Address", Text("given when a workflow is created from the template" if template else "none", style="dim")))
+        else:
+            rows.append(("  Name", plain(trigger.name, 200) if trigger.name else Text("(unnamed)", style="dim")))
+            active = (trigger.model_extra or {}).get("active")
+            if isinstance(active, bool):
+                rows.append(("  Active", flag(active)))
+            types = {p.name: p.type for p in trigger.configurable_props or []}
+            for name, value in (trigger.configured_props or {}).items():
+                rows.append((_prop_label(name, types.get(name)), wrapped(prop_value(value))))
+        if template and trigger.configurable_props:
+            given = trigger.configured_props or {}
+            for prop in trigger.configurable_props:
+                if prop.name not in given and not _internal(prop.type):
+                    rows.append((_prop_label(prop.name, prop.type), _default(prop.default, prop.optional)))
+    return rows
+
+
+def _internal(kind: str | None) -> bool:
+    """Props the runtime fills (`$.service.db`, `$.service.http`), never the user."""
+    return bool(kind) and kind.startswith("$.service")  # type: ignore[union-attr]
+
+
+def _default(value: Any, optional: bool | None = None) -> Text:
+    if value is None:
+        return Text("optional" if optional else "to be given (no default)", style="dim")
+    return wrapped(Text.assemble(("default ", "dim"), prop_value(value)))
+
+
+def _prop_label(name: str, kind: str | None) -> str:
+    return f"  {visible(name, 40)}" + (f" ({visible(kind, 24)})" if kind else "")
+
+
+def wrapped(text: Text) -> Text:
+    """A value in a detail wraps onto more lines rather than being cut at the screen's edge."""
+    text.no_wrap = False
+    text.overflow = "fold"
+    return text
+
+
+def step_rows(steps: list[Step]) -> list[tuple[str, Any]]:
+    if not steps:
+        return [("", Text("This workflow has no steps.", style="dim"))]
+    rows: list[tuple[str, Any]] = []
+    for n, step in enumerate(steps):
+        if n:
+            rows.append(("", ""))
+        head = Text.assemble(plain(step.component_key or "(no component)", 80, "cyan"))
+        if step.disabled:
+            head.append("  disabled", style="bold yellow")
+        rows.append((visible(step.namespace, 40), head))
+        configured = step.configured_props()
+        declared = step.savedComponent.configurableProps if step.savedComponent else []
+        secret = {p.name for p in declared if p.secret}
+        types = {p.name: p.type for p in declared}
+        names = list(dict.fromkeys([*(p.name for p in declared if not p.hidden and not _internal(p.type)), *configured]))
+        for name in names:
+            label = _prop_label(name, types.get(name))
+            if name not in configured:
+                rows.append((label, Text("not set", style="dim")))
+            elif name in secret:
+                rows.append((label, Text("•••••• (secret)", style="dim")))
+            else:
+                rows.append((label, wrapped(prop_value(configured[name]))))
+        if not names:
+            rows.append(("  props", Text("none", style="dim")))
+    return rows
+
+
+def error_columns(steps: dict[str, str]) -> list[Column[EventSummary]]:
+    """`$errors`: when, `code: msg`, the step that threw (by namespace), and how the run started."""
+
+    def step_of(event: EventSummary) -> Text:
+        error = event.error()
+        cell = error.error.cellId if error else None
+        return plain(steps.get(cell or "", cell), 30)
+
+    def trigger_of(event: EventSummary) -> Text:
+        error = event.error()
+        return plain(error.original_context.source_type if error else None, 20)
+
+    def summary(event: EventSummary) -> Text:
+        error = event.error()
+        if error is None:
+            text = event.event if isinstance(event.event, str) else json.dumps(event.event, default=str)
+            return plain(text, 160, "dim")
+        return plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 160, "red")
+
+    return [
+        Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
+        Column("step", "Step", step_of, width=10),
+        Column("trigger", "Trigger", trigger_of, width=7),
+        Column("error", "Error", summary),
+        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=16),
+    ]

@@ -1,0 +1,297 @@
+"""The Workflows pane and a workflow's detail, driven against the demo emulator."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from textual.widgets import Input, Static, TabbedContent
+
+from aftui.emulator.server import ServerHandle
+from aftui.tui.screens.events import EventScreen
+from aftui.tui.screens.workflows import AddWorkflowScreen, ConfirmScreen, KnownTable, WorkflowScreen, WorkflowsPane
+from aftui.tui.widgets.fields import Fields
+from aftui.tui.widgets.paged_table import PagedTable
+
+from tui_helpers import wait_for
+
+FROM_SUBSCRIPTIONS = {"Validate and forward orders", "Acknowledge and relay webhooks", "Flaky partner sync", "GitHub issues to Slack"}
+
+
+def workflow_id(emulator: ServerHandle, name: str) -> str:
+    return next(w.id for w in emulator.emulator.store.workflows.values() if w.name == name)
+
+
+def text_of(widget: Static) -> str:
+    """What a Static shows, as plain text (Fields hold a Rich table)."""
+    console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def discovered(app, pilot) -> KnownTable:  # noqa: ANN001
+    """The pane, once discovery has finished and every row has its details."""
+    await wait_for(pilot, lambda: bool(app.query("#workflows KnownTable")), timeout=10)
+    pane = app.query_one("#workflows", WorkflowsPane)
+    table = pane.query_one(KnownTable)
+    await wait_for(pilot, lambda: not pane._discovering and table.rows and all(r.workflow or r.problem for r in table.rows), timeout=10)
+    return table
+
+
+def names(table: KnownTable) -> set[str]:
+    return {r.title or "" for r in table.rows}
+
+
+async def add(pilot, text: str) -> AddWorkflowScreen:  # noqa: ANN001
+    await pilot.press("a")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, AddWorkflowScreen))
+    modal = pilot.app.screen
+    modal.query_one("#ident", Input).value = text  # as pasted
+    await pilot.press("enter")
+    return modal
+
+
+async def open_detail(app, pilot, ident: str) -> WorkflowScreen:  # noqa: ANN001
+    app.open_id(ident)
+    await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json")), timeout=10)
+    return app.screen
+
+
+async def test_the_pane_discovers_the_demo_workflows_from_subscriptions(make_app) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        assert names(table) == FROM_SUBSCRIPTIONS
+        assert all(row.id.startswith("p_") and "*" not in row.id for row in table.rows)
+        assert {row.found for row in table.rows} == {"subscription"}
+        orders = next(r for r in table.rows if r.title == "Validate and forward orders")
+        assert orders.workflow is not None and orders.workflow.active is True
+        assert table.columns[3].render(orders).plain == "http"
+        assert table.table.get_cell(orders.id, "triggers").plain == "http"  # drawn, not only known
+        assert table.table.get_cell(orders.id, "active").plain == "yes"
+        note = text_of(app.query_one("#workflows .note", Static))
+        assert "Found 4 new (4 in subscriptions)" in note
+
+
+async def test_a_workflow_is_added_by_id_and_the_cursor_lands_on_it(make_app, emulator) -> None:
+    nightly = workflow_id(emulator, "Nightly report")
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        await add(pilot, nightly)
+        await wait_for(pilot, lambda: "Nightly report" in names(table))
+        assert not isinstance(app.screen, AddWorkflowScreen)
+        row = next(r for r in table.rows if r.id == nightly)
+        assert row.found == "added" and row.workflow is not None
+        assert table.columns[3].render(row).plain == "timer"
+        await wait_for(pilot, lambda: table.current is not None and table.current.id == nightly)
+
+
+async def test_a_workflow_is_added_by_a_dashboard_url(make_app, emulator) -> None:
+    triage = workflow_id(emulator, "Inbound email triage")
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        await add(pilot, f"  https://dashboard.example.com/@acme/projects/proj_Ab12/{triage}/inspect?tab=logs ")
+        await wait_for(pilot, lambda: "Inbound email triage" in names(table))
+
+
+async def test_an_unknown_id_shows_the_servers_message_and_keeps_the_text(make_app) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        modal = await add(pilot, "p_doesnotexist")
+        message = modal.query_one("#message", Static)
+        await wait_for(pilot, lambda: "not found" in text_of(message))
+        assert "workflow p_doesnotexist not found" in text_of(message)  # the emulator's own words
+        assert app.screen is modal
+        assert modal.query_one("#ident", Input).value == "p_doesnotexist"
+        modal.query_one("#ident", Input).value = "no id in here"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "No workflow id" in text_of(message))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AddWorkflowScreen))
+        assert names(table) == FROM_SUBSCRIPTIONS
+
+
+async def test_forget_asks_first_and_then_drops_the_row(make_app) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        gone = table.current
+        assert gone is not None
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        assert gone.id in {r.id for r in table.rows}
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: gone.id not in {r.id for r in table.rows})
+        assert gone.id not in app.session.known.in_workspace(app.session.org_id)
+        await pilot.press("r")  # looking again does not bring it back in this session
+        await discovered(app, pilot)
+        assert gone.id not in {r.id for r in table.rows}
+
+
+async def test_known_workflows_are_remembered_for_the_next_start(make_app, emulator, tmp_path) -> None:
+    nightly = workflow_id(emulator, "Nightly report")
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        await add(pilot, nightly)
+        await wait_for(pilot, lambda: "Nightly report" in names(table))
+    saved = json.loads((tmp_path / "data" / "known_workflows.json").read_text())
+    assert saved[app.session.org_id][nightly] == {"name": "Nightly report", "found": "added"}
+
+    again = make_app(start_pane="workflows")
+    async with again.run_test(size=(120, 36)) as pilot:
+        table = await discovered(again, pilot)
+        assert names(table) == FROM_SUBSCRIPTIONS | {"Nightly report"}
+        assert next(r for r in table.rows if r.id == nightly).found == "added"
+
+
+async def test_opening_a_workflow_by_id_remembers_it(make_app, emulator) -> None:
+    refunds = workflow_id(emulator, "Validate refunds")
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        await open_detail(app, pilot, refunds)
+        assert app.session.known.in_workspace(app.session.org_id)[refunds] == {"name": "Validate refunds", "found": "opened"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Validate refunds" in names(table))
+        await wait_for(pilot, lambda: next(r for r in table.rows if r.id == refunds).workflow is not None)
+        assert next(r for r in table.rows if r.id == refunds).workflow.active is False
+        assert table.table.get_cell(refunds, "active").plain == "no"
+
+
+async def test_enter_opens_the_detail_with_the_http_endpoint(make_app, emulator) -> None:
+    orders = emulator.emulator.demo.order_workflow_id
+    key = emulator.emulator.demo.order_endpoint_key
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        table.table.move_cursor(row=[r.id for r in table.rows].index(orders))
+        table.table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("#json")), timeout=10)
+        screen = app.screen
+        assert screen.ident == orders
+        overview, triggers, steps = (text_of(f) for f in screen.query(Fields)[:3])
+        assert "Validate and forward orders" in overview and "3" in overview
+        assert f"{emulator.root_url}/e/{key}" in triggers
+        assert "Custom response" in triggers
+        assert "demo-validate-fields" in steps and "required_fields" in steps and "customer_email" in steps
+        assert "Known from" in overview and "subscription" in overview
+
+
+async def test_a_timer_trigger_is_shown_in_words(make_app, emulator) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await discovered(app, pilot)
+        screen = await open_detail(app, pilot, workflow_id(emulator, "Nightly report"))
+        assert "every day at 02:00 (UTC)" in text_of(screen.query(Fields)[1])
+        await pilot.press("escape")
+        screen = await open_detail(app, pilot, workflow_id(emulator, "Flaky partner sync"))
+        assert "every hour" in text_of(screen.query(Fields)[1])
+
+
+async def test_the_errors_tab_lists_the_order_workflows_errors(make_app, emulator) -> None:
+    orders = emulator.emulator.demo.order_workflow_id
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await discovered(app, pilot)
+        screen = await open_detail(app, pilot, orders)
+        errors = screen.query_one("#errors", PagedTable)
+        await wait_for(pilot, lambda: len(errors.rows) == 12, timeout=10)
+        first = errors.rows[0]
+        assert first.error() is not None
+        cells = [column.render(first).plain for column in errors.columns]
+        assert cells[1] == "validate"  # the step that threw, by namespace
+        assert cells[2] == "HTTP"
+        assert cells[3].startswith("ValidationError: Missing required field")
+        screen.query_one(TabbedContent).active = screen.query_one(TabbedContent).query("TabPane")[4].id
+        errors.table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventScreen))
+        assert app.screen.errors and app.screen.workflow_id == orders
+
+
+async def test_the_events_tab_lists_what_the_workflow_emitted(make_app, emulator) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await discovered(app, pilot)
+        screen = await open_detail(app, pilot, emulator.emulator.demo.order_workflow_id)
+        events = screen.query_one("#events", PagedTable)
+        await wait_for(pilot, lambda: len(events.rows) == 18, timeout=10)
+
+
+async def test_a_template_opens_with_its_props_and_is_not_remembered(make_app) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await discovered(app, pilot)
+        screen = await open_detail(app, pilot, "tch_8Wd2Kc")
+        overview, triggers, steps = (text_of(f) for f in screen.query(Fields)[:3])
+        assert "Nightly report" in overview and "workflow template" in overview
+        assert "every day at 02:00 (UTC)" in triggers and "timer ($.interface.timer)" in triggers
+        assert "fetch_metrics" in steps and "https://reports.example.com/api/v1/metrics/daily" in steps
+        assert not screen.query("#errors") and not screen.query("#events")
+        assert "tch_8Wd2Kc" not in app.session.known.in_workspace(app.session.org_id)
+
+
+async def test_an_unknown_workflow_shows_the_error_in_place(make_app) -> None:
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await discovered(app, pilot)
+        app.open_id("p_gone1234")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(".problem")), timeout=10)
+        assert "not found" in text_of(app.screen.query_one(".problem", Static))
+        assert "p_gone1234" not in app.session.known.in_workspace(app.session.org_id)
+
+
+async def test_markup_in_a_workflow_name_is_shown_as_text(make_app, emulator) -> None:
+    orders = emulator.emulator.store.workflows[emulator.emulator.demo.order_workflow_id]
+    orders.name = "[bold red]x[/] \x1b]52;c;aGk=\x07"
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        row = next(r for r in table.rows if r.id == orders.id)
+        cell = table.columns[0].render(row).plain
+        assert cell.startswith("[bold red]x[/]") and "\x1b" not in cell
+
+
+async def test_names_come_from_errors_when_the_service_does_not_send_one(make_app, emulator) -> None:
+    """The real service's GET /workflows/{id} shows only `{triggers, steps}`: `$errors` carry workflow_name."""
+    orders = emulator.emulator.demo.order_workflow_id
+    app = make_app(start_pane="workflows")
+    client = app.session.client
+    real = client.get_workflow
+
+    async def nameless(workflow_id: str):  # noqa: ANN202
+        return (await real(workflow_id)).model_copy(update={"name": None})
+
+    client.get_workflow = nameless
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        await wait_for(pilot, lambda: next(r for r in table.rows if r.id == orders).title == "Validate and forward orders")
+        assert app.session.known.in_workspace(app.session.org_id)[orders]["name"] == "Validate and forward orders"
+        flaky = next(r for r in table.rows if r.id == workflow_id(emulator, "Flaky partner sync"))
+        assert flaky.title is None  # no errors, no name: the row says so
+        assert table.table.get_cell(flaky.id, "name").plain == "(name not known yet)"
+
+
+async def test_a_workflow_created_elsewhere_is_listed_and_one_gone_says_so(make_app, emulator) -> None:
+    app = make_app(start_pane="workflows")
+    org = app.session.org_id
+    app.session.known.add(org, workflow_id(emulator, "Validate refunds"), found="created")  # as the forms would
+    app.session.known.add(org, "p_gone1234", name="Deleted long ago", found="added")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        refunds = next(r for r in table.rows if r.title == "Validate refunds")
+        assert refunds.found == "created" and table.table.get_cell(refunds.id, "found").plain == "created here"
+        gone = next(r for r in table.rows if r.id == "p_gone1234")
+        assert gone.title == "Deleted long ago" and gone.problem == "not found"
+        assert table.table.get_cell("p_gone1234", "triggers").plain == "✖ not found"
+        assert "Could not read 1 workflow (p_gone1234: not found" in text_of(app.query_one("#workflows .note", Static))
