@@ -29,19 +29,29 @@ PORT = 47812
 SHOTS: list[tuple[str, str, tuple[str, ...], tuple[int, int]]] = [
     ("sources", "sources", (), (120, 36)),
     ("sources-80x24", "sources", (), (80, 24)),
-    ("source-detail", "sources", ("down", "down", "enter"), (120, 36)),
-    ("source-events", "sources", ("down", "down", "enter", "_", "right", "right", "right"), (120, 36)),
+    ("source-detail", "sources", ("down", "down", "down", "enter"), (120, 36)),
+    ("source-events", "sources", ("down", "down", "down", "enter", "_", "right", "right", "right"), (120, 36)),
     ("keys", "sources", ("question_mark",), (120, 36)),
     ("palette", "sources", ("ctrl+p",), (120, 36)),
 ]
 
 
+# keys that open a detail from a pane (None: the pane has no detail of its own)
+DETAIL_KEYS: dict[str, tuple[str, ...] | None] = {
+    "workspaces": None,
+    "components": (*"new issue in github", "enter", "_", "enter"),
+}
+
+
 def pane_shots() -> list[tuple[str, str, tuple[str, ...], tuple[int, int]]]:
     shots = []
     for spec in pane_specs():
-        if spec.id != "sources":
-            shots.append((spec.id, spec.id, (), (120, 36)))
-            shots.append((f"{spec.id}-detail", spec.id, ("enter",), (120, 36)))
+        if spec.id == "sources":
+            continue
+        shots.append((spec.id, spec.id, (), (120, 36)))
+        keys = DETAIL_KEYS.get(spec.id, ("enter",))
+        if keys:
+            shots.append((f"{spec.id}-detail", spec.id, keys, (120, 36)))
     return shots
 
 

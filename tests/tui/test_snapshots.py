@@ -64,8 +64,14 @@ async def idle(pilot: Pilot) -> None:
 
 
 def press(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
+    """Press keys; "_" waits until the app is idle (as in snap_compare's own `press`)."""
+
     async def run(pilot: Pilot) -> None:
-        await pilot.press(*keys)
+        for key in keys:
+            if key == "_":
+                await idle(pilot)
+            else:
+                await pilot.press(key)
 
     return run
 
@@ -86,14 +92,14 @@ def table_of(pane: str) -> Callable[[Pilot], Awaitable[None]]:
 # pane -> keys that open a detail from it (None: the pane has no detail of its own)
 DETAIL_KEYS: dict[str, tuple[str, ...] | None] = {
     "workspaces": None,
-    "sources": ("down", "down", "enter"),
+    "sources": ("down", "down", "down", "enter"),
     "workflows": ("enter",),
     "webhooks": ("enter",),
     "subscriptions": ("enter",),
     "connect": ("enter",),
     "apps": ("enter",),
     "accounts": ("enter",),
-    "components": ("o", *"github-new-issue", "enter"),
+    "components": (*"new issue in github", "enter", "_", "enter"),
 }
 LISTLESS = {"workspaces", "components"}
 
@@ -115,7 +121,7 @@ def test_detail(snap_compare, app, pane, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_source_events_tab(snap_compare, app, size) -> None:
-    steps = settled(table_of("sources"), idle, press("down", "down", "enter"), idle, press("right", "right", "right"))
+    steps = settled(table_of("sources"), idle, press("down", "down", "down", "enter"), idle, press("right", "right", "right"))
     assert snap_compare(app(), terminal_size=size, run_before=steps)
 
 

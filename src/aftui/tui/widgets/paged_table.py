@@ -238,6 +238,10 @@ class PagedTable(Vertical, Generic[T]):
 
     def _update_status(self) -> None:
         loaded, total = len(self.pager.items), self.pager.total
+        if self.pager.done and not loaded and not self._loading and not self._error:
+            what = f"no {self.noun} match “{visible(self.filter_text, 40)}”" if self.filter_text else f"no {self.noun} yet"
+            self.query_one(".status", Static).update(Text(what + " · r refreshes"))
+            return
         parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]
         if self.filter_text:
             parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
