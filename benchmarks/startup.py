@@ -6,8 +6,12 @@
 - first_sources_page_ms: with the emulator at --scale 10000 in another
   process, from the app starting to the first page of Sources painted
   (target: at most 300 ms).
-- longest_frame_ms: the longest time from a key press to the screen updated
-  while paging down through all 10,000 sources (target: under 100 ms).
+- longest_frame_ms: the longest time the UI's event loop was busy in one go
+  (handling a key, loading a page, painting) while paging down through all
+  10,000 sources (target: under 100 ms). A ticker on the same loop measures
+  it: a busy loop is one that cannot tick. Timing each key press through the
+  test pilot would mostly measure the pilot's own waits (about 85 ms even on
+  a 26-row list).
 - peak_rss_mb: the TUI process's peak resident memory after that scroll
   (target: under 200 MB).
 """
@@ -75,8 +79,9 @@ async def scale_figures(scale: int) -> list[dict]:
         info = httpx.get(f"{root}/_emulator/info", timeout=30).json()
         session = demo_session(info["base_url"], info, data=Path(tempfile.mkdtemp()))
         app = AftuiApp(session)
-        frames: list[float] = []
+        stalls: list[float] = []
         first_page_ms = 0.0
+        presses = 0
         async with app.run_test(size=(120, 36)) as pilot:
             started = time.perf_counter()
             while not (app.query("#sources DataTable") and app.query_one("#sources DataTable").row_count):
@@ -84,25 +89,31 @@ async def scale_figures(scale: int) -> list[dict]:
             await pilot.pause()
             first_page_ms = (time.perf_counter() - started) * 1000
             table = app.query_one("#sources PagedTable")
-            while True:
-                before = time.perf_counter()
+            ticker = asyncio.create_task(_watch_the_loop(stalls))
+            while presses < 20_000:
                 await pilot.press("pagedown")
-                await pilot.pause()
-                frames.append((time.perf_counter() - before) * 1000)
+                presses += 1
                 if table.pager.done and table.table.cursor_row >= table.table.row_count - 1:
                     break
-                if len(frames) > 20_000:
-                    break
+            ticker.cancel()
             rows = table.table.row_count
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return [
             {"figure": "first_sources_page_ms", "sources": rows, "value": round(first_page_ms), "target": "<= 300"},
-            {"figure": "longest_frame_ms", "key_presses": len(frames), "value": round(max(frames), 1), "median": round(statistics.median(frames), 1), "target": "< 100"},
+            {"figure": "longest_frame_ms", "key_presses": presses, "value": round(max(stalls), 1), "p99": round(sorted(stalls)[int(len(stalls) * 0.99)], 1), "target": "< 100"},
             {"figure": "peak_rss_mb", "value": round(peak_mb, 1), "target": "< 200"},
         ]
     finally:
         emulator.terminate()
         emulator.wait(timeout=10)
+
+
+async def _watch_the_loop(stalls: list[float], tick: float = 0.002) -> None:
+    """Record how late each short sleep wakes: the time the loop was busy with something else."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(tick)
+        stalls.append(max(0.0, (time.perf_counter() - before - tick) * 1000))
 
 
 def main() -> None:

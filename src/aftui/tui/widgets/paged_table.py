@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import gc
 import logging
 
 from rich.text import Text
@@ -165,6 +166,9 @@ class PagedTable(Vertical, Generic[T]):
             self.set_class(False, "failed")
             self._error = None
             self._rebuild(full=first)
+            # A page of rows is long-lived: move it out of the collector's way, or every
+            # full collection walks all loaded rows again (200 ms pauses at 10,000 rows).
+            gc.freeze()
         except ApiError as error:
             self._failed(error)
             return
