@@ -22,7 +22,7 @@ import httpx
 from pydantic import BaseModel
 
 from .auth import ApiKeyAuth, OAuthAuth
-from .errors import ApiError, AuthError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for
+from .errors import ApiError, AuthError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for, transport_message
 from .models import (
     Account,
     App,
@@ -269,7 +269,7 @@ class Client:
         except httpx.TimeoutException as exc:
             raise NetworkError(f"timed out ({type(exc).__name__})", method=method, url=url) from None
         except httpx.TransportError as exc:
-            raise NetworkError(_transport_message(exc), method=method, url=url) from None
+            raise NetworkError(transport_message(exc), method=method, url=url) from None
 
     # --- shapes of answers -------------------------------------------------------------------------
 
@@ -666,13 +666,3 @@ def _validate(model: type[M], data: Any, method: str, path: str) -> M:
         first = exc.errors()[0] if hasattr(exc, "errors") else {}  # type: ignore[attr-defined]
         where = ".".join(str(p) for p in first.get("loc", ())) or "the body"
         raise ServerError(f"the service sent a {model.__name__} we cannot read ({where}: {first.get('msg', exc)})", method=method, url=path) from None
-
-
-def _transport_message(exc: httpx.TransportError) -> str:
-    if isinstance(exc, httpx.ConnectError):
-        return "cannot connect to the service"
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return "the connection was dropped before the answer was complete"
-    if isinstance(exc, httpx.ReadError):
-        return "the connection broke while reading the answer"
-    return f"network error ({type(exc).__name__})"

@@ -174,3 +174,14 @@ def error_for(response: httpx.Response) -> ApiError:
     if 400 <= status < 500:
         return ValidationError(message, **common)
     return ServerError(message, **common)
+
+
+def transport_message(exc: httpx.TransportError) -> str:
+    """A failed exchange in plain words, for the user and the status line."""
+    if isinstance(exc, httpx.ConnectError):
+        return "cannot connect to the service"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return "the connection was dropped before the answer was complete"
+    if isinstance(exc, httpx.ReadError):
+        return "the connection broke while reading the answer"
+    return f"network error ({type(exc).__name__})"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
-from .errors import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ValidationError, error_for
+from .errors import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ValidationError, error_for, transport_message
 from .models import EventSummary, event_key
 
 if TYPE_CHECKING:
@@ -227,8 +227,6 @@ def _reason(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, httpx.ReadTimeout):
         return "no data or keepalive for too long"
-    if isinstance(exc, httpx.ConnectError):
-        return "cannot connect"
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return "the connection was dropped"
+    if isinstance(exc, httpx.TransportError):
+        return transport_message(exc)
     return type(exc).__name__
