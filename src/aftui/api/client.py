@@ -316,15 +316,7 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Account]:
-        params = {
-            "app": app,
-            "oauth_app_id": oauth_app_id,
-            "external_user_id": external_user_id,
-            "include_credentials": include_credentials or None,
-            "limit": limit,
-            "after": after,
-            "before": before,
-        }
+        params = _account_filters(app, oauth_app_id, external_user_id, include_credentials, limit, after, before)
         return await self._page(Account, "/accounts", params)
 
     async def get_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
@@ -587,15 +579,7 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Account]:
-        params = {
-            "app": app,
-            "oauth_app_id": oauth_app_id,
-            "external_user_id": external_user_id,
-            "include_credentials": include_credentials or None,
-            "limit": limit,
-            "after": after,
-            "before": before,
-        }
+        params = _account_filters(app, oauth_app_id, external_user_id, include_credentials, limit, after, before)
         return await self._page(Account, self._connect("/accounts"), params, nested="accounts", headers=self._env_header)
 
     async def get_connect_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
@@ -636,6 +620,27 @@ class Client:
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def _account_filters(
+    app: str | None,
+    oauth_app_id: str | None,
+    external_user_id: str | None,
+    include_credentials: bool,
+    limit: int | None,
+    after: str | None,
+    before: str | None,
+) -> dict[str, Any]:
+    """The query of both account lists (management and Connect): same filters, same paging."""
+    return {
+        "app": app,
+        "oauth_app_id": oauth_app_id,
+        "external_user_id": external_user_id,
+        "include_credentials": include_credentials or None,  # sent only when asked for
+        "limit": limit,
+        "after": after,
+        "before": before,
+    }
 
 
 def _seg(value: str) -> str:
