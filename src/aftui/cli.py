@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .exitcodes import HELP as EXIT_CODES
 
+
 def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8787, help="port to bind, 0 for any free one (default: 8787)")
@@ -59,10 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     tail.add_argument("--errors", action="append", default=[], metavar="WORKFLOW_ID", help="also poll this workflow's $errors (repeatable)")
     tail.add_argument("--channel", help="only events of this channel (sources)")
     tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
+    from .journal import cli as journal_cli
+
+    journal_cli.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
     return parser
 
 
-def _announce(em) -> None:  # noqa: ANN001 - an Emulator, imported lazily for a fast --help
+def _announce(em) -> None:
     info = em.describe()
     print(f"aftui emulator (seed {info['seed']}, activity {'on' if info['activity'] else 'off'})")
     print(f"  base URL     {info['base_url']}")
@@ -132,6 +136,10 @@ def _run_headless(args: argparse.Namespace) -> int:
     from .exitcodes import USAGE
     from .headless import common, inspect, tail
 
+    if args.command == "journal":
+        from .journal import cli as journal_cli
+
+        return journal_cli.run(args)
     if args.command == "config":
         try:
             return args.handler(args)

@@ -1,0 +1,84 @@
+"""`aftui journal search QUERY` and `aftui journal stats`: the journal without the TUI."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import sys
+from datetime import UTC, datetime
+
+from ..exitcodes import OK, USAGE
+from ..text import visible
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+    p_search = sub.add_parser("search", help="full-text search over journaled events (newest N, printed oldest first)")
+    p_search.add_argument("query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*; anything else is searched as a phrase')
+    p_search.add_argument("-n", type=int, default=20, help="how many, newest first (default: 20)")
+    p_search.add_argument("--emitter", help="only events of this emitter (source or workflow id)")
+    p_search.add_argument("--channel", help="only events of this channel")
+    p_search.add_argument("--json", action="store_true", help="NDJSON, one event per line")
+    p_search.set_defaults(journal_handler=search)
+    p_stats = sub.add_parser("stats", help="size, time span and emitters of the journal")
+    p_stats.add_argument("--json", action="store_true", help="one JSON object")
+    p_stats.set_defaults(journal_handler=stats)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .store import Journal
+
+    try:
+        with Journal() as journal:
+            return args.journal_handler(journal, args)
+    except (sqlite3.Error, OSError, ValueError) as error:
+        print(f"aftui: journal: {error}", file=sys.stderr)
+        return USAGE
+
+
+def search(journal, args: argparse.Namespace) -> int:
+    from ..headless import output
+
+    if args.n < 1:
+        raise ValueError("-n must be at least 1")
+    found = journal.search(args.query, emitter_id=args.emitter, channel=args.channel, limit=args.n)
+    width = shutil.get_terminal_size((120, 24)).columns
+    for event in reversed(found):  # oldest first, as a log reads
+        print(output.ndjson(output.event_record(event)) if args.json else output.event_line(event, width=width))
+    if not found and not args.json:
+        print(f"no events match {visible(args.query, 60)!s}", file=sys.stderr)
+    return OK
+
+
+def stats(journal, args: argparse.Namespace) -> int:
+    from ..headless import output
+
+    info = journal.stats()
+    if args.json:
+        print(output.ndjson(info))
+        return OK
+    print(f"journal   {visible(info['path'])}")
+    print(f"events    {info['rows']}")
+    print(f"on disk   {_size(info['bytes'])} ({_size(info['used_bytes'])} in use)")
+    print(f"oldest    {_when(info['oldest_ms'])}")
+    print(f"newest    {_when(info['newest_ms'])}")
+    print(f"search    {info['search']}")
+    print(f"emitters  {len(info['emitters'])}")
+    for emitter, rows in info["emitters"].items():
+        print(f"  {visible(emitter, 40):<40} {rows}")
+    return OK
+
+
+def _when(ms: int | None) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if ms else "-"
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)

@@ -1,0 +1,365 @@
+"""The journal: every event aftui has seen, in one SQLite file, searchable.
+
+Stdlib `sqlite3` only (no Textual, no emulator): the TUI, the headless
+commands and the benchmarks share it. One `Journal` holds one connection
+guarded by a lock, so a `JournalWriter` thread and a reader on another thread
+may share it safely; WAL lets other processes read while we write.
+
+Rows are keyed by (emitter_id, event_id): adding an event twice, from a
+stream, a poll and a listing alike, stores it once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Self
+
+from ..api.models import EventSummary, event_key
+
+__all__ = ["SCHEMA_VERSION", "Journal", "fts5_available"]
+
+SCHEMA_VERSION = 1
+DEFAULT_NAME = "journal.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS events (
+    emitter_id    TEXT NOT NULL,
+    event_id      TEXT NOT NULL,
+    ms            INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    channel       TEXT NOT NULL,
+    indexed_at_ms INTEGER,
+    payload       TEXT,
+    metadata      TEXT,
+    seen_at       REAL NOT NULL,
+    PRIMARY KEY (emitter_id, event_id)
+);
+CREATE INDEX IF NOT EXISTS events_by_time ON events (ms, seq);
+CREATE INDEX IF NOT EXISTS events_by_emitter_time ON events (emitter_id, ms, seq);
+"""
+
+# External-content FTS5 over events(payload, emitter_id, channel), kept in
+# sync by triggers. Why external content: the payload is already stored once
+# in `events`; a regular FTS table would store it a second time, and a
+# contentless one cannot give back column values for the 'delete' command
+# without us passing them (which the triggers do here anyway, from `old`).
+# The rowid of `events` is the link: it stays stable because we never run a
+# plain VACUUM (which may renumber rowids of a table without an INTEGER
+# PRIMARY KEY); space is given back with `PRAGMA incremental_vacuum`, which
+# moves pages, not rows.
+_FTS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(
+    payload, emitter_id, channel,
+    content='events', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS events_fts_insert AFTER INSERT ON events BEGIN
+    INSERT INTO events_fts(rowid, payload, emitter_id, channel) VALUES (new.rowid, new.payload, new.emitter_id, new.channel);
+END;
+CREATE TRIGGER IF NOT EXISTS events_fts_delete AFTER DELETE ON events BEGIN
+    INSERT INTO events_fts(events_fts, rowid, payload, emitter_id, channel) VALUES ('delete', old.rowid, old.payload, old.emitter_id, old.channel);
+END;
+CREATE TRIGGER IF NOT EXISTS events_fts_update AFTER UPDATE ON events BEGIN
+    INSERT INTO events_fts(events_fts, rowid, payload, emitter_id, channel) VALUES ('delete', old.rowid, old.payload, old.emitter_id, old.channel);
+    INSERT INTO events_fts(rowid, payload, emitter_id, channel) VALUES (new.rowid, new.payload, new.emitter_id, new.channel);
+END;
+"""
+_TRIGGERS = ("events_fts_insert", "events_fts_delete", "events_fts_update")
+
+_INSERT = (
+    "INSERT OR IGNORE INTO events (emitter_id, event_id, ms, seq, channel, indexed_at_ms, payload, metadata, seen_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_COLUMNS = "e.event_id, e.indexed_at_ms, e.payload, e.metadata, e.emitter_id"
+_NEWEST_FIRST = "ORDER BY e.ms DESC, e.seq DESC, e.rowid DESC"
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite was built with FTS5."""
+    probe = sqlite3.connect(":memory:")
+    try:
+        probe.execute("CREATE VIRTUAL TABLE probe USING fts5(a)")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        probe.close()
+
+
+def default_path() -> Path:
+    from ..config import data_dir
+
+    return data_dir() / DEFAULT_NAME
+
+
+class Journal:
+    """A SQLite journal of events. Thread-safe; use as a context manager or call `close()`.
+
+    `fts=False` forces the LIKE fallback (used where FTS5 is missing, and by tests).
+    """
+
+    def __init__(self, path: Path | str | None = None, *, fts: bool | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fts = fts5_available() if fts is None else (fts and fts5_available())
+        self._lock = threading.RLock()
+        # isolation_level=None: we open transactions ourselves, one per batch.
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        try:
+            self._setup()
+        except BaseException:
+            self._db.close()
+            raise
+
+    # --- set-up -----------------------------------------------------------------------------------
+
+    def _setup(self) -> None:
+        db = self._db
+        # auto_vacuum must be chosen before the first table exists; no-op afterwards.
+        db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(_SCHEMA):
+                db.execute(statement)
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif row[0] > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"{self.path}: journal schema {row[0]} is newer than this aftui ({SCHEMA_VERSION})")
+            if self.fts:
+                stale = db.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
+                for statement in _statements(_FTS):
+                    db.execute(statement)
+                if stale:  # written while FTS was off: the index missed rows
+                    db.execute("INSERT INTO events_fts(events_fts) VALUES ('rebuild')")
+                    db.execute("DELETE FROM meta WHERE key = 'fts_stale'")
+            else:
+                # Without FTS5 the triggers of an index made elsewhere would fail every insert.
+                had = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'events_fts_%'").fetchone()[0]
+                for name in _TRIGGERS:
+                    db.execute(f"DROP TRIGGER IF EXISTS {name}")
+                has_index = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events_fts'").fetchone()
+                if had or has_index:
+                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_stale', '1')")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA optimize")
+            except sqlite3.Error:
+                pass
+            self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- writing ----------------------------------------------------------------------------------
+
+    def add(self, events: Iterable[EventSummary], emitter_id: str | None = None) -> int:
+        """Store the events not stored yet, in one transaction; return how many were new.
+
+        The emitter is `emitter_id`, else the event's `metadata.emitter_id`; events
+        without an id or an emitter cannot be deduplicated and are skipped.
+        """
+        now = time.time()
+        rows = [row for row in (_row(event, emitter_id, now) for event in events) if row is not None]
+        if not rows:
+            return 0
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # rowcount sums sqlite3_changes(): ignored duplicates and trigger writes are not counted.
+                new = db.executemany(_INSERT, rows).rowcount
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return max(0, new)
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def search(self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100) -> list[EventSummary]:
+        """Events whose payload, emitter or channel match `query`, newest first.
+
+        `query` is FTS5 syntax (words, "phrases", OR, NOT, prefix*); text that is
+        not valid FTS5 is searched as one phrase instead of raising.
+        """
+        query = query.strip()
+        if not query:
+            return self._select("", [], emitter_id, channel, limit)
+        if not self.fts:
+            return self._like(query, emitter_id, channel, limit)
+        match = "e.rowid IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"
+        for attempt in (query, _phrase(query)):
+            try:
+                return self._select(match, [attempt], emitter_id, channel, limit)
+            except sqlite3.OperationalError:
+                continue
+        return []
+
+    def recent(self, emitter_id: str | None = None, limit: int = 100) -> list[EventSummary]:
+        """The newest events (of one emitter, or all), newest first."""
+        return self._select("", [], emitter_id, None, limit)
+
+    def count(self, emitter_id: str | None = None) -> int:
+        with self._lock:
+            if emitter_id is None:
+                return self._db.execute("SELECT count(*) FROM events").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM events WHERE emitter_id = ?", (emitter_id,)).fetchone()[0]
+
+    def stats(self) -> dict[str, Any]:
+        """Rows, bytes on disk (database and WAL), oldest/newest event time, emitters, fts."""
+        with self._lock:
+            db = self._db
+            rows, oldest, newest = db.execute("SELECT count(*), min(ms), max(ms) FROM events").fetchone()
+            emitters = dict(db.execute("SELECT emitter_id, count(*) FROM events GROUP BY emitter_id ORDER BY 2 DESC, 1").fetchall())
+            used = self._used_bytes()
+        on_disk = sum(p.stat().st_size for p in (self.path, self.path.with_name(self.path.name + "-wal")) if p.exists())
+        return {
+            "path": str(self.path),
+            "rows": rows,
+            "bytes": on_disk,
+            "used_bytes": used,
+            "oldest_ms": oldest,
+            "newest_ms": newest,
+            "emitters": emitters,
+            "fts": self.fts,
+            "search": "fts5" if self.fts else "like (SQLite has no FTS5)",
+            "schema_version": SCHEMA_VERSION,
+        }
+
+    # --- retention --------------------------------------------------------------------------------
+
+    def prune(self, max_rows: int | None = None, max_mb: float | None = None) -> int:
+        """Remove the oldest events until at most `max_rows` remain and the data fits `max_mb`.
+
+        Size is the pages in use (free pages excluded), which is what shrinks
+        as rows go; freed pages are then given back to the file system.
+        Returns how many events were removed.
+        """
+        removed = 0
+        with self._lock:
+            if max_rows is not None:
+                excess = self.count() - max(0, max_rows)
+                if excess > 0:
+                    removed += self._delete_oldest(excess)
+            if max_mb is not None:
+                limit = max(0.0, max_mb) * 1024 * 1024
+                while True:
+                    used = self._used_bytes()
+                    rows = self.count()
+                    if used <= limit or rows == 0:
+                        break
+                    # Rows are about the same size: remove the share that is over, plus a little.
+                    share = 1 - limit / used
+                    removed += self._delete_oldest(max(1, math.ceil(rows * share * 1.05)))
+                    self._compact()
+            if removed:
+                self._db.execute("PRAGMA incremental_vacuum")
+        return removed
+
+    # --- internals --------------------------------------------------------------------------------
+
+    def _select(self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int) -> list[EventSummary]:
+        clauses = [where] if where else []
+        if emitter_id is not None:
+            clauses.append("e.emitter_id = ?")
+            params = [*params, emitter_id]
+        if channel is not None:
+            clauses.append("e.channel = ?")
+            params = [*params, channel]
+        sql = f"SELECT {_COLUMNS} FROM events e"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += f" {_NEWEST_FIRST} LIMIT ?"
+        with self._lock:
+            rows = self._db.execute(sql, [*params, max(0, limit)]).fetchall()
+        return [_summary(*row) for row in rows]
+
+    def _like(self, query: str, emitter_id: str | None, channel: str | None, limit: int) -> list[EventSummary]:
+        """The fallback without FTS5: every word must occur in payload, emitter or channel."""
+        clauses, params = [], []
+        for word in _words(query):
+            pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            clauses.append("(e.payload LIKE ? ESCAPE '\\' OR e.emitter_id LIKE ? ESCAPE '\\' OR e.channel LIKE ? ESCAPE '\\')")
+            params += [pattern] * 3
+        return self._select(" AND ".join(clauses), params, emitter_id, channel, limit)
+
+    def _delete_oldest(self, n: int) -> int:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = db.execute(
+                "DELETE FROM events WHERE rowid IN (SELECT rowid FROM events ORDER BY ms, seq, rowid LIMIT ?)", (n,)
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return cursor.rowcount
+
+    def _compact(self) -> None:
+        """Merge the FTS index so the space of deleted rows is really freed."""
+        if self.fts:
+            self._db.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
+
+    def _used_bytes(self) -> int:
+        db = self._db
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        free = db.execute("PRAGMA freelist_count").fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        return (pages - free) * size
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script on `;` at line ends, keeping trigger bodies whole."""
+    out, current = [], []
+    for line in script.strip().splitlines():
+        current.append(line)
+        text = "\n".join(current).strip()
+        if line.rstrip().endswith(";") and sqlite3.complete_statement(text):
+            out.append(text)
+            current = []
+    return out
+
+
+def _row(event: EventSummary, emitter_id: str | None, now: float) -> tuple[Any, ...] | None:
+    emitter = emitter_id or event.metadata.emitter_id
+    if not event.id or not emitter:
+        return None
+    key = event_key(event.id)
+    ms, seq = key if key is not None else (event.indexed_at_ms or 0, 0)
+    payload = json.dumps(event.event, ensure_ascii=False, separators=(",", ":"), default=str)
+    metadata = json.dumps(event.metadata.model_dump(mode="json", exclude_none=True), ensure_ascii=False, separators=(",", ":"))
+    return (emitter, event.id, ms, seq, event.channel, event.indexed_at_ms, payload, metadata, now)
+
+
+def _summary(event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str) -> EventSummary:
+    meta = json.loads(metadata) if metadata else {}
+    meta.setdefault("emitter_id", emitter_id)
+    return EventSummary(id=event_id, indexed_at_ms=indexed_at_ms, event=json.loads(payload) if payload else None, metadata=meta)
+
+
+def _phrase(query: str) -> str:
+    return '"' + query.replace('"', '""') + '"'
+
+
+def _words(query: str) -> list[str]:
+    return [word.strip('"') for word in query.split() if word.strip('"')]

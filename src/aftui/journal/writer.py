@@ -1,0 +1,125 @@
+"""`JournalWriter`: buffered, batched writes to a `Journal` from a background thread.
+
+Callers (the TUI's stream consumers, on the UI thread or its event loop) only
+append to an in-memory list under a lock; a daemon thread writes a batch every
+`batch_size` events or `interval` seconds, whichever comes first. `close()`
+writes what is left and joins the thread. A thread rather than an asyncio task
+because sqlite3 calls block: a task would have to hop to a thread anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from typing import Self
+
+from ..api.models import EventSummary
+from .store import Journal
+
+__all__ = ["JournalWriter"]
+
+log = logging.getLogger(__name__)
+
+
+class JournalWriter:
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        batch_size: int = 500,
+        interval: float = 0.5,
+        max_rows: int | None = None,
+        max_mb: float | None = None,
+        prune_every: float = 60.0,
+    ) -> None:
+        self.journal = journal
+        self.batch_size = max(1, batch_size)
+        self.interval = interval
+        self.max_rows, self.max_mb, self.prune_every = max_rows, max_mb, prune_every
+        self.written = 0  # new rows stored so far
+        self.last_error: BaseException | None = None
+        self._buffer: list[tuple[str | None, list[EventSummary]]] = []
+        self._pending = 0
+        self._cond = threading.Condition()
+        self._write_lock = threading.Lock()  # one batch at a time, in order
+        self._closing = False
+        self._last_prune = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="aftui-journal-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def pending(self) -> int:
+        """Events buffered and not yet written."""
+        with self._cond:
+            return self._pending
+
+    def add(self, events: Iterable[EventSummary], emitter_id: str | None = None) -> None:
+        """Buffer events for the next batch; never touches the disk."""
+        batch = list(events)
+        if not batch:
+            return
+        with self._cond:
+            if self._closing:
+                raise RuntimeError("journal writer is closed")
+            self._buffer.append((emitter_id, batch))
+            self._pending += len(batch)
+            if self._pending >= self.batch_size:
+                self._cond.notify()
+
+    def flush(self) -> int:
+        """Write what is buffered now, in the calling thread; return how many were new."""
+        return self._write(self._take())
+
+    def close(self) -> None:
+        """Stop the thread and write everything still buffered. Safe to call twice."""
+        with self._cond:
+            if self._closing:
+                return
+            self._closing = True
+            self._cond.notify()
+        self._thread.join()
+        self.flush()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _take(self) -> list[tuple[str | None, list[EventSummary]]]:
+        with self._cond:
+            taken, self._buffer, self._pending = self._buffer, [], 0
+        return taken
+
+    def _write(self, taken: list[tuple[str | None, list[EventSummary]]]) -> int:
+        if not taken:
+            return 0
+        new = 0
+        with self._write_lock:
+            try:
+                for emitter_id, events in taken:
+                    new += self.journal.add(events, emitter_id)
+                self.written += new
+                if (self.max_rows is not None or self.max_mb is not None) and time.monotonic() - self._last_prune >= self.prune_every:
+                    self._last_prune = time.monotonic()
+                    self.journal.prune(self.max_rows, self.max_mb)
+            except Exception as error:  # noqa: BLE001 - a full disk must not kill the stream
+                self.last_error = error
+                log.warning("journal write failed: %s", error)
+        return new
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                deadline = time.monotonic() + self.interval
+                while not self._closing and self._pending < self.batch_size:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._cond.wait(remaining)
+                closing = self._closing
+            self._write(self._take())
+            if closing:
+                return

@@ -1,0 +1,298 @@
+"""The journal on real SQLite files: dedupe, persistence, FTS search, retention, writer, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from aftui.api.models import EventSummary
+from aftui.journal import Journal, JournalWriter, fts5_available
+
+T0 = 1_700_000_000_000
+
+
+def ev(i: int, payload: object = None, *, channel: str | None = None, emitter: str | None = "dc_a", **meta: object) -> EventSummary:
+    metadata = {"emitter_id": emitter, "name": channel, **meta}
+    return EventSummary(
+        id=f"{T0 + i * 1000}-{i % 3}",
+        indexed_at_ms=T0 + i * 1000,
+        event={"n": i} if payload is None else payload,
+        metadata={k: v for k, v in metadata.items() if v is not None},
+    )
+
+
+@pytest.fixture(params=["fts", "like"])
+def journal(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "fts" and not fts5_available():
+        pytest.skip("SQLite without FTS5")
+    with Journal(tmp_path / "j.sqlite3", fts=request.param == "fts") as j:
+        yield j
+
+
+def test_pragmas_and_schema(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3"):
+        pass
+    db = sqlite3.connect(tmp_path / "j.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    columns = [row[1] for row in db.execute("PRAGMA table_info(events)")]
+    assert columns == ["emitter_id", "event_id", "ms", "seq", "channel", "indexed_at_ms", "payload", "metadata", "seen_at"]
+    db.close()
+
+
+def test_add_dedupes_across_calls(journal: Journal) -> None:
+    assert journal.add([ev(1), ev(2), ev(2)]) == 2
+    assert journal.add([ev(2), ev(3)]) == 1
+    assert journal.add([]) == 0
+    assert journal.count() == 3
+    # the same event id from another emitter is another event
+    assert journal.add([ev(1)], emitter_id="p_other") == 1
+    assert journal.count() == 4 and journal.count("p_other") == 1
+
+
+def test_events_without_id_or_emitter_are_skipped(journal: Journal) -> None:
+    assert journal.add([EventSummary(event={"x": 1}), ev(1, emitter=None)]) == 0
+    assert journal.add([ev(1, emitter=None)], emitter_id="dc_b") == 1
+
+
+def test_round_trip_and_newest_first(journal: Journal) -> None:
+    journal.add([ev(2, {"b": "ü"}, channel="orders"), ev(1), ev(3)])
+    got = journal.recent(limit=10)
+    assert [e.id for e in got] == [ev(3).id, ev(2).id, ev(1).id]
+    middle = got[1]
+    assert middle.event == {"b": "ü"} and middle.channel == "orders"
+    assert middle.metadata.emitter_id == "dc_a" and middle.indexed_at_ms == T0 + 2000
+    assert [e.id for e in journal.recent("dc_a", limit=1)] == [ev(3).id]
+    assert journal.recent("nobody") == []
+
+
+def test_persists_across_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as j:
+        j.add([ev(i, {"word": f"kiwi{i}"}) for i in range(5)])
+    with Journal(path) as j:
+        assert j.count() == 5
+        assert j.add([ev(4), ev(5)]) == 1
+        assert [e.event for e in j.search("kiwi3")] == [{"word": "kiwi3"}]
+
+
+def test_search_finds_payload_words_only(journal: Journal) -> None:
+    journal.add([
+        ev(1, {"customer": "Alice Smith", "total": 12}),
+        ev(2, {"customer": "Bob"}, emit_id="alicehidden"),
+        ev(3, "plain string payload with banana"),
+    ])
+    assert [e.id for e in journal.search("alice")] == [ev(1).id]  # case-insensitive, metadata not indexed
+    assert [e.id for e in journal.search("banana")] == [ev(3).id]
+    assert journal.search("alicehidden") == []
+    assert journal.search("nothing-like-this") == []
+    assert len(journal.search("")) == 3  # empty query: the newest events
+
+
+def test_search_on_emitter_and_channel_text(journal: Journal) -> None:
+    journal.add([ev(1, channel="orders"), ev(2, channel="refunds")], emitter_id="dc_shop")
+    assert [e.id for e in journal.search("refunds")] == [ev(2).id]
+    assert len(journal.search("dc_shop")) == 2
+
+
+def test_fts_syntax(tmp_path: Path) -> None:
+    if not fts5_available():
+        pytest.skip("SQLite without FTS5")
+    with Journal(tmp_path / "j.sqlite3") as j:
+        j.add([ev(1, {"t": "red apple"}), ev(2, {"t": "green apple"}), ev(3, {"t": "red pepper"})])
+        assert [e.id for e in j.search("red NOT pepper")] == [ev(1).id]
+        assert [e.id for e in j.search('"green apple"')] == [ev(2).id]
+        assert [e.id for e in j.search("pep*")] == [ev(3).id]
+        assert {e.id for e in j.search("green OR pepper")} == {ev(2).id, ev(3).id}
+        assert j.stats()["fts"] is True
+
+
+@pytest.mark.parametrize("query", ['"unbalanced', "AND", "foo(", "payload:", "nosuchcolumn:x", "*", "a + - ^", "NEAR(", "'\"'"])
+def test_bad_fts_syntax_never_raises(journal: Journal, query: str) -> None:
+    journal.add([ev(1, {"t": "foo( bar"})])
+    assert isinstance(journal.search(query), list)
+
+
+def test_bad_syntax_is_searched_as_a_phrase(journal: Journal) -> None:
+    journal.add([ev(1, {"t": "error: foo( bar"}), ev(2, {"t": "bar foo"})])
+    assert [e.id for e in journal.search("foo( bar")] == [ev(1).id]
+
+
+def test_filters(journal: Journal) -> None:
+    journal.add([ev(1, {"t": "x"}, channel="a"), ev(2, {"t": "x"}, channel="b")], emitter_id="e1")
+    journal.add([ev(3, {"t": "x"}, channel="a")], emitter_id="e2")
+    assert [e.id for e in journal.search("x", channel="a")] == [ev(3).id, ev(1).id]
+    assert [e.id for e in journal.search("x", emitter_id="e1")] == [ev(2).id, ev(1).id]
+    assert [e.id for e in journal.search("x", emitter_id="e1", channel="a")] == [ev(1).id]
+    assert len(journal.search("x", limit=1)) == 1
+    default_channel = journal.search("x", channel="default")
+    assert default_channel == []
+
+
+def test_prune_by_rows_removes_oldest(journal: Journal) -> None:
+    journal.add([ev(i, {"w": f"word{i}"}) for i in range(50)])
+    assert journal.prune(max_rows=10) == 40
+    assert journal.count() == 10
+    assert [e.id for e in journal.recent(limit=100)][-1] == ev(40).id
+    assert journal.search("word5") == []  # the index forgot the pruned rows
+    assert [e.id for e in journal.search("word45")] == [ev(45).id]
+    assert journal.prune(max_rows=10) == 0
+    assert journal.prune(max_rows=0) == 10 and journal.count() == 0
+
+
+def test_prune_by_mb(journal: Journal) -> None:
+    blob = "lorem ipsum dolor " * 200  # ~3.6 KB a row
+    journal.add([ev(i, {"text": blob, "i": i}) for i in range(1000)])
+    before = journal.stats()
+    assert before["used_bytes"] > 3 * 1024 * 1024
+    removed = journal.prune(max_mb=1.0)
+    after = journal.stats()
+    assert removed > 0 and after["rows"] == 1000 - removed
+    assert after["used_bytes"] <= 1024 * 1024
+    assert after["rows"] > 100  # oldest first, not everything
+    assert after["oldest_ms"] == T0 + removed * 1000  # the newest survive
+    assert after["newest_ms"] == T0 + 999 * 1000
+    assert journal.prune(max_mb=1.0) == 0
+
+
+def test_stats(journal: Journal) -> None:
+    empty = journal.stats()
+    assert empty["rows"] == 0 and empty["oldest_ms"] is None and empty["emitters"] == {}
+    journal.add([ev(1), ev(5)], emitter_id="e1")
+    journal.add([ev(3)], emitter_id="e2")
+    stats = journal.stats()
+    assert stats["rows"] == 3 and stats["bytes"] > 0
+    assert stats["oldest_ms"] == T0 + 1000 and stats["newest_ms"] == T0 + 5000
+    assert stats["emitters"] == {"e1": 2, "e2": 1}
+    assert stats["fts"] is journal.fts
+    assert stats["search"].startswith("fts5" if journal.fts else "like")
+    json.dumps(stats)
+
+
+def test_fts_catches_up_after_a_run_without_it(tmp_path: Path) -> None:
+    if not fts5_available():
+        pytest.skip("SQLite without FTS5")
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as j:
+        j.add([ev(1, {"t": "before"})])
+    with Journal(path, fts=False) as j:  # as on a Python whose SQLite lacks FTS5
+        assert j.add([ev(2, {"t": "during"})]) == 1
+        assert [e.id for e in j.search("during")] == [ev(2).id]
+    with Journal(path) as j:
+        assert [e.id for e in j.search("during")] == [ev(2).id]
+        assert [e.id for e in j.search("before")] == [ev(1).id]
+
+
+def test_writer_flushes_on_close(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        writer = JournalWriter(j, batch_size=10_000, interval=60)
+        writer.add([ev(i) for i in range(5)])
+        writer.add([ev(4), ev(5)], emitter_id="dc_a")
+        assert writer.pending == 7
+        writer.close()
+        writer.close()  # twice is fine
+        assert j.count() == 6 and writer.written == 6 and writer.pending == 0
+        with pytest.raises(RuntimeError):
+            writer.add([ev(9)])
+
+
+def test_writer_flushes_by_size_and_by_time(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        with JournalWriter(j, batch_size=10, interval=60) as writer:
+            writer.add([ev(i) for i in range(10)])
+            _wait(lambda: j.count() == 10)
+        with JournalWriter(j, batch_size=10_000, interval=0.05) as writer:
+            writer.add([ev(100)])
+            _wait(lambda: j.count() == 11)
+
+
+def test_writer_from_many_threads(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        with JournalWriter(j, batch_size=50, interval=0.01) as writer:
+            def produce(k: int) -> None:
+                for i in range(200):
+                    writer.add([ev(k * 1000 + i)])
+                    if i % 50 == 0:
+                        j.search("n")  # reads while the writer writes
+            threads = [threading.Thread(target=produce, args=(k,)) for k in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        assert j.count() == 800 and writer.last_error is None
+
+
+def test_writer_with_retention(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        with JournalWriter(j, batch_size=10, interval=0.01, max_rows=5, prune_every=0) as writer:
+            writer.add([ev(i) for i in range(20)])
+        assert j.count() == 5
+
+
+def _wait(condition, timeout: float = 5.0) -> None:
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+# --- the headless commands ---------------------------------------------------------------------------
+
+
+def aftui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AFTUI_", "XDG_"))}
+    env.update(AFTUI_DATA_DIR=str(data), AFTUI_CONFIG=str(data / "none.toml"), COLUMNS="120")
+    return subprocess.run([sys.executable, "-m", "aftui.cli", *args], check=False, env=env, capture_output=True, text=True, timeout=30)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    data.mkdir()
+    with Journal(data / "journal.sqlite3") as j:
+        j.add([ev(1, {"msg": "payment failed"}, channel="billing"), ev(2, {"msg": "payment ok"}), ev(3, {"msg": "shipped \x1b[31m"})])
+    return data
+
+
+def test_cli_search_json(data: Path) -> None:
+    done = aftui("journal", "search", "payment", "--json", data=data)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["id"] for r in records] == [ev(1).id, ev(2).id]  # oldest first
+    assert records[0]["event"] == {"msg": "payment failed"} and records[0]["metadata"]["emitter_id"] == "dc_a"
+    one = aftui("journal", "search", "payment", "--json", "-n", "1", data=data)
+    assert [json.loads(line)["id"] for line in one.stdout.splitlines()] == [ev(2).id]  # the newest
+
+
+def test_cli_search_people(data: Path) -> None:
+    done = aftui("journal", "search", "shipped", data=data)
+    assert done.returncode == 0, done.stderr
+    assert "shipped" in done.stdout and "\x1b" not in done.stdout  # escapes made visible
+    assert aftui("journal", "search", 'foo("', data=data).returncode == 0
+    none = aftui("journal", "search", "zebra", data=data)
+    assert none.returncode == 0 and none.stdout == "" and "no events match" in none.stderr
+    assert aftui("journal", "search", "x", "-n", "0", data=data).returncode == 2
+
+
+def test_cli_stats(data: Path) -> None:
+    done = aftui("journal", "stats", "--json", data=data)
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)
+    assert stats["rows"] == 3 and stats["emitters"] == {"dc_a": 3} and stats["fts"] is fts5_available()
+    people = aftui("journal", "stats", data=data)
+    assert people.returncode == 0 and "events    3" in people.stdout and "dc_a" in people.stdout
+
+
+def test_cli_on_a_fresh_data_dir(tmp_path: Path) -> None:
+    done = aftui("journal", "stats", "--json", data=tmp_path / "new")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rows"] == 0
