@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, TypeVar
+from typing import Any, TypeVar
 
 from .clock import Clock
 from .component_code import ComponentMeta
@@ -326,7 +326,3 @@ class Store:
 
     def slug_taken(self, slug: str, org_id: str, except_id: str | None = None) -> bool:
         return any(s.name_slug == slug and s.org_id == org_id and s.id != except_id for s in self.sources.values())
-
-
-def newest_first(records: Iterable[R]) -> list[R]:
-    return sorted(records, key=lambda r: r.seq, reverse=True)  # type: ignore[attr-defined]
