@@ -32,7 +32,7 @@ SHOTS: list[tuple[str, str, tuple[str, ...], tuple[int, int]]] = [
     ("source-detail", "sources", ("down", "down", "down", "enter"), (120, 36)),
     ("source-events", "sources", ("down", "down", "down", "enter", "_", "right", "right", "right"), (120, 36)),
     ("keys", "sources", ("question_mark",), (120, 36)),
-    ("palette", "sources", ("ctrl+p",), (120, 36)),
+    ("palette", "sources", ("ctrl+p", "_", "d", "c", "underscore", *"msIpon2"), (120, 36)),  # "_" alone waits
 ]
 
 
