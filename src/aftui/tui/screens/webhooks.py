@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
@@ -22,12 +23,22 @@ from textual.widgets import Input, Static
 from ...api import ApiError, NotFoundError, iterate
 from ...api.models import Page, PageInfo, Subscription, Webhook
 from ...text import visible
+from ..change import Guarded, perform
 from ..safe import flag, long_text, plain, when
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
-from .detail import DetailScreen
 from ..widgets.pane import Pane
-from .subscriptions import channel_text, enter_tab, end_text, lookup_names, open_end, pane_width, subscription_key, workspace_subscriptions
+from .detail import DetailScreen
+from .subscriptions import (
+    channel_text,
+    end_text,
+    enter_tab,
+    lookup_names,
+    open_end,
+    pane_width,
+    subscription_key,
+    workspace_subscriptions,
+)
 
 NEEDS_USER_KEY = (
     "Listing webhooks needs a user API key: the service lists them only under /users/me, "
@@ -61,8 +72,28 @@ async def list_webhooks_or_explain(client: Any, **params: Any) -> Page[Webhook]:
     return await client.list_webhooks(**params)
 
 
-class WebhooksPane(Pane):
+async def delete_webhook(owner: Widget, webhook: Webhook) -> bool:
+    """Ask (naming the subscriptions that go with it), then DELETE /webhooks/{id}; True once deleted."""
+    from ..forms.webhook import confirm_webhook_delete
+
+    client = owner.app.session.client  # type: ignore[attr-defined]
+    try:
+        feeds: int | None = sum(1 for s in await workspace_subscriptions(client) if s.listener_id == webhook.id)
+    except ApiError:
+        feeds = None  # the question is still worth asking without the count
+    if not await owner.app.push_screen_wait(confirm_webhook_delete(webhook, feeds)):
+        return False
+    deleted, _ = await perform(owner, client.delete_webhook(webhook.id), done=f"Deleted webhook {webhook.name or webhook.id}", refresh=("webhooks", "subscriptions"))
+    return deleted
+
+
+class WebhooksPane(Guarded, Pane):
     TITLE = "Webhooks"
+    CHANGES = frozenset({"new", "delete"})
+    BINDINGS = [
+        Binding("n", "new", "New webhook"),
+        Binding("d", "delete", "Delete"),
+    ]
     DEFAULT_CSS = """
     WebhooksPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
     WebhooksPane.empty > .empty { display: block; }
@@ -115,6 +146,17 @@ class WebhooksPane(Pane):
     def workspace_changed(self) -> None:
         self.query_one(PagedTable).reload()
 
+    def action_new(self) -> None:
+        from ..forms.webhook import WebhookForm
+
+        self.app.push_screen(WebhookForm())
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete(self) -> None:
+        webhook = self.query_one(PagedTable).current
+        if webhook is not None:
+            await delete_webhook(self, webhook)
+
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         webhook: Webhook = event.item
         self.app.push_screen(WebhookScreen(webhook.id, ("Webhooks", webhook.name or webhook.id), record=webhook))
@@ -124,10 +166,12 @@ class FedBy(ScrollableContainer, can_focus=False):
     """The "Fed by" tab: a note over the table (taken as it is by the detail, so tab reaches the table)."""
 
 
-class WebhookScreen(DetailScreen):
+class WebhookScreen(Guarded, DetailScreen):
     """Overview and "Fed by": the subscriptions whose listener is this webhook; enter opens the emitter."""
 
+    CHANGES = frozenset({"delete"})
     BINDINGS = [
+        Binding("d", "delete", "Delete"),
         Binding("down", "enter_tab", "Into the tab", show=False),
         # Before the table's own escape (clear filter), which would keep it even with no filter to clear.
         Binding("escape", "back", "Back", show=False, priority=True),
@@ -212,6 +256,11 @@ class WebhookScreen(DetailScreen):
 
     def action_enter_tab(self) -> None:
         enter_tab(self)
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete(self) -> None:
+        if isinstance(self.record, Webhook) and await delete_webhook(self, self.record):
+            self.app.pop_screen()
 
     def action_back(self) -> None:
         """esc clears the Fed by filter if there is one, else goes back."""

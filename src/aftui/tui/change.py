@@ -1,0 +1,99 @@
+"""How every change to the service is made from the TUI: guarded, reported, and followed by a refresh.
+
+Three pieces, used by every form and action:
+
+- `Guarded`, a mixin for screens and widgets: the actions named in
+  `CHANGES` are shown dimmed in the footer of a read-only profile, and
+  pressing their key says why instead of doing nothing.
+- `perform`: runs one call to the service and turns the outcome into what
+  the user sees: a notification of what changed, or the server's message.
+- `refresh_lists`: reloads every list on screen that shows what changed, so a
+  deleted webhook leaves the Webhooks pane at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterable
+from typing import Any, ClassVar, TypeVar
+
+from textual import events
+from textual.app import App
+from textual.dom import DOMNode
+
+from ..api import ApiError, AuthError, ReadOnlyError
+from ..text import visible
+from .widgets.paged_table import AuthFailed, PagedTable
+
+T = TypeVar("T")
+
+READ_ONLY_REASON = "This profile is read-only: changes are disabled (start aftui without --read-only, or set read_only = false in the profile)."
+
+
+def read_only(node: DOMNode) -> bool:
+    session = getattr(node.app, "session", None)
+    return bool(session is not None and session.read_only)
+
+
+class Guarded:
+    """Mixin: the actions in `CHANGES` change the service, so a read-only profile disables them.
+
+    Textual dims a binding whose `check_action` answers None, and then lets
+    its key fall through unhandled; `on_key` catches that key and explains.
+    """
+
+    CHANGES: ClassVar[frozenset[str]] = frozenset()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.CHANGES and read_only(self):  # type: ignore[arg-type]
+            return None
+        return super().check_action(action, parameters)  # type: ignore[misc]
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.CHANGES or not read_only(self):  # type: ignore[arg-type]
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):  # type: ignore[attr-defined]
+            if binding.action in self.CHANGES:
+                event.stop()
+                self.notify(f"{binding.description}: {READ_ONLY_REASON}", title="Read-only", severity="warning", markup=False)  # type: ignore[attr-defined]
+                return
+
+
+def describe_error(error: ApiError) -> str:
+    """The server's own words, made safe to show."""
+    return visible(error.message, 500) or f"the service answered {error.status}"
+
+
+async def perform(owner: DOMNode, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()) -> tuple[bool, T | None]:
+    """Await `call`; on success notify `done` and refresh the lists of `refresh` (nouns).
+
+    Returns (True, result), or (False, None) after telling the user what went
+    wrong. Callers with a form catch `ApiError` themselves instead, to put the
+    message beside the field it names.
+    """
+    try:
+        result = await call
+    except ReadOnlyError:
+        owner.notify(READ_ONLY_REASON, title="Read-only", severity="warning", markup=False)
+        return False, None
+    except ApiError as error:
+        owner.notify(describe_error(error), title="The service said", severity="error", markup=False)
+        if isinstance(error, AuthError):
+            owner.post_message(AuthFailed(error))
+        return False, None
+    owner.notify(visible(done, 300), markup=False)
+    refresh_lists(owner.app, refresh)
+    return True, result
+
+
+def refresh_lists(app: App[Any], nouns: Iterable[str]) -> int:
+    """Reload every `PagedTable` on any open screen that lists one of `nouns`; returns how many."""
+    wanted = set(nouns)
+    if not wanted:
+        return 0
+    reloaded = 0
+    for screen in app.screen_stack:
+        for table in screen.query(PagedTable):
+            if table.noun in wanted:
+                table.reload()
+                reloaded += 1
+    return reloaded

@@ -1,0 +1,1 @@
+"""Forms that change the service: each module holds the forms of one resource."""

@@ -1,0 +1,70 @@
+"""Create a webhook, and delete one after saying what goes with it."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from textual.app import ComposeResult
+from textual.widgets import Input
+
+from ...api.models import Webhook
+from ...text import visible
+from ..screens.confirm import ConfirmScreen
+from ..widgets.form import FormRow, FormScreen, Invalid, problems_of
+
+
+def url_problem(url: str) -> str | None:
+    """The service's own rule: http or https, with a hostname; a port and a path are allowed."""
+    if not url:
+        return "A URL is required."
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return "The URL must not contain spaces or control characters."
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        return "This is not a valid URL."
+    if parts.scheme.lower() not in ("http", "https"):
+        return "The URL must start with http:// or https://."
+    if not parts.hostname:
+        return "The URL must include a hostname."
+    return None
+
+
+class WebhookForm(FormScreen[Webhook]):
+    """POST /webhooks: a URL (checked as the service checks it), a name, a description."""
+
+    TITLE_TEXT = "New webhook"
+    SUBMIT_LABEL = "Create"
+    REFRESH = ("webhooks",)
+
+    def note(self) -> str:
+        return "A webhook receives events once a subscription names it as listener (Subscriptions, n)."
+
+    def fields(self) -> ComposeResult:
+        yield FormRow("URL", Input(placeholder="https://example.com/hooks/orders", id="url"), name="url", hint="http or https, with a hostname; a port and a path are allowed")
+        yield FormRow("Name", Input(placeholder="optional", id="name"), name="name")
+        yield FormRow("Description", Input(placeholder="optional", id="description"), name="description")
+
+    def on_mount(self) -> None:
+        self.query_one("#url", Input).focus()
+
+    def value(self, ident: str) -> str:
+        return self.query_one(f"#{ident}", Input).value.strip()
+
+    async def submit(self) -> Webhook:
+        url = self.value("url")
+        problems = problems_of([("url", url_problem(url))])
+        if problems:
+            raise Invalid(problems)
+        return await self.session.client.create_webhook(url, name=self.value("name") or None, description=self.value("description") or None)
+
+    def done(self, result: Webhook) -> str:
+        return f"Created webhook {result.name or result.id} → {result.url}"
+
+
+def confirm_webhook_delete(webhook: Webhook, feeds: int | None) -> ConfirmScreen:
+    what = [f"the webhook {visible(webhook.name or '(no name)', 80)} ({webhook.id})", f"which delivers to {visible(webhook.url, 200)}"]
+    if feeds:
+        what.append(f"and the {feeds} subscription{'s' if feeds != 1 else ''} that feed it")
+    return ConfirmScreen("Delete this webhook?", what)

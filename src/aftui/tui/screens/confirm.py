@@ -1,0 +1,75 @@
+"""Ask before a destructive change, saying exactly what will be removed.
+
+For the changes that cannot be undone and hit many things at once (a source
+and its events, an end user and all their accounts) the user types a name
+back: the confirm button stays disabled until the typed text matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from ...text import visible
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismisses with True only on an explicit yes (and the typed name, when one is asked for)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 72; max-width: 96%; height: auto; max-height: 90%; border: round $error; background: $surface; padding: 0 1; }
+    ConfirmScreen .title { text-style: bold; color: $error; }
+    ConfirmScreen .what { padding: 1 0 0 0; }
+    ConfirmScreen .typed-hint { color: $text-muted; padding: 1 0 0 0; }
+    ConfirmScreen Input { margin: 0; }
+    ConfirmScreen Horizontal { height: auto; padding: 1 0 0 0; }
+    ConfirmScreen Button { margin: 0 2 0 0; }
+    """
+
+    def __init__(self, title: str, what: Sequence[str], *, action: str = "Delete", typed: str | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.what = list(what)
+        self.action_label = action
+        self.typed = typed
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(visible(self.title_text, 200)), classes="title")
+            yield Static(Text("\n".join("• " + visible(line, 300) for line in self.what)), classes="what")
+            if self.typed is not None:
+                yield Static(Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint")
+                yield Input(id="typed", placeholder=visible(self.typed, 120))
+            with Horizontal():
+                yield Button(self.action_label, variant="error", id="yes", disabled=self.typed is not None)
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#typed" if self.typed is not None else "#no").focus()
+
+    @on(Input.Changed, "#typed")
+    def _typed(self, event: Input.Changed) -> None:
+        self.query_one("#yes", Button).disabled = event.value != self.typed
+
+    @on(Input.Submitted, "#typed")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.value == self.typed:
+            self.dismiss(True)
+
+    @on(Button.Pressed, "#yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,218 @@
+"""The frame every form shares: labelled rows, an error line under each, submit, and read-only.
+
+A subclass yields its rows (`FormRow`) from `fields()` and makes the change
+in `submit()`. Checks done before sending raise `Invalid`; the service's
+refusal arrives as `ApiError`. Either way the form stays open and filled,
+and each message goes beside the field it names (the server's `param`,
+mapped through `PARAMS`), or in the problem box above the buttons when it
+names none. On success the form closes with the result, a notification
+says what changed, and the lists that show it reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Label, Static
+
+from ...api import ApiError, AuthError, ReadOnlyError
+from ...text import visible
+from ..change import READ_ONLY_REASON, describe_error, read_only, refresh_lists
+from .paged_table import AuthFailed
+
+T = TypeVar("T")
+
+
+class Invalid(Exception):
+    """Client-side checks failed: field name -> message (the key "" is the form as a whole)."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        super().__init__("; ".join(problems.values()))
+        self.problems = dict(problems)
+
+
+class FormRow(Vertical):
+    """A label, the input, a hint, and the line where this field's problem is shown."""
+
+    DEFAULT_CSS = """
+    FormRow { height: auto; margin: 0 0 1 0; }
+    FormRow > Horizontal { height: auto; }
+    FormRow > Horizontal > Label { width: 20; padding: 0 1 0 0; color: $text-muted; }
+    FormRow > Horizontal > .field { width: 1fr; }
+    FormRow:focus-within > Horizontal > Label { color: $accent; text-style: bold; }
+    FormRow .hint { color: $text-muted; padding: 0 0 0 20; }
+    FormRow .field-error { display: none; color: $error; padding: 0 0 0 20; }
+    FormRow.-invalid .field-error { display: block; }
+    """
+
+    def __init__(self, label: str, field: Widget, *, name: str, hint: str | Text | None = None) -> None:
+        # Children are given here, not composed later, so the form's on_mount can already focus the field.
+        field.add_class("field")
+        parts: list[Widget] = [Horizontal(Label(Text(label)), field)]
+        if hint:
+            parts.append(Static(hint if isinstance(hint, Text) else Text(hint), classes="hint"))
+        parts.append(Static("", classes="field-error"))
+        super().__init__(*parts, name=name)
+        self.label = label
+        self.field = field
+
+    def show_error(self, message: str | None) -> None:
+        self.set_class(bool(message), "-invalid")
+        self.query_one(".field-error", Static).update(Text(message or ""))
+
+
+class FormScreen(ModalScreen[T | None], Generic[T]):
+    """A modal form; `ctrl+s` submits, `esc` leaves without changing anything."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    FormScreen { align: center middle; }
+    FormScreen > #frame { width: 100; max-width: 100%; height: auto; max-height: 100%; border: round $accent; background: $surface; padding: 0 1; }
+    FormScreen #form-title { text-style: bold; height: auto; }
+    FormScreen #form-note { color: $text-muted; height: auto; padding: 0 0 1 0; }
+    FormScreen #read-only { color: $warning; height: auto; padding: 0 0 1 0; }
+    FormScreen #rows { height: auto; max-height: 1fr; }
+    FormScreen #problem { display: none; height: auto; color: $error; border: round $error; padding: 0 1; }
+    FormScreen #problem.shown { display: block; }
+    FormScreen #buttons { height: auto; padding: 1 0 0 20; }
+    FormScreen #buttons > Button { margin: 0 2 0 0; }
+    FormScreen #working { height: 1; color: $text-muted; padding: 0 0 0 20; }
+    """
+
+    TITLE_TEXT: ClassVar[str] = "Form"
+    SUBMIT_LABEL: ClassVar[str] = "Save"
+    # The server's `param` -> the name of the row that shows it, where they differ.
+    PARAMS: ClassVar[Mapping[str, str]] = {}
+    # Lists (by PagedTable noun) that show what this form changes.
+    REFRESH: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy = False
+
+    @property
+    def session(self) -> Any:
+        return self.app.session  # type: ignore[attr-defined]
+
+    # --- what a subclass says ------------------------------------------------------------------------
+
+    def title_text(self) -> str:
+        return self.TITLE_TEXT
+
+    def note(self) -> str | Text | None:
+        """A line under the title: what the form does, and what to know before using it."""
+        return None
+
+    def fields(self) -> ComposeResult:
+        """The form's rows (`FormRow`), or any other widgets between the title and the buttons."""
+        yield from ()
+
+    async def submit(self) -> T:
+        """Check (raise `Invalid`), then make the change; the result is what the form dismisses with."""
+        raise NotImplementedError
+
+    def done(self, result: T) -> str:
+        """The notification after a success: say what changed, by name."""
+        return "Done"
+
+    # --- the frame ---------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="frame"):
+            yield Static(Text(visible(self.title_text(), 200)), id="form-title")
+            note = self.note()
+            if note:
+                yield Static(note if isinstance(note, Text) else Text(note), id="form-note")
+            if read_only(self):
+                yield Static(Text(READ_ONLY_REASON), id="read-only")
+            with VerticalScroll(id="rows"):
+                yield from self.fields()
+            yield Static(id="problem")
+            with Horizontal(id="buttons"):
+                yield Button(self.SUBMIT_LABEL + " (ctrl+s)", variant="primary", id="submit", disabled=read_only(self))
+                yield Button("Cancel (esc)", id="cancel")
+            yield Static("", id="working")
+        yield Footer()
+
+    def rows(self) -> dict[str, FormRow]:
+        return {row.name: row for row in self.query(FormRow) if row.name}
+
+    def show_problems(self, problems: Mapping[str, str]) -> None:
+        """Each message beside its field; the rest (and unknown names) in the problem box."""
+        rows = self.rows()
+        loose: list[str] = []
+        first: FormRow | None = None
+        for row in rows.values():
+            row.show_error(None)
+        for name, message in problems.items():
+            row = rows.get(self.PARAMS.get(name, name))
+            if row is None:
+                loose.append(message if not name else f"{name}: {message}")
+                continue
+            row.show_error(message)
+            first = first or row
+        box = self.query_one("#problem", Static)
+        box.update(Text("\n".join(loose)))
+        box.set_class(bool(loose), "shown")
+        if first is not None:
+            target = next((w for w in first.field.query("*") if w.focusable), first.field) if not first.field.focusable else first.field
+            target.focus()
+            first.scroll_visible()
+
+    def clear_problems(self) -> None:
+        self.show_problems({})
+
+    @on(Button.Pressed, "#submit")
+    def action_submit(self) -> None:
+        if read_only(self):
+            self.notify(READ_ONLY_REASON, title="Read-only", severity="warning", markup=False)
+            return
+        if not self.busy:
+            self._run()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @work(group="form", exclusive=True, exit_on_error=False)
+    async def _run(self) -> None:
+        self.busy = True
+        working = self.query_one("#working", Static)
+        working.update(Text("sending…"))
+        try:
+            result = await self.submit()
+        except Invalid as invalid:
+            self.show_problems(invalid.problems)
+            return
+        except ReadOnlyError:
+            self.show_problems({"": READ_ONLY_REASON})
+            return
+        except ApiError as error:
+            self.show_problems({error.param or "": describe_error(error)})
+            if isinstance(error, AuthError):
+                self.app.post_message(AuthFailed(error))
+            return
+        finally:
+            self.busy = False
+            working.update("")
+        self.clear_problems()
+        self.app.notify(visible(self.done(result), 300), markup=False)
+        refresh_lists(self.app, self.REFRESH)
+        self.dismiss(result)
+
+
+def problems_of(checks: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """Collect (field, message-or-None) pairs into the problems an `Invalid` carries."""
+    return {name: message for name, message in checks if message}
