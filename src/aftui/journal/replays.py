@@ -1,0 +1,134 @@
+"""The replays aftui has sent, in the journal's SQLite file, each linked to the event it replayed.
+
+A row per replay: the `$errors` event it replayed (emitter and event id, the
+same key as the `events` table, so a join finds the original), when, where
+it was sent, the status code, and the outcome with the event that showed it.
+It has its own table and its own connection to the journal's file (WAL lets
+both write), so the event store stays as it is. A row is written before the
+request goes out (outcome "pending") and completed afterwards: a replay cut
+short by a crash still shows that it was sent.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+__all__ = ["ReplayLog", "ReplayRow"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS replays (
+    replay_id          TEXT PRIMARY KEY,
+    emitter_id         TEXT NOT NULL,
+    event_id           TEXT NOT NULL,
+    workflow_id        TEXT,
+    started_at         REAL NOT NULL,
+    finished_at        REAL,
+    method             TEXT,
+    target_url         TEXT,
+    edited             INTEGER NOT NULL DEFAULT 0,
+    status_code        INTEGER,
+    outcome            TEXT NOT NULL,
+    detail             TEXT,
+    outcome_emitter_id TEXT,
+    outcome_event_id   TEXT
+);
+CREATE INDEX IF NOT EXISTS replays_by_event ON replays (emitter_id, event_id);
+CREATE INDEX IF NOT EXISTS replays_by_time ON replays (started_at);
+"""
+
+
+@dataclass(frozen=True)
+class ReplayRow:
+    replay_id: str
+    emitter_id: str
+    event_id: str
+    workflow_id: str | None
+    started_at: float
+    finished_at: float | None
+    method: str | None
+    target_url: str | None
+    edited: bool
+    status_code: int | None
+    outcome: str
+    detail: str | None
+    outcome_emitter_id: str | None
+    outcome_event_id: str | None
+
+
+class ReplayLog:
+    """Use as a context manager or call `close()`. Thread-safe."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.executescript(_SCHEMA)
+        except BaseException:
+            self._db.close()
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def started(
+        self,
+        replay_id: str,
+        *,
+        emitter_id: str,
+        event_id: str,
+        workflow_id: str | None,
+        method: str,
+        target_url: str,
+        edited: bool,
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO replays (replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, edited, outcome) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')",
+                (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, int(edited)),
+            )
+
+    def finished(
+        self,
+        replay_id: str,
+        *,
+        outcome: str,
+        status_code: int | None = None,
+        detail: str | None = None,
+        outcome_emitter_id: str | None = None,
+        outcome_event_id: str | None = None,
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE replays SET finished_at = ?, status_code = ?, outcome = ?, detail = ?, outcome_emitter_id = ?, outcome_event_id = ? "
+                "WHERE replay_id = ?",
+                (time.time(), status_code, outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
+            )
+
+    def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]:
+        """The replays of one event, newest first."""
+        return self._rows("WHERE emitter_id = ? AND event_id = ?", (emitter_id, event_id))
+
+    def recent(self, limit: int = 100) -> list[ReplayRow]:
+        return self._rows("", (), limit)
+
+    def _rows(self, where: str, params: tuple[Any, ...], limit: int = 1000) -> list[ReplayRow]:
+        sql = f"SELECT * FROM replays {where} ORDER BY started_at DESC, rowid DESC LIMIT ?"
+        with self._lock:
+            rows = self._db.execute(sql, (*params, limit)).fetchall()
+        return [ReplayRow(*row[:8], bool(row[8]), *row[9:]) for row in rows]

@@ -1,0 +1,180 @@
+"""After a replay is sent: did the workflow run it through, or fail again?
+
+The service says nothing back about a run (an HTTP trigger answers before or
+regardless of it), so the outcome is read where runs leave traces: the
+workflow's `$errors` and the events it emits. Both lists are polled by event
+id from just before the send (`prime`), so only what came after counts.
+
+Which new event is ours:
+- an error whose `original_event` carries our `x-aftui-replay` header (or,
+  for a source that passes on only the body, whose event is the body we sent);
+- an emitted event that carries our header, or the payload we sent: every
+  id-like field (`id`, `*_id`, `*Id`) equal and at least half of the other
+  top-level fields equal (strings compared without case, since workflows
+  often normalise them). Other traffic arriving meanwhile does not match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Literal
+
+from ..api import ApiError, Client
+from ..api.models import EventSummary, WorkflowError
+from ..api.poll import EventPoller
+from .request import REPLAY_HEADER
+
+OutcomeKind = Literal["succeeded", "failed", "rejected", "unknown", "not sent", "skipped"]
+
+OUTCOME_WORDS: dict[str, str] = {
+    "succeeded": "succeeded",
+    "failed": "failed again",
+    "rejected": "refused by the endpoint",
+    "unknown": "outcome unknown",
+    "not sent": "not sent",
+    "skipped": "skipped",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: OutcomeKind
+    detail: str  # plain words: the new error, the event seen, or why nothing is known
+    event: EventSummary | None = None  # the event that tells (the new error, or the emitted event)
+
+    @property
+    def words(self) -> str:
+        return OUTCOME_WORDS.get(self.kind, self.kind)
+
+    @property
+    def error(self) -> WorkflowError | None:
+        return self.event.error() if self.event is not None and self.kind == "failed" else None
+
+
+class OutcomeWatcher:
+    """`await prime()` before sending; `await wait(...)` after."""
+
+    def __init__(self, client: Client, workflow_id: str, *, on_seen: Callable[[list[EventSummary]], None] | None = None) -> None:
+        self.workflow_id = workflow_id
+        self.on_seen = on_seen
+        # from_now=False: `prime` reads the first page itself and drops it, so a failed prime cannot
+        # make the first look after the send swallow our event as "where the list stands".
+        self._errors = EventPoller(partial(client.list_workflow_errors, workflow_id, expand=True), from_now=False)
+        self._events = EventPoller(partial(client.list_workflow_events, workflow_id, expand=True), from_now=False)
+
+    async def prime(self) -> None:
+        """Note where both lists stand. After a failure here every retained event counts as new,
+        and the matching rules still tell ours apart."""
+        for poller in (self._errors, self._events):
+            try:
+                await poller.poll_once()
+            except ApiError:
+                pass
+
+    async def wait(
+        self,
+        replay_id: str,
+        sent_body: Any,
+        *,
+        timeout: float = 20.0,
+        interval: float = 0.5,
+        stop: asyncio.Event | None = None,
+    ) -> Outcome:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        delay = interval
+        problem: str | None = None
+        while True:
+            try:
+                outcome = await self._look(replay_id, sent_body)
+                problem = None
+            except ApiError as exc:
+                outcome, problem = None, exc.message
+            if outcome is not None:
+                return outcome
+            if stop is not None and stop.is_set():
+                return Outcome("unknown", "stopped while waiting for the outcome")
+            if loop.time() >= deadline:
+                why = f"; the last look failed: {problem}" if problem else ""
+                return Outcome("unknown", f"no new error and no event carrying the payload within {timeout:g} s{why}")
+            await _sleep(min(delay, max(0.0, deadline - loop.time())), stop)
+            delay = min(delay * 1.5, 3.0)
+
+    async def _look(self, replay_id: str, sent_body: Any) -> Outcome | None:
+        errors = await self._errors.poll_once()
+        events = await self._events.poll_once()
+        if self.on_seen is not None and (errors or events):
+            self.on_seen(errors + events)
+        for event in errors:
+            error = event.error()
+            if error is not None and is_our_error(error, replay_id, sent_body):
+                return Outcome("failed", f"{error.error.code or 'Error'}: {error.error.msg or ''}", event)
+        for event in events:
+            if carries(event.event, replay_id, sent_body):
+                return Outcome("succeeded", f"the workflow emitted event {event.id}", event)
+        return None
+
+
+async def _sleep(seconds: float, stop: asyncio.Event | None) -> None:
+    if stop is None:
+        await asyncio.sleep(seconds)
+        return
+    try:
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+    except TimeoutError:
+        pass
+
+
+def _replay_header(value: Any) -> str | None:
+    if isinstance(value, dict) and isinstance(value.get("headers"), dict):
+        for name, header in value["headers"].items():
+            if str(name).lower() == REPLAY_HEADER:
+                return str(header)
+    return None
+
+
+def is_our_error(error: WorkflowError, replay_id: str, sent_body: Any) -> bool:
+    original = error.original_event
+    header = _replay_header(original)
+    if header is not None:
+        return header == replay_id
+    return original == sent_body and sent_body is not None
+
+
+def carries(payload: Any, replay_id: str, sent_body: Any) -> bool:
+    """Whether an emitted event is the outcome of the request we sent (see the module's rules)."""
+    header = _replay_header(payload)
+    if header is not None:
+        return header == replay_id
+    nested = payload.get("body") if isinstance(payload, dict) else None
+    if isinstance(nested, dict) and isinstance(sent_body, dict) and carries(nested, replay_id, sent_body):
+        return True  # the workflow passed the whole request on
+    if not isinstance(sent_body, dict) or not isinstance(payload, dict):
+        return sent_body is not None and payload == sent_body
+    scalars = {k: v for k, v in sent_body.items() if not isinstance(v, (dict, list))}
+    if not scalars:
+        return payload == sent_body
+    ids = [k for k in scalars if _id_like(k)]
+    if any(not _same(payload.get(k, _MISSING), scalars[k]) for k in ids):
+        return False
+    others = [k for k in scalars if k not in ids]
+    if not others:
+        return bool(ids)
+    equal = sum(1 for k in others if _same(payload.get(k, _MISSING), scalars[k]))
+    return equal * 2 >= len(others) if ids else equal == len(others)
+
+
+_MISSING = object()
+
+
+def _id_like(key: str) -> bool:
+    return key == "id" or key.endswith(("_id", "Id", "ID"))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    return a is not _MISSING and a == b and type(a) is type(b)

@@ -1,0 +1,239 @@
+"""Replay against the emulator: plans, sending, outcomes read back through the API, bulk order, the journal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from replay_helpers import newest_error, order, post, post_order
+
+from aftui.api import Client, ReadOnlyError
+from aftui.api.models import EventSummary
+from aftui.journal.replays import ReplayLog
+from aftui.replay import (
+    REPLAY_HEADER,
+    Planner,
+    is_safe_header,
+    plan_replay,
+    replay_bulk,
+    replay_one,
+    request_for,
+)
+from aftui.replay.watch import carries
+
+
+async def test_plan_for_an_http_trigger_sends_the_request_with_safe_headers_only(emulator, client, demo) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(1), path="/hooks/shop")
+    error = await newest_error(client, demo.order_workflow_id, "ord_1")
+
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+
+    assert plan.replayable and plan.reason is None
+    assert plan.workflow_name == "Validate and forward orders"
+    assert plan.trigger.startswith("HTTP trigger hi_")
+    request = plan.request
+    assert request is not None
+    assert request.method == "POST"
+    assert request.url == f"{emulator.root_url}/e/{demo.order_endpoint_key}/hooks/shop"
+    assert request.query == {"src": "shop"}
+    assert request.headers["content-type"] == "application/json"
+    assert request.headers["user-agent"] == "shop-backend/4.2"
+    assert {"cookie", "content-length", "host", "x-shop-signature"} <= set(request.dropped)
+    assert not {"cookie", "authorization", "host", "content-length", "x-shop-signature"} & set(request.headers)
+    assert plan.payload == order(1)
+
+
+def test_header_rules() -> None:
+    for name in ("Authorization", "Cookie", "Host", "Content-Length", "Connection", "Transfer-Encoding", "X-Forwarded-For",
+                 "X-Real-IP", "Stripe-Signature", "X-Api-Key", "X-Auth-Token", "CF-Connecting-IP", REPLAY_HEADER):
+        assert not is_safe_header(name), name
+    for name in ("Content-Type", "User-Agent", "Accept", "X-GitHub-Event", "X-Request-Source"):
+        assert is_safe_header(name), name
+
+
+def test_a_body_only_event_is_posted_as_json() -> None:
+    request = request_for({"order_id": "ord_9"}, "https://example.test/e/abc/")
+    assert (request.method, request.url, request.body) == ("POST", "https://example.test/e/abc/", {"order_id": "ord_9"})
+    content, headers = request.with_body({"order_id": "ord_9", "x": 1}).content()
+    assert json.loads(content or b"") == {"order_id": "ord_9", "x": 1} and headers["content-type"] == "application/json"
+
+
+def test_an_unedited_request_sends_the_original_bytes() -> None:
+    raw = '{"b": 2,  "a": 1}'
+    request = request_for({"method": "PUT", "path": "/x", "headers": {"content-type": "application/json"}, "body": {"a": 1, "b": 2}, "bodyRaw": raw}, "https://e.test/e/k")
+    assert request.content()[0] == raw.encode()
+    assert request.with_body({"a": 1}).content()[0] == b'{"a":1}'
+
+
+def test_matching_an_emitted_event_to_the_payload_sent() -> None:
+    sent = {"order_id": "ord_7", "customer_email": "a@b.example", "country": "de", "currency": "eur", "sku": "SKU-1"}
+    transformed = {**sent, "country": "DE", "currency": "EUR", "source": "webshop"}
+    assert carries(transformed, "rp_1", sent)
+    assert not carries({**transformed, "order_id": "ord_8"}, "rp_1", sent)  # another order
+    assert carries({"headers": {REPLAY_HEADER: "rp_1"}, "body": {}}, "rp_1", sent)
+    assert not carries({"headers": {REPLAY_HEADER: "rp_2"}, "body": sent}, "rp_1", sent)
+
+
+async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emits_it(emulator, client, demo, tmp_path) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(42))
+    error = await newest_error(client, demo.order_workflow_id, "ord_42")
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+    fixed = {**plan.payload, "customer_email": "fixed@shop.example"}
+
+    with ReplayLog(tmp_path / "journal.sqlite3") as log:
+        result = await replay_one(client, plan, body=fixed, edited=True, log=log)
+        rows = log.of_event(demo.order_workflow_id, error.id or "")
+
+    assert result.sent is not None and result.sent.status == 200
+    assert result.outcome.kind == "succeeded", result.outcome.detail
+    # Through the API afterwards: the workflow emitted the fixed order.
+    emitted = (await client.list_workflow_events(demo.order_workflow_id, expand=True, limit=100)).items
+    ours = [e for e in emitted if isinstance(e.event, dict) and e.event.get("order_id") == "ord_42"]
+    assert [e.id for e in ours] == [result.outcome.event.id]  # type: ignore[union-attr]
+    assert ours[0].event["customer_email"] == "fixed@shop.example" and ours[0].event["country"] == "DE"
+    # Journaled with its link to the replayed event and to the outcome.
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row.emitter_id, row.event_id, row.outcome, row.status_code, row.edited) == (demo.order_workflow_id, error.id, "succeeded", 200, True)
+    assert row.target_url == plan.request.full_url  # type: ignore[union-attr]
+    assert (row.outcome_emitter_id, row.outcome_event_id) == (demo.order_workflow_id, result.outcome.event.id)  # type: ignore[union-attr]
+
+
+async def test_replay_as_is_fails_again_with_the_error(emulator, client, demo, tmp_path) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(43))
+    error = await newest_error(client, demo.order_workflow_id, "ord_43")
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+
+    with ReplayLog(tmp_path / "journal.sqlite3") as log:
+        result = await replay_one(client, plan, log=log)
+        row = log.of_event(demo.order_workflow_id, error.id or "")[0]
+
+    assert result.outcome.kind == "failed"
+    assert result.outcome.detail == "ValidationError: Missing required field: customer_email"
+    new_error = result.outcome.error
+    assert new_error is not None and result.outcome.event is not None and result.outcome.event.id != error.id
+    headers = new_error.original_event["headers"]
+    assert headers[REPLAY_HEADER] == result.replay_id
+    assert "cookie" not in headers and "x-shop-signature" not in headers and headers["user-agent"] == "shop-backend/4.2"
+    assert new_error.original_event["query"] == {"src": "shop"}
+    assert (row.outcome, row.outcome_event_id, row.edited) == ("failed", result.outcome.event.id, False)
+
+
+async def test_a_timer_run_cannot_be_replayed_and_says_why(emulator, client) -> None:
+    flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    errors: list[EventSummary] = []
+    for _ in range(40):  # one run in five fails; the seed makes it the same runs every time
+        await post(f"{emulator.root_url}/_emulator/timers/{flaky.id}/run")
+        errors = (await client.list_workflow_errors(flaky.id, expand=True)).items
+        if errors:
+            break
+    assert errors, "the flaky workflow never failed"
+
+    plan = await plan_replay(client, errors[0], flaky.id)
+
+    assert not plan.replayable and plan.request is None
+    assert plan.reason == "a timer started this run: the API has no way to run a workflow's timer on demand"
+    result = await replay_one(client, plan)
+    assert (result.outcome.kind, result.outcome.detail, result.sent) == ("skipped", plan.reason, None)
+
+
+async def test_a_workflow_fed_by_an_http_source_is_replayed_to_the_source(emulator, client, demo) -> None:
+    inbox = await client.get_source(demo.inbox_source_id)
+    workflow = await client.create_workflow("tch_3Lm9Qa", name="Inbox orders", auto_deploy=True)
+    await client.subscribe(inbox.id, workflow.id or "")
+    await post(f"{inbox.endpoint_url}/orders", json=order(77))
+    # The demo's audit webhook posts every error back into the inbox, which fails too: pick the order's.
+    errors = (await client.list_workflow_errors(workflow.id or "", expand=True)).items
+    error = next(e for e in errors if e.error().original_event["path"] == "/orders")  # type: ignore[union-attr]
+
+    plan = await plan_replay(client, error, workflow.id)
+    assert plan.trigger == f"HTTP source Webhook inbox ({inbox.id})"
+    assert plan.request is not None and plan.request.url == f"{inbox.endpoint_url}/orders"
+
+    result = await replay_one(client, plan, body={**plan.payload, "customer_email": "x@shop.example"}, edited=True)
+    assert result.outcome.kind == "succeeded", result.outcome.detail
+
+
+async def test_a_read_only_profile_refuses_before_sending(emulator, info, client, demo) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(44))
+    error = await newest_error(client, demo.order_workflow_id, "ord_44")
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+    before = len((await client.list_workflow_errors(demo.order_workflow_id)).items)
+    async with Client(emulator.base_url, api_key=info["api_key"], org_id=info["org_id"], read_only=True) as reader:
+        with pytest.raises(ReadOnlyError):
+            await replay_one(reader, plan)
+        with pytest.raises(ReadOnlyError):
+            await replay_bulk(reader, [error], demo.order_workflow_id)
+    assert len((await client.list_workflow_errors(demo.order_workflow_id)).items) == before
+
+
+async def _ten_errors(emulator, client: Client, demo) -> list[EventSummary]:
+    for n in range(10):
+        await post_order(emulator, demo.order_endpoint_key, order(f"bulk{n}"))
+    return [await newest_error(client, demo.order_workflow_id, f"ord_bulk{n}") for n in range(10)]
+
+
+async def test_bulk_replays_ten_errors_in_their_original_order(emulator, client, demo, tmp_path) -> None:
+    errors = await _ten_errors(emulator, client, demo)
+    shuffled = errors[5:] + errors[:5][::-1]  # selection order is not replay order
+    progress: list[tuple[int, str | None]] = []
+
+    with ReplayLog(tmp_path / "journal.sqlite3") as log:
+        summary = await replay_bulk(
+            client, shuffled, demo.order_workflow_id, log=log,
+            on_progress=lambda i, s, r: progress.append((i, r.outcome.kind if r else None)),
+        )
+        journaled = {row.event_id: row for row in log.recent()}
+
+    assert summary.total == 10 and not summary.stopped
+    assert [r.plan.event.id for r in summary.results] == [e.id for e in errors]
+    assert summary.count("failed") == 10 and summary.line() == "10 failed again"
+    assert progress == [(i, kind) for i in range(10) for kind in (None, "failed")]
+    # What the workflow received, in the order it received it: the new errors, oldest first.
+    received = (await client.list_workflow_errors(demo.order_workflow_id, expand=True)).items
+    replayed = sorted((e for e in received if e.error().original_event["headers"].get(REPLAY_HEADER)), key=lambda e: e.key)  # type: ignore[union-attr]
+    assert [e.error().original_event["body"]["order_id"] for e in replayed] == [f"ord_bulk{n}" for n in range(10)]  # type: ignore[union-attr]
+    assert set(journaled) == {e.id for e in errors} and {row.outcome for row in journaled.values()} == {"failed"}
+
+
+async def test_bulk_stops_on_demand(emulator, client, demo) -> None:
+    errors = await _ten_errors(emulator, client, demo)
+    stop = asyncio.Event()
+
+    def progress(index: int, summary, result) -> None:
+        if result is not None and index == 2:
+            stop.set()
+
+    summary = await replay_bulk(client, errors, demo.order_workflow_id, on_progress=progress, stop=stop)
+
+    assert summary.stopped and len(summary.results) == 3 and summary.not_reached == 7
+    assert summary.line() == "3 failed again · 7 not replayed (stopped)"
+    received = (await client.list_workflow_errors(demo.order_workflow_id, expand=True)).items
+    assert sum(1 for e in received if e.error().original_event["headers"].get(REPLAY_HEADER)) == 3  # type: ignore[union-attr]
+
+
+async def test_bulk_skips_what_cannot_be_replayed_with_its_reason(emulator, client, demo) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(50))
+    good = await newest_error(client, demo.order_workflow_id, "ord_50")
+    timer_error = good.model_copy(update={"id": "1-0", "event": {**good.event, "original_context": {**good.event["original_context"], "emitter_id": None, "source_type": "TIMER"}}})
+    planner = Planner(client)
+
+    summary = await replay_bulk(client, [good, timer_error], demo.order_workflow_id, planner=planner)
+
+    assert [r.outcome.kind for r in summary.results] == ["skipped", "failed"]  # "1-0" is the older id
+    assert summary.results[0].outcome.detail.startswith("a timer started this run")
+    assert summary.line() == "1 failed again · 1 skipped"
+
+
+async def test_an_endpoint_that_refuses_is_reported_with_its_answer(emulator, client, demo) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(51))
+    error = await newest_error(client, demo.order_workflow_id, "ord_51")
+    await client.set_workflow_active(demo.order_workflow_id, False)
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+    assert plan.warning == "the workflow is inactive: its endpoint will refuse the request"
+
+    result = await replay_one(client, plan)
+
+    assert result.outcome.kind == "rejected"
+    assert result.outcome.detail.startswith("the endpoint answered 409: ") and "inactive" in result.outcome.detail
