@@ -1,0 +1,93 @@
+"""The feeds: a source's SSE stream, a workflow's events or `$errors` polled by id.
+
+Each feed is a coroutine that runs until cancelled, hands every event it has
+not handed out before to `deliver`, and reports its state (live, reconnecting
+n and why, failed and why) to `report`. They run on the monitor's own thread
+and event loop (see hub.py), never on the UI's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import partial
+
+from ..api import ApiError, Client, StreamState
+from ..api.models import EventSummary
+from ..api.poll import EventPoller
+from ..api.stream import FINAL
+from .dedupe import FeedCursor
+from .records import Target
+
+Deliver = Callable[[Target, EventSummary], None]
+Report = Callable[[Target, StreamState], None]
+
+BACKFILL = 100  # what the service keeps per emitter: read once when a source has no history here
+
+
+async def source_feed(client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report) -> None:
+    """SSE of a source, resumed after the newest event already shown (none: after the retained ones, read first)."""
+    if cursor.last_key is None and cursor.last_id is None:
+        try:
+            page = await client.list_source_events(target.emitter_id, limit=BACKFILL, expand=True)
+        except FINAL as error:
+            report(target, StreamState("failed", 0, error.message))
+            return
+        except ApiError:
+            pass  # the stream below retries and says why; the backfill is a nicety
+        else:
+            for event in sorted(page.items, key=_order):
+                if cursor.fresh(event):
+                    deliver(target, event)
+    stream = client.stream_source(target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target))
+    try:
+        # The hot loop of the monitor: one check and one call per event.
+        fresh = cursor.fresh
+        async for event in stream:
+            if fresh(event):
+                deliver(target, event)
+    except FINAL:
+        return  # the stream has reported "failed" with the server's reason
+
+
+async def poll_feed(
+    client: Client,
+    target: Target,
+    cursor: FeedCursor,
+    deliver: Deliver,
+    report: Report,
+    *,
+    interval_s: float = 2.0,
+    max_interval_s: float = 30.0,
+) -> None:
+    """A workflow's emitted events or `$errors`, polled by id; failures back off (doubling, capped) and say why."""
+    lister = client.list_workflow_errors if target.kind == "errors" else client.list_workflow_events
+    poller = EventPoller(partial(lister, target.emitter_id, expand=True), from_now=False)
+    poller.last_key = cursor.last_key  # the retained events newer than what is shown come first
+    failures = 0
+    state: StreamState | None = None
+    report(target, StreamState("connecting"))
+    while True:
+        try:
+            events = await poller.poll_once()
+        except FINAL as error:
+            report(target, StreamState("failed", failures, error.message))
+            return
+        except ApiError as error:
+            failures += 1
+            state = StreamState("reconnecting", failures, error.message)
+            report(target, state)
+            await asyncio.sleep(min(max_interval_s, interval_s * 2**failures))
+            continue
+        failures = 0
+        if state is None or state.phase != "live":
+            state = StreamState("live")
+            report(target, state)
+        for event in events:
+            if cursor.fresh(event):
+                deliver(target, event)
+        await asyncio.sleep(interval_s)
+
+
+def _order(event: EventSummary) -> tuple[int, int]:
+    return event.key or (event.indexed_at_ms or 0, 0)

@@ -1,0 +1,242 @@
+"""`Monitor`: the feeds on a thread of their own, handing the UI batches.
+
+The UI's event loop only calls `take()` a few times a second and gets the
+records that arrived since, the state of each feed and the events-per-second
+history. Reading the network, parsing JSON, deduplicating and queueing
+journal writes all happen on the monitor's thread (its own asyncio loop and
+its own client, see twin.py); the journal's SQLite writes on the
+JournalWriter's thread. Every buffer is bounded: the inbox keeps at most
+`inbox_cap` records between two takes (older ones are journaled all the
+same, and counted as `overflow`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..api import Client, StreamState
+from ..api.models import EventSummary
+from ..journal.writer import JournalWriter
+from .dedupe import FeedCursor
+from .feeds import poll_feed, source_feed
+from .history import history_of, search_history
+from .rate import RateCounter
+from .records import Record, Target
+from .twin import twin
+
+log = logging.getLogger(__name__)
+
+JOURNAL_EVERY_S = 0.1  # how often queued events are handed to the journal writer
+
+
+@dataclass
+class Batch:
+    records: list[Record]
+    states: dict[str, tuple[Target, StreamState]]
+    rates: list[int]  # events per second over the last minute, oldest first
+    total: int  # records delivered since the monitor started
+    overflow: int  # records dropped before the UI took them (it fell behind); they are in the journal
+    errors: list[str] = field(default_factory=list)  # problems the user should hear about (journal, history)
+
+
+class Monitor:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        writer: JournalWriter | None = None,
+        history: int = 200,
+        inbox_cap: int = 20_000,
+        poll_interval_s: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self._client = client
+        self.writer = writer
+        self.history = history
+        self.inbox_cap = inbox_cap
+        self.poll_interval_s = poll_interval_s
+        self._wall = wall
+        self._lock = threading.Lock()
+        self._inbox: list[Record] = []
+        self._states: dict[str, tuple[Target, StreamState]] = {}
+        self._rate = RateCounter(clock)
+        self._total = 0
+        self._overflow = 0
+        self._errors: list[str] = []
+        self._n = 0
+        # Owned by the monitor's thread once it runs:
+        self._cursors: dict[str, FeedCursor] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._targets: dict[str, Target] = {}
+        self._to_journal: defaultdict[str, list[EventSummary]] = defaultdict(list)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._wanted: list[Target] = []
+        self._thread: threading.Thread | None = None
+        self._client_in_thread: Client | None = None
+        self._closed = False
+
+    # --- the UI's side ------------------------------------------------------------------------------
+
+    @property
+    def targets(self) -> list[Target]:
+        with self._lock:
+            return list(self._wanted)
+
+    def watch(self, targets: Sequence[Target]) -> None:
+        """Watch exactly `targets` (starting the thread the first time); feeds no longer wanted stop."""
+        wanted = list(dict.fromkeys(targets))
+        with self._lock:
+            if self._closed:
+                return
+            self._wanted = wanted
+            loop = self._loop
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="aftui-monitor", daemon=True)
+                self._thread.start()
+                return
+        if loop is not None:
+            try:
+                asyncio.run_coroutine_threadsafe(self._apply(wanted), loop)
+            except RuntimeError:
+                pass  # the thread is ending
+
+    def take(self) -> Batch:
+        """What arrived since the last take."""
+        with self._lock:
+            records, self._inbox = self._inbox, []
+            errors, self._errors = self._errors, []
+            return Batch(records, dict(self._states), self._rate.history(), self._total, self._overflow, errors)
+
+    def search(self, query: str, limit: int = 500) -> list[Record]:
+        """The journal's events of the watched emitters matching `query` (FTS5), oldest first. Blocking: call off the UI loop."""
+        if self.writer is None:
+            return []
+        found = search_history(self.writer.journal, self.targets, query, limit)
+        now = self._wall()
+        return [Record(-1 - i, target, event, now, history=True) for i, (target, event) in enumerate(found)]
+
+    def close(self) -> None:
+        """Stop every feed, hand what is queued to the journal writer, and end the thread."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            loop, stop, thread = self._loop, self._stop, self._thread
+        if loop is not None and stop is not None:
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:
+                pass  # the loop has already ended
+        if thread is not None:
+            thread.join(timeout=10)
+
+    # --- the monitor's thread ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except Exception:
+            log.exception("the monitor's thread failed")
+
+    async def _main(self) -> None:
+        client = twin(self._client)
+        stop = asyncio.Event()
+        with self._lock:
+            self._loop, self._stop = asyncio.get_running_loop(), stop
+            wanted, closed = self._wanted, self._closed
+        journaling = asyncio.create_task(self._journal_loop())
+        self._client_in_thread = client
+        try:
+            if not closed:
+                await self._apply(wanted)
+                await stop.wait()
+        finally:
+            for task in self._tasks.values():
+                task.cancel()
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+            journaling.cancel()
+            self._journal_now()
+            await client.aclose()
+            with self._lock:
+                self._loop = None
+
+    async def _apply(self, wanted: list[Target]) -> None:
+        keys = {t.key for t in wanted}
+        for key in [k for k in self._tasks if k not in keys]:
+            self._tasks.pop(key).cancel()
+            self._targets.pop(key, None)
+            with self._lock:
+                self._states.pop(key, None)
+        new = [t for t in wanted if t.key not in self._tasks]
+        for target in wanted:
+            self._targets[target.key] = target
+        if not new:
+            return
+        await self._load_history([t for t in new if t.key not in self._cursors])
+        client = self._client_in_thread
+        assert client is not None
+        for target in new:
+            cursor = self._cursors.setdefault(target.key, FeedCursor())
+            if target.kind == "source":
+                feed = source_feed(client, target, cursor, self._deliver, self._report)
+            else:
+                feed = poll_feed(client, target, cursor, self._deliver, self._report, interval_s=self.poll_interval_s)
+            self._tasks[target.key] = asyncio.create_task(feed, name=f"monitor {target.key}")
+
+    async def _load_history(self, targets: list[Target]) -> None:
+        """The journal's newest events of new feeds, oldest first; each feed resumes after its newest."""
+        if self.writer is None or not targets or self.history <= 0:
+            return
+        try:
+            found = await asyncio.to_thread(history_of, self.writer.journal, targets, self.history)
+        except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live events
+            with self._lock:
+                self._errors.append(f"journal history unavailable: {error}")
+            return
+        for target, event in found:
+            if self._cursors.setdefault(target.key, FeedCursor()).fresh(event):
+                self._deliver(target, event, history=True)
+
+    def _deliver(self, target: Target, event: EventSummary, history: bool = False) -> None:
+        record = Record(self._n, target, event, self._wall(), history)
+        self._n += 1
+        if not history and self.writer is not None:
+            self._to_journal[target.emitter_id].append(event)
+        with self._lock:
+            inbox = self._inbox
+            inbox.append(record)
+            self._total += 1
+            if not history:
+                self._rate.add()
+            if len(inbox) > self.inbox_cap:
+                drop = len(inbox) - self.inbox_cap // 2  # in chunks, not one by one
+                del inbox[:drop]
+                self._overflow += drop
+
+    def _report(self, target: Target, state: StreamState) -> None:
+        with self._lock:
+            if target.key in self._targets or state.phase != "closed":
+                self._states[target.key] = (target, state)
+
+    async def _journal_loop(self) -> None:
+        while True:
+            await asyncio.sleep(JOURNAL_EVERY_S)
+            self._journal_now()
+
+    def _journal_now(self) -> None:
+        if self.writer is None or not self._to_journal:
+            return
+        queued, self._to_journal = self._to_journal, defaultdict(list)
+        for emitter_id, events in queued.items():
+            try:
+                self.writer.add(events, emitter_id)
+            except RuntimeError:  # the writer was closed (the app is exiting): nothing more to keep
+                return

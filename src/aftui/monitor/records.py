@@ -1,0 +1,123 @@
+"""What the monitor watches (targets) and what it shows (records), without Textual.
+
+A `Target` is one feed: a source's SSE stream, or a workflow's emitted events
+or `$errors`, polled. A `Record` is one event as the monitor saw it: the
+event summary, the target it came from and when it arrived. The texts the
+UI needs (summary line, search text) are computed on first use and kept, so
+an event that is never on screen or filtered costs nothing beyond its record.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from ..api.models import EventSummary
+from ..text import visible
+
+Kind = Literal["source", "events", "errors"]
+
+SUMMARY_LIMIT = 400  # characters of a row's summary: wider than any terminal, short enough to render fast
+SEARCH_LIMIT = 64 * 1024  # characters of a payload a filter looks at
+
+
+@dataclass(frozen=True)
+class Target:
+    """One feed: `kind` source (SSE), events or errors (polled) of `emitter_id`."""
+
+    kind: Kind
+    emitter_id: str
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.emitter_id}"
+
+    @property
+    def label(self) -> str:
+        base = self.name or self.emitter_id
+        return {"source": base, "events": f"{base} events", "errors": f"{base} $errors"}[self.kind]
+
+    def same_feed(self, other: Target) -> bool:
+        return self.key == other.key
+
+
+@dataclass(slots=True, eq=False)
+class Record:
+    """One event in the timeline. `n` counts arrivals: it orders records and names them for marks."""
+
+    n: int
+    target: Target
+    event: EventSummary
+    seen: float  # wall-clock seconds when it arrived (or was read from the journal)
+    history: bool = False  # read from the journal when the monitor opened, not seen live
+    _summary: str | None = field(default=None, repr=False)
+    _search: str | None = field(default=None, repr=False)
+
+    @property
+    def emitter_id(self) -> str:
+        return self.target.emitter_id
+
+    @property
+    def name(self) -> str:
+        return self.target.name or self.target.emitter_id
+
+    @property
+    def channel(self) -> str:
+        return self.event.channel
+
+    @property
+    def is_error(self) -> bool:
+        return self.target.kind == "errors" or self.event.channel == "$errors"
+
+    @property
+    def summary(self) -> str:
+        """One line: `✖ code: msg` for an error, else the payload as compact JSON (safe to print)."""
+        if self._summary is None:
+            self._summary = summary_of(self.event)
+        return self._summary
+
+    @property
+    def search_text(self) -> str:
+        """What `/` looks in: name, emitter id, channel and the payload's JSON."""
+        if self._search is None:
+            payload = _compact(self.event.event)[:SEARCH_LIMIT]
+            self._search = f"{self.name}\n{self.emitter_id}\n{self.channel}\n{payload}"
+        return self._search
+
+    def clock(self) -> str:
+        """The event's time as HH:MM:SS UTC (from its id or index time), or the arrival time."""
+        key = self.event.key
+        ms = key[0] if key is not None else self.event.indexed_at_ms
+        seconds = ms / 1000 if ms else self.seen
+        return datetime.fromtimestamp(seconds, tz=UTC).strftime("%H:%M:%S")
+
+    def as_json(self) -> dict[str, Any]:
+        """The event summary as the service sent it, with the emitter filled in where it was missing."""
+        data = self.event.model_dump(mode="json", exclude_none=True)
+        metadata = data.setdefault("metadata", {})
+        metadata.setdefault("emitter_id", self.emitter_id)
+        return data
+
+
+def summary_of(event: EventSummary) -> str:
+    error = event.error()
+    if error is not None:
+        workflow = error.original_context.workflow_name or ""
+        line = f"✖ {error.error.code or 'Error'}: {error.error.msg or ''}" + (f"  [{workflow}]" if workflow else "")
+        return visible(line, SUMMARY_LIMIT)
+    payload = event.event
+    text = payload if isinstance(payload, str) else _compact(payload)
+    if event.truncated:
+        size = event.metadata.event_size
+        text = (f"[cut, {size:,} B] " if size else "[cut] ") + text
+    return visible(text, SUMMARY_LIMIT)
+
+
+def _compact(payload: Any) -> str:
+    try:
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (RecursionError, ValueError):
+        return "(not JSON)"

@@ -1,0 +1,146 @@
+"""The monitor's pure parts: dedupe, rates, matching, summaries, export, retention settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from aftui.api.models import EventSummary
+from aftui.journal import Journal
+from aftui.monitor import Matcher, Record, Retention, Target, export_path, write_ndjson
+from aftui.monitor.dedupe import OTHER_IDS, FeedCursor
+from aftui.monitor.rate import WINDOW, RateCounter
+from aftui.monitor.retention import open_writer
+
+SRC = Target("source", "dc_abc", "Orders inbox")
+ERR = Target("errors", "p_xyz", "Validate orders")
+
+
+def ev(event_id: str | None, payload: object = None, channel: str = "default", **meta: object) -> EventSummary:
+    return EventSummary(id=event_id, event=payload if payload is not None else {"n": 1}, metadata={"name": channel, **meta})
+
+
+def rec(n: int, event: EventSummary, target: Target = SRC) -> Record:
+    return Record(n, target, event, 1_793_523_600.0)
+
+
+def test_the_cursor_drops_what_is_at_or_before_the_newest_key() -> None:
+    cursor = FeedCursor()
+    assert cursor.fresh(ev("100-0")) and cursor.fresh(ev("100-1")) and cursor.fresh(ev("101-0"))
+    assert not cursor.fresh(ev("100-1")) and not cursor.fresh(ev("101-0"))
+    assert cursor.last_id == "101-0"
+    # keys compare as numbers: 99-5 is older than 100-0 though "99-5" > "100-0" as text
+    assert not cursor.fresh(ev("99-5"))
+
+
+def test_the_cursor_remembers_other_ids_in_a_bounded_set() -> None:
+    cursor = FeedCursor()
+    assert cursor.fresh(ev("evt_a")) and not cursor.fresh(ev("evt_a"))
+    for i in range(OTHER_IDS):
+        cursor.fresh(ev(f"evt_{i}"))
+    assert cursor.fresh(ev("evt_a")), "the oldest was forgotten: the set stays bounded"
+    assert cursor.fresh(ev(None)) and cursor.fresh(ev(None)), "an event without an id cannot be deduplicated"
+
+
+def test_rates_count_whole_seconds_and_fill_gaps() -> None:
+    now = [100.2]
+    rate = RateCounter(lambda: now[0])
+    rate.add(3)
+    assert rate.last == 0, "the current second is not over"
+    now[0] = 101.0
+    rate.add()
+    now[0] = 103.5
+    history = rate.history()
+    assert len(history) == WINDOW and history[-3:] == [3, 1, 0]
+    now[0] = 1000.0
+    assert rate.history() == [0] * WINDOW
+
+
+def test_plain_text_matches_any_case_and_regexes_need_slashes() -> None:
+    event = rec(1, ev("1-0", {"customer": "ACME Corp", "total": 42}))
+    assert Matcher.parse("acme").matches(event)
+    assert Matcher.parse("Orders inbox").matches(event), "the emitter's name is searched"
+    assert Matcher.parse("dc_abc").matches(event) and Matcher.parse("default").matches(event)
+    assert not Matcher.parse("a.me").matches(event), "plain text is literal"
+    assert Matcher.parse("/a.me/").matches(event)
+    assert Matcher.parse("/total\":4[0-9]/").matches(event)
+    assert Matcher.parse("   ") is None
+
+
+def test_a_broken_regex_is_matched_as_text_and_says_why() -> None:
+    matcher = Matcher.parse("/[oops/")
+    assert matcher is not None and matcher.problem and "regex" in matcher.problem
+    assert matcher.matches(rec(1, ev("1-0", {"note": "/[oops/"})))
+    assert Matcher.parse("ab").spans("xABxab") == [(1, 3), (4, 6)]
+
+
+def test_summaries_are_one_safe_line() -> None:
+    assert rec(1, ev("1-0", "x\x1b[2Jy\u202e")).summary == "x\\e[2Jy\\u202e", "a bare string payload, escapes made visible"
+    assert rec(1, ev("1-0", {"a": "x\x1b"})).summary == '{"a":"x\\u001b"}'
+    cut = rec(2, ev("1-1", '{"a": "xx', truncated=True, event_size=5000))
+    assert cut.summary.startswith("[cut, 5,000 B] ")
+    error = {"original_event": {}, "original_context": {"workflow_name": "Validate orders"}, "error": {"code": "ValidationError", "msg": "Missing required field: customer_email"}}
+    failed = rec(3, ev("1-2", error, channel="$errors"), ERR)
+    assert failed.is_error
+    assert failed.summary == "✖ ValidationError: Missing required field: customer_email  [Validate orders]"
+    assert rec(4, ev("1793523600000-0")).clock() == "09:00:00"
+
+
+def test_export_writes_one_json_object_a_line(tmp_path: Path) -> None:
+    records = [rec(1, ev("1-0", {"text": "line\nbreak \u202e"})), rec(2, ev("1-1", {"n": 2}), ERR)]
+    path = export_path(tmp_path)
+    assert path.parent == tmp_path / "exports" and path.suffix == ".ndjson"
+    assert write_ndjson(path, records) == 2
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and all(line.isascii() for line in lines)
+    first, second = (json.loads(line) for line in lines)
+    assert first["event"] == {"text": "line\nbreak \u202e"} and first["metadata"]["emitter_id"] == "dc_abc"
+    assert second["metadata"]["emitter_id"] == "p_xyz" and second["id"] == "1-1"
+    path.touch()
+    assert export_path(tmp_path, None) != path or not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("rows", "mb", "expected"),
+    [
+        (None, None, Retention()),
+        ("5000", "0.5", Retention(5000, 0.5)),
+        ("off", "0", Retention(None, None)),
+        ("lots", "", Retention()),
+        ("1_000", "-1", Retention(1000, None)),
+    ],
+)
+def test_retention_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, rows: str | None, mb: str | None, expected: Retention) -> None:
+    for name, value in (("AFTUI_JOURNAL_MAX_ROWS", rows), ("AFTUI_JOURNAL_MAX_MB", mb)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert Retention.from_env() == expected
+
+
+def test_the_writer_prunes_to_the_cap_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        journal.add([ev(f"{1000 + i}-0", {"i": i}) for i in range(50)], emitter_id="dc_abc")
+    writer = open_writer(path, Retention(max_rows=20, max_mb=None))
+    assert writer is not None
+    try:
+        import time
+
+        deadline = time.monotonic() + 5
+        while writer.journal.count() > 20 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert writer.journal.count() == 20
+        assert [e.id for e in writer.journal.recent(limit=1)] == ["1049-0"], "the oldest went first"
+    finally:
+        writer.close()
+        writer.journal.close()
+
+
+def test_a_journal_that_cannot_be_opened_gives_no_writer(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert open_writer(blocker / "journal.sqlite3", Retention()) is None
