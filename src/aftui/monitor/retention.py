@@ -79,3 +79,15 @@ def _prune(journal: Journal, retention: Retention) -> None:
         journal.prune(retention.max_rows, retention.max_mb)
     except sqlite3.Error as error:  # closed meanwhile, or busy: the writer tries again in a minute
         log.warning("journal prune failed: %s", error)
+
+
+def open_user_journal() -> JournalWriter | None:
+    """The user's journal in the data dir (`aftui journal` reads the same file)."""
+    from ..journal.store import default_path
+
+    try:
+        path = default_path()
+    except OSError as error:  # the data dir cannot be made
+        log.warning("no journal: %s", error)
+        return None
+    return open_writer(path)

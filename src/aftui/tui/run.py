@@ -15,7 +15,9 @@ from pathlib import Path
 
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
+from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..known import KnownWorkflows
+from ..monitor.retention import open_user_journal, open_writer
 from .app import AftuiApp
 from .session import TUI_RETRY, Session
 
@@ -43,7 +45,7 @@ def profile_session(profile: Profile, *, read_only: bool = False) -> Session:
     """A session on `profile`; its secrets are resolved now (`ConfigError` when an env var or command fails)."""
     client = Client.from_profile(profile, retry=TUI_RETRY)
     client.read_only = client.read_only or read_only
-    return Session(client=client, profile_name=profile.name, known=known_workflows())
+    return Session(client=client, profile_name=profile.name, known=known_workflows(), journal=open_user_journal())
 
 
 def make_app(profile_name: str | None = None, *, read_only: bool = False) -> AftuiApp:
@@ -89,7 +91,11 @@ def run_demo(seed: int = 1, *, read_only: bool = False) -> int:
 
 
 def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Session:
-    """A session against a running emulator (tests, benchmarks, screenshots)."""
+    """A session against a running emulator (tests, benchmarks, screenshots); its files (journal included) in `data`.
+
+    The demo keeps its own journal beside its known workflows, so trying the demo never fills the user's journal.
+    """
     client = Client(base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY)
-    known = KnownWorkflows((data or data_dir() / "demo") / "known_workflows.json")
-    return Session(client=client, profile_name="demo", known=known, demo=True)
+    folder = data or data_dir() / "demo"
+    known = KnownWorkflows(folder / "known_workflows.json")
+    return Session(client=client, profile_name="demo", known=known, demo=True, journal=open_writer(folder / JOURNAL_NAME), data=folder)

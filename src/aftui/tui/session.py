@@ -1,13 +1,15 @@
-"""What the TUI is connected to: client, profile, user, workspace, known workflows, clock."""
+"""What the TUI is connected to: client, profile, user, workspace, known workflows, journal, clock."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 
 from ..api import Client, RetryPolicy
-from ..api.models import Org, User
+from ..api.models import EventSummary, Org, User
+from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
 
 
@@ -27,6 +29,23 @@ class Session:
     demo: bool = False
     user: User | None = None
     now: Callable[[], datetime] = field(default=utc_now)  # fixed in snapshot tests
+    journal: JournalWriter | None = None  # every event seen goes here (None: the journal could not be opened)
+    data: Path | None = None  # where this session's own files go (the journal, exports); None: the user data dir
+
+    def journal_events(self, events: Iterable[EventSummary], emitter_id: str) -> None:
+        """Queue listed or streamed events for the journal; never blocks, never fails the caller."""
+        if self.journal is not None:
+            try:
+                self.journal.add(events, emitter_id)
+            except RuntimeError:
+                pass  # the writer is closed: the app is exiting
+
+    def close_journal(self) -> None:
+        """Write what is queued and close the journal (on exit)."""
+        writer, self.journal = self.journal, None
+        if writer is not None:
+            writer.close()
+            writer.journal.close()
 
     @property
     def org_id(self) -> str | None:

@@ -65,6 +65,7 @@ class EventScreen(DetailScreen):
             page = await client.list_workflow_events(self.workflow_id, expand=True, limit=100)
         else:
             return event
+        self.session.journal_events(page.items, self.source_id or self.workflow_id or "")
         full = next((e for e in page.items if e.id == event.id), None)
         if full is None:
             self.notify("The event is no longer among the last 100 kept by the service; showing the summary.", severity="warning", markup=False)

@@ -15,6 +15,7 @@ from ...api.models import Component, EventSummary, Source, Subscription
 from ...api.paging import iterate
 from ...schedule import describe_timer
 from ...text import visible
+from ..journaling import journaled
 from ..safe import day, flag, plain, when
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
@@ -105,7 +106,7 @@ class SourceScreen(DetailScreen):
             ("Overview", Fields(self._overview(source))),
             ("Props", Fields(self._props(source))),
             ("Code", Static(self._code(), classes="code")),
-            ("Events", PagedTable(partial(self.session.client.list_source_events, source.id), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")),
+            ("Events", PagedTable(journaled(self.session, partial(self.session.client.list_source_events, source.id), source.id), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")),
             ("Subscriptions", PagedTable(self._subscriptions, _subscription_columns(source.id), item_id=lambda s: s.id or f"{s.emitter_id}>{s.listener_id}", noun="subscriptions")),
         ]
 

@@ -35,6 +35,7 @@ from ...api.paging import iterate
 from ...known import workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
+from ..journaling import journaled
 from ..safe import flag, plain, when
 from ..widgets.fields import Fields
 from ..widgets.paged_table import AuthFailed, Column, PagedTable
@@ -258,6 +259,7 @@ class WorkflowsPane(Pane):
                 page = await client.list_workflow_errors(ident, limit=ERRORS_PER_WORKFLOW, expand=True)
             except Exception:  # noqa: BLE001 - the errors are a bonus; the workflow is listed either way
                 return []
+            self.session.journal_events(page.items, ident)
         named: list[tuple[str, str | None]] = []
         for event in page.items:
             error = event.error()
@@ -489,8 +491,8 @@ class WorkflowScreen(DetailScreen):
         ]
         if not self.is_template:
             steps = {s.id: s.namespace for s in workflow.steps if s.id}
-            events = PagedTable(partial(client.list_workflow_events, self.ident), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")
-            errors = PagedTable(partial(client.list_workflow_errors, self.ident, expand=True), error_columns(steps), item_id=lambda e: e.id or "", noun="errors", id="errors")
+            events = PagedTable(journaled(self.session, partial(client.list_workflow_events, self.ident), self.ident), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")
+            errors = PagedTable(journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident), error_columns(steps), item_id=lambda e: e.id or "", noun="errors", id="errors")
             tabs += [
                 ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
                 ("Errors", Listing("$errors of this workflow, newest first (the last 100). enter opens one.", errors)),
