@@ -21,8 +21,18 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
+from . import jsontext
 from .auth import ApiKeyAuth, OAuthAuth
-from .errors import ApiError, AuthError, NetworkError, RateLimitError, ReadOnlyError, ServerError, error_for, transport_message
+from .errors import (
+    ApiError,
+    AuthError,
+    NetworkError,
+    RateLimitError,
+    ReadOnlyError,
+    ServerError,
+    error_for,
+    transport_message,
+)
 from .models import (
     Account,
     App,
@@ -652,7 +662,8 @@ def _decode(response: httpx.Response) -> Any:
     if not response.content or response.status_code == 204:
         return None
     try:
-        return response.json()
+        # Invalid UTF-8 in one string must not cost the whole page: it shows as U+FFFD.
+        return jsontext.loads(response.content.decode("utf-8", "replace"))
     except ValueError:
         request = response.request
         raise ServerError(

@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from . import jsontext
+
 
 class ApiError(Exception):
     """A request the service refused or could not answer."""
@@ -95,7 +97,7 @@ def message_of(response: httpx.Response) -> tuple[str, str | None, Any]:
     """The server's message, the parameter it names, and the decoded body."""
     text = response.text if response.content else ""
     try:
-        body: Any = json.loads(text) if text.strip() else None
+        body: Any = jsontext.loads(text) if text.strip() else None
     except ValueError:
         body = text
     if isinstance(body, dict):

@@ -9,11 +9,12 @@ ISO 8601; a last page's `end_cursor` as null or "".
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from . import jsontext
 
 
 def _to_datetime(value: Any) -> Any:
@@ -23,7 +24,10 @@ def _to_datetime(value: Any) -> Any:
         raise ValueError("a timestamp cannot be a boolean")
     if isinstance(value, (int, float)):
         seconds = value / 1000 if abs(value) > 1e11 else value  # epoch ms vs s
-        return datetime.fromtimestamp(seconds, tz=timezone.utc)
+        try:
+            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):  # beyond year 9999, or NaN: refused like any non-timestamp
+            raise ValueError(f"timestamp out of range: {value!r}") from None
     if isinstance(value, str):
         text = value.strip()
         if text.lstrip("-").isdecimal():
@@ -131,7 +135,7 @@ class App(Model):
     def custom_fields(self) -> list[CustomField]:
         """`custom_fields_json` parsed; a malformed value gives no fields rather than an error."""
         try:
-            raw = json.loads(self.custom_fields_json or "[]")
+            raw = jsontext.loads(self.custom_fields_json or "[]")
         except ValueError:
             return []
         if not isinstance(raw, list):
@@ -381,7 +385,7 @@ class Step(Model):
 
     def configured_props(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.configured_props_json or "{}")
+            value = jsontext.loads(self.configured_props_json or "{}")
         except ValueError:
             return {}
         return value if isinstance(value, dict) else {}

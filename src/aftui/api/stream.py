@@ -11,18 +11,27 @@ its state: connecting, live, reconnecting n, failed and why.
 from __future__ import annotations
 
 import asyncio
-import time
-import json
 import random
-from contextlib import aclosing, asynccontextmanager
+import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
-from .errors import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ValidationError, error_for, transport_message
+from . import jsontext
+from .errors import (
+    ApiError,
+    AuthError,
+    NetworkError,
+    NotFoundError,
+    RateLimitError,
+    ValidationError,
+    error_for,
+    transport_message,
+)
 from .models import EventSummary, event_key
 
 if TYPE_CHECKING:
@@ -211,7 +220,7 @@ def parse_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
 def _other_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
     """What is not a summary: a summary-shaped dict pydantic-core would not parse, or a bare payload."""
     try:
-        data: Any = json.loads(sse.data)
+        data: Any = jsontext.loads(sse.data)
     except ValueError:
         data = sse.data
     if isinstance(data, dict) and "event" in data and ("id" in data or "metadata" in data):
