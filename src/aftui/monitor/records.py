@@ -87,6 +87,11 @@ class Record:
             self._search = f"{self.name}\n{self.emitter_id}\n{self.channel}\n{payload}"
         return self._search
 
+    def replace_event(self, event: EventSummary) -> None:
+        """The full event in place of its cut summary (fetched with expand=event)."""
+        self.event = event
+        self._summary = self._search = None
+
     def clock(self) -> str:
         """The event's time as HH:MM:SS UTC (from its id or index time), or the arrival time."""
         key = self.event.key

@@ -61,6 +61,7 @@ class AftuiApp(App[None]):
     COMMANDS = App.COMMANDS | {AftuiCommands, ProfileCommands}
     BINDINGS = [
         Binding("question_mark", "keys", "Keys"),
+        Binding("m", "monitor", "Monitor"),
         Binding("ctrl+p", "command_palette", "Palette", priority=True, show=False),
         Binding("colon", "command_palette", "Palette", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False),
@@ -108,6 +109,10 @@ class AftuiApp(App[None]):
             return
         self.session, self.profile = chosen
         self.session.client.read_only = self.session.client.read_only or self.force_read_only
+        if self.session.journal is None:
+            from ..monitor.retention import open_user_journal
+
+            self.session.journal = open_user_journal()
         self.refresh_headers()
         self._start()
 
@@ -127,6 +132,17 @@ class AftuiApp(App[None]):
         self.refresh_headers()
         self._start()
         await old.aclose()
+
+    def on_unmount(self) -> None:
+        """Screens (the monitor's feeds) are closed by now: write what the journal still holds."""
+        if self.session is not None:
+            self.session.close_journal()
+
+    def action_monitor(self) -> None:
+        """The live monitor of the workspace, unless it is what is open already."""
+        from .screens.monitor import open_monitor
+
+        open_monitor(self)
 
     def run_cleanups(self) -> None:
         while self.cleanups:

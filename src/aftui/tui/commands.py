@@ -35,6 +35,7 @@ class AftuiCommands(Provider):
             for org in session.user.orgs:
                 label = visible(org.name or org.orgname or org.id, 40)
                 commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
+        commands.append(("Live monitor: events and errors as they arrive", app.action_monitor, "m"))
         other = "development" if session.environment == "production" else "production"
         commands.append((f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}"))
         return commands

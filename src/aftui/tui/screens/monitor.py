@@ -1,0 +1,598 @@
+"""The live monitor: sources, workflows' events and `$errors` in one timeline.
+
+The feeds run on the monitor core's own thread (aftui.monitor.Monitor); this
+screen takes a batch from it four times a second and only renders. The list
+(widgets/timeline.py) draws the visible rows; the detail pane shows the
+selected event's JSON, fetched in full with expand=event when it was cut.
+History: on opening, the journal's newest events of what is watched; `h`
+searches the whole journal (FTS5) for the watched emitters.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Sparkline, Static
+
+from ...api import ApiError
+from ...api.paging import iterate
+from ...api.stream import StreamState
+from ...config import data_dir
+from ...monitor import (
+    Batch,
+    Matcher,
+    Monitor,
+    Record,
+    Target,
+    export_path,
+    write_ndjson,
+)
+from ...text import visible
+from ..widgets.json_view import JsonView, dumps
+from ..widgets.status import StatusHeader
+from ..widgets.timeline import Timeline
+from .watch import WatchScreen
+
+log = logging.getLogger("aftui.tui")
+
+TAKE_EVERY_S = 0.25  # batches a second: often enough to feel live, rarely enough to stay cheap
+LIVE_CAP = 10_000  # records kept in memory; the journal has the rest
+WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
+MAX_SOURCES = 50  # "every source of the workspace" opens at most this many streams
+DETAIL_DELAY_S = 0.15  # the detail follows the cursor once it rests this long
+FILTER_DELAY_S = 0.3
+SPARK_SECONDS = 30
+
+
+def open_monitor(app: App[Any], targets: list[Target] | None = None) -> None:
+    """Open the monitor on `targets`; None: what the current screen shows (a source, a workflow), else the
+    workspace (every source and the known workflows' `$errors`)."""
+    if getattr(app, "session", None) is None:
+        return
+    targets = targets or targets_of(app.screen)
+    open_one = next((s for s in app.screen_stack if isinstance(s, MonitorScreen)), None)
+    if open_one is app.screen:
+        if targets:
+            open_one.watch(targets)  # type: ignore[union-attr]
+        return
+    if open_one is not None:
+        app.notify("The monitor is open already, under this screen: esc goes back to it.", markup=False)
+        return
+    app.push_screen(MonitorScreen(targets))
+
+
+def targets_of(screen: Screen[Any]) -> list[Target] | None:
+    """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
+    from .sources import SourceScreen
+    from .workflows import WorkflowScreen
+
+    record = getattr(screen, "record", None)
+    ident = getattr(screen, "ident", "")
+    name = (getattr(record, "name", None) or ident) if record is not None else ident
+    if isinstance(screen, SourceScreen):
+        return [Target("source", ident, name)]
+    if isinstance(screen, WorkflowScreen) and not screen.is_template:
+        return [Target("events", ident, name), Target("errors", ident, name)]
+    return None
+
+
+async def default_targets(session: Any) -> list[Target]:
+    """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows."""
+    client = session.client
+    fetch = partial(client.list_workspace_sources, client.org_id) if client.org_id else client.list_sources
+    targets: list[Target] = []
+    async for source in iterate(fetch):
+        targets.append(Target("source", source.id, source.name or source.id))
+        if len(targets) >= MAX_SOURCES:
+            break
+    for workflow_id, entry in session.known.in_workspace(session.org_id or "").items():
+        name = entry.get("name") if isinstance(entry, dict) else None
+        targets.append(Target("errors", workflow_id, name or workflow_id))
+    return targets
+
+
+class MonitorScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("slash", "filter", "Filter"),
+        Binding("p", "pause", "Pause"),
+        Binding("f", "follow", "Follow"),
+        Binding("E", "errors_only", "Errors only"),
+        Binding("w", "choose", "Watch"),
+        Binding("h", "history", "History"),
+        Binding("space", "mark", "Mark"),
+        Binding("r", "replay", "Replay"),
+        Binding("e", "edit_replay", "Edit+replay"),
+        Binding("R", "bulk_replay", "Replay marked"),
+        Binding("x", "export", "Export"),
+        Binding("c", "copy", "Copy JSON"),
+        Binding("d", "toggle_detail", "Detail", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    MonitorScreen #monitor-bar { height: 1; padding: 0 1; background: $boost; }
+    MonitorScreen #monitor-streams { width: 1fr; height: 1; }
+    MonitorScreen #monitor-rate { width: auto; height: 1; }
+    MonitorScreen #monitor-spark { width: 24; height: 1; }
+    MonitorScreen #monitor-query { display: none; height: 3; }
+    MonitorScreen #monitor-query.open { display: block; }
+    MonitorScreen #monitor-body { height: 1fr; }
+    MonitorScreen #monitor-detail { width: 45%; border-left: vkey $panel-lighten-2; }
+    MonitorScreen.narrow #monitor-body { layout: vertical; }
+    MonitorScreen.narrow #monitor-detail { width: 1fr; height: 40%; border-left: none; border-top: hkey $panel-lighten-2; }
+    MonitorScreen #monitor-detail-head { height: auto; max-height: 3; padding: 0 1; }
+    MonitorScreen #monitor-status { height: 1; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, targets: list[Target] | None = None) -> None:
+        super().__init__()
+        self.initial = targets
+        self.monitor: Monitor | None = None
+        self.records: list[Record] = []  # the live buffer, oldest first, at most LIVE_CAP
+        self.waiting: deque[Record] = deque(maxlen=WAITING_CAP)
+        self.waiting_total = 0  # arrived while paused (beyond WAITING_CAP too)
+        self.paused = False
+        self.errors_only = False
+        self.matcher: Matcher | None = None
+        self.history: list[Record] | None = None  # the timeline shows journal search results instead of live events
+        self.history_query = ""
+        self.input_mode = ""  # "filter" or "history" while the box is open
+        self.last: Batch | None = None
+        self._detail_timer: Timer | None = None
+        self._filter_timer: Timer | None = None
+        self._full_fetched: set[int] = set()
+
+    @property
+    def session(self) -> Any:
+        return self.app.session  # type: ignore[attr-defined]
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.query_one(Timeline)
+
+    # --- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        with Horizontal(id="monitor-bar"):
+            yield Static(Text("connecting…", style="dim"), id="monitor-streams")
+            yield Static(id="monitor-rate")
+            yield Sparkline([0] * SPARK_SECONDS, id="monitor-spark")
+        yield Input(id="monitor-query", disabled=True)
+        with Horizontal(id="monitor-body"):
+            yield Timeline(cap=LIVE_CAP, id="monitor-timeline")
+            with Vertical(id="monitor-detail"):
+                yield Static(Text("No event selected.", style="dim"), id="monitor-detail-head")
+                yield JsonView(id="monitor-json")
+        yield Static(id="monitor-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        now = self.session.now
+        # The rate's clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
+        self.monitor = Monitor(self.session.client, writer=self.session.journal, clock=lambda: now().timestamp())
+        self.set_interval(TAKE_EVERY_S, self._take)
+        self.timeline.focus()
+        self._layout_for(self.size.width)
+        if self.initial:
+            self.watch(self.initial)
+        else:
+            self._watch_default()
+        self._update_status()
+
+    def on_unmount(self) -> None:
+        if self.monitor is not None:
+            self.monitor.close()  # its last events go to the journal writer, which the session closes on exit
+
+    def on_resize(self) -> None:
+        self._layout_for(self.size.width)
+
+    def _layout_for(self, width: int) -> None:
+        self.set_class(width < 110, "narrow")
+
+    # --- what is watched -----------------------------------------------------------------------------
+
+    def watch(self, targets: list[Target]) -> None:
+        assert self.monitor is not None
+        self.monitor.watch(targets)
+        self._update_status()
+
+    @work(group="monitor-default", exclusive=True, exit_on_error=False)
+    async def _watch_default(self) -> None:
+        try:
+            targets = await default_targets(self.session)
+        except ApiError as error:
+            self.notify(visible(error.message, 300), title="Could not list the workspace's sources", severity="error", markup=False)
+            return
+        if not targets:
+            self.notify("Nothing to watch in this workspace yet: w chooses sources and workflows.", markup=False)
+        self.watch(targets)
+
+    def action_choose(self) -> None:
+        current = self.monitor.targets if self.monitor else []
+
+        def chosen(targets: list[Target] | None) -> None:
+            if targets is not None:
+                self.watch(targets)
+
+        self.app.push_screen(WatchScreen(current), chosen)
+
+    # --- taking batches ------------------------------------------------------------------------------
+
+    def _take(self) -> None:
+        if self.monitor is None:
+            return
+        batch = self.monitor.take()
+        self.last = batch
+        for problem in batch.errors:
+            self.notify(visible(problem, 300), severity="warning", markup=False)
+        if batch.records:
+            if self.paused:
+                self.waiting.extend(batch.records)
+                self.waiting_total += len(batch.records)
+            else:
+                self._add(batch.records)
+        self._update_bar(batch)
+        self._update_status()
+
+    def _add(self, new: list[Record]) -> None:
+        records = self.records
+        records.extend(new)
+        if len(records) > LIVE_CAP:
+            del records[: len(records) - LIVE_CAP]
+        if self.history is None:
+            self.timeline.extend(self._shown(new))
+
+    def _shown(self, records: list[Record]) -> list[Record]:
+        if not self.errors_only and self.matcher is None:
+            return records
+        matcher, errors_only = self.matcher, self.errors_only
+        return [r for r in records if (not errors_only or r.is_error) and (matcher is None or matcher.matches(r))]
+
+    def _reshow(self) -> None:
+        self.timeline.replace(self._shown(self.history if self.history is not None else self.records))
+        self._update_status()
+
+    # --- the header bar and the status line -------------------------------------------------------
+
+    def _update_bar(self, batch: Batch) -> None:
+        self.query_one("#monitor-streams", Static).update(streams_text(batch.states))
+        rates = batch.rates[-SPARK_SECONDS:]
+        self.query_one("#monitor-rate", Static).update(Text(f"{rates[-1]:,}/s ", style="bold"))
+        self.query_one("#monitor-spark", Sparkline).data = rates
+
+    def _update_status(self) -> None:
+        timeline = self.timeline
+        parts: list[Text] = []
+        if self.history is not None:
+            parts.append(Text.assemble(("HISTORY ", "bold reverse"), f" {len(self.history):,} journaled events match ", (visible(self.history_query, 40), "bold"), " · esc: back to live"))
+        elif self.paused:
+            parts.append(Text.assemble(("PAUSED ", "bold black on yellow"), f" {self.waiting_total:,} waiting · p resumes"))
+        elif timeline.following:
+            parts.append(Text("following", style="green"))
+        else:
+            parts.append(Text("not following · end or f follows", style="yellow"))
+        shown = len(timeline.rows)
+        total = len(self.history if self.history is not None else self.records)
+        parts.append(Text(f"{shown:,} shown" + (f" of {total:,}" if shown != total else "")))
+        if self.errors_only:
+            parts.append(Text("errors only", style="red"))
+        if self.matcher is not None:
+            parts.append(Text.assemble("filter ", (visible(self.matcher.text, 30), "bold")))
+        if timeline.marked:
+            parts.append(Text(f"{len(timeline.marked)} marked"))
+        if self.monitor is not None and not self.monitor.targets:
+            parts.append(Text("nothing watched: w chooses", style="yellow"))
+        self.query_one("#monitor-status", Static).update(Text(" · ").join(parts))
+
+    # --- following, pausing, errors only ---------------------------------------------------------------
+
+    def action_follow(self) -> None:
+        self.timeline.set_following(not self.timeline.following)
+        self._update_status()
+
+    @on(Timeline.FollowChanged)
+    def _follow_changed(self) -> None:
+        self._update_status()
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        if not self.paused:
+            waiting, self.waiting = list(self.waiting), deque(maxlen=WAITING_CAP)
+            self.waiting_total = 0
+            self._add(waiting)
+        self._update_status()
+
+    def action_errors_only(self) -> None:
+        self.errors_only = not self.errors_only
+        self._reshow()
+
+    # --- the detail pane ----------------------------------------------------------------------------
+
+    @on(Timeline.CursorMoved)
+    def _cursor_moved(self, event: Timeline.CursorMoved) -> None:
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+        self._detail_timer = self.set_timer(DETAIL_DELAY_S, self._show_detail)
+
+    def _show_detail(self) -> None:
+        record = self.timeline.current
+        head = self.query_one("#monitor-detail-head", Static)
+        view = self.query_one("#monitor-json", JsonView)
+        if record is None:
+            head.update(Text("No event selected.", style="dim"))
+            view.set_data({})
+            return
+        head.update(detail_head(record))
+        view.set_data(record.as_json())
+        if record.event.truncated and record.n not in self._full_fetched:
+            self._full_fetched.add(record.n)
+            self._fetch_full(record)
+
+    @work(group="monitor-full", exclusive=False, exit_on_error=False)
+    async def _fetch_full(self, record: Record) -> None:
+        """The whole event (expand=event) in place of its cut summary, from the service's last 100."""
+        client, kind, emitter = self.session.client, record.target.kind, record.emitter_id
+        lister = {"source": client.list_source_events, "errors": client.list_workflow_errors}.get(kind, client.list_workflow_events)
+        try:
+            page = await lister(emitter, expand=True, limit=100)
+        except ApiError as error:
+            self._note(record, Text.assemble(("\nthe full event could not be fetched: ", "yellow"), visible(error.message, 200)))
+            return
+        self.session.journal_events(page.items, emitter)
+        full = next((e for e in page.items if e.id == record.event.id), None)
+        if full is None:
+            self._note(record, Text("\nno longer among the last 100 kept by the service: the cut summary is shown", style="yellow"))
+            return
+        record.replace_event(full)
+        self.timeline.refresh_record(record)
+        if self.timeline.current is record:
+            self._show_detail()
+
+    def _note(self, record: Record, note: Text) -> None:
+        if self.timeline.current is record:
+            self.query_one("#monitor-detail-head", Static).update(Text.assemble(detail_head(record), note))
+
+    def action_toggle_detail(self) -> None:
+        detail = self.query_one("#monitor-detail")
+        detail.display = not detail.display
+
+    # --- filter and history ---------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        self._open_input("filter", self.matcher.text if self.matcher else "", "filter: text, or /regex/ · over payload, emitter and channel · esc clears")
+
+    def action_history(self) -> None:
+        if self.session.journal is None:
+            self.notify("There is no journal to search (it could not be opened).", severity="warning", markup=False)
+            return
+        self._open_input("history", self.history_query, 'search the journal: words, "a phrase", OR, NOT, prefix* · enter searches · esc closes')
+
+    def _open_input(self, mode: str, value: str, placeholder: str) -> None:
+        box = self.query_one("#monitor-query", Input)
+        self.input_mode = mode
+        box.placeholder = placeholder
+        box.value = value
+        box.disabled = False
+        box.add_class("open")
+        box.focus()
+
+    def _close_input(self) -> None:
+        box = self.query_one("#monitor-query", Input)
+        self.input_mode = ""
+        box.remove_class("open")
+        box.disabled = True
+        self.timeline.focus()
+
+    @on(Input.Changed, "#monitor-query")
+    def _typed(self, event: Input.Changed) -> None:
+        if self.input_mode != "filter":
+            return
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DELAY_S, partial(self._apply_filter, event.value))
+
+    def _apply_filter(self, text: str) -> None:
+        matcher = Matcher.parse(text)
+        if matcher is not None and matcher.problem:
+            self.notify(matcher.problem, severity="warning", markup=False)
+        self.matcher = matcher
+        self.timeline.set_matcher(matcher)
+        self._reshow()
+
+    @on(Input.Submitted, "#monitor-query")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if self.input_mode == "filter":
+            if self._filter_timer is not None:
+                self._filter_timer.stop()
+            self._apply_filter(event.value)
+        elif self.input_mode == "history":
+            self.history_query = event.value.strip()
+            self._search(self.history_query)
+        self._close_input()
+
+    @work(group="monitor-history", exclusive=True, exit_on_error=False, thread=True)
+    def _search(self, query: str) -> None:
+        """A blocking SQLite query, on a worker thread."""
+        assert self.monitor is not None
+        try:
+            found = self.monitor.search(query)
+        except Exception as error:
+            self.app.call_from_thread(self.notify, visible(str(error), 300), title="Journal search failed", severity="error", markup=False)
+            return
+        self.app.call_from_thread(self._show_history, found)
+
+    def _show_history(self, found: list[Record]) -> None:
+        self.history = found
+        self.timeline.set_following(False)
+        self._reshow()
+        self.timeline.move_to(len(self.timeline.rows) - 1)
+        if not found:
+            self.notify(f"Nothing in the journal matches {visible(self.history_query, 60)}.", markup=False)
+
+    def action_back(self) -> None:
+        """esc: close the box, else clear the filter, else leave history, else leave the monitor."""
+        if self.input_mode == "filter":
+            self._close_input()
+            self._apply_filter("")
+        elif self.input_mode:
+            self._close_input()
+        elif self.matcher is not None:
+            self._apply_filter("")
+        elif self.history is not None:
+            self.history = None
+            self.timeline.set_following(True)
+            self._reshow()
+        else:
+            self.app.pop_screen()
+
+    # --- marks, copy, export --------------------------------------------------------------------------
+
+    def action_mark(self) -> None:
+        if self.timeline.toggle_mark() is not None:
+            self._update_status()
+
+    def marked_records(self) -> list[Record]:
+        """Marked records in the order they arrived (history results included)."""
+        marked = self.timeline.marked
+        found = {r.n: r for r in [*(self.history or []), *self.records] if r.n in marked}
+        return [found[n] for n in sorted(found)]
+
+    def action_copy(self) -> None:
+        record = self.timeline.current
+        if record is None:
+            self.notify("Select an event first.", markup=False)
+            return
+        text = dumps(record.as_json())
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the event's JSON ({len(text):,} characters)", markup=False)
+
+    def action_export(self) -> None:
+        """Marked events, else what the filter shows, else the selected one."""
+        if self.timeline.marked:
+            records, what = self.marked_records(), "marked"
+        elif self.matcher is not None or self.errors_only or self.history is not None:
+            records, what = list(self.timeline.rows), "shown"
+        else:
+            current = self.timeline.current
+            records, what = ([current] if current else []), "selected"
+        if not records:
+            self.notify("Nothing to export: select, mark (space) or filter (/) events first.", markup=False)
+            return
+        self._export(records, what)
+
+    @work(group="monitor-export", thread=True, exit_on_error=False)
+    def _export(self, records: list[Record], what: str) -> None:
+        try:
+            path = export_path(self.session.data or data_dir())
+            count = write_ndjson(path, records)
+        except OSError as error:
+            self.app.call_from_thread(self.notify, visible(str(error), 300), title="Export failed", severity="error", markup=False)
+            return
+        message = f"Exported {count:,} {what} event{'s' if count != 1 else ''} to {path}"
+        self.app.call_from_thread(self.notify, visible(message, 400), title="NDJSON", timeout=10, markup=False)
+
+    # --- replay ---------------------------------------------------------------------------------------
+
+    def _selected_error(self) -> Record | None:
+        record = self.timeline.current
+        if record is None or not record.is_error:
+            self.notify("Replay works on a $errors event: select one (E shows errors only).", markup=False)
+            return None
+        return record
+
+    def action_replay(self) -> None:
+        self._replay(edit=False)
+
+    def action_edit_replay(self) -> None:
+        self._replay(edit=True)
+
+    def _replay(self, *, edit: bool) -> None:
+        record = self._selected_error()
+        if record is not None:
+            from .replay import open_replay
+
+            open_replay(self.app, record.event, record.emitter_id, edit=edit)
+
+    def action_bulk_replay(self) -> None:
+        errors = [r for r in self.marked_records() if r.is_error]
+        if not errors:
+            self.notify("Mark $errors events with space first; R replays them in their original order.", markup=False)
+            return
+        workflows = {r.emitter_id for r in errors}
+        if len(workflows) > 1:
+            self.notify(f"The marked errors come from {len(workflows)} workflows; bulk replay takes one workflow's errors at a time.", severity="warning", markup=False)
+            return
+        errors.sort(key=_original_order)
+        from .replay import open_bulk_replay
+
+        open_bulk_replay(self.app, [r.event for r in errors], workflows.pop())
+
+
+def _original_order(record: Record) -> tuple[int, int]:
+    return record.event.key or (record.event.indexed_at_ms or 0, record.n)
+
+
+# --- texts --------------------------------------------------------------------------------------------
+
+_PHASES: dict[str, tuple[str, str]] = {
+    "live": ("●", "green"),
+    "connecting": ("◌", "yellow"),
+    "reconnecting": ("◌", "yellow"),
+    "failed": ("✖", "red"),
+    "closed": ("○", "dim"),
+}
+
+
+def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
+    """Each stream's state; with more than three, the count of each state and the troubled ones by name."""
+    if not states:
+        return Text("no streams", style="dim")
+    pairs = sorted(states.values(), key=lambda pair: (pair[1].phase == "live", pair[0].label.lower()))
+    if len(pairs) <= 3:
+        return Text("  ").join(_one_state(target, state) for target, state in pairs)
+    counts: dict[str, int] = {}
+    for _, state in pairs:
+        counts[state.phase] = counts.get(state.phase, 0) + 1
+    text = Text("  ").join(Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1]) for phase, n in sorted(counts.items()))
+    troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
+    if troubled:
+        text.append("  ")
+        text.append_text(Text("  ").join(troubled))
+    return text
+
+
+def _one_state(target: Target, state: StreamState) -> Text:
+    dot, style = _PHASES.get(state.phase, ("?", ""))
+    return Text.assemble((f"{dot} ", style), visible(target.label, 28), (f" {visible(str(state), 60)}", style))
+
+
+def detail_head(record: Record) -> Text:
+    event = record.event
+    size = event.metadata.event_size
+    cut = event.truncated
+    return Text.assemble(
+        (visible(event.id or "(no id)", 30), "bold"),
+        "  ",
+        (visible(record.name, 40), "cyan"),
+        " ",
+        (visible(record.emitter_id, 20), "dim"),
+        "  ",
+        (visible(record.channel, 20), "magenta"),
+        "  ",
+        record.clock(),
+        (f"  cut, {size:,} B: fetching the full event…" if cut and size else "  cut: fetching the full event…" if cut else "", "yellow"),
+        ("  from the journal" if record.history else "", "dim"),
+    )
+

@@ -1,0 +1,255 @@
+"""The monitor's event list: thousands of rows, only the visible ones rendered.
+
+Built on the Line API like Textual's `Log`: `render_line` draws one row from
+the record under it, and rendered rows are cached by record, width and look.
+Rows are capped (`cap`); the oldest go first (the journal still has them).
+While following, the cursor sits on the newest row and the view stays at the
+bottom; moving the cursor, clicking or scrolling up stops following, `end`
+(or `f` in the monitor) resumes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...monitor import Matcher, Record
+from ...text import visible
+
+DEFAULT_CAP = 10_000
+
+
+class Timeline(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "first", "Oldest", show=False),
+        Binding("end", "follow", "Newest + follow", show=False),
+    ]
+
+    COMPONENT_CLASSES = {"timeline--cursor", "timeline--marked", "timeline--match", "timeline--error", "timeline--history"}
+
+    DEFAULT_CSS = """
+    Timeline { height: 1fr; background: $surface; overflow-x: hidden; overflow-y: scroll; }
+    Timeline > .timeline--cursor { background: $block-cursor-blurred-background; }
+    Timeline:focus > .timeline--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    Timeline > .timeline--marked { background: $primary 30%; }
+    Timeline > .timeline--match { background: $warning 60%; color: $text; text-style: bold; }
+    Timeline > .timeline--error { color: $error; }
+    Timeline > .timeline--history { color: $text-muted; }
+    """
+
+    class CursorMoved(Message):
+        """The highlighted record changed (None: the list is empty)."""
+
+        def __init__(self, record: Record | None) -> None:
+            super().__init__()
+            self.record = record
+
+    class FollowChanged(Message):
+        def __init__(self, following: bool) -> None:
+            super().__init__()
+            self.following = following
+
+    def __init__(self, *, cap: int = DEFAULT_CAP, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.cap = cap
+        self.rows: list[Record] = []
+        self.cursor = -1
+        self.following = True
+        self.marked: set[int] = set()  # record numbers (Record.n)
+        self.matcher: Matcher | None = None
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._announced: Record | None = None
+
+    # --- content ---------------------------------------------------------------------------------
+
+    def replace(self, records: Iterable[Record]) -> None:
+        """Show exactly `records` (a new filter, or history); the cursor stays on the same record if it can."""
+        current = self.current
+        self.rows = list(records)[-self.cap :]
+        index = next((i for i, r in enumerate(self.rows) if r is current), -1) if current is not None else -1
+        self.cursor = len(self.rows) - 1 if self.following or index < 0 else index
+        self._changed()
+
+    def extend(self, records: list[Record]) -> None:
+        """Add records at the bottom, dropping the oldest beyond the cap."""
+        if not records:
+            return
+        rows = self.rows
+        rows.extend(records)
+        excess = len(rows) - self.cap
+        if excess > 0:
+            del rows[:excess]
+            self.cursor = max(-1, self.cursor - excess) if not self.following else self.cursor
+            if self.cursor < 0 and rows and not self.following:
+                self.cursor = 0  # the selected row was dropped: the oldest kept takes its place
+        if self.following:
+            self.cursor = len(rows) - 1
+        self._changed()
+
+    def set_matcher(self, matcher: Matcher | None) -> None:
+        self.matcher = matcher
+        self._cache.clear()
+        self.refresh()
+
+    def toggle_mark(self) -> Record | None:
+        record = self.current
+        if record is not None:
+            self.marked.symmetric_difference_update({record.n})
+            self.refresh_record(record)
+        return record
+
+    def clear_marks(self) -> None:
+        self.marked.clear()
+        self.refresh()
+
+    def refresh_record(self, record: Record) -> None:
+        """Draw a record again (its event was replaced by the full one, or its mark changed)."""
+        self._cache.clear()
+        self.refresh()
+
+    @property
+    def current(self) -> Record | None:
+        return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    def _changed(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows))
+        if self.following:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+        self._announce()
+
+    def _announce(self) -> None:
+        record = self.current
+        if record is not self._announced:
+            self._announced = record
+            self.post_message(self.CursorMoved(record))
+
+    # --- moving ----------------------------------------------------------------------------------
+
+    def set_following(self, following: bool) -> None:
+        if following == self.following:
+            return
+        self.following = following
+        if following and self.rows:
+            self.cursor = len(self.rows) - 1
+            self._changed()
+        self.post_message(self.FollowChanged(following))
+
+    def move_to(self, index: int) -> None:
+        """Put the cursor on row `index` (the user chose it: following stops unless it is the newest)."""
+        if not self.rows:
+            return
+        self.cursor = max(0, min(len(self.rows) - 1, index))
+        self.set_following(False)
+        self.scroll_to_region(self._row_region(self.cursor), animate=False, immediate=True)
+        self.refresh()
+        self._announce()
+
+    def _row_region(self, index: int):
+        from textual.geometry import Region
+
+        return Region(0, index, max(1, self.scrollable_content_region.width), 1)
+
+    def action_move(self, step: int) -> None:
+        self.move_to((self.cursor if self.cursor >= 0 else len(self.rows)) + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_to(self.cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_follow(self) -> None:
+        self.set_following(True)
+
+    def on_click(self, event: events.Click) -> None:
+        index = int(self.scroll_offset.y) + event.y
+        if 0 <= index < len(self.rows):
+            self.move_to(index)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.set_following(False)  # reading back: new rows must not pull the view down
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        record = self.rows[index]
+        selected = index == self.cursor
+        marked = record.n in self.marked
+        key = (record.n, id(record.event), width, selected, marked, id(self.matcher), self.has_focus)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_row(record, width, selected, marked)
+            self._cache[key] = strip
+        return strip
+
+    def on_focus(self) -> None:
+        self._cache.clear()
+
+    def on_blur(self) -> None:
+        self._cache.clear()
+
+    def _render_row(self, record: Record, width: int, selected: bool, marked: bool) -> Strip:
+        name_w, channel_w = columns(width)
+        base = self.rich_style
+        text = Text(no_wrap=True, overflow="crop", end="")
+        text.append(record.clock() + " ", style="dim")
+        text.append("●" if marked else " ", style="bold")
+        fields = [
+            (set_cell_size(visible(record.name, 80), name_w), Style(color="cyan")),
+            (" ", None),
+            (set_cell_size(visible(record.channel, 40), channel_w), Style(color="magenta")),
+            (" ", None),
+        ]
+        for value, style in fields:
+            start = len(text)
+            text.append(value, style=style)
+            self._highlight(text, value, start)
+        rest = max(0, width - cell_len(text.plain))
+        summary = record.summary
+        summary = summary if cell_len(summary) <= rest else set_cell_size(summary, rest)
+        start = len(text)
+        summary_style = self.get_component_rich_style("timeline--error", partial=True) if record.is_error else None
+        text.append(summary, style=summary_style)
+        self._highlight(text, summary, start)
+        if record.history:
+            text.stylize(self.get_component_rich_style("timeline--history", partial=True), 0, 9)
+        if marked:
+            text.stylize(self.get_component_rich_style("timeline--marked", partial=True))
+        if selected:
+            text.stylize(self.get_component_rich_style("timeline--cursor", partial=True))
+        segments = [Segment(s.text, base + s.style if s.style else base) for s in text.render(self.app.console)]
+        return Strip(segments, cell_len(text.plain)).crop_extend(0, width, base)
+
+    def _highlight(self, text: Text, value: str, start: int) -> None:
+        if self.matcher is None or not value.strip():
+            return
+        style = self.get_component_rich_style("timeline--match", partial=True)
+        for begin, end in self.matcher.spans(value):
+            text.stylize(style, start + begin, start + end)
+
+
+def columns(width: int) -> tuple[int, int]:
+    """Widths of the name and channel columns for a list `width` cells wide."""
+    name = max(10, min(22, width // 5))
+    channel = max(9, min(16, width // 8))
+    return name, channel
