@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 from ...api import ApiError, NotFoundError, iterate
 from ...api.models import Page, Subscription
 from ...text import visible
+from ..change import Guarded
 from ..safe import plain
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
@@ -209,8 +210,14 @@ def open_end(app: Any, ident: str | None) -> None:
 # --- the list --------------------------------------------------------------------------------------------
 
 
-class SubscriptionsPane(Pane):
+class SubscriptionsPane(Guarded, Pane):
     TITLE = "Subscriptions"
+    CHANGES = frozenset({"new", "delete", "auto"})
+    BINDINGS = [
+        Binding("n", "new", "New"),
+        Binding("d", "delete", "Delete"),
+        Binding("A", "auto", "Auto-subscribe"),
+    ]
     DEFAULT_CSS = """
     SubscriptionsPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
     SubscriptionsPane.empty > .empty { display: block; }
@@ -227,7 +234,7 @@ class SubscriptionsPane(Pane):
             Text(
                 "No subscriptions in this workspace. A subscription routes an emitter's events "
                 "(a source or workflow, on a channel) to a listener (a workflow, source or webhook); "
-                "create one with POST /subscriptions. Press 1 to choose another workspace, r to reload."
+                "press n to create one (A: auto-subscribe what is created later). Press 1 to choose another workspace, r to reload."
             ),
             classes="empty",
         )
@@ -290,6 +297,26 @@ class SubscriptionsPane(Pane):
         self.names.clear()
         self.query_one(PagedTable).reload()
 
+    def action_new(self) -> None:
+        from ..forms.subscription import SubscriptionForm
+
+        self.app.push_screen(SubscriptionForm(names=dict(self.names)))
+
+    def action_auto(self) -> None:
+        from ..forms.subscription import AutoSubscriptionForm
+
+        self.app.push_screen(AutoSubscriptionForm())
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete(self) -> None:
+        from ..forms.subscription import delete_subscription
+
+        sub = self.query_one(PagedTable).current
+        if sub is None:
+            self.notify("No subscription is selected.", severity="warning", markup=False)
+            return
+        await delete_subscription(self, sub, self.names)
+
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         sub: Subscription = event.item
         crumbs = ("Subscriptions", sub.id or subscription_key(sub))
@@ -299,10 +326,12 @@ class SubscriptionsPane(Pane):
 # --- one subscription ------------------------------------------------------------------------------------
 
 
-class SubscriptionScreen(DetailScreen):
+class SubscriptionScreen(Guarded, DetailScreen):
     """Both ends with kind, name and id, and the channel; `e`/`l` (or enter on an end) open them."""
 
+    CHANGES = frozenset({"delete"})
     BINDINGS = [
+        Binding("d", "delete", "Delete"),
         Binding("e", "open_end('emitter')", "Open emitter"),
         Binding("l", "open_end('listener')", "Open listener"),
         Binding("down", "enter_tab", "Into the tab", show=False),
@@ -383,6 +412,13 @@ class SubscriptionScreen(DetailScreen):
 
     def action_enter_tab(self) -> None:
         enter_tab(self)
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete(self) -> None:
+        from ..forms.subscription import delete_subscription
+
+        if isinstance(self.record, Subscription) and await delete_subscription(self, self.record, self.names):
+            self.app.pop_screen()
 
     def action_open_end(self, which: str) -> None:
         sub = self.record
