@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api.models import EventSummary
+from ..headless.output import event_record, ndjson
 
 
 def event_json(value: Any, *, indent: int | None = 2) -> str:
@@ -18,8 +19,8 @@ def event_json(value: Any, *, indent: int | None = 2) -> str:
 
 
 def ndjson_lines(events: Iterable[EventSummary]) -> str:
-    """One event summary per line, as the service sent it (id, indexed_at_ms, event, metadata)."""
-    return "".join(json.dumps(e.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"), default=str) + "\n" for e in events)
+    """One event summary per line, as the service sent it (the same lines as `aftui events --json`)."""
+    return "".join(ndjson(event_record(e)) + "\n" for e in events)
 
 
 def export_ndjson(events: list[EventSummary], directory: Path, stem: str, *, now: datetime | None = None) -> Path:

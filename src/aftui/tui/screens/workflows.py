@@ -42,6 +42,7 @@ from ..widgets.paged_table import AuthFailed, Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 from .events import EventScreen, event_columns, event_time
+from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
 
 DETAILS_AT_ONCE = 5  # GET /workflows/{id} requests in flight during discovery
@@ -492,10 +493,10 @@ class WorkflowScreen(DetailScreen):
         if not self.is_template:
             steps = {s.id: s.namespace for s in workflow.steps if s.id}
             events = PagedTable(journaled(self.session, partial(client.list_workflow_events, self.ident), self.ident), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")
-            errors = PagedTable(journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident), error_columns(steps), item_id=lambda e: e.id or "", noun="errors", id="errors")
+            errors = ErrorsTable(journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident), error_columns(steps), workflow_id=self.ident, noun="errors", id="errors")
             tabs += [
                 ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
-                ("Errors", Listing("$errors of this workflow, newest first (the last 100). enter opens one.", errors)),
+                ("Errors", Listing("$errors of this workflow, newest first (the last 100). enter opens one · r replays, e edits first · space marks, R replays in bulk.", errors)),
             ]
         return tabs
 
@@ -530,7 +531,8 @@ class WorkflowScreen(DetailScreen):
         if isinstance(event.item, EventSummary):
             errors = event.table.id == "errors"
             crumbs = (*self.crumbs, ("error " if errors else "event ") + (event.item.id or ""))
-            self.app.push_screen(EventScreen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors))
+            screen = ErrorEventScreen if errors else EventScreen
+            self.app.push_screen(screen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors))
 
 
 class Listing(ScrollableContainer, can_focus=False):

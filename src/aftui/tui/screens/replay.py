@@ -1,0 +1,460 @@
+"""Replaying a workflow error: the replay screen, its JSON editor, and the doors other screens use.
+
+`open_replay(app, event, workflow_id, edit=False)` and
+`open_bulk_replay(app, events, workflow_id)` are what the monitor and the
+workflow detail call. The screen shows the error beside its replay's
+outcome, the original event and context, and what will be sent where (or,
+where the API offers no way, why not: `c` copies and `x` exports instead).
+
+A replay runs the workflow again, so it is a change to the service even
+though it goes to a public endpoint and not to the API: a read-only profile
+shows the plan but does not send it, and says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...api import ApiError, ReadOnlyError
+from ...api.models import EventSummary
+from ...config import data_dir
+from ...journal.replays import ReplayLog
+from ...replay import OUTCOME_WORDS, Planner, ReplayPlan, ReplayResult, replay_one
+from ...replay.export import event_json, export_ndjson
+from ...text import visible
+from ..safe import long_text, plain
+from ..widgets.fields import Fields
+from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem
+from ..widgets.status import StatusHeader
+from .events import event_time
+
+log = logging.getLogger("aftui.tui")
+
+READ_ONLY_WORDS = "Replay is off: read-only profile (a replay runs the workflow again)."
+MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
+VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
+STACK_LINES = 8
+
+
+def open_replay(app: App[Any], event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
+    """Push the replay screen for one `$errors` event; `edit` opens the JSON editor once the plan is made."""
+    app.push_screen(ReplayScreen(event, workflow_id, edit=edit))
+
+
+def open_bulk_replay(app: App[Any], events: list[EventSummary], workflow_id: str) -> None:
+    """Push the bulk replay screen for these `$errors` events (replayed oldest first, after a key press)."""
+    from .replay_bulk import BulkReplayScreen
+
+    app.push_screen(BulkReplayScreen(events, workflow_id))
+
+
+# --- shared by the replay screens -------------------------------------------------------------------
+
+
+class ReplayJournal:
+    """The replay log, in the session's journal file, opened on first use; events seen go to the session's journal.
+
+    A journal that cannot be opened costs only the journaling: the replay
+    goes ahead and the screen says it was not journaled.
+    """
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.log: ReplayLog | None = None
+        self.problem: str | None = None
+
+    def path(self) -> Path:
+        writer = getattr(self.session, "journal", None)  # the session's journal writer, when it has one open
+        if writer is not None:
+            return Path(writer.journal.path)
+        from ...journal.store import default_path
+
+        return default_path()
+
+    def open(self) -> None:
+        """Blocking (SQLite): call on a thread."""
+        if self.log is not None or self.problem is not None:
+            return
+        try:
+            self.log = ReplayLog(self.path())
+        except Exception as error:  # noqa: BLE001 - a locked or unwritable journal must not stop a replay
+            log.warning("the journal cannot be opened for replays: %s", error)
+            self.problem = f"{type(error).__name__}: {error}"
+
+    def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
+        """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
+
+        def keep(events: list[EventSummary]) -> None:
+            journal_events = getattr(self.session, "journal_events", None)
+            if journal_events is not None:
+                journal_events(events, workflow_id)
+
+        return keep
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+
+def outcome_text(result: ReplayResult) -> Text:
+    """`✔ succeeded`, `✖ failed again: ValidationError: …`, with the status code and outcome event."""
+    outcome = result.outcome
+    mark, style = {"succeeded": ("✔", "green"), "failed": ("✖", "red"), "skipped": ("–", "dim")}.get(outcome.kind, ("?", "yellow"))
+    text = Text.assemble((f"{mark} {OUTCOME_WORDS.get(outcome.kind, outcome.kind)}", f"bold {style}"))
+    text.append("\n")
+    text.append_text(long_text(outcome.detail, 600))
+    if result.sent is not None and result.sent.status is not None:
+        text.append(f"\nHTTP {result.sent.status} from the endpoint", style="dim")
+    if outcome.event is not None:
+        text.append_text(Text.assemble(("\nevent ", "dim"), plain(outcome.event.id, 40, "cyan")))
+    if result.request is not None and result.request.edited:
+        text.append("\nsent with the edited payload", style="dim")
+    return text
+
+
+def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
+    """What will be sent where, or why nothing can be."""
+    request = plan.request
+    if request is None:
+        return Text.assemble(
+            ("✖ Cannot be replayed: ", "bold yellow"), visible(plan.reason or "no way in", 400),
+            ("\nc copies the original event, x exports it as NDJSON.", "dim"),
+        )
+    text = Text.assemble(("Will send ", "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
+    text.no_wrap = False
+    text.overflow = "fold"
+    shown = ", ".join(request.headers) or "none"
+    text.append_text(Text.assemble(("\nheaders ", "dim"), visible(shown, 300)))
+    if request.dropped:
+        text.append_text(Text.assemble(("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (credentials, cookies, transport)", "dim")))
+    text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
+    if plan.warning:
+        text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
+    if read_only:
+        text.append_text(Text.assemble(("\n✖ ", "bold red"), READ_ONLY_WORDS))
+    return text
+
+
+def export_dir(session: Any) -> Path:
+    """Where exports go: the session's own data dir when it has one (tests, the demo), else the user's."""
+    return (getattr(session, "data", None) or data_dir()) / "exports"
+
+
+# --- the replay screen ---------------------------------------------------------------------------------
+
+
+class ReplayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("r", "replay", "Replay as is"),
+        Binding("e", "edit", "Edit & replay"),
+        Binding("c", "copy", "Copy event"),
+        Binding("x", "export", "Export"),
+    ]
+    DEFAULT_CSS = """
+    ReplayScreen > .crumbs { height: 1; padding: 0 1; color: $text-muted; }
+    ReplayScreen > #body { height: 1fr; }
+    ReplayScreen #plan { height: auto; padding: 0 1; margin-top: 1; }
+    ReplayScreen #compare { height: auto; margin-top: 1; }
+    ReplayScreen #compare > Vertical { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
+    ReplayScreen #compare .title { text-style: bold; }
+    ReplayScreen #original-event { height: auto; padding: 0 1; margin-top: 1; }
+    """
+
+    def __init__(self, event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
+        super().__init__()
+        self.event = event
+        self.workflow_id = workflow_id
+        self.edit_first = edit
+        self.plan: ReplayPlan | None = None
+        self.result: ReplayResult | None = None
+        self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
+        self.running = False
+        self.journal: ReplayJournal | None = None
+
+    @property
+    def session(self) -> Any:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        error = self.event.error()
+        name = (error.original_context.workflow_name if error else None) or self.workflow_id
+        yield StatusHeader()
+        yield Static(Text(f"Replay › {visible(name, 40)} › error {visible(self.event.id or '', 30)}"), classes="crumbs")
+        with VerticalScroll(id="body"):
+            yield Fields(self._facts(), id="facts")
+            yield Static(Text("Working out how this run started…", style="dim"), id="plan")
+            with Horizontal(id="compare"):
+                with Vertical(id="original"):
+                    yield Static(Text("Original run"), classes="title")
+                    yield Static(self._error_text(), id="error")
+                with Vertical(id="replayed"):
+                    yield Static(Text("Replay"), classes="title")
+                    yield Static(Text("Not replayed yet.", style="dim"), id="outcome")
+            yield Static(self._event_text(), id="original-event")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.journal = ReplayJournal(self.session)
+        self._prepare()
+
+    def on_unmount(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+
+    # --- what is shown ------------------------------------------------------------------------------
+
+    def _facts(self) -> list[tuple[str, Any]]:
+        error = self.event.error()
+        if error is None:
+            return [("Event", self.event.id), ("", Text("This event is not a workflow error.", style="yellow"))]
+        ctx = error.original_context
+        return [
+            ("Workflow", Text.assemble(plain(ctx.workflow_name or "(unnamed)", 60), " ", plain(ctx.workflow_id or self.workflow_id, 30, "cyan"))),
+            ("Started by", Text.assemble(plain(ctx.source_type, 20), " ", plain(ctx.emitter_id or "", 40, "cyan"))),
+            ("Failed at", Text.assemble(event_time(self.event), ("  step ", "dim"), plain(error.error.cellId, 40))),
+            ("Error id", plain(self.event.id, 40, "dim")),
+        ]
+
+    def _error_text(self) -> Text:
+        error = self.event.error()
+        if error is None:
+            return Text("—", style="dim")
+        info = error.error
+        text = Text.assemble((f"✖ {visible(info.code or 'Error', 60)}", "bold red"), ": ", visible(info.msg or "", 400))
+        text.no_wrap = False
+        stack = (info.stack or "").split("\n")[1 : STACK_LINES + 1]
+        for line in stack:
+            text.append("\n" + visible(line.strip(), 120), style="dim")
+        return text
+
+    def _event_text(self) -> Group:
+        error = self.event.error()
+        original = error.original_event if error else self.event.event
+        body = event_json(original)
+        cut = len(body) > VIEW_CHARS
+        shown = long_text(body[:VIEW_CHARS], VIEW_CHARS)
+        parts: list[Any] = [Text("Original event", style="bold"), shown]
+        if cut:
+            parts.append(Text(f"… cut here ({len(body):,} characters in all): c copies it, x exports it", style="yellow"))
+        if self.event.truncated:
+            parts.append(Text("(the service cut this summary; fetching it in full…)", style="dim"))
+        return Group(*parts)
+
+    def _show_plan(self) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+        self.query_one("#plan", Static).update(plan_text(plan, read_only=self.session.read_only))
+
+    def _show_outcome(self, text: Text) -> None:
+        self.query_one("#outcome", Static).update(text)
+
+    # --- loading ------------------------------------------------------------------------------------
+
+    @work(group="replay-plan", exclusive=True, exit_on_error=False)
+    async def _prepare(self) -> None:
+        """The full event when the summary was cut, then the plan; then the editor, when asked for."""
+        client = self.session.client
+        try:
+            if self.event.truncated:
+                page = await client.list_workflow_errors(self.workflow_id, expand=True, limit=100)
+                full = next((e for e in page.items if e.id == self.event.id), None)
+                if full is not None:
+                    self.event = full
+                    self.query_one("#original-event", Static).update(self._event_text())
+                    self.query_one("#error", Static).update(self._error_text())
+            self.plan = await Planner(client).plan(self.event, self.workflow_id)
+        except ApiError as error:
+            self.query_one("#plan", Static).update(Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300)))
+            return
+        self._show_plan()
+        await asyncio.to_thread(self._previous_replays)
+        if self.edit_first:
+            self.edit_first = False
+            self.action_edit()
+
+    def _previous_replays(self) -> None:
+        """Runs on a thread: the journal's record of earlier replays of this error, under the outcome."""
+        assert self.journal is not None
+        self.journal.open()
+        plan = self.plan
+        if self.journal.log is None or plan is None:
+            return
+        rows = self.journal.log.of_event(plan.emitter_id, plan.event_id)
+        if rows and self.result is None:
+            last = rows[0]
+            words = OUTCOME_WORDS.get(last.outcome, last.outcome)
+            text = Text.assemble(("Not replayed in this screen yet.", "dim"), f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last: {words}")
+            self.app.call_from_thread(self._show_outcome, text)
+
+    # --- actions ----------------------------------------------------------------------------------------
+
+    def _refusal(self) -> str | None:
+        """Why a replay cannot be sent now, or None."""
+        if self.plan is None:
+            return "The replay is still being worked out."
+        if self.running:
+            return "A replay is already on its way."
+        if self.session.read_only:
+            return READ_ONLY_WORDS
+        if not self.plan.replayable:
+            return f"This error cannot be replayed: {self.plan.reason}. c copies the original event, x exports it."
+        return None
+
+    def action_replay(self) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
+            return
+        self._send(None, edited=False)
+
+    def action_edit(self) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
+            return
+        assert self.plan is not None and self.plan.request is not None
+        text = self.draft if self.draft is not None else event_json(self.plan.payload)
+        size = len(text.encode("utf-8"))
+        if size > MAX_EDIT_BYTES:
+            self.notify(
+                f"The payload is {size / 1024 / 1024:.1f} MB; the editor takes up to {MAX_EDIT_BYTES // 1024 // 1024} MB. "
+                "x exports it; r replays it as it is.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.app.push_screen(ReplayEditorScreen(text, self.plan), self._edited)
+
+    def _edited(self, result: EditResult | None) -> None:
+        if result is None:
+            return
+        self.draft = result.text
+        if result.send:
+            self._send(result.value, edited=True)
+
+    @work(group="replay-send", exclusive=True, exit_on_error=False)
+    async def _send(self, body: Any, *, edited: bool) -> None:
+        plan = self.plan
+        assert plan is not None and plan.request is not None
+        self.running = True
+        self._show_outcome(Text.assemble(("Sending ", "bold"), plan.request.method, " …\n", ("then watching the workflow's events and $errors", "dim")))
+        journal = self.journal
+        assert journal is not None
+        try:
+            await asyncio.to_thread(journal.open)
+            result = await replay_one(self.session.client, plan, body=body, edited=edited, log=journal.log, on_seen=journal.seen(plan.workflow_id))
+        except ReadOnlyError:
+            self._show_outcome(Text(READ_ONLY_WORDS, style="red"))
+            return
+        except ApiError as error:
+            self._show_outcome(Text.assemble(("Could not replay: ", "bold red"), visible(error.message, 300)))
+            return
+        finally:
+            self.running = False
+        self.result = result
+        text = outcome_text(result)
+        if journal.problem:
+            text.append_text(Text.assemble(("\nnot journaled: ", "yellow"), visible(journal.problem, 200)))
+        self._show_outcome(text)
+
+    def action_copy(self) -> None:
+        error = self.event.error()
+        text = event_json(error.original_event if error else self.event.event)
+        if len(text) > MAX_COPY:
+            self.notify(f"The event is {len(text):,} characters: too big to copy through the terminal. x exports it.", severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the original event ({len(text):,} characters)", markup=False)
+
+    def action_export(self) -> None:
+        try:
+            path = export_ndjson([self.event], export_dir(self.session), f"error-{self.event.id or 'event'}")
+        except OSError as error:
+            self.notify(f"Could not export: {error}", severity="error", markup=False)
+            return
+        self.notify(f"Exported the error to {visible(str(path), 200)}", markup=False)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+# --- the editor ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EditResult:
+    text: str
+    send: bool
+    value: Any = None
+
+
+class ReplayEditorScreen(Screen["EditResult | None"]):
+    """The payload as JSON; ctrl+s sends it (only when it parses), esc goes back and keeps the text."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("escape", "keep", "Back (keeps text)"),
+        Binding("ctrl+r", "revert", "Revert"),
+    ]
+    DEFAULT_CSS = """
+    ReplayEditorScreen > .head { height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, text: str, plan: ReplayPlan) -> None:
+        super().__init__()
+        self.text = text
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        request = self.plan.request
+        assert request is not None
+        yield StatusHeader()
+        head = Text.assemble(
+            ("Edit the payload, then ctrl+s sends it: ", "bold"), (request.method, "cyan"), " ", visible(request.full_url, 200),
+            ("\nMethod, path, query and headers stay as shown on the replay screen.", "dim"),
+        )
+        head.no_wrap, head.overflow = False, "fold"
+        yield Static(head, classes="head")
+        yield JsonEditor(self.text, id="editor")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(JsonEditor).area.focus()
+
+    @property
+    def editor(self) -> JsonEditor:
+        return self.query_one(JsonEditor)
+
+    def action_send(self) -> None:
+        try:
+            value = self.editor.value()
+        except JsonProblem as problem:
+            self.editor.go_to_problem()
+            self.notify(f"Not sent: the JSON is not valid at {problem}", severity="error", markup=False)
+            return
+        self.dismiss(EditResult(self.editor.text, True, value))
+
+    def action_keep(self) -> None:
+        self.dismiss(EditResult(self.editor.text, False))
+
+    def action_revert(self) -> None:
+        self.editor.text = event_json(self.plan.payload)

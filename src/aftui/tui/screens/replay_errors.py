@@ -1,0 +1,86 @@
+"""Replay where errors are listed: the workflow detail's Errors tab and an error opened from it.
+
+In both, `r` replays the error as it was and `e` edits it first (refresh
+moves to ctrl+r there). In the Errors tab `space` marks errors and `R`
+replays the marked ones in bulk, or every error shown when none is marked
+(a `/` filter narrows that down first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+
+from ...api.models import EventSummary, Page
+from ..widgets.paged_table import Column, PagedTable
+from .events import EventScreen
+from .replay import open_bulk_replay, open_replay
+
+
+class ErrorsTable(PagedTable[EventSummary]):
+    BINDINGS = [
+        Binding("r", "replay", "Replay"),
+        Binding("e", "edit_replay", "Edit & replay"),
+        Binding("space", "mark", "Mark"),
+        Binding("R", "bulk", "Bulk replay"),
+        Binding("ctrl+r", "refresh", "Refresh"),
+    ]
+
+    def __init__(self, fetch: Callable[..., Awaitable[Page[EventSummary]]], columns: list[Column[EventSummary]], *, workflow_id: str, **kwargs: Any) -> None:
+        super().__init__(fetch, [Column("mark", " ", self._mark_cell, width=1), *columns], item_id=lambda e: e.id or "", **kwargs)
+        self.workflow_id = workflow_id
+        self.marked: set[str] = set()
+
+    def _mark_cell(self, event: EventSummary) -> Text:
+        return Text("●", style="bold cyan") if (event.id or "") in self.marked else Text(" ")
+
+    def _selected(self) -> EventSummary | None:
+        event = self.current
+        if event is None:
+            self.notify("No error is selected.", severity="warning", markup=False)
+        return event
+
+    def action_replay(self) -> None:
+        event = self._selected()
+        if event is not None:
+            open_replay(self.app, event, self.workflow_id)
+
+    def action_edit_replay(self) -> None:
+        event = self._selected()
+        if event is not None:
+            open_replay(self.app, event, self.workflow_id, edit=True)
+
+    def action_mark(self) -> None:
+        event = self._selected()
+        if event is None or not event.id:
+            return
+        self.marked.symmetric_difference_update({event.id})
+        self.table.update_cell(event.id, "mark", self._mark_cell(event))
+        self.table.action_cursor_down()  # marking a run of errors is space, space, space
+
+    def action_bulk(self) -> None:
+        marked = [e for e in self.pager.items if (e.id or "") in self.marked]
+        events = marked or list(self.rows)
+        if not events:
+            self.notify("There are no errors to replay.", severity="warning", markup=False)
+            return
+        open_bulk_replay(self.app, events, self.workflow_id)
+
+
+class ErrorEventScreen(EventScreen):
+    """An error opened from the Errors tab: the event screen, with replay on `r` and `e` (refresh on ctrl+r)."""
+
+    BINDINGS = [
+        Binding("r", "replay", "Replay"),
+        Binding("e", "edit_replay", "Edit & replay"),
+        Binding("ctrl+r", "reload", "Refresh"),
+    ]
+
+    def action_replay(self) -> None:
+        open_replay(self.app, self.record, self.workflow_id or "")
+
+    def action_edit_replay(self) -> None:
+        open_replay(self.app, self.record, self.workflow_id or "", edit=True)

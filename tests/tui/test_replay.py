@@ -1,0 +1,271 @@
+"""Replay in the TUI, driven against the demo emulator: the replay screen, its editor, bulk replay, the Errors tab."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from rich.console import Console
+from textual.widgets import ProgressBar, Static, TabbedContent
+from tui_helpers import wait_for
+
+from aftui.api.models import EventSummary
+from aftui.emulator.server import ServerHandle
+from aftui.journal.replays import ReplayLog
+from aftui.replay import REPLAY_HEADER
+from aftui.tui.screens.replay import (
+    ReplayEditorScreen,
+    ReplayJournal,
+    ReplayScreen,
+    export_dir,
+    open_bulk_replay,
+    open_replay,
+)
+from aftui.tui.screens.replay_bulk import BulkReplayScreen
+from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+from aftui.tui.widgets.json_editor import JsonEditor
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Whatever is not in the session's own folder (journal, replays, exports) goes to the test's directory too."""
+    directory = tmp_path / "aftui-data"
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(directory))
+    return directory
+
+
+def text_of(widget: Static) -> str:
+    console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+def api(emulator: ServerHandle) -> httpx.Client:
+    return httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}, timeout=10)
+
+
+def post_orders(emulator: ServerHandle, *names: str) -> list[EventSummary]:
+    """Orders without a customer e-mail, sent to the demo's order endpoint; their `$errors`, oldest first."""
+    demo = emulator.emulator.demo
+    for name in names:
+        httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json={"order_id": name, "sku": "SKU-1001", "country": "de"}, timeout=10)
+    with api(emulator) as client:
+        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+    by_order = {e["event"]["original_event"]["body"].get("order_id"): EventSummary.model_validate(e) for e in items}
+    return [by_order[name] for name in names]
+
+
+def timer_errors(emulator: ServerHandle) -> list[dict[str, Any]]:
+    """Runs of the flaky timer workflow until one fails (one in five does; the seed fixes which)."""
+    flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    with api(emulator) as client:
+        for _ in range(40):
+            httpx.post(f"{emulator.root_url}/_emulator/timers/{flaky.id}/run", timeout=10)
+            errors = client.get(f"/workflows/{flaky.id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+            if errors:
+                return errors
+    raise AssertionError("the flaky workflow never failed")
+
+
+def workflow_output(emulator: ServerHandle, kind: str = "event_summaries") -> list[dict[str, Any]]:
+    demo = emulator.emulator.demo
+    with api(emulator) as client:
+        return client.get(f"/workflows/{demo.order_workflow_id}/{kind}", params={"expand": "event"}).json()["data"]
+
+
+def outcome(app) -> str:
+    return text_of(app.screen.query_one("#outcome", Static))
+
+
+async def replay_screen(app, pilot, event: EventSummary, *, edit: bool = False) -> ReplayScreen:
+    open_replay(app, event, event.metadata.emitter_id or "", edit=edit)
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen if edit else ReplayScreen), timeout=10)
+    screen = app.screen if not edit else app.screen_stack[-2]
+    await wait_for(pilot, lambda: screen.plan is not None, timeout=10)
+    return screen
+
+
+async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui1")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen.query_one(JsonEditor)
+        assert json.loads(editor.text) == {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de"}
+        editor.text = json.dumps({"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de", "customer_email": "fixed@shop.example"})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen and screen.result is not None, timeout=15)
+        shown = outcome(app)
+        assert "✔ succeeded" in shown and "sent with the edited payload" in shown
+        assert "ValidationError: Missing required field: customer_email" in text_of(screen.query_one("#error", Static))  # the original beside it
+        journal = ReplayJournal(app.session).path()
+
+    emitted = [e["event"] for e in workflow_output(emulator) if e["event"].get("order_id") == "ord_tui1"]
+    assert emitted == [{"order_id": "ord_tui1", "sku": "SKU-1001", "country": "DE", "customer_email": "fixed@shop.example", "source": "webshop", "pipeline": "orders-v2"}]
+    with ReplayLog(journal) as log:
+        rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
+    assert [(r.outcome, r.edited, r.status_code) for r in rows] == [("succeeded", True, 200)]
+
+
+async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        plan = text_of(screen.query_one("#plan", Static))
+        assert f"Will send POST {emulator.root_url}/e/" in plan and "left out" in plan and "content-length" in plan
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        shown = outcome(app)
+        assert "✖ failed again" in shown and "ValidationError: Missing required field: customer_email" in shown
+        new_id = screen.result.outcome.event.id  # type: ignore[union-attr]
+    errors = workflow_output(emulator, "$errors/event_summaries")
+    assert [e["event"]["original_event"]["headers"][REPLAY_HEADER] for e in errors if e["id"] == new_id] == [screen.result.replay_id]  # type: ignore[union-attr]
+
+
+async def test_invalid_json_is_refused_with_line_and_column(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui3")
+    before = len(workflow_output(emulator, "$errors/event_summaries"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen.query_one(JsonEditor)
+        editor.text = '{\n  "order_id": "ord_tui3",\n  "sku": "SKU-1001" "x"\n}'
+        await pilot.pause()
+        status = text_of(editor.query_one(".check", Static))
+        assert "✖ line 3, column 21: Expecting ',' delimiter" in status
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayEditorScreen)  # still editing: nothing was sent
+        assert editor.area.cursor_location == (2, 20)
+        assert len(workflow_output(emulator, "$errors/event_summaries")) == before
+        await pilot.press("escape")  # back, the text kept for the next edit
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.draft is not None and '"x"' in screen.draft
+
+
+async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> None:
+    errors = timer_errors(emulator)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, EventSummary.model_validate(errors[0]))
+        plan = text_of(screen.query_one("#plan", Static))
+        assert "Cannot be replayed: a timer started this run: the API has no way to run a workflow's timer on demand" in plan
+        assert "c copies the original event, x exports it as NDJSON" in plan
+        await pilot.press("r")
+        await pilot.pause()
+        assert screen.result is None and not screen.running
+
+
+async def test_export_writes_the_error_as_ndjson(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui4")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await replay_screen(app, pilot, error)
+        await pilot.press("x")
+        await pilot.pause()
+    files = list(export_dir(app.session).glob("*.ndjson"))
+    assert len(files) == 1
+    lines = files[0].read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["id"] == error.id
+
+
+async def test_a_read_only_profile_shows_the_plan_and_sends_nothing(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui5")
+    before = len(workflow_output(emulator, "$errors/event_summaries"))
+    app = make_app()
+    app.session.client.read_only = True
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        assert "Replay is off: read-only profile" in text_of(screen.query_one("#plan", Static))
+        await pilot.press("r", "e")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and screen.result is None
+    assert len(workflow_output(emulator, "$errors/event_summaries")) == before
+
+
+async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emulator) -> None:
+    names = [f"ord_bulk{n}" for n in range(10)]
+    errors = post_orders(emulator, *names)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        open_bulk_replay(app, errors[::-1], errors[0].metadata.emitter_id or "")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        assert "r replays 10 errors" in text_of(screen.query_one("#summary", Static))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
+        assert screen.query_one(ProgressBar).progress == 10
+        assert text_of(screen.query_one("#summary", Static)).startswith("Done: 10 failed again")
+        journal = ReplayJournal(app.session).path()
+    replayed = [e for e in workflow_output(emulator, "$errors/event_summaries") if REPLAY_HEADER in e["event"]["original_event"]["headers"]]
+    received = [e["event"]["original_event"]["body"]["order_id"] for e in sorted(replayed, key=lambda e: tuple(map(int, e["id"].split("-"))))]
+    assert received == names
+    with ReplayLog(journal) as log:
+        assert {r.event_id for r in log.recent()} == {e.id for e in errors}
+
+
+async def test_bulk_stops_when_asked(make_app, emulator) -> None:
+    errors = post_orders(emulator, *[f"ord_stop{n}" for n in range(10)])
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        open_bulk_replay(app, errors, errors[0].metadata.emitter_id or "")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        progress = screen._progress
+
+        def press_s_after_the_third(index, summary, result) -> None:
+            progress(index, summary, result)
+            if result is not None and index == 2:
+                app.simulate_key("s")  # as the user would, between two replays
+
+        screen._progress = press_s_after_the_third
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
+        summary = screen.summary
+        assert summary.stopped and 3 <= len(summary.results) < 10
+        assert text_of(screen.query_one("#summary", Static)).startswith(f"Stopped: {len(summary.results)} failed again · {10 - len(summary.results)} not replayed (stopped)")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, BulkReplayScreen)
+
+
+async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
+    post_orders(emulator, "ord_tab1", "ord_tab2")
+    demo = emulator.emulator.demo
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.open_id(demo.order_workflow_id)
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+        tabs = app.screen.query_one(TabbedContent)
+        tabs.active = next(p.id for p in tabs.query("TabPane") if p.query(ErrorsTable))
+        table = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: bool(table.rows), timeout=10)
+        table.table.focus()
+        await pilot.pause()
+        await pilot.press("space", "space")
+        assert len(table.marked) == 2 and text_of_cell(table, table.rows[0]) == "●"
+        first_two = [e.id for e in table.rows[:2]]
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
+        assert sorted(e.id for e in app.screen.events) == sorted(first_two)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BulkReplayScreen))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
+        assert app.screen.event.id == table.current.id  # type: ignore[union-attr]
+        await pilot.press("escape")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen), timeout=10)
+        opened = app.screen
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen), timeout=10)
+        assert app.screen_stack[-2].event.id == opened.record.id
+
+
+def text_of_cell(table: ErrorsTable, event: EventSummary) -> str:
+    return table.table.get_cell(event.id or "", "mark").plain
+
