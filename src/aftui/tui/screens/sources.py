@@ -7,7 +7,9 @@ from typing import Any
 
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -15,6 +17,7 @@ from ...api.models import Component, EventSummary, Source, Subscription
 from ...api.paging import iterate
 from ...schedule import describe_timer
 from ...text import visible
+from ..change import Guarded
 from ..journaling import journaled
 from ..safe import day, flag, plain, when
 from ..widgets.fields import Fields
@@ -65,8 +68,13 @@ def source_columns(now: Any) -> list[Column[Source]]:
     ]
 
 
-class SourcesPane(Pane):
+class SourcesPane(Guarded, Pane):
     TITLE = "Sources"
+    CHANGES = frozenset({"toggle_active", "delete_source"})
+    BINDINGS = [
+        Binding("t", "toggle_active", "On/off"),
+        Binding("d", "delete_source", "Delete"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Sources"), classes="pane-title")
@@ -81,13 +89,38 @@ class SourcesPane(Pane):
     def workspace_changed(self) -> None:
         self.query_one(PagedTable).reload()
 
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_toggle_active(self) -> None:
+        from ..forms.lifecycle import toggle_source
+
+        source = self.query_one(PagedTable).current
+        if source is not None:
+            await toggle_source(self, source)
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_source(self) -> None:
+        from ..forms.lifecycle import delete_source
+
+        source = self.query_one(PagedTable).current
+        if source is not None:
+            await delete_source(self, source)
+
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         source: Source = event.item
         self.app.push_screen(SourceScreen(source.id, ("Sources", source.name or source.id), record=source))
 
 
-class SourceScreen(DetailScreen):
+class SourceScreen(Guarded, DetailScreen):
     """Overview, configured props, the component's code, recent events, subscriptions."""
+
+    CHANGES = frozenset({"toggle_active", "delete_source", "delete_events", "send_to_webhook", "route_errors"})
+    BINDINGS = [
+        Binding("t", "toggle_active", "On/off"),
+        Binding("d", "delete_source", "Delete"),
+        Binding("D", "delete_events", "Delete events"),
+        Binding("w", "send_to_webhook", "To webhook"),
+        Binding("E", "route_errors", "Route errors"),
+    ]
 
     async def load(self) -> Source:
         client = self.session.client
@@ -155,6 +188,62 @@ class SourceScreen(DetailScreen):
         if isinstance(event.item, EventSummary):
             crumbs = (*self.crumbs, "event " + (event.item.id or ""))
             self.app.push_screen(EventScreen(event.item.id or "", crumbs, record=event.item, source_id=self.ident))
+
+    # --- changes (forms/lifecycle.py, forms/source_events.py, forms/subscription.py) ----------------------
+
+    def _names(self) -> dict[str, str]:
+        return {self.ident: self.record.name} if isinstance(self.record, Source) and self.record.name else {}
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_toggle_active(self) -> None:
+        from ..forms.lifecycle import toggle_source
+
+        if isinstance(self.record, Source) and await toggle_source(self, self.record) is not None:
+            self.action_reload()
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_source(self) -> None:
+        from ..forms.lifecycle import delete_source
+
+        if isinstance(self.record, Source) and await delete_source(self, self.record):
+            self.app.pop_screen()
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_events(self) -> None:
+        """The form (with the Events tab's highlighted event, if that tab is shown), then the 202 watched."""
+        from ..forms import source_events
+
+        source = self.record
+        if not isinstance(source, Source):
+            return
+        deletion = await self.app.push_screen_wait(source_events.DeleteEventsForm(source, selected=self._selected_event()))
+        if deletion is None:
+            return
+        left = await source_events.watch_deletion(self.session.client, deletion)
+        message, severity = source_events.outcome_words(deletion, left, source.name or source.id)
+        self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
+        for table in self.query("#events").results(PagedTable):
+            table.reload()
+
+    def _selected_event(self) -> str | None:
+        from textual.widgets import TabbedContent
+
+        tabs = self.query(TabbedContent)
+        pane = tabs.first().active_pane if tabs else None
+        events = pane.query("#events").results(PagedTable) if pane is not None else []
+        current = next(iter(events), None)
+        item = current.current if current is not None else None
+        return item.id if isinstance(item, EventSummary) else None
+
+    def action_send_to_webhook(self) -> None:
+        from ..forms.subscription import SendToWebhookForm
+
+        self.app.push_screen(SendToWebhookForm(self.ident, self._names()))
+
+    def action_route_errors(self) -> None:
+        from ..forms.subscription import route_errors_form
+
+        self.app.push_screen(route_errors_form(self.ident, self._names()))
 
 
 def _subscription_columns(source_id: str) -> list[Column[Subscription]]:

@@ -35,6 +35,7 @@ from ...api.paging import iterate
 from ...known import workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
+from ..change import Guarded
 from ..journaling import journaled
 from ..safe import flag, plain, when
 from ..widgets.fields import Fields
@@ -125,11 +126,13 @@ class KnownTable(PagedTable[KnownRow]):
                 self._select = None
 
 
-class WorkflowsPane(Pane):
+class WorkflowsPane(Guarded, Pane):
     TITLE = "Workflows"
+    CHANGES = frozenset({"toggle_active"})
     BINDINGS = [
         Binding("a", "add", "Add by id/URL"),
         Binding("x", "forget", "Forget"),
+        Binding("t", "toggle_active", "On/off"),
     ]
     DEFAULT_CSS = """
     WorkflowsPane > .note { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
@@ -335,6 +338,24 @@ class WorkflowsPane(Pane):
 
         self.app.push_screen(AddWorkflowScreen(), added)
 
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_toggle_active(self) -> None:
+        from ..forms.lifecycle import toggle_workflow
+
+        row = self.table.current
+        if row is None:
+            self.notify("No workflow is selected.", severity="warning", markup=False)
+            return
+        workflow = await toggle_workflow(self, row.id, row.workflow)
+        if workflow is not None:
+            self.learned(row.id, workflow)
+
+    def learned(self, ident: str, workflow: Workflow) -> None:
+        """A workflow read again after a change (here or in its detail): show it as it is now."""
+        self.details[ident] = workflow
+        self.problems.pop(ident, None)
+        self.table.reload()
+
     def action_forget(self) -> None:
         row = self.table.current
         if row is None:
@@ -469,8 +490,15 @@ class ConfirmScreen(ModalScreen[bool]):
 # --- the detail -------------------------------------------------------------------------------------
 
 
-class WorkflowScreen(DetailScreen):
+class WorkflowScreen(Guarded, DetailScreen):
     """A workflow (`p_`) or a template (`tch_`): overview, triggers, steps, events, `$errors`, JSON."""
+
+    CHANGES = frozenset({"toggle_active", "send_to_webhook", "route_errors"})
+    BINDINGS = [
+        Binding("t", "toggle_active", "On/off"),
+        Binding("w", "send_to_webhook", "To webhook"),
+        Binding("E", "route_errors", "Route errors"),
+    ]
 
     @property
     def is_template(self) -> bool:
@@ -533,6 +561,37 @@ class WorkflowScreen(DetailScreen):
             crumbs = (*self.crumbs, ("error " if errors else "event ") + (event.item.id or ""))
             screen = ErrorEventScreen if errors else EventScreen
             self.app.push_screen(screen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors))
+
+    # --- changes (forms/lifecycle.py, forms/subscription.py); a template has none ----------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.CHANGES and self.is_template:
+            return False
+        return super().check_action(action, parameters)
+
+    def _names(self) -> dict[str, str]:
+        return {self.ident: self.record.name} if isinstance(self.record, Workflow) and self.record.name else {}
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_toggle_active(self) -> None:
+        from ..forms.lifecycle import toggle_workflow
+
+        workflow = await toggle_workflow(self, self.ident, self.record if isinstance(self.record, Workflow) else None)
+        if workflow is None:
+            return
+        for pane in self.app.screen_stack[0].query(WorkflowsPane):
+            pane.learned(self.ident, workflow)
+        self.action_reload()
+
+    def action_send_to_webhook(self) -> None:
+        from ..forms.subscription import SendToWebhookForm
+
+        self.app.push_screen(SendToWebhookForm(self.ident, self._names()))
+
+    def action_route_errors(self) -> None:
+        from ..forms.subscription import route_errors_form
+
+        self.app.push_screen(route_errors_form(self.ident, self._names()))
 
 
 class Listing(ScrollableContainer, can_focus=False):
