@@ -3,8 +3,9 @@
 `AccountScreen` serves both APIs: the management read (`GET /accounts/{id}`)
 and the Connect read (`GET /connect/{project}/accounts/{id}`, which may carry
 the full app record, `external_id` and `dead`). Credentials are never
-requested here: `include_credentials` is sent only on the explicit reveal the
-forms add.
+requested with the record: `include_credentials` is sent only when the user
+presses `v` (the Credentials tab, masked until revealed). Connect accounts
+can be deleted here, one or every account of their app.
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ from functools import partial
 from typing import Any, TypeVar
 
 from rich.text import Text
+from textual import events, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Static, TabbedContent, TabPane
 
 from ...api import NotFoundError, RateLimitError
 from ...api.models import Account, App
+from ..change import Guarded
 from ..safe import flag, plain, when
+from ..widgets.credentials import REVEAL_SECONDS, CredentialsPanel
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
@@ -29,7 +34,7 @@ from .detail import DetailScreen
 R = TypeVar("R")
 T = TypeVar("T")
 
-CREDENTIALS_HIDDEN = "Credentials are hidden (aftui never asks the service for them here)"
+CREDENTIALS_HIDDEN = "Not fetched: v fetches them into the Credentials tab, masked until you reveal them"
 SECRET_FIELDS = ("credentials", "expires_at", "error", "last_refreshed_at", "next_refresh_at")
 
 
@@ -114,17 +119,32 @@ class AccountsPane(Pane):
 # --- one account ---------------------------------------------------------------------------------------------
 
 
-class AccountScreen(DetailScreen):
-    """One account, without its credentials.
+class AccountScreen(Guarded, DetailScreen):
+    """One account, its credentials only on `v`; a Connect account can be deleted (`d`), or all of its app's (`a`).
 
     `connect`: True reads it through Connect (the environment in the header),
     False through the management API, None (opened by id) tries the
     management API first and Connect after a 404.
     """
 
+    CHANGES = frozenset({"delete_account", "delete_app_accounts"})
+    CONNECT_ONLY = frozenset({"delete_account", "delete_app_accounts"})
+    BINDINGS = [
+        Binding("v", "credentials", "Credentials"),
+        Binding("d", "delete_account", "Delete"),
+        Binding("a", "delete_app_accounts", "Delete all of app"),
+    ]
+    # How long revealed credentials stay on screen; a test may shorten it.
+    reveal_seconds: float = REVEAL_SECONDS
+
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Account | None = None, connect: bool | None = False) -> None:
         super().__init__(ident, crumbs, record=record)
         self.connect = connect
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.CONNECT_ONLY and not self.connect:
+            return False  # the management API deletes no accounts
+        return super().check_action(action, parameters)
 
     async def load(self) -> Account:
         client = self.session.client
@@ -141,7 +161,46 @@ class AccountScreen(DetailScreen):
 
     def tabs(self) -> list[tuple[str, Widget]]:
         account: Account = self.record
-        return [("Overview", Fields(self._overview(account)))]
+        credentials = CredentialsPanel(self._credentials, clock=lambda: self.session.now(), reveal_seconds=self.reveal_seconds, id="credentials")
+        return [("Overview", Fields(self._overview(account))), ("Credentials", credentials)]
+
+    async def _credentials(self) -> Account:
+        """The one read with `include_credentials`, made only when the user asks (`v`)."""
+        client = self.session.client
+        if self.connect:
+            return await connect_read(client.get_connect_account(self.ident, include_credentials=True))
+        return await client.get_account(self.ident, include_credentials=True)
+
+    def action_credentials(self) -> None:
+        panels = self.query(CredentialsPanel)
+        if not panels:
+            self.notify("The account is still loading.", markup=False)
+            return
+        panel = panels.first()
+        pane = next((a for a in panel.ancestors if isinstance(a, TabPane)), None)
+        if pane is not None and pane.id:
+            self.query_one(TabbedContent).active = pane.id
+        panel.step()
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        """Another screen on top (help, palette, a confirm): revealed credentials do not wait under it."""
+        for panel in self.query(CredentialsPanel):
+            panel.hide()
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_account(self) -> None:
+        from ..forms.connect import delete_account
+
+        if isinstance(self.record, Account) and await delete_account(self, self.record):
+            self.app.pop_screen()
+
+    def action_delete_app_accounts(self) -> None:
+        from ..forms.connect import AppAccountsForm
+
+        if not isinstance(self.record, Account):
+            return
+        app_id, hint = app_to_delete_by(self.record)
+        self.app.push_screen(AppAccountsForm(app_id, hint=hint))
 
     def _overview(self, account: Account) -> list[tuple[str, Any]]:
         now = self.session.now()
@@ -174,6 +233,20 @@ class AccountScreen(DetailScreen):
         for name in SECRET_FIELDS:  # never requested; dropped anyway should a server send them unasked
             data.pop(name, None)
         return data
+
+
+def app_to_delete_by(account: Account) -> tuple[str, str | None]:
+    """What the app's bulk deletion is addressed by: a key app's slug, an OAuth app's oauth_app_id (when the record has it)."""
+    app = account.app
+    if app is None:
+        return "", None
+    name = app.name or app.name_slug or app.id
+    if app.auth_type == "oauth":
+        oauth_app_id = (account.model_extra or {}).get("oauth_app_id")
+        if isinstance(oauth_app_id, str) and oauth_app_id:
+            return oauth_app_id, None
+        return "", f"{name} is an OAuth app and this account does not say its OAuth app id"
+    return app.name_slug or app.id, None
 
 
 def app_accounts_table(client: Any, app_id: str) -> PagedTable[Account]:

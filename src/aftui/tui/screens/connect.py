@@ -5,6 +5,10 @@ pass over the accounts (`GET /accounts/`, every page), grouped by
 `external_id`: Connect allows 100 account reads a minute across all account
 endpoints, so there is never a request per user. A 429 shows the server's
 message and how long to wait, where the list would be.
+
+Changes (forms/connect.py): `t` creates a connect token, `d` deletes the end
+user (typed back), `a` every account of an app; on an end user's screen `d`
+deletes the highlighted account and `D` the end user.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from ...api import ApiError
 from ...api.models import Account, ConnectInfo, Page, PageInfo
 from ...api.paging import iterate
 from ...text import visible
+from ..change import Guarded
+from ..forms.connect import AppAccountsForm, delete_account, delete_end_user, new_token
 from ..safe import plain
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
@@ -79,11 +85,17 @@ def end_user_columns() -> list[Column[EndUser]]:
     ]
 
 
-class ConnectPane(Pane):
+class ConnectPane(Guarded, Pane):
     """Project info on top, the environment (`e` switches it), and the end users."""
 
     TITLE = "Connect"
-    BINDINGS = [Binding("e", "switch_environment", "Environment")]
+    CHANGES = frozenset({"new_token", "delete_user", "delete_app_accounts"})
+    BINDINGS = [
+        Binding("e", "switch_environment", "Environment"),
+        Binding("t", "new_token", "Connect token"),
+        Binding("d", "delete_user", "Delete user"),
+        Binding("a", "delete_app_accounts", "Delete all of app"),
+    ]
     DEFAULT_CSS = """
     ConnectPane > #project { height: auto; padding: 0 1; }
     """
@@ -161,7 +173,25 @@ class ConnectPane(Pane):
             raise ApiError(NO_PROJECT)
         accounts = await connect_read(_all(iterate(client.list_connect_accounts)))
         users = group_end_users(accounts)
+        self._load_info()  # the counts above the list change with it (a deletion, a token's new end user)
         return Page[EndUser](items=users, page_info=PageInfo(total_count=len(users), count=len(users)))
+
+    # --- changes -------------------------------------------------------------------------------------
+
+    def action_new_token(self) -> None:
+        new_token(self)
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_user(self) -> None:
+        user: EndUser | None = self.query_one(PagedTable).current
+        if user is not None:
+            await delete_end_user(self, user.external_id, user.accounts)
+
+    def action_delete_app_accounts(self) -> None:
+        if not self.client.project_id:
+            self.notify(NO_PROJECT, severity="warning", markup=False)
+            return
+        self.app.push_screen(AppAccountsForm())
 
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         user: EndUser = event.item
@@ -176,8 +206,15 @@ def _other(environment: str) -> str:
     return "development" if environment == "production" else "production"
 
 
-class EndUserScreen(DetailScreen):
+class EndUserScreen(Guarded, DetailScreen):
     """One end user's accounts (`external_user_id=`), fresh from the service; enter opens one."""
+
+    CHANGES = frozenset({"new_token", "delete_account", "delete_user"})
+    BINDINGS = [
+        Binding("t", "new_token", "Token"),
+        Binding("d", "delete_account", "Delete account"),
+        Binding("D", "delete_user", "Delete user"),
+    ]
 
     def tabs(self) -> list[tuple[str, Widget]]:
         user: EndUser = self.record
@@ -214,6 +251,28 @@ class EndUserScreen(DetailScreen):
             "external_id": user.external_id,
             "accounts": [a.model_dump(mode="json", exclude_unset=True, exclude={"credentials"}) for a in user.accounts],
         }
+
+    def action_new_token(self) -> None:
+        new_token(self, self.record.external_id if isinstance(self.record, EndUser) else "")
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_account(self) -> None:
+        tables = self.query("#accounts")
+        account = tables.first(PagedTable).current if tables else None
+        if isinstance(account, Account):
+            await delete_account(self, account)
+
+    @work(group="change", exclusive=True, exit_on_error=False)
+    async def action_delete_user(self) -> None:
+        user = self.record
+        if not isinstance(user, EndUser):
+            return
+        tables = self.query("#accounts")
+        shown = tables.first(PagedTable).pager if tables else None
+        # The list on screen is fresher than the record the pane handed over, once it has loaded whole.
+        accounts = list(shown.items) if shown is not None and shown.done else user.accounts
+        if await delete_end_user(self, user.external_id, accounts):
+            self.app.pop_screen()
 
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         account: Account = event.item
