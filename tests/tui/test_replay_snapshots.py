@@ -1,0 +1,104 @@
+"""The replay screen, its editor and a bulk replay's summary, pinned at 80x24 and 120x36.
+
+Same style as test_snapshots.py, on an emulator of our own on a fixed port
+(endpoint URLs are on screen) with the demo seed and a fixed clock. The
+errors replayed are the demo's oldest order errors, which later replays
+(these tests add some) do not change. Update with
+`pytest tests/tui/test_replay_snapshots.py --snapshot-update` after looking
+at the pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from aftui.api.models import EventSummary
+from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.tui.app import AftuiApp
+from aftui.tui.run import demo_session
+from aftui.tui.screens.replay import ReplayEditorScreen, ReplayScreen, open_bulk_replay, open_replay
+from aftui.tui.screens.replay_bulk import BulkReplayScreen
+
+from tui_helpers import FIXED_NOW, wait_for
+
+SNAPSHOT_PORT = 47831
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+
+
+@pytest.fixture(scope="module")
+def fixed_emulator() -> Iterator[ServerHandle]:
+    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def app(fixed_emulator: ServerHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AftuiApp:
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "aftui-data"))
+    session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
+    session.now = lambda: FIXED_NOW
+    return AftuiApp(session, start_pane="workflows")
+
+
+def oldest_errors(emulator: ServerHandle, n: int) -> list[EventSummary]:
+    """The demo's first `n` order errors, oldest first."""
+    demo = emulator.emulator.demo
+    with httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {demo.api_key}"}, timeout=10) as client:
+        data = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+    events = sorted((EventSummary.model_validate(e) for e in data), key=lambda e: e.key or (0, 0))
+    return events[:n]
+
+
+async def steady(pilot: Pilot) -> None:
+    """Nothing running or loading, no cursor blinking: the picture stays put."""
+    app = pilot.app
+    await wait_for(pilot, lambda: all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")), timeout=15)
+    for area in app.screen.query(TextArea):
+        area.cursor_blink = False
+    await pilot.pause(0.2)
+
+
+def opened(action: Callable[[AftuiApp], None], ready: Callable[[AftuiApp], bool]) -> Callable[[Pilot], Awaitable[None]]:
+    async def run(pilot: Pilot) -> None:
+        await steady(pilot)
+        action(pilot.app)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: ready(pilot.app), timeout=15)  # type: ignore[arg-type]
+        await steady(pilot)
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_screen(snap_compare, app, fixed_emulator, size) -> None:
+    (error,) = oldest_errors(fixed_emulator, 1)
+    run = opened(
+        lambda a: open_replay(a, error, error.metadata.emitter_id or ""),
+        lambda a: isinstance(a.screen, ReplayScreen) and a.screen.plan is not None,
+    )
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_editor(snap_compare, app, fixed_emulator, size) -> None:
+    (error,) = oldest_errors(fixed_emulator, 1)
+    run = opened(lambda a: open_replay(a, error, error.metadata.emitter_id or "", edit=True), lambda a: isinstance(a.screen, ReplayEditorScreen))
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bulk_replay_summary(snap_compare, app, fixed_emulator, size) -> None:
+    errors = oldest_errors(fixed_emulator, 3)
+
+    async def run(pilot: Pilot) -> None:
+        await opened(lambda a: open_bulk_replay(a, errors, errors[0].metadata.emitter_id or ""), lambda a: isinstance(a.screen, BulkReplayScreen) and a.screen.planned)(pilot)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: pilot.app.screen.summary is not None, timeout=30)
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
