@@ -1,0 +1,288 @@
+"""Delete a source's events: all, from an id, up to an id, a range, or one; previewed, asked, then watched.
+
+The spec's rules (DELETE /sources/{id}/events): no ids deletes all; only
+`start_id` deletes it and every later event; only `end_id` it and every
+earlier one; both the inclusive range; both equal, one event. Ids order by
+time as `<epoch-ms>-<seq>` number pairs.
+
+The preview counts the events the service lists now (it keeps the last
+100), and says it is an estimate when the list could not be read to its
+end. The service answers 202 and removes the events afterwards, so once
+accepted the list is read again until the covered events are gone or
+`WAIT_S` has passed, and the user is told which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.widgets import Input, Label, Select, Static
+
+from ...api import ApiError
+from ...api.models import EventSummary, Source, event_key
+from ...text import visible
+from ..screens.confirm import ConfirmScreen
+from ..widgets.form import FormRow, FormScreen, Invalid
+
+WAIT_S = 10.0  # how long the list is watched after the 202
+POLL_S = 0.3
+MAX_READ = 1000  # events read for the preview (the service keeps 100; a bigger answer is cut here)
+
+MODES = {
+    "all": "All events",
+    "from": "From an id on (it and every later one)",
+    "upto": "Up to an id (it and every earlier one)",
+    "range": "A range of ids (both ends included)",
+    "one": "One event",
+}
+USES = {"all": (False, False), "from": (True, False), "upto": (False, True), "range": (True, True), "one": (True, False)}
+
+Key = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Choice:
+    mode: str
+    start_id: str | None
+    end_id: str | None
+
+    @property
+    def bounds(self) -> tuple[Key | None, Key | None]:
+        return event_key(self.start_id), event_key(self.end_id)
+
+    def covers(self, event: EventSummary) -> bool:
+        key = event.key
+        if key is None:
+            return False
+        start, end = self.bounds
+        return (start is None or key >= start) and (end is None or key <= end)
+
+    def words(self) -> str:
+        if self.mode == "all":
+            return "every event"
+        if self.mode == "one":
+            return f"the event {self.start_id}"
+        if self.mode == "from":
+            return f"{self.start_id} and every later event"
+        if self.mode == "upto":
+            return f"{self.end_id} and every earlier event"
+        return f"{self.start_id} to {self.end_id}, both included"
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """An accepted deletion: what was asked, and the ids listed at the time that it covers."""
+
+    source_id: str
+    choice: Choice
+    covered: tuple[str, ...]
+    listed: int
+    complete: bool
+
+
+async def retained_events(client: Any, source_id: str) -> tuple[list[EventSummary], bool]:
+    """The events the service lists for the source, and whether the list was read to its end."""
+    events: list[EventSummary] = []
+    after: str | None = None
+    while len(events) < MAX_READ:
+        page = await client.list_source_events(source_id, limit=min(100, MAX_READ - len(events)), after=after)
+        events.extend(page.items)
+        after = page.page_info.end_cursor or None
+        if not after or not page.items:
+            return events, True
+    return events, False
+
+
+def id_problem(value: str, what: str) -> str | None:
+    if not value:
+        return f"Give the {what} (an event id, <epoch-ms>-<seq>; the Events tab lists them)."
+    if event_key(value) is None:
+        return f"{visible(value, 40)} is not an event id: they read <epoch-ms>-<seq>, as 1762000000000-0."
+    return None
+
+
+def covered_words(count: int, listed: int, complete: bool) -> str:
+    noun = "event" if count == 1 else "events"
+    text = f"{count} {noun} of the {listed} the service lists now"
+    if not complete:
+        text += f" (an estimate: only the first {listed} could be read)"
+    return text
+
+
+class DeleteEventsForm(FormScreen[Deletion]):
+    """Which events, a live count of what that covers, then a confirmation before the DELETE."""
+
+    TITLE_TEXT = "Delete events"
+    SUBMIT_LABEL = "Delete events"
+    PARAMS: ClassVar[dict[str, str]] = {"start_id": "start", "end_id": "end"}
+
+    def __init__(self, source: Source, *, selected: str | None = None) -> None:
+        super().__init__()
+        self.source = source
+        self.selected = selected
+        self.events: list[EventSummary] | None = None
+        self.complete = False
+        self.read_problem: str | None = None
+
+    def title_text(self) -> str:
+        return f"Delete events of {self.source.name or self.source.id}"
+
+    def note(self) -> str:
+        return "The service keeps a source's last 100 events. It accepts a deletion at once (202) and removes the events shortly after."
+
+    def fields(self) -> ComposeResult:
+        mode = "one" if self.selected else "all"
+        options = [(label, key) for key, label in MODES.items()]
+        yield FormRow("Which", Select[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode")
+        yield FormRow("From id", Input(self.selected or "", placeholder="1762000000000-0", compact=True, id="start"), name="start")
+        yield FormRow("Up to id", Input(self.selected or "", placeholder="1762000000000-0", compact=True, id="end"), name="end")
+        yield FormRow("Covers", Static(Text("counting the events listed now…", style="dim"), id="preview"), name="preview")
+
+    def on_mount(self) -> None:
+        self._arrange()
+        self.query_one("#mode", Select).focus()
+        self._count()
+
+    @work(group="count", exclusive=True, exit_on_error=False)
+    async def _count(self) -> None:
+        try:
+            self.events, self.complete = await retained_events(self.session.client, self.source.id)
+        except ApiError as error:
+            self.read_problem = visible(error.message, 200)
+        self._preview()
+
+    # --- the choice ---------------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        value = self.query_one("#mode", Select).value
+        return value if isinstance(value, str) else "all"
+
+    def choice(self) -> Choice:
+        mode = self.mode
+        start = self.query_one("#start", Input).value.strip()
+        end = self.query_one("#end", Input).value.strip()
+        if mode == "one":
+            return Choice(mode, start, start)
+        uses_start, uses_end = USES[mode]
+        return Choice(mode, start if uses_start else None, end if uses_end else None)
+
+    @on(Select.Changed, "#mode")
+    def _mode_changed(self) -> None:
+        self._arrange()
+        self._preview()
+
+    @on(Input.Changed)
+    def _ids_changed(self) -> None:
+        self._preview()
+
+    def _arrange(self) -> None:
+        """Only the ids the mode uses can be typed; "one" calls its id what it is."""
+        uses_start, uses_end = USES[self.mode]
+        rows = self.rows()
+        rows["start"].query_one(Input).disabled = not uses_start
+        rows["end"].query_one(Input).disabled = not uses_end
+        rows["start"].query_one(Label).update("Event id" if self.mode == "one" else "From id")
+
+    def _preview(self) -> None:
+        preview = self.query_one("#preview", Static)
+        if self.read_problem:
+            preview.update(Text(f"The events could not be listed ({self.read_problem}): no count.", style="yellow"))
+            return
+        if self.events is None:
+            return
+        choice = self.choice()
+        if self._problems(choice):
+            preview.update(Text("give valid ids to see how many events this covers", style="dim"))
+            return
+        covered = [e for e in self.events if choice.covers(e)]
+        text = Text(covered_words(len(covered), len(self.events), self.complete))
+        if covered:
+            keys = sorted(covered, key=lambda e: e.key or (0, 0))
+            text.append(f"\n{visible(keys[0].id, 30)} … {visible(keys[-1].id, 30)}", style="dim")
+        preview.update(text)
+
+    def _problems(self, choice: Choice) -> dict[str, str]:
+        uses_start, uses_end = USES[choice.mode]
+        problems: dict[str, str] = {}
+        if uses_start:
+            issue = id_problem(choice.start_id or "", "event id" if choice.mode == "one" else "first id")
+            if issue:
+                problems["start"] = issue
+        if uses_end and choice.mode != "one":
+            issue = id_problem(choice.end_id or "", "last id")
+            if issue:
+                problems["end"] = issue
+        start, end = choice.bounds
+        if not problems and start is not None and end is not None and start > end:
+            problems["start"] = "The first id is after the last one: swap them."
+        return problems
+
+    # --- sending --------------------------------------------------------------------------------------------
+
+    async def submit(self) -> Deletion:
+        choice = self.choice()
+        problems = self._problems(choice)
+        if problems:
+            raise Invalid(problems)
+        events = self.events or []
+        covered = tuple(e.id for e in events if e.id and choice.covers(e))
+        known = self.events is not None
+        if known and self.complete and not covered:
+            raise Invalid({"preview": "No event listed now falls in this choice: there is nothing to delete."})
+        if not await self.app.push_screen_wait(self._confirm(choice, covered, known)):
+            raise Invalid({})  # not confirmed: the form stays as it was, nothing sent
+        client = self.session.client
+        await client.delete_source_events(self.source.id, start_id=choice.start_id or None, end_id=choice.end_id or None)
+        return Deletion(self.source.id, choice, covered, len(events), self.complete)
+
+    def _confirm(self, choice: Choice, covered: tuple[str, ...], known: bool) -> ConfirmScreen:
+        name = visible(self.source.name or self.source.id, 60)
+        count = covered_words(len(covered), len(self.events or []), self.complete) if known else "how many could not be counted"
+        what = [
+            f"events of the source {name} ({self.source.id}): {choice.words()}",
+            count,
+            "the service removes them shortly after accepting (202); this cannot be undone",
+        ]
+        return ConfirmScreen(f"Delete events of {name}?", what)
+
+    def done(self, result: Deletion) -> str:
+        n = len(result.covered)
+        return f"Deletion accepted (202): {n} event{'s' if n != 1 else ''} of {self.source.name or self.source.id} to go; watching the list until they are gone"
+
+
+async def watch_deletion(client: Any, deletion: Deletion, *, wait_s: float | None = None) -> int | None:
+    """Read the list until none of the covered events is in it; how many still are at the end (None: unreadable)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + (WAIT_S if wait_s is None else wait_s)
+    covered = set(deletion.covered)
+    while True:
+        try:
+            events, _ = await retained_events(client, deletion.source_id)
+        except ApiError:
+            return None
+        left = sum(1 for e in events if e.id in covered)
+        if not left or loop.time() >= deadline:
+            return left
+        await asyncio.sleep(POLL_S)
+
+
+def outcome_words(deletion: Deletion, left: int | None, name: str, waited_s: float = WAIT_S) -> tuple[str, str]:
+    """The notification after watching: (message, severity)."""
+    gone = len(deletion.covered) - (left or 0)
+    if not deletion.covered:
+        return f"The service accepted the deletion of {deletion.choice.words()} of {name} (202); none of it was listed to count.", "information"
+    if left is None:
+        return f"The deletion was accepted, but the events of {name} could not be listed again to check it; press r to look.", "warning"
+    if left:
+        message = (
+            f"The service accepted the deletion, but {left} of the {len(deletion.covered)} events were still listed after {waited_s:g} s "
+            "(deletion is asynchronous); press r on the Events tab to look again."
+        )
+        return message, "warning"
+    return f"Deleted {gone} event{'s' if gone != 1 else ''} of {name}: {deletion.choice.words()}.", "information"
