@@ -1,0 +1,302 @@
+"""The live monitor screen, driven against the demo emulator: what arrives, filters, pause, history, export, replay keys."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.widgets import SelectionList
+from tui_helpers import wait_for
+
+from aftui.emulator.server import ServerHandle
+from aftui.monitor import Target
+from aftui.tui.app import AftuiApp
+from aftui.tui.screens import replay as replay_screens
+from aftui.tui.screens.monitor import MonitorScreen, open_monitor
+from aftui.tui.screens.sources import SourceScreen
+from aftui.tui.screens.watch import WatchScreen
+from aftui.tui.widgets.timeline import Timeline
+
+
+def deploy(api: httpx.Client, name: str, org_id: str | None = None) -> str:
+    response = api.post("/sources", json={"component_id": "http-new-requests", "name": name, **({"org_id": org_id} if org_id else {})})
+    assert response.status_code == 200, response.text
+    return response.json()["data"]["id"]
+
+
+def inject(emulator: ServerHandle, source_id: str, count: int, **extra: Any) -> None:
+    response = httpx.post(f"{emulator.root_url}/_emulator/sources/{source_id}/inject", json={"count": count, "wait": True, **extra}, timeout=30)
+    assert response.is_success, response.text
+
+
+def fail_an_order(emulator: ServerHandle, order_id: str) -> None:
+    """An order without customer_email: the demo's order workflow throws, one more `$errors` event."""
+    key = emulator.emulator.demo.order_endpoint_key
+    httpx.post(f"{emulator.root_url}/e/{key}", json={"order_id": order_id, "sku": "SKU-1", "quantity": 1}, timeout=30)
+
+
+async def monitor_on(app: AftuiApp, pilot: Any, targets: list[Target]) -> MonitorScreen:
+    open_monitor(app, targets)
+    await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None, timeout=10)
+    screen: MonitorScreen = app.screen  # type: ignore[assignment]
+    await wait_for(pilot, lambda: len(screen.last.states) == len(targets) and all(s.phase == "live" for _, s in screen.last.states.values()), timeout=10)
+    return screen
+
+
+def rows(screen: MonitorScreen) -> list[Any]:
+    return [r.event.event for r in screen.query_one(Timeline).rows]
+
+
+@pytest.fixture
+def src(api: httpx.Client, info: dict) -> str:
+    """A fresh HTTP source in the session's workspace, with no events yet."""
+    return deploy(api, "Monitor inbox", info["org_id"])
+
+
+async def test_m_watches_every_source_and_events_arrive_and_are_journaled(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.monitor is not None and app.screen.monitor.targets, timeout=10)
+        screen: MonitorScreen = app.screen  # type: ignore[assignment]
+        assert src in {t.emitter_id for t in screen.monitor.targets}
+        assert all(t.kind == "source" for t in screen.monitor.targets), "no workflow is known yet: sources only"
+        await wait_for(pilot, lambda: screen.last is not None and screen.last.states.get(f"source:{src}", (None, None))[1] is not None and screen.last.states[f"source:{src}"][1].phase == "live", timeout=15)
+        inject(emulator, src, 5)
+        await wait_for(pilot, lambda: sum(1 for r in screen.records if r.emitter_id == src) == 5)
+        mine = [r for r in screen.query_one(Timeline).rows if r.emitter_id == src]
+        assert [r.event.event["seq"] for r in mine] == [0, 1, 2, 3, 4]
+        assert screen.query_one(Timeline).rows[-1] is mine[-1], "newest at the bottom"
+        assert {r.name for r in mine} == {"Monitor inbox"}
+        journal = app.session.journal
+        await wait_for(pilot, lambda: journal.journal.count(src) == 5)
+        await pilot.press("m")  # already open: nothing more
+        assert sum(isinstance(s, MonitorScreen) for s in app.screen_stack) == 1
+
+
+async def test_following_stops_on_moving_and_resumes_on_end(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        timeline = screen.query_one(Timeline)
+        inject(emulator, src, 10)
+        await wait_for(pilot, lambda: len(timeline.rows) == 10)
+        assert timeline.following and timeline.cursor == 9
+        await pilot.press("up", "up")
+        assert not timeline.following and timeline.cursor == 7
+        inject(emulator, src, 3)
+        await wait_for(pilot, lambda: len(timeline.rows) == 13)
+        assert timeline.cursor == 7 and timeline.current.event.event["seq"] == 7, "the selection stays put"
+        await pilot.pause(0.3)
+        assert screen.query_one("#monitor-json").data_value["event"]["seq"] == 7, "the detail shows the selected event"
+        await pilot.press("end")
+        assert timeline.following and timeline.cursor == 12
+        await pilot.press("f")
+        assert not timeline.following
+
+
+async def test_pause_counts_what_waits_and_resume_shows_it(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        inject(emulator, src, 2)
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        await pilot.press("p")
+        inject(emulator, src, 7)
+        await wait_for(pilot, lambda: screen.waiting_total == 7)
+        assert len(rows(screen)) == 2, "nothing moves while paused"
+        status = str(screen.query_one("#monitor-status").render())
+        assert "PAUSED" in status and "7 waiting" in status
+        await pilot.press("p")
+        assert [e["seq"] for e in rows(screen)] == [0, 1, *range(7)]  # each injection counts from 0
+        assert screen.waiting_total == 0 and "PAUSED" not in str(screen.query_one("#monitor-status").render())
+
+
+async def test_filter_by_text_and_regex_with_highlights(make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, src: str) -> None:
+    other = deploy(api, "Billing feed")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox"), Target("source", other, "Billing feed")])
+        inject(emulator, src, 12)
+        inject(emulator, other, 3, channel="invoices")
+        await wait_for(pilot, lambda: len(rows(screen)) == 15)
+        await pilot.press("slash", *"INVOICES")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        assert {r.channel for r in screen.query_one(Timeline).rows} == {"invoices"}, "plain text matches the channel, any case"
+        await pilot.press("enter")
+        assert screen.focused is screen.query_one(Timeline)
+        # The match is highlighted in the row as drawn.
+        strip = screen.query_one(Timeline).render_line(0)
+        match_style = screen.query_one(Timeline).get_component_rich_style("timeline--match", partial=True)
+        assert any(seg.text.lower() == "invoices" and seg.style and seg.style.bgcolor == match_style.bgcolor for seg in strip)
+        await pilot.press("escape")  # clears the filter
+        await wait_for(pilot, lambda: len(rows(screen)) == 15)
+        await pilot.press("slash", *'/"seq":1[01]\\b/', "enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        assert [e["seq"] for e in rows(screen)] == [10, 11]
+        await pilot.press("slash", *"billing", "enter")  # the box reopens with the filter selected: typing replaces it
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        assert {r.emitter_id for r in screen.query_one(Timeline).rows} == {other}, "the emitter's name is matched"
+        await pilot.press("escape")
+        assert len(rows(screen)) == 15 and screen.matcher is None
+
+
+async def test_errors_only_shows_the_workflows_errors(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    orders = emulator.emulator.demo.order_workflow_id
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox"), Target("errors", orders, "Orders")])
+        retained = len([r for r in screen.records if r.is_error])
+        assert retained > 0, "the first poll brings the errors the service keeps"
+        inject(emulator, src, 4)
+        fail_an_order(emulator, "ord_errors_only")
+        await wait_for(pilot, lambda: len(rows(screen)) == retained + 5)
+        await pilot.press("E")
+        shown = screen.query_one(Timeline).rows
+        assert len(shown) == retained + 1 and all(r.is_error for r in shown)
+        assert shown[-1].event.error().original_event["body"]["order_id"] == "ord_errors_only"
+        assert "errors only" in str(screen.query_one("#monitor-status").render())
+        await pilot.press("E")
+        assert len(rows(screen)) == retained + 5
+
+
+async def test_export_writes_the_marked_events_as_ndjson(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        inject(emulator, src, 6)
+        await wait_for(pilot, lambda: len(rows(screen)) == 6)
+        await pilot.press("up", "space", "up", "up", "space")  # marks seq 4 and 2
+        assert "2 marked" in str(screen.query_one("#monitor-status").render())
+        await pilot.press("x")
+        exports = tmp_path / "data" / "exports"
+        await wait_for(pilot, lambda: exports.exists() and any(exports.glob("*.ndjson")))
+        (path,) = exports.glob("*.ndjson")
+        lines = path.read_text().splitlines()
+        events = [json.loads(line) for line in lines]
+        assert [e["event"]["seq"] for e in events] == [2, 4], "in the order they arrived"
+        assert all(e["metadata"]["emitter_id"] == src and e["id"] for e in events)
+        # Without marks, the filtered events are exported.
+        await pilot.press("space", "down", "down", "space")  # unmarks 2, then 4
+        await pilot.press("slash", *'/"seq":[0-2],/', "enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: len(list(exports.glob("*.ndjson"))) == 2)
+        newest = max(exports.glob("*.ndjson"), key=lambda p: p.stat().st_mtime_ns)
+        assert [json.loads(line)["event"]["seq"] for line in newest.read_text().splitlines()] == [0, 1, 2]
+
+
+async def test_c_copies_the_selected_events_json(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        inject(emulator, src, 3)
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        await pilot.press("up", "c")
+        copied = json.loads(app.clipboard)
+        assert copied["event"]["seq"] == 1 and copied["metadata"]["emitter_id"] == src
+
+
+async def test_history_survives_a_restart_and_h_searches_the_journal(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    target = Target("source", src, "inbox")
+    first = make_app()
+    async with first.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(first, pilot, [target])
+        inject(emulator, src, 4)
+        inject(emulator, src, 1, channel="refunds")
+        await wait_for(pilot, lambda: len(rows(screen)) == 5)
+    # A new app on the same data dir: the journal brings them back, marked as history.
+    second = make_app()
+    async with second.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(second, pilot, [target])
+        await wait_for(pilot, lambda: len(rows(screen)) == 5)
+        timeline = screen.query_one(Timeline)
+        assert all(r.history for r in timeline.rows)
+        assert [r.event.event["seq"] for r in timeline.rows] == [0, 1, 2, 3, 0]
+        inject(emulator, src, 1)
+        await wait_for(pilot, lambda: len(rows(screen)) == 6)
+        assert not timeline.rows[-1].history
+        # h: full-text search of the journal.
+        await pilot.press("h", *"refunds", "enter")
+        await wait_for(pilot, lambda: screen.history is not None)
+        assert [r.channel for r in timeline.rows] == ["refunds"]
+        assert "HISTORY" in str(screen.query_one("#monitor-status").render())
+        await pilot.press("escape")
+        assert screen.history is None and len(timeline.rows) == 6 and timeline.following
+
+
+async def test_a_cut_event_is_fetched_in_full_for_the_detail(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    inject(emulator, src, 1, size=3000)  # over 1 KB: listed without expand, the summary is cut
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        listed = await app.session.client.list_source_events(src, limit=10)
+        assert listed.items[0].truncated
+        app.session.journal_events(listed.items, src)  # as the source's Events tab would
+        app.session.journal.flush()
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        await wait_for(pilot, lambda: len(rows(screen)) == 1)
+        record = screen.query_one(Timeline).rows[0]
+        assert record.history and record.summary.startswith("[cut,")
+        await wait_for(pilot, lambda: not record.event.truncated, timeout=10)
+        assert len(record.event.event["data"]) == 3000
+        await wait_for(pilot, lambda: screen.query_one("#monitor-json").data_value["event"]["data"] == record.event.event["data"])
+
+
+async def test_m_on_a_source_detail_watches_that_source(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.push_screen(SourceScreen(src, ("Sources", "Monitor inbox")))
+        await wait_for(pilot, lambda: bool(app.screen.query("#json")), timeout=10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.monitor is not None)
+        assert app.screen.monitor.targets == [Target("source", src, "Monitor inbox")]
+
+
+async def test_w_changes_what_is_watched(make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, info: dict, src: str) -> None:
+    other = deploy(api, "Second inbox", info["org_id"])
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, WatchScreen))
+        chooser: WatchScreen = app.screen  # type: ignore[assignment]
+        listing = chooser.query_one(SelectionList)
+        await wait_for(pilot, lambda: any(o.value.emitter_id == other for o in listing.options))
+        listing.deselect(Target("source", src, "inbox"))
+        listing.select(next(o.value for o in listing.options if o.value.emitter_id == other))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and [t.emitter_id for t in screen.monitor.targets] == [other])
+        await wait_for(pilot, lambda: set(screen.last.states) == {f"source:{other}"} and screen.last.states[f"source:{other}"][1].phase == "live")
+        inject(emulator, src, 2)
+        inject(emulator, other, 1)
+        await wait_for(pilot, lambda: len(rows(screen)) == 1)
+        assert screen.query_one(Timeline).rows[0].emitter_id == other
+
+
+async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    orders = emulator.emulator.demo.order_workflow_id
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(replay_screens, "open_replay", lambda app, event, workflow_id, edit=False: calls.append(("one", event.id, workflow_id, edit)))
+    monkeypatch.setattr(replay_screens, "open_bulk_replay", lambda app, events, workflow_id: calls.append(("bulk", [e.id for e in events], workflow_id)))
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("errors", orders, "Orders")])
+        timeline = screen.query_one(Timeline)
+        await wait_for(pilot, lambda: len(timeline.rows) >= 3)
+        newest, before, older = timeline.rows[-1], timeline.rows[-2], timeline.rows[-3]
+        await pilot.press("r")
+        await pilot.press("e")
+        assert calls == [("one", newest.event.id, orders, False), ("one", newest.event.id, orders, True)]
+        calls.clear()
+        await pilot.press("space", "up", "up", "space", "up", "space")  # newest, older, then the oldest of the three... in any order
+        marked = sorted([newest, older, timeline.rows[-4]], key=lambda r: r.event.key)
+        assert before.n not in timeline.marked
+        await pilot.press("R")
+        assert calls == [("bulk", [r.event.id for r in marked], orders)], "marked errors, in their original order"
