@@ -140,6 +140,7 @@ async def test_a_token_is_created_shown_with_its_countdown_and_copied(make_app, 
         assert token.startswith("ctok_") and token in fields
         assert "in 4h 00m 00s" in fields and "signup-4711" in fields and "production" in fields
         assert "https://hooks.example.com/connect" in fields
+        await wait_for(pilot, lambda: any("Created a connect token for signup-4711" in n.message for n in app._notifications))
         assert all(token not in n.message for n in app._notifications)  # never in a notification
         await pilot.press("c")
         assert app.clipboard == token
@@ -222,7 +223,7 @@ async def test_an_account_is_deleted_from_the_end_users_screen(make_app, api: ht
         confirm.query_one("#yes", Button).press()
         await wait_for(pilot, lambda: listed.pager.done and len(listed.rows) == len(theirs) - 1, 15)
         assert isinstance(app.screen, EndUserScreen)
-        assert any("Deleted" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("Deleted" in n.message for n in app._notifications))
     left = {a["id"] for a in accounts(api, base, external_user_id=user)}
     assert victim.id not in left and left == {a["id"] for a in theirs} - {victim.id}
 
@@ -271,7 +272,7 @@ async def test_an_end_user_is_deleted_only_once_their_id_is_typed(make_app, api:
         assert not yes.disabled
         yes.press()
         await wait_for(pilot, lambda: table.pager.done and all(u.external_id != user for u in table.rows), 15)
-        assert any(user in n.message and "Deleted" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any(user in n.message and "Deleted" in n.message for n in app._notifications))
     assert accounts(api, base, external_user_id=user) == []
     assert api.delete(f"{base}/users/{user}", headers=PROD).status_code == 404  # gone already
 
@@ -302,7 +303,7 @@ async def test_every_account_of_a_key_app_is_counted_then_deleted(make_app, api:
         confirm.query_one("#yes", Button).press()
         await wait_for(pilot, lambda: not isinstance(app.screen, (ConfirmScreen, AppAccountsForm)), 15)
         await wait_for(pilot, lambda: table.pager.done, 15)
-        assert any(f"Deleted {len(in_prod)} accounts of OpenAI" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any(f"Deleted {len(in_prod)} accounts of OpenAI" in n.message for n in app._notifications))
     assert accounts(api, base, app="openai") == []
     assert len(accounts(api, base, DEV, app="openai")) == len(in_dev)  # the other environment is untouched
 
@@ -361,7 +362,7 @@ async def test_read_only_dims_every_connect_change_and_says_why(make_app, api: h
             await pilot.press(key)
             await pilot.pause()
             assert app.screen is app.screen_stack[0]  # no form, no question
-        assert sum("read-only" in n.message for n in app._notifications) == 3
+        await wait_for(pilot, lambda: sum("read-only" in n.message for n in app._notifications) == 3)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EndUserScreen))
         assert all(app.screen.check_action(a, ()) is None for a in ("new_token", "delete_account", "delete_user"))

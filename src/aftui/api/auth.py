@@ -62,6 +62,11 @@ class OAuthAuth:
     def token(self) -> str | None:
         return self._token.access_token if self._token else None
 
+    @property
+    def expires_in(self) -> float | None:
+        """Seconds the current token has left (None without one): what a credentials test reports."""
+        return None if self._token is None else max(0.0, self._expires_at - self._clock())
+
     async def header(self, http: httpx.AsyncClient) -> str:
         async with self._lock:
             if self._token is None or self._clock() >= self._expires_at - self._margin:

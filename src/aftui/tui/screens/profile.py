@@ -8,12 +8,16 @@ credential that works is written, with `save_config` (mode 0600).
 
 Secrets are typed into masked inputs and never shown again: a saved key is
 kept when its input is left empty.
+
+With OAuth client credentials, `ctrl+o` tests what is typed without saving,
+and `ctrl+r` revokes the token of the profile in use (forms/oauth.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import partial
 from typing import Any
 
@@ -28,8 +32,9 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...api import ApiError, AuthError, Client, NetworkError, RetryPolicy
-from ...config import DEFAULT_BASE_URL, ENVIRONMENTS, ConfigError, Profile, ProfileError, effective_profile, load_config, save_config
+from ...config import DEFAULT_BASE_URL, ENVIRONMENTS, ConfigError, Profile, ProfileError, effective_profile, load_config, resolve_secret, save_config
 from ...text import visible
+from ..forms.oauth import check_client_credentials, refused, revocable, revoke_current_token
 from ..session import TUI_RETRY
 from ..widgets.status import StatusHeader
 
@@ -91,6 +96,8 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         Binding("ctrl+s", "save", "Test and save", priority=True),
         Binding("ctrl+t", "reveal", "Show secret"),
         Binding("escape", "cancel", "Back"),
+        Binding("ctrl+o", "test_oauth", "Test client credentials"),
+        Binding("ctrl+r", "revoke_token", "Revoke token"),
     ]
 
     DEFAULT_CSS = """
@@ -115,6 +122,8 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
     ProfileScreen #buttons { height: auto; margin: 1 0 0 18; }
     ProfileScreen #buttons > Button { margin: 0 2 0 0; }
     ProfileScreen #testing { color: $text-muted; height: 1; padding: 0 0 0 18; }
+    ProfileScreen #row-oauth > Button { margin: 0 2 0 0; }
+    ProfileScreen #oauth-status { height: auto; padding: 0 0 0 18; }
     """
 
     def __init__(self, profile: Profile | None = None, *, refused: str | None = None) -> None:
@@ -159,6 +168,11 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                     kind="oauth",
                 )
                 yield Static(Text(HINTS[kind]), id="hint")
+                with Horizontal(classes="row secret kind-oauth", id="row-oauth"):
+                    yield Label("OAuth")
+                    yield Button("Test (ctrl+o)", id="test_oauth", compact=True)
+                    yield Button("Revoke current token (ctrl+r)", id="revoke_token", compact=True)
+                yield Static(id="oauth-status", classes="secret kind-oauth")
                 yield _row("Workspace id", Input(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True))
                 yield _row(
                     "Connect project",
@@ -197,6 +211,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         else:
             self.query_one(StatusHeader).display = False
         self._show_kind(self.query_one("#kind", Select).value)
+        self.query_one("#revoke_token", Button).display = self._revocable()
         self.query_one(f"#{self._credential_input() if self.refused is not None else 'name'}", Input).focus()
 
     def _credential_input(self) -> str:
@@ -241,6 +256,73 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         for ident in ("api_key", "client_secret"):
             box = self.query_one(f"#{ident}", Input)
             box.password = not box.password
+
+    # --- OAuth: test what is typed, revoke the token in use ------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "test_oauth":
+            return self.query_one("#kind", Select).value == "oauth"
+        if action == "revoke_token":
+            return self._revocable()
+        return True
+
+    @on(Select.Changed, "#kind")
+    def _oauth_bindings(self, event: Select.Changed) -> None:
+        self.refresh_bindings()
+
+    def _revocable(self) -> bool:
+        """The form shows the profile in use, and that profile holds an OAuth token to revoke."""
+        session = getattr(self.app, "session", None)
+        return bool(session is not None and self.original is not None and self.original.name == session.profile_name and revocable(session.client))
+
+    @on(Button.Pressed, "#test_oauth")
+    def action_test_oauth(self) -> None:
+        self._test_oauth()
+
+    @work(group="oauth", exclusive=True, exit_on_error=False)
+    async def _test_oauth(self) -> None:
+        status = self.query_one("#oauth-status", Static)
+        base_url, client_id = self._text("base_url"), self._text("client_id")
+        if not base_url or not client_id:
+            status.update(Text("Enter the base URL and the client id to test.", style="red"))
+            self.query_one("#base_url" if not base_url else "#client_id").focus()
+            return
+        status.update(Text(f"Asking {visible(base_url, 60)} for a token…", style="dim"))
+        try:
+            secret = self._text("client_secret") or await self._saved_secret()
+        except (ConfigError, ValueError) as error:
+            status.update(Text(visible(str(error), 300), style="red"))
+            return
+        if secret is None:
+            status.update(Text("Enter the client secret to test.", style="red"))
+            self.query_one("#client_secret").focus()
+            return
+        session = getattr(self.app, "session", None)
+        now = session.now() if session is not None else datetime.now(timezone.utc)
+        try:
+            status.update(await check_client_credentials(base_url, client_id, secret, now=now))
+        except ApiError as error:
+            status.update(refused(error))
+
+    async def _saved_secret(self) -> str | None:
+        """The saved client secret (given, from its variable, or from its command), when the input is left empty."""
+        original = self.original
+        if original is None or credential_kind(original) != "oauth":
+            return None
+        return (await asyncio.to_thread(resolve_secret, original)).client_secret
+
+    @on(Button.Pressed, "#revoke_token")
+    def action_revoke_token(self) -> None:
+        self._revoke_token()
+
+    @work(group="oauth", exclusive=True, exit_on_error=False)
+    async def _revoke_token(self) -> None:
+        session = getattr(self.app, "session", None)
+        if session is None or not self._revocable():
+            return
+        outcome = await revoke_current_token(self, session.client, session.profile_name)
+        if outcome is not None:
+            self.query_one("#oauth-status", Static).update(outcome)
 
     # --- reading the form -------------------------------------------------------------------------------
 
