@@ -18,6 +18,16 @@ from aftui.tui.widgets.paged_table import PagedTable
 SIZE = (120, 36)
 
 
+def control(emulator: ServerHandle, what: str, body: dict) -> None:
+    """POST to the emulator's control API (faults, settings)."""
+    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
+
+
+def inject(emulator: ServerHandle, fault: dict) -> None:
+    """The next matching request fails as `fault` says (docs/emulator.md)."""
+    control(emulator, "faults", fault)
+
+
 def source_id(emulator: ServerHandle, name: str) -> str:
     return next(s.id for s in emulator.emulator.store.sources.values() if s.name == name)
 
@@ -37,30 +47,30 @@ def key(ident: str) -> tuple[int, int]:
     return int(ms), int(seq)
 
 
-async def sources_table(app, pilot) -> PagedTable:  # noqa: ANN001
+async def sources_table(app, pilot) -> PagedTable:
     await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
     return app.query_one("#sources PagedTable", PagedTable)
 
 
-async def select_source(pilot, table: PagedTable, ident: str) -> None:  # noqa: ANN001
+async def select_source(pilot, table: PagedTable, ident: str) -> None:
     await wait_for(pilot, lambda: any(s.id == ident for s in table.rows), 10)
     table.table.focus()
     table.table.move_cursor(row=next(i for i, s in enumerate(table.rows) if s.id == ident))
     await pilot.pause()
 
 
-async def open_source(app, pilot, ident: str) -> SourceScreen:  # noqa: ANN001
+async def open_source(app, pilot, ident: str) -> SourceScreen:
     app.open_id(ident)
     await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
     return app.screen
 
 
-async def confirm(app, pilot) -> ConfirmScreen:  # noqa: ANN001
+async def confirm(app, pilot) -> ConfirmScreen:
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
     return app.screen
 
 
-async def events_form(app, pilot) -> DeleteEventsForm:  # noqa: ANN001
+async def events_form(app, pilot) -> DeleteEventsForm:
     await wait_for(pilot, lambda: isinstance(app.screen, DeleteEventsForm) and app.screen.events is not None, 15)
     await pilot.pause()
     return app.screen
@@ -70,7 +80,7 @@ def preview(form: DeleteEventsForm) -> str:
     return str(form.query_one("#preview").render())
 
 
-def error_of(form, row: str) -> str | None:  # noqa: ANN001
+def error_of(form, row: str) -> str | None:
     found = form.rows()[row]
     return str(found.query_one(".field-error").render()) if found.has_class("-invalid") else None
 
@@ -113,7 +123,7 @@ async def test_a_refused_toggle_says_the_servers_message(make_app, emulator, api
     async with app.run_test(size=SIZE) as pilot:
         table = await sources_table(app, pilot)
         await select_source(pilot, table, ident)
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": f"/v1/sources/{ident}", "method": "PUT", "status": 400, "count": 1}).raise_for_status()
+        inject(emulator, {"path": f"/v1/sources/{ident}", "method": "PUT", "status": 400, "count": 1})
         await pilot.press("t")
         await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 15)
     assert active(api, ident) is False
@@ -239,7 +249,7 @@ async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulat
 async def test_a_202_not_yet_done_is_said_as_such(make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
     """The service accepts but takes longer than aftui watches: the user is told it is still pending."""
     monkeypatch.setattr(source_events, "WAIT_S", 0.5)
-    httpx.post(f"{emulator.root_url}/_emulator/settings", json={"events_delete_delay_s": 60}).raise_for_status()
+    control(emulator, "settings", {"events_delete_delay_s": 60})
     ident = source_id(emulator, "Order webhooks")
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
@@ -294,7 +304,7 @@ async def test_a_server_refusal_keeps_the_events_form(make_app, emulator, api: h
         form = await events_form(app, pilot)
         form.query_one("#mode", Select).value = "one"
         form.query_one("#start", Input).value = ids[1]
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": f"/v1/sources/{ident}/events", "method": "DELETE", "status": 400, "count": 1}).raise_for_status()
+        inject(emulator, {"path": f"/v1/sources/{ident}/events", "method": "DELETE", "status": 400, "count": 1})
         await pilot.press("ctrl+s")
         (await confirm(app, pilot)).query_one("#yes", Button).press()
         box = form.query_one("#problem")

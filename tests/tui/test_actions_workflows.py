@@ -13,6 +13,16 @@ from aftui.tui.screens.workflows import KnownTable, WorkflowScreen, WorkflowsPan
 SIZE = (120, 36)
 
 
+def control(emulator: ServerHandle, what: str, body: dict) -> None:
+    """POST to the emulator's control API (faults, settings)."""
+    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
+
+
+def inject(emulator: ServerHandle, fault: dict) -> None:
+    """The next matching request fails as `fault` says (docs/emulator.md)."""
+    control(emulator, "faults", fault)
+
+
 def workflow_id(emulator: ServerHandle, name: str) -> str:
     return next(w.id for w in emulator.emulator.store.workflows.values() if w.name == name)
 
@@ -21,7 +31,7 @@ def active(api: httpx.Client, ident: str) -> bool:
     return api.get(f"/workflows/{ident}").json()["active"]  # GET /workflows/{id} is not wrapped in data (spec)
 
 
-async def known_table(app, pilot) -> KnownTable:  # noqa: ANN001
+async def known_table(app, pilot) -> KnownTable:
     await wait_for(pilot, lambda: bool(app.query("#workflows KnownTable")), 10)
     pane = app.query_one("#workflows", WorkflowsPane)
     table = pane.query_one(KnownTable)
@@ -29,7 +39,7 @@ async def known_table(app, pilot) -> KnownTable:  # noqa: ANN001
     return table
 
 
-async def select(pilot, table: KnownTable, ident: str) -> None:  # noqa: ANN001
+async def select(pilot, table: KnownTable, ident: str) -> None:
     await wait_for(pilot, lambda: any(r.id == ident for r in table.rows), 10)
     table.table.focus()
     table.table.move_cursor(row=next(i for i, r in enumerate(table.rows) if r.id == ident))
@@ -41,7 +51,7 @@ def shown_active(table: KnownTable, ident: str) -> bool | None:
     return row.workflow.active if row is not None and row.workflow is not None else None
 
 
-async def open_detail(app, pilot, ident: str) -> WorkflowScreen:  # noqa: ANN001
+async def open_detail(app, pilot, ident: str) -> WorkflowScreen:
     app.open_id(ident)
     await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json")), 15)
     return app.screen
@@ -93,7 +103,7 @@ async def test_a_refusal_shows_the_servers_message_and_changes_nothing(make_app,
     async with app.run_test(size=SIZE) as pilot:
         await known_table(app, pilot)
         detail = await open_detail(app, pilot, ident)
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": f"/v1/workflows/{ident}", "method": "PUT", "status": 400, "count": 1}).raise_for_status()
+        inject(emulator, {"path": f"/v1/workflows/{ident}", "method": "PUT", "status": 400, "count": 1})
         await pilot.press("t")
         await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 15)
         assert app.screen is detail

@@ -9,8 +9,20 @@ from textual.widgets import Button, Input, Select
 from tui_helpers import wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.tui.forms.ends import CUSTOM, ChannelPicker, EndPicker, channel_value, emitter_problem, listener_problem, pair_problems
-from aftui.tui.forms.subscription import AutoSubscriptionForm, SendToWebhookForm, SubscriptionForm
+from aftui.tui.forms.ends import (
+    CUSTOM,
+    ChannelPicker,
+    EndPicker,
+    channel_value,
+    emitter_problem,
+    listener_problem,
+    pair_problems,
+)
+from aftui.tui.forms.subscription import (
+    AutoSubscriptionForm,
+    SendToWebhookForm,
+    SubscriptionForm,
+)
 from aftui.tui.screens.confirm import ConfirmScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.screens.subscriptions import SubscriptionScreen
@@ -18,6 +30,16 @@ from aftui.tui.screens.workflows import WorkflowScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)
+
+
+def control(emulator: ServerHandle, what: str, body: dict) -> None:
+    """POST to the emulator's control API (faults, settings)."""
+    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
+
+
+def inject(emulator: ServerHandle, fault: dict) -> None:
+    """The next matching request fails as `fault` says (docs/emulator.md)."""
+    control(emulator, "faults", fault)
 
 
 def by_name(emulator: ServerHandle, table: str, name: str) -> str:
@@ -33,12 +55,12 @@ def webhooks(api: httpx.Client) -> list[dict]:
     return api.get("/users/me/webhooks", params={"limit": 100}).json()["data"]
 
 
-async def pane_table(app, pilot) -> PagedTable:  # noqa: ANN001
+async def pane_table(app, pilot) -> PagedTable:
     await wait_for(pilot, lambda: bool(app.query("#subscriptions PagedTable")) and app.query_one("#subscriptions PagedTable").pager.done, 15)
     return app.query_one("#subscriptions PagedTable", PagedTable)
 
 
-async def form_open(app, pilot, kind: type) -> object:  # noqa: ANN001
+async def form_open(app, pilot, kind: type) -> object:
     """The form on top, with its choices loaded (the pickers' selects filled)."""
     await wait_for(pilot, lambda: isinstance(app.screen, kind) and bool(app.screen.query("#submit")), 10)
     form = app.screen
@@ -46,12 +68,12 @@ async def form_open(app, pilot, kind: type) -> object:  # noqa: ANN001
     return form
 
 
-def error_of(form, row: str) -> str | None:  # noqa: ANN001
+def error_of(form, row: str) -> str | None:
     found = form.rows()[row]
     return str(found.query_one(".field-error").render()) if found.has_class("-invalid") else None
 
 
-async def select_row(pilot, table: PagedTable, predicate) -> None:  # noqa: ANN001
+async def select_row(pilot, table: PagedTable, predicate) -> None:
     await wait_for(pilot, lambda: any(predicate(r) for r in table.rows), 10)
     table.table.focus()
     table.table.move_cursor(row=next(i for i, r in enumerate(table.rows) if predicate(r)))
@@ -167,7 +189,7 @@ async def test_server_refusals_land_beside_the_end_or_in_the_box(make_app, emula
         assert "dc_NoSuchOne1 not found" in (error_of(form, "emitter") or "")
         # The service fails (an injected 400 naming no field): the message in the box, the form kept.
         form.query_one("#emitter", EndPicker).value = "dc_*"
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": "/v1/subscriptions", "method": "POST", "status": 400, "count": 1}).raise_for_status()
+        inject(emulator, {"path": "/v1/subscriptions", "method": "POST", "status": 400, "count": 1})
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
         await wait_for(pilot, lambda: box.has_class("shown"), 15)
@@ -314,7 +336,7 @@ async def test_a_failed_subscribe_after_creating_the_webhook_does_not_make_anoth
         await pilot.press("w")
         form = await form_open(app, pilot, SendToWebhookForm)
         form.query_one("#url", Input).value = "https://once.example.com/"
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": "/v1/subscriptions", "method": "POST", "status": 400, "count": 1}).raise_for_status()
+        inject(emulator, {"path": "/v1/subscriptions", "method": "POST", "status": 400, "count": 1})
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
         await wait_for(pilot, lambda: box.has_class("shown"), 15)
