@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Input, Static
 from ...api import ApiError, NotFoundError
 from ...api.models import Component, ComponentProp, ComponentSearch
 from ...text import visible
+from ..change import Guarded
 from ..safe import long_text, plain, when
 from ..widgets.fields import Fields
 from ..widgets.pane import Pane
@@ -49,15 +50,17 @@ def search_scores(result: ComponentSearch) -> dict[str, float]:
     return {str(k): float(v) for k, v in scores.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
-class ComponentsPane(Pane):
+class ComponentsPane(Guarded, Pane):
     """An Input to open by key or id; a search box, an app filter, a threshold; the results."""
 
     TITLE = "Components"
+    CHANGES = frozenset({"deploy"})
     BINDINGS = [
         Binding("plus,equals_sign", "threshold(1)", "Stricter"),
         Binding("minus", "threshold(-1)", "Looser"),
         Binding("slash", "focus_search", "Search"),
         Binding("o", "focus_open", "Open by key"),
+        Binding("d", "deploy", "Deploy source"),
     ]
     DEFAULT_CSS = """
     ComponentsPane > Input { height: 3; }
@@ -179,6 +182,18 @@ class ComponentsPane(Pane):
             table.move_cursor(row=0)
             table.focus()
 
+    def action_deploy(self) -> None:
+        """Deploy the highlighted result (a source), or open the deploy form empty."""
+        from ..forms.source import deploy_form
+
+        table = self.query_one("#results", DataTable)
+        row = table.cursor_row if self.results else -1
+        kind, key = self.results[row] if 0 <= row < len(self.results) else ("", "")
+        if kind == "action":
+            self.notify(f"{key} is an action: actions run as workflow steps, not as sources.", severity="warning", markup=False)
+            return
+        deploy_form(self.app, ref=key)
+
     @on(DataTable.RowSelected, "#results")
     def _open_result(self, event: DataTable.RowSelected) -> None:
         if 0 <= event.cursor_row < len(self.results):
@@ -235,13 +250,16 @@ def code_view(code: str | None) -> Any:
     return Syntax(safe, "javascript", line_numbers=True, word_wrap=False, theme="ansi_dark")
 
 
-class ComponentScreen(DetailScreen):
-    """A component's fields, props and code.
+class ComponentScreen(Guarded, DetailScreen):
+    """A component's fields, props and code; `d` deploys it as a source.
 
     `registry`: True reads `GET /components/registry/{key}`; otherwise
     `GET /components/{key or id}`, and a key it does not know is looked up in
     the registry after the 404.
     """
+
+    CHANGES = frozenset({"deploy"})
+    BINDINGS = [Binding("d", "deploy", "Deploy source")]
 
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Component | None = None, registry: bool | None = None) -> None:
         super().__init__(ident, crumbs, record=record)
@@ -289,3 +307,15 @@ class ComponentScreen(DetailScreen):
             ("Updated", when(component.updated_at, now)),
             ("Found in", self.found_in or None),
         ]
+
+    def action_deploy(self) -> None:
+        from ..forms.source import deploy_form
+
+        component = self.record
+        if not isinstance(component, Component):
+            return
+        if component.type == "action":
+            self.notify("This component is an action: actions run as workflow steps, not as sources.", severity="warning", markup=False)
+            return
+        registry = self.found_in == "public registry"
+        deploy_form(self.app, mode="registry" if registry else "saved", ref=(component.key or component.id) if registry else component.id)

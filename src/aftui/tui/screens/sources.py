@@ -70,8 +70,9 @@ def source_columns(now: Any) -> list[Column[Source]]:
 
 class SourcesPane(Guarded, Pane):
     TITLE = "Sources"
-    CHANGES = frozenset({"toggle_active", "delete_source"})
+    CHANGES = frozenset({"toggle_active", "delete_source", "new_source"})
     BINDINGS = [
+        Binding("n", "new_source", "New source"),
         Binding("t", "toggle_active", "On/off"),
         Binding("d", "delete_source", "Delete"),
     ]
@@ -88,6 +89,11 @@ class SourcesPane(Guarded, Pane):
 
     def workspace_changed(self) -> None:
         self.query_one(PagedTable).reload()
+
+    def action_new_source(self) -> None:
+        from ..forms.source import deploy_form
+
+        deploy_form(self.app)
 
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_toggle_active(self) -> None:
@@ -113,8 +119,9 @@ class SourcesPane(Guarded, Pane):
 class SourceScreen(Guarded, DetailScreen):
     """Overview, configured props, the component's code, recent events, subscriptions."""
 
-    CHANGES = frozenset({"toggle_active", "delete_source", "delete_events", "send_to_webhook", "route_errors"})
+    CHANGES = frozenset({"toggle_active", "delete_source", "delete_events", "send_to_webhook", "route_errors", "update_source"})
     BINDINGS = [
+        Binding("u", "update_source", "Update"),
         Binding("t", "toggle_active", "On/off"),
         Binding("d", "delete_source", "Delete"),
         Binding("D", "delete_events", "Delete events"),
@@ -193,6 +200,13 @@ class SourceScreen(Guarded, DetailScreen):
 
     def _names(self) -> dict[str, str]:
         return {self.ident: self.record.name} if isinstance(self.record, Source) and self.record.name else {}
+
+    def action_update_source(self) -> None:
+        """The update form, filled with this source's name and props; the detail reloads after a change."""
+        from ..forms.source import UpdateSourceForm
+
+        if isinstance(self.record, Source):
+            self.app.push_screen(UpdateSourceForm(self.record, getattr(self, "component", None)), lambda changed: self.action_reload() if changed else None)
 
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_toggle_active(self) -> None:

@@ -128,8 +128,9 @@ class KnownTable(PagedTable[KnownRow]):
 
 class WorkflowsPane(Guarded, Pane):
     TITLE = "Workflows"
-    CHANGES = frozenset({"toggle_active"})
+    CHANGES = frozenset({"toggle_active", "new_workflow"})
     BINDINGS = [
+        Binding("n", "new_workflow", "New from template"),
         Binding("a", "add", "Add by id/URL"),
         Binding("x", "forget", "Forget"),
         Binding("t", "toggle_active", "On/off"),
@@ -321,6 +322,18 @@ class WorkflowsPane(Guarded, Pane):
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         row: KnownRow = event.item
         self.app.push_screen(WorkflowScreen(row.id, ("Workflows", row.title or row.id), record=row.workflow))
+
+    def action_new_workflow(self) -> None:
+        """A workflow from a template (forms/workflow.py); it joins the known list, selected."""
+        from ..forms.workflow import TemplateWorkflowForm
+
+        def created(workflow: Workflow | None) -> None:
+            if workflow is not None and workflow.id:
+                self.forgotten.discard(workflow.id)
+                self.details[workflow.id] = workflow
+                self.table.select_when_loaded(workflow.id)
+
+        self.app.push_screen(TemplateWorkflowForm(), created)
 
     def action_add(self) -> None:
         def added(result: tuple[str, Workflow] | None) -> None:
