@@ -237,3 +237,25 @@ async def test_an_endpoint_that_refuses_is_reported_with_its_answer(emulator, cl
 
     assert result.outcome.kind == "rejected"
     assert result.outcome.detail.startswith("the endpoint answered 409: ") and "inactive" in result.outcome.detail
+
+
+async def test_cut_summaries_are_read_in_full_before_they_are_replayed(emulator, client, demo) -> None:
+    await post_order(emulator, demo.order_endpoint_key, order(60, note="n" * 3000))
+    cut = next(e for e in (await client.list_workflow_errors(demo.order_workflow_id)).items if e.truncated)
+    assert cut.error() is None  # a prefix of the JSON text: nothing to replay from
+
+    summary = await replay_bulk(client, [cut], demo.order_workflow_id)
+
+    (result,) = summary.results
+    assert result.plan.payload["note"] == "n" * 3000
+    assert result.outcome.kind == "failed" and result.outcome.detail.endswith("customer_email")
+
+
+def test_event_json_escapes_what_a_terminal_would_act_on_and_keeps_the_value() -> None:
+    from aftui.replay.export import event_json
+
+    value = {"name": "a\u202eb\u200bc\x85d\ud800", "ok": "üñ\n", "[b]": "[red]x[/]"}
+    text = event_json(value)
+    assert json.loads(text) == value
+    assert "\\u202e" in text and "\\u200b" in text and "\\u0085" in text and "\\ud800" in text
+    assert "üñ" in text and "[red]x[/]" in text

@@ -83,7 +83,10 @@ def outcome(app) -> str:
 
 async def replay_screen(app, pilot, event: EventSummary, *, edit: bool = False) -> ReplayScreen:
     open_replay(app, event, event.metadata.emitter_id or "", edit=edit)
-    await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen if edit else ReplayScreen), timeout=10)
+    if edit:  # the editor, once its text area is in
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen) and bool(app.screen.query("JsonEditor TextArea")), timeout=10)
+    else:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
     screen = app.screen if not edit else app.screen_stack[-2]
     await wait_for(pilot, lambda: screen.plan is not None, timeout=10)
     return screen
@@ -269,3 +272,34 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
 def text_of_cell(table: ErrorsTable, event: EventSummary) -> str:
     return table.table.get_cell(event.id or "", "mark").plain
 
+
+
+async def test_a_cut_summary_is_read_in_full(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json={"order_id": "ord_big", "note": "n" * 3000}, timeout=10)
+    with api(emulator) as client:
+        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries").json()["data"]
+    cut = EventSummary.model_validate(next(e for e in items if e["metadata"].get("truncated")))
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, cut)
+        assert screen.plan is not None and screen.plan.replayable and screen.plan.payload["order_id"] == "ord_big"
+        assert not screen.event.truncated and "cut" not in text_of(screen.query_one("#original-event", Static))
+
+
+async def test_hostile_strings_in_an_error_are_shown_as_text(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    body = {"order_id": "[bold red]ord_evil[/]", "note": "\x1b]52;c;ZXZpbA==\x07 \u202egnp.exe [link=http://x]y[/link]"}
+    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=body, headers={"User-Agent": "[blink]ua\x1b[2J"}, timeout=10)
+    with api(emulator) as client:
+        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+    evil = EventSummary.model_validate(next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "[bold red]ord_evil[/]"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_screen(app, pilot, evil, edit=True)
+        editor_text = app.screen.query_one(JsonEditor).text
+        assert "\x1b" not in editor_text and "\u202e" not in editor_text and json.loads(editor_text) == body
+        await pilot.press("escape")
+        shown = text_of(screen.query_one("#original-event", Static))
+        assert "[bold red]ord_evil[/]" in shown and "\x1b" not in shown and "\u202e" not in shown
+        assert "[blink]ua" in text_of(screen.query_one("#original-event", Static))

@@ -87,7 +87,10 @@ def test_replay_screen(snap_compare, app, fixed_emulator, size) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_replay_editor(snap_compare, app, fixed_emulator, size) -> None:
     (error,) = oldest_errors(fixed_emulator, 1)
-    run = opened(lambda a: open_replay(a, error, error.metadata.emitter_id or "", edit=True), lambda a: isinstance(a.screen, ReplayEditorScreen))
+    run = opened(
+        lambda a: open_replay(a, error, error.metadata.emitter_id or "", edit=True),
+        lambda a: isinstance(a.screen, ReplayEditorScreen) and bool(a.screen.query("JsonEditor TextArea")),
+    )
     assert snap_compare(app, terminal_size=size, run_before=run)
 
 

@@ -5,7 +5,7 @@ No Textual here: the TUI's replay screens and the monitor drive these.
 
 from __future__ import annotations
 
-from .plan import READ_ONLY_REASON, Planner, ReplayPlan, plan_replay
+from .plan import READ_ONLY_REASON, Planner, ReplayPlan, full_errors, plan_replay
 from .request import (
     REPLAY_HEADER,
     ReplayRequest,
@@ -36,6 +36,7 @@ __all__ = [
     "ReplayRequest",
     "ReplayResult",
     "Sent",
+    "full_errors",
     "is_safe_header",
     "original_order",
     "payload_of",

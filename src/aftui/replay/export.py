@@ -13,9 +13,16 @@ from ..api.models import EventSummary
 from ..headless.output import event_record, ndjson
 
 
+# What json.dumps leaves raw with ensure_ascii=False and a terminal would act on or hide:
+# C1 controls, bidi overrides, zero-width characters, lone surrogates (C0 controls json escapes itself).
+_INVISIBLE = re.compile(r"[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
+
+
 def event_json(value: Any, *, indent: int | None = 2) -> str:
-    """JSON text of a payload (control characters escaped by json itself)."""
-    return json.dumps(value, indent=indent, ensure_ascii=False, default=str)
+    """JSON text of a payload, readable (non-ASCII kept) but with every invisible or reordering
+    character written as a \\u escape: the same JSON value, safe to show and to edit."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False, default=str)
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def ndjson_lines(events: Iterable[EventSummary]) -> str:

@@ -179,9 +179,22 @@ def _http_trigger(workflow: Workflow, trigger_id: str) -> Trigger | None:
     return http[0] if len(http) == 1 else None
 
 
+async def full_errors(client: Client, events: list[EventSummary], workflow_id: str) -> list[EventSummary]:
+    """The events with every summary the service cut (over 1 KB) read again in full (`expand=event`).
+
+    One read of the workflow's retained errors serves them all; an error the
+    service no longer keeps stays cut, and its plan will say it is not a workflow error.
+    """
+    if not any(e.truncated for e in events):
+        return events
+    page = await client.list_workflow_errors(workflow_id, expand=True, limit=100)
+    full = {e.id: e for e in page.items if e.id}
+    return [full.get(e.id, e) if e.truncated else e for e in events]
+
+
 async def plan_replay(client: Client, event: EventSummary, workflow_id: str | None = None) -> ReplayPlan:
     """One plan, for callers that plan a single event."""
     return await Planner(client).plan(event, workflow_id)
 
 
-__all__ = ["READ_ONLY_REASON", "Planner", "ReplayPlan", "plan_replay"]
+__all__ = ["READ_ONLY_REASON", "Planner", "ReplayPlan", "full_errors", "plan_replay"]

@@ -21,7 +21,7 @@ from ..api import ApiError, Client, ReadOnlyError
 from ..api.errors import transport_message
 from ..api.models import EventSummary, WorkflowError
 from ..journal.replays import ReplayLog
-from .plan import Planner, ReplayPlan
+from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
 from .watch import Outcome, OutcomeWatcher
 
@@ -190,6 +190,8 @@ async def replay_bulk(
         raise ReadOnlyError("replaying events")
     planner = planner or Planner(client)
     ordered = original_order(events)
+    if workflow_id:
+        ordered = await full_errors(client, ordered, workflow_id)
     summary = BulkSummary(total=len(ordered))
     http = httpx.AsyncClient(timeout=httpx.Timeout(SEND_TIMEOUT_S), follow_redirects=False)
     try:

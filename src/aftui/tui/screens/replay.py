@@ -33,7 +33,14 @@ from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...journal.replays import ReplayLog
-from ...replay import OUTCOME_WORDS, Planner, ReplayPlan, ReplayResult, replay_one
+from ...replay import (
+    OUTCOME_WORDS,
+    Planner,
+    ReplayPlan,
+    ReplayResult,
+    full_errors,
+    replay_one,
+)
 from ...replay.export import event_json, export_ndjson
 from ...text import visible
 from ..safe import long_text, plain
@@ -184,6 +191,7 @@ class ReplayScreen(Screen[None]):
         self.plan: ReplayPlan | None = None
         self.result: ReplayResult | None = None
         self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
+        self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
         self.journal: ReplayJournal | None = None
 
@@ -254,7 +262,8 @@ class ReplayScreen(Screen[None]):
         if cut:
             parts.append(Text(f"… cut here ({len(body):,} characters in all): c copies it, x exports it", style="yellow"))
         if self.event.truncated:
-            parts.append(Text("(the service cut this summary; fetching it in full…)", style="dim"))
+            words = "the service no longer keeps it in full: c and x give what there is" if self.full_read else "reading it in full…"
+            parts.append(Text(f"(the service cut this summary; {words})", style="yellow"))
         return Group(*parts)
 
     def _show_plan(self) -> None:
@@ -274,12 +283,11 @@ class ReplayScreen(Screen[None]):
         client = self.session.client
         try:
             if self.event.truncated:
-                page = await client.list_workflow_errors(self.workflow_id, expand=True, limit=100)
-                full = next((e for e in page.items if e.id == self.event.id), None)
-                if full is not None:
-                    self.event = full
-                    self.query_one("#original-event", Static).update(self._event_text())
-                    self.query_one("#error", Static).update(self._error_text())
+                (self.event,) = await full_errors(client, [self.event], self.workflow_id)
+                self.full_read = True
+                self.query_one("#facts", Fields).set_rows(self._facts())
+                self.query_one("#original-event", Static).update(self._event_text())
+                self.query_one("#error", Static).update(self._error_text())
             self.plan = await Planner(client).plan(self.event, self.workflow_id)
         except ApiError as error:
             self.query_one("#plan", Static).update(Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300)))

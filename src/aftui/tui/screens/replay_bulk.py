@@ -25,6 +25,7 @@ from ...replay import (
     Planner,
     ReplayPlan,
     ReplayResult,
+    full_errors,
     original_order,
     replay_bulk,
 )
@@ -133,6 +134,12 @@ class BulkReplayScreen(Screen[None]):
     @work(group="bulk-plan", exclusive=True, exit_on_error=False)
     async def _plan_all(self) -> None:
         self.planner = Planner(self.session.client)
+        try:
+            self.events = await full_errors(self.session.client, self.events, self.workflow_id)
+            for index, event in enumerate(self.events):
+                self.query_one(DataTable).update_cell(self._key(event, index + 1), "error", _error_cell(event), update_width=False)
+        except ApiError as error:
+            self._say(Text.assemble(("Could not read the errors in full: ", "yellow"), visible(error.message, 200)))
         for index, event in enumerate(self.events):
             try:
                 plan = await self.planner.plan(event, self.workflow_id)
