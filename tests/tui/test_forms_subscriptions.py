@@ -138,7 +138,7 @@ async def test_a_custom_channel_and_default_typed_as_a_name(make_app, emulator, 
             form = await form_open(app, pilot, SubscriptionForm)
             form.query_one("#channel-pick", Select).value = CUSTOM
             await pilot.pause()
-            assert not form.query_one("#channel-name", Input).disabled
+            assert form.query_one("#channel-name", Input).display
             form.query_one("#channel-name", Input).value = name
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: not isinstance(app.screen, SubscriptionForm), 15)

@@ -177,11 +177,10 @@ async def _load_sources(client: Any, found: Candidates) -> None:
 
 
 def _option(kind: str, ident: str, name: str | None) -> tuple[Text, str]:
+    """`source Order webhooks`: the id goes in the input beside, so a named end is shown by its name."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(kind + " ", style="dim")
-    if name:
-        text.append(visible(name, 60) + " ")
-    text.append(visible(ident, 40), style="cyan")
+    text.append(visible(name, 60) if name else visible(ident, 40), style="" if name else "cyan")
     return text, ident
 
 
@@ -218,8 +217,9 @@ class EndPicker(Vertical):
     DEFAULT_CSS = """
     EndPicker { height: auto; }
     EndPicker > Horizontal { height: auto; }
-    EndPicker Input { width: 1fr; }
+    EndPicker Input { width: 24; }
     EndPicker Select { width: 1fr; margin: 0 0 0 1; }
+    EndPicker Select, EndPicker SelectOverlay { text-wrap: nowrap; text-overflow: ellipsis; }
     EndPicker > .what { height: auto; color: $text-muted; }
     """
 
@@ -263,8 +263,7 @@ class EndPicker(Vertical):
     def _picked(self, event: Select.Changed) -> None:
         event.stop()
         if isinstance(event.value, str) and event.value != self.value:
-            self.value = event.value
-            self.query_one(Input).focus()
+            self.value = event.value  # focus stays on the select: tab goes on to the next field
 
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
@@ -312,13 +311,9 @@ class ChannelPicker(Vertical):
         options = [("default channel", ""), ("$errors", "$errors"), ("$logs", "$logs"), ("a custom name…", CUSTOM)]
         with Horizontal():
             yield Select[str](options, allow_blank=False, value=choice, compact=True, id="channel-pick")
-            yield Input(
-                self._initial if choice == CUSTOM else "",
-                placeholder="channel name",
-                compact=True,
-                disabled=choice != CUSTOM,
-                id="channel-name",
-            )
+            name = Input(self._initial if choice == CUSTOM else "", placeholder="the channel's name", compact=True, id="channel-name")
+            name.display = choice == CUSTOM  # shown only for a custom name
+            yield name
         yield Static(Text(self.NOTES[choice]), classes="what")
 
     @property
@@ -339,7 +334,7 @@ class ChannelPicker(Vertical):
         event.stop()
         custom = event.value == CUSTOM
         name = self.query_one(Input)
-        name.disabled = not custom
+        name.display = custom
         if custom:
             name.focus()
         self.query_one(".what", Static).update(Text(self.NOTES.get(self.choice, "")))

@@ -84,15 +84,16 @@ async def _what_goes_with(client: Any, source: Source) -> tuple[int | None, int 
 def _count(n: int | None, one: str, many: str) -> str:
     if n is None:
         return f"its {many} (how many could not be read)"
+    if n == 0:
+        return f"no {many}"
     return f"its {n} {one if n == 1 else many}"
 
 
 def confirm_source_delete(source: Source, events: int | None, emits: int | None, listens: int | None) -> ConfirmScreen:
-    subs = (
-        _count(None, "subscription", "subscriptions")
-        if emits is None or listens is None
-        else f"{_count(emits + listens, 'subscription', 'subscriptions')} ({emits} where it emits, {listens} where it listens)"
-    )
+    if emits is None or listens is None or not emits + listens:
+        subs = _count(None if emits is None or listens is None else 0, "subscription", "subscriptions")
+    else:
+        subs = f"{_count(emits + listens, 'subscription', 'subscriptions')} ({emits} where it emits, {listens} where it listens)"
     what = [
         f"the source {source_label(source)}: deactivate() runs, then the deployed instance is deleted",
         f"{_count(events, 'event', 'events')} kept by the service, and its logs",

@@ -139,8 +139,8 @@ class DeleteEventsForm(FormScreen[Deletion]):
         mode = "one" if self.selected else "all"
         options = [(label, key) for key, label in MODES.items()]
         yield FormRow("Which", Select[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode")
-        yield FormRow("From id", Input(self.selected or "", placeholder="1762000000000-0", compact=True, id="start"), name="start")
-        yield FormRow("Up to id", Input(self.selected or "", placeholder="1762000000000-0", compact=True, id="end"), name="end")
+        yield FormRow("From id", Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="start"), name="start")
+        yield FormRow("Up to id", Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="end"), name="end")
         yield FormRow("Covers", Static(Text("counting the events listed now…", style="dim"), id="preview"), name="preview")
 
     def on_mount(self) -> None:
@@ -182,11 +182,11 @@ class DeleteEventsForm(FormScreen[Deletion]):
         self._preview()
 
     def _arrange(self) -> None:
-        """Only the ids the mode uses can be typed; "one" calls its id what it is."""
+        """Only the ids the mode uses are shown; "one" calls its id what it is."""
         uses_start, uses_end = USES[self.mode]
         rows = self.rows()
-        rows["start"].query_one(Input).disabled = not uses_start
-        rows["end"].query_one(Input).disabled = not uses_end
+        rows["start"].display = uses_start
+        rows["end"].display = uses_end
         rows["start"].query_one(Label).update("Event id" if self.mode == "one" else "From id")
 
     def _preview(self) -> None:
@@ -203,8 +203,9 @@ class DeleteEventsForm(FormScreen[Deletion]):
         covered = [e for e in self.events if choice.covers(e)]
         text = Text(covered_words(len(covered), len(self.events), self.complete))
         if covered:
-            keys = sorted(covered, key=lambda e: e.key or (0, 0))
-            text.append(f"\n{visible(keys[0].id, 30)} … {visible(keys[-1].id, 30)}", style="dim")
+            ordered = sorted(covered, key=lambda e: e.key or (0, 0))
+            first, last = visible(ordered[0].id, 30), visible(ordered[-1].id, 30)
+            text.append("\n" + (first if first == last else f"{first} … {last}"), style="dim")
         preview.update(text)
 
     def _problems(self, choice: Choice) -> dict[str, str]:
@@ -235,8 +236,11 @@ class DeleteEventsForm(FormScreen[Deletion]):
         known = self.events is not None
         if known and self.complete and not covered:
             raise Invalid({"preview": "No event listed now falls in this choice: there is nothing to delete."})
+        working = self.query_one("#working", Static)
+        working.update("")  # nothing is sent while the question is open
         if not await self.app.push_screen_wait(self._confirm(choice, covered, known)):
             raise Invalid({})  # not confirmed: the form stays as it was, nothing sent
+        working.update(Text("sending…"))
         client = self.session.client
         await client.delete_source_events(self.source.id, start_id=choice.start_id or None, end_id=choice.end_id or None)
         return Deletion(self.source.id, choice, covered, len(events), self.complete)
