@@ -114,16 +114,21 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
             ". Creating it registers the end user.",
         )
 
+    DEFAULT_CSS = """
+    ConnectTokenForm FormRow Input { background: $boost; }
+    """
+
     def fields(self) -> ComposeResult:
+        # Compact inputs (one line each): the four rows and the buttons fit in 80x24.
         yield FormRow(
             "External user id",
-            Input(self.external_user_id, placeholder="your id for the end user", id="external_user_id"),
+            Input(self.external_user_id, placeholder="your id for the end user", id="external_user_id", compact=True),
             name="external_user_id",
             hint=f"required, at most {MAX_EXTERNAL_ID} characters",
         )
-        yield FormRow("Success redirect", Input(placeholder="optional: where the hosted page sends the user", id="success"), name="success")
-        yield FormRow("Error redirect", Input(placeholder="optional", id="error"), name="error")
-        yield FormRow("Webhook URI", Input(placeholder="optional: https://… receives the outcome", id="webhook"), name="webhook")
+        yield FormRow("Success redirect", Input(placeholder="optional: where the hosted page sends the user", id="success", compact=True), name="success")
+        yield FormRow("Error redirect", Input(placeholder="optional", id="error", compact=True), name="error")
+        yield FormRow("Webhook URI", Input(placeholder="optional: https://… receives the outcome", id="webhook", compact=True), name="webhook")
 
     def on_mount(self) -> None:
         self.query_one("#external_user_id", Input).focus()
@@ -237,7 +242,7 @@ class TokenScreen(ModalScreen[None]):
         table.add_row(Text("Token"), Text(visible(issued.token.token, 500), style="cyan"))
         table.add_row(Text("Expires"), countdown(issued.token.expires_at, self.app.session.now()))  # type: ignore[attr-defined]
         table.add_row(Text("End user"), Text(visible(issued.external_user_id, MAX_EXTERNAL_ID)))
-        table.add_row(Text("Environment"), Text.assemble((issued.environment, "bold"), f"  project {visible(issued.project_id, 60)}"))
+        table.add_row(Text("Environment"), Text.assemble((issued.environment, "bold"), f" · project {visible(issued.project_id, 60)}"))
         for name, uri in issued.redirects.items():
             label = {"success": "Success redirect", "error": "Error redirect", "webhook": "Webhook URI"}[name]
             table.add_row(Text(label), Text(visible(uri, 300)))

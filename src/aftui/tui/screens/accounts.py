@@ -34,7 +34,7 @@ from .detail import DetailScreen
 R = TypeVar("R")
 T = TypeVar("T")
 
-CREDENTIALS_HIDDEN = "Not fetched: v fetches them into the Credentials tab, masked until you reveal them"
+CREDENTIALS_HIDDEN = "Credentials are hidden: v fetches them into the Credentials tab, masked until you reveal them"
 SECRET_FIELDS = ("credentials", "expires_at", "error", "last_refreshed_at", "next_refresh_at")
 
 
