@@ -32,6 +32,7 @@ async def test_plan_for_an_http_trigger_sends_the_request_with_safe_headers_only
     assert plan.replayable and plan.reason is None
     assert plan.workflow_name == "Validate and forward orders"
     assert plan.trigger.startswith("HTTP trigger hi_")
+    assert plan.step == "validate"
     request = plan.request
     assert request is not None
     assert request.method == "POST"

@@ -303,3 +303,20 @@ async def test_hostile_strings_in_an_error_are_shown_as_text(make_app, emulator)
         shown = text_of(screen.query_one("#original-event", Static))
         assert "[bold red]ord_evil[/]" in shown and "\x1b" not in shown and "\u202e" not in shown
         assert "[blink]ua" in text_of(screen.query_one("#original-event", Static))
+
+
+async def test_a_payload_too_big_for_the_editor_is_refused_and_its_view_capped(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    big = {"order_id": "ord_huge", "blob": "b" * (4 * 1024 * 1024 + 10)}
+    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=big, timeout=30)
+    with api(emulator) as client:
+        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event", "limit": 3}).json()["data"]
+    huge = EventSummary.model_validate(next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "ord_huge"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_screen(app, pilot, huge)
+        assert "cut here" in text_of(screen.query_one("#original-event", Static))
+        assert "step validate" in text_of(screen.query_one("#facts"))  # the step by its name, not its id
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen is screen  # no editor for 4 MB and more; r still replays it as it is

@@ -12,7 +12,6 @@ from typing import Any
 from ..api.models import EventSummary
 from ..headless.output import event_record, ndjson
 
-
 # What json.dumps leaves raw with ensure_ascii=False and a terminal would act on or hide:
 # C1 controls, bidi overrides, zero-width characters, lone surrogates (C0 controls json escapes itself).
 _INVISIBLE = re.compile(r"[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")

@@ -44,6 +44,7 @@ class ReplayPlan:
     request: ReplayRequest | None = None
     reason: str | None = None  # why there is no request
     warning: str | None = None  # sendable, but likely refused (an inactive workflow or source)
+    step: str | None = None  # the namespace of the step that threw, when the workflow still has it
 
     @property
     def replayable(self) -> bool:
@@ -81,8 +82,10 @@ class Planner:
         wf_id = workflow_id or ctx.workflow_id or event.metadata.emitter_id or ""
         name = ctx.workflow_name
 
+        step: str | None = None
+
         def plan(trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None) -> ReplayPlan:
-            return ReplayPlan(event, error, wf_id, name, trigger, request, reason, warning)
+            return ReplayPlan(event, error, wf_id, name, trigger, request, reason, warning, step)
 
         if not wf_id:
             return plan("unknown", reason="the error does not say which workflow failed")
@@ -90,6 +93,7 @@ class Planner:
         if isinstance(workflow, ApiError):
             return plan("unknown", reason=f"the workflow could not be read: {workflow.message}")
         name = workflow.name or name
+        step = next((s.namespace for s in workflow.steps if s.id and s.id == error.error.cellId), None)
         inactive = None if workflow.active is not False else "the workflow is inactive: its endpoint will refuse the request"
         emitter = ctx.emitter_id or ""
         source_type = (ctx.source_type or "").upper()

@@ -148,7 +148,7 @@ def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
     shown = ", ".join(request.headers) or "none"
     text.append_text(Text.assemble(("\nheaders ", "dim"), visible(shown, 300)))
     if request.dropped:
-        text.append_text(Text.assemble(("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (credentials, cookies, transport)", "dim")))
+        text.append_text(Text.assemble(("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")))
     text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
@@ -236,9 +236,13 @@ class ReplayScreen(Screen[None]):
         return [
             ("Workflow", Text.assemble(plain(ctx.workflow_name or "(unnamed)", 60), " ", plain(ctx.workflow_id or self.workflow_id, 30, "cyan"))),
             ("Started by", Text.assemble(plain(ctx.source_type, 20), " ", plain(ctx.emitter_id or "", 40, "cyan"))),
-            ("Failed at", Text.assemble(event_time(self.event), ("  step ", "dim"), plain(error.error.cellId, 40))),
+            ("Failed at", Text.assemble(event_time(self.event), ("  step ", "dim"), plain(self._step(error.error.cellId), 40))),
             ("Error id", plain(self.event.id, 40, "dim")),
         ]
+
+    def _step(self, cell_id: str | None) -> str | None:
+        """The step's namespace (`validate`) once the plan has read the workflow; its id until then."""
+        return (self.plan.step if self.plan is not None else None) or cell_id
 
     def _error_text(self) -> Text:
         error = self.event.error()
@@ -293,6 +297,7 @@ class ReplayScreen(Screen[None]):
             self.query_one("#plan", Static).update(Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300)))
             return
         self._show_plan()
+        self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
         await asyncio.to_thread(self._previous_replays)
         if self.edit_first:
             self.edit_first = False
