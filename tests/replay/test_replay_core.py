@@ -260,3 +260,18 @@ def test_event_json_escapes_what_a_terminal_would_act_on_and_keeps_the_value() -
     assert json.loads(text) == value
     assert "\\u202e" in text and "\\u200b" in text and "\\u0085" in text and "\\ud800" in text
     assert "üñ" in text and "[red]x[/]" in text
+
+
+async def test_an_error_that_does_not_say_how_the_run_started_goes_to_the_only_http_way_in(emulator, client, demo) -> None:
+    from aftui.replay.plan import GUESSED
+
+    await post_order(emulator, demo.order_endpoint_key, order(61))
+    error = await newest_error(client, demo.order_workflow_id, "ord_61")
+    silent = error.model_copy(update={"event": {**error.event, "original_context": {"workflow_id": demo.order_workflow_id}}})
+
+    plan = await plan_replay(client, silent, demo.order_workflow_id)
+
+    assert plan.replayable and plan.warning == GUESSED
+    assert plan.request is not None and plan.request.url == f"{emulator.root_url}/e/{demo.order_endpoint_key}/"
+    other = await plan_replay(client, silent, (await client.create_workflow("tch_8Wd2Kc", name="Timers only", auto_deploy=True)).id)
+    assert not other.replayable and other.reason == "the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow"

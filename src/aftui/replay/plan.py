@@ -29,6 +29,7 @@ from ..api.models import (
 )
 from .request import ReplayRequest, is_http_event, payload_of, request_for
 
+GUESSED = "the error does not say how the run started: it is sent to the workflow's only HTTP way in"
 READ_ONLY_REASON = "read-only profile: replay sends the request to the workflow's endpoint, which runs it again"
 
 
@@ -113,12 +114,18 @@ class Planner:
             return plan(f"events of workflow {emitter}", reason="another workflow's event started this run: only that workflow can emit it again")
         if emitter.startswith("dc_"):
             return await self._via_source(plan, emitter, error, inactive)
-        candidates = await self._http_feeders(wf_id)
-        if len(candidates) == 1:
-            return await self._via_source(plan, candidates[0], error, inactive)
-        if not candidates:
+        # The error does not say how the run started: the one HTTP way into the workflow, if there is only one.
+        triggers = [t for t in workflow.triggers if t.kind == "http" and t.endpoint_url]
+        feeders = await self._http_feeders(wf_id)
+        ways = len(triggers) + len(feeders)
+        if ways == 0:
             return plan("unknown", reason="the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow")
-        return plan("unknown", reason=f"the error does not say how the run started, and {len(candidates)} HTTP sources feed this workflow")
+        if ways > 1:
+            return plan("unknown", reason=f"the error does not say how the run started, and {ways} HTTP triggers and sources lead into this workflow")
+        if triggers:
+            trigger = triggers[0]
+            return plan(f"HTTP trigger {trigger.id}", request_for(error.original_event, trigger.endpoint_url or ""), warning=inactive or GUESSED)
+        return await self._via_source(plan, feeders[0], error, inactive or GUESSED)
 
     async def _via_source(self, plan: Any, source_id: str, error: WorkflowError, inactive: str | None) -> ReplayPlan:
         source = await self._source(source_id)
