@@ -210,5 +210,5 @@ def static_text_bytes(value: Any) -> int:
 def size_problem(value: Any) -> str | None:
     size = static_text_bytes(value)
     if size > MAX_STATIC_TEXT:
-        return f"holds {size / 1024:,.1f} KB of text; the service takes at most 64 KB per prop"
+        return f"holds {size:,} bytes of text; the service takes at most 64 KB ({MAX_STATIC_TEXT:,} bytes) per prop"
     return None

@@ -176,7 +176,7 @@ class PropsSection(Vertical):
         event.stop()
         row = next((a for a in event.field.ancestors if isinstance(a, FormRow)), None)
         if row is not None and isinstance(row.field, PropField):
-            row.show_error(row.field.live_problem())
+            row.show_error(live_problem(row.field))
 
     def collect(self) -> dict[str, Any]:
         """The configured_props to send; `Invalid` names each bad prop by its row name."""
@@ -210,6 +210,15 @@ class PropsSection(Vertical):
         if value is OMIT and required(prop):
             raise ValueProblem("is required", blank=True)
         return value
+
+
+def live_problem(field: PropField) -> str | None:
+    """What is wrong with a field now, size included; "required" is left for submit (the user may not be done)."""
+    try:
+        value = field.read()
+    except ValueProblem as problem:
+        return None if problem.blank else problem.message
+    return None if value is OMIT else size_problem(value)
 
 
 def _title(text: str) -> Widget:

@@ -80,7 +80,7 @@ class SourceForm(PropsFormScreen[Source]):
         except ApiError as error:
             self.show_problems({error.param or "component": describe_error(error)})
         else:
-            self.clear_problems()
+            self.rows()["component"].show_error(None)  # only its own: what the props say may already be showing
 
     async def load_component(self) -> Component:
         """Ask the service for the chosen component and show its props (what was typed is carried over)."""
@@ -117,7 +117,10 @@ class SourceForm(PropsFormScreen[Source]):
     async def ready_props(self) -> dict[str, Any]:
         """The component loaded for what the chooser says now (loading it if not), and its configured_props."""
         if self.component is None or self.loaded_for != self.chooser.choice():
-            await self.load_component()
+            try:
+                await self.load_component()
+            except ApiError as error:  # the component could not be read or saved: said beside it
+                raise Invalid({self.row_for(error.param) if error.param else "component": describe_error(error)}) from None
         if self.component is not None and self.component.type == "action":
             raise Invalid({"component": "This component is an action: actions run as workflow steps, not as sources."})
         return self.sections()[0].collect()

@@ -120,7 +120,7 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         except ApiError as error:
             self.show_problems({"template_id": describe_error(error)})
         else:
-            self.clear_problems()
+            self.rows()["template_id"].show_error(None)  # only its own: what the props say may already be showing
 
     def template_id(self) -> str:
         text = self.query_one("#template", Input).value.strip()
@@ -166,7 +166,10 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
 
     async def submit(self) -> Workflow:
         if self.template is None or self.loaded_id != self.template_id():
-            await self.load_template()
+            try:
+                await self.load_template()
+            except ApiError as error:  # the template could not be read: said beside it
+                raise Invalid({"template_id": describe_error(error)}) from None
         triggers, steps = self.collect()
         name = self.query_one("#name", Input).value.strip() or None
         auto = self.query_one("#auto", Switch).value

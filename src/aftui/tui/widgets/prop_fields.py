@@ -67,14 +67,6 @@ class PropField(Vertical):
     def read(self) -> Any:
         raise NotImplementedError
 
-    def live_problem(self) -> str | None:
-        """What is wrong now, leaving out "required" (said only on submit: the user may not be done)."""
-        try:
-            self.read()
-        except ValueProblem as problem:
-            return None if problem.blank else problem.message
-        return None
-
     def _edited(self, event: Message) -> None:
         event.stop()
         self.post_message(self.Edited(self))

@@ -39,6 +39,9 @@ class TimerField(PropField):
         return zone if isinstance(zone, str) else None
 
     def _words(self, text: str) -> Text:
+        if not text.strip() and isinstance(self.prop.default, dict):
+            default = timer_words(timer_text(self.prop.default), self.zone).removeprefix("runs ")
+            return Text(f"empty: the default applies ({default})")
         return Text(timer_words(text, self.zone))
 
     def on_input_changed(self, event: Input.Changed) -> None:
