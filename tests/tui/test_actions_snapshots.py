@@ -1,0 +1,162 @@
+"""Every form and question of the subscription, source and workflow changes, at 80x24 and 120x36.
+
+Own emulator on a fixed port (47851), so endpoint URLs on screen do not move;
+the demo seed and a fixed clock. Nothing here sends a change: each picture is
+taken with the form or the question open. Update with
+`pytest tests/tui/test_actions_snapshots.py --snapshot-update` after looking
+at the new pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+from tui_helpers import FIXED_NOW, wait_for
+
+from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.tui.app import AftuiApp
+from aftui.tui.run import demo_session
+from aftui.tui.widgets.paged_table import PagedTable
+
+SNAPSHOT_PORT = 47851
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+Step = Callable[[Pilot], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def fixed_emulator() -> Iterator[ServerHandle]:
+    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def app(fixed_emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
+    def make(**kwargs: object) -> AftuiApp:
+        session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
+        session.now = lambda: FIXED_NOW
+        return AftuiApp(session, **kwargs)  # type: ignore[arg-type]
+
+    return make
+
+
+def by_name(emulator: ServerHandle, table: str, name: str) -> str:
+    return next(r.id for r in getattr(emulator.emulator.store, table).values() if r.name == name)
+
+
+# Workers that wait on purpose: an action or a form waiting for the answer to the question on screen.
+WAITING_GROUPS = ("change", "form")
+
+
+async def idle(pilot: Pilot) -> None:
+    """No request in flight and nothing loading; then the picture is steady."""
+    app = pilot.app
+
+    def steady() -> bool:
+        busy = [w for w in app.workers if not w.is_finished and w.group not in WAITING_GROUPS]
+        return not busy and not any(w.loading for w in app.screen.query("*"))
+
+    await wait_for(pilot, steady, timeout=10)
+    await pilot.pause(0.2)
+    for box in app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
+
+
+def settled(*steps: Step) -> Step:
+    async def run(pilot: Pilot) -> None:
+        for step in steps:
+            await step(pilot)
+            await idle(pilot)
+
+    return run
+
+
+def press(*keys: str) -> Step:
+    async def run(pilot: Pilot) -> None:
+        for key in keys:
+            await pilot.press(key)
+
+    return run
+
+
+def listed(pane: str, row_of: Callable[[object], bool] | None = None) -> Step:
+    """The pane's list loaded, with the cursor on the first row `row_of` accepts."""
+
+    async def run(pilot: Pilot) -> None:
+        query = f"#{pane} PagedTable"
+        await wait_for(pilot, lambda: bool(pilot.app.query(query)) and pilot.app.query_one(query).pager.done, timeout=10)
+        table = pilot.app.query_one(query, PagedTable)
+        if row_of is not None:
+            table.table.focus()
+            table.table.move_cursor(row=next(i for i, item in enumerate(table.rows) if row_of(item)))
+            await pilot.pause()
+
+    return run
+
+
+def opened(ident: str) -> Step:
+    async def run(pilot: Pilot) -> None:
+        pilot.app.open_id(ident)
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query("#json")), timeout=10)
+
+    return run
+
+
+def events_tab_row(index: int) -> Step:
+    """On a source's detail: the Events tab, its row `index` highlighted."""
+
+    async def run(pilot: Pilot) -> None:
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: bool(screen.query("#events")) and screen.query_one("#events", PagedTable).pager.done, timeout=10)
+        table = screen.query_one("#events", PagedTable)
+        table.table.focus()
+        table.table.move_cursor(row=index)
+        await pilot.pause()
+
+    return run
+
+
+# name -> (start pane, steps) given the emulator
+def cases(emulator: ServerHandle) -> dict[str, tuple[str, list[Step]]]:
+    orders = by_name(emulator, "sources", "Order webhooks")
+    validate = by_name(emulator, "workflows", "Validate and forward orders")
+    stripe = by_name(emulator, "sources", "Stripe payments")
+    return {
+        "new_subscription": ("subscriptions", [listed("subscriptions"), press("n")]),
+        "auto_subscription": ("subscriptions", [listed("subscriptions"), press("A")]),
+        "delete_subscription": ("subscriptions", [listed("subscriptions", lambda s: s.emitter_id == stripe), press("d")]),
+        "route_errors": ("sources", [opened(validate), press("E")]),
+        "send_to_webhook": ("sources", [opened(orders), press("w")]),
+        "delete_source": ("sources", [listed("sources", lambda s: s.id == orders), press("d")]),
+        "deactivate_source": ("sources", [listed("sources", lambda s: s.id == orders), press("t")]),
+        "deactivate_workflow": ("sources", [opened(validate), press("t")]),
+        "delete_events": ("sources", [opened(orders), events_tab_row(4), press("D"), press("enter", "up", "up", "enter")]),
+        "delete_events_confirm": ("sources", [opened(orders), events_tab_row(4), press("D"), press("ctrl+s")]),
+    }
+
+
+NAMES = [
+    "new_subscription",
+    "auto_subscription",
+    "delete_subscription",
+    "route_errors",
+    "send_to_webhook",
+    "delete_source",
+    "deactivate_source",
+    "deactivate_workflow",
+    "delete_events",
+    "delete_events_confirm",
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", NAMES)
+def test_change(snap_compare, app, fixed_emulator, name, size) -> None:
+    pane, steps = cases(fixed_emulator)[name]
+    assert snap_compare(app(start_pane=pane), terminal_size=size, run_before=settled(*steps))
