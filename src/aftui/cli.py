@@ -21,6 +21,7 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
         default=activity_default,
         help=f"timers fire and demo traffic flows (default: {activity_default}); off freezes the clock",
     )
+    parser.add_argument("--hostile", action="store_true", help="add the hostile data set (escape sequences, markup, 10 MB and 10,000-deep payloads)")
 
 
 def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     _emulator_args(emulator, activity_default="off")
     demo = _command(commands, "demo", "start the emulator with demo data and activity", "Start the emulator on a free loopback port with demo data and activity on.")
     demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
+    demo.add_argument("--hostile", action="store_true", help="add the hostile data set, to see how aftui holds up")
 
     from .headless import config_cmd
 
@@ -89,6 +91,7 @@ def _run_emulator(args: argparse.Namespace) -> int:
         data=args.data,
         scale=args.scale,
         activity=args.activity == "on",
+        hostile=args.hostile,
     )
     try:
         serve(options, announce=_announce)
@@ -102,7 +105,7 @@ def _run_emulator(args: argparse.Namespace) -> int:
 def _run_demo(args: argparse.Namespace) -> int:
     from .tui.run import run_demo
 
-    return run_demo(seed=args.seed, read_only=args.read_only)
+    return run_demo(seed=args.seed, read_only=args.read_only, hostile=args.hostile)
 
 
 def _run_tui(args: argparse.Namespace) -> int:

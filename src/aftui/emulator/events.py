@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .ids import EventIdClock, format_event_id
+from .raw import RawJson, encode
 
 KEPT = 100
 TRUNCATE_AT = 1024
@@ -39,7 +40,7 @@ class StoredEvent:
 
     def payload_json(self) -> str:
         if self._payload_json is None:
-            self._payload_json = dumps(self.event)
+            self._payload_json = self.event.preview() if isinstance(self.event, RawJson) else dumps(self.event)
         return self._payload_json
 
     def summary(self, *, expand: bool = True) -> dict[str, Any]:
@@ -58,11 +59,12 @@ class StoredEvent:
     def sse_frame(self) -> bytes:
         """The SSE frame, built once and shared by every subscriber."""
         if self._frame is None:
+            payload = dumps(self.event) if isinstance(self.event, RawJson) else self.payload_json()  # a placeholder `encode` swaps
             body = (
                 '{"id":"%s","indexed_at_ms":%d,"event":%s,"metadata":{"emitter_id":%s,"emit_id":%s,"name":%s}}'
-                % (self.id, self.key[0], self.payload_json(), dumps(self.emitter_id), dumps(self.emit_id), dumps(self.channel))
+                % (self.id, self.key[0], payload, dumps(self.emitter_id), dumps(self.emit_id), dumps(self.channel))
             )
-            self._frame = f"id: {self.id}\ndata: {body}\n\n".encode()
+            self._frame = encode(f"id: {self.id}\ndata: {body}\n\n")
         return self._frame
 
 

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from . import raw
 from .auth import Principal, authenticate
 from .errors import ApiProblem, bad_request, missing, needs_user_key
 from .events import dumps
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(dumps(body).encode(), status_code=status, media_type="application/json", headers=headers)
+    return Response(raw.encode(dumps(body)), status_code=status, media_type="application/json", headers=headers)
 
 
 def problem_response(problem: ApiProblem) -> Response:
@@ -73,6 +74,8 @@ async def read_params(request: Request) -> dict[str, Any]:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError):
             raise ApiProblem(400, "request body is not valid JSON", code="invalid_json") from None
+        except RecursionError:
+            raise ApiProblem(400, "request body is nested too deeply", code="invalid_json") from None
         if not isinstance(data, dict):
             raise ApiProblem(400, "request body must be a JSON object", code="invalid_json")
         params.update(data)

@@ -47,6 +47,7 @@ class Options:
     data: str = "demo"  # "demo" or "empty"
     scale: int = 0
     activity: bool = False
+    hostile: bool = False  # plant the hostile data set (emulator/hostile.py) on the demo
 
 
 class Emulator:
@@ -62,6 +63,17 @@ class Emulator:
         self.account_reads = RateLimiter(clock, 100)
         self.token_creations = RateLimiter(clock, 100)
         self.demo = demo.populate(self, data=options.data, scale=options.scale)
+        self.hostile: dict[str, Any] | None = None
+        if options.hostile:
+            self.plant_hostile()
+
+    def plant_hostile(self) -> dict[str, Any]:
+        """Add the hostile data set once; returns the ids of what it planted."""
+        from . import hostile
+
+        if self.hostile is None:
+            self.hostile = hostile.plant(self)
+        return self.hostile
 
     @property
     def root_url(self) -> str:

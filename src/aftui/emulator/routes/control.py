@@ -101,6 +101,11 @@ async def run_timer(request: Request) -> Response:
     raise not_found("timer", ident)
 
 
+async def plant_hostile(request: Request) -> Response:
+    """Plant the hostile data set (names, payloads, stacks, accounts that attack a terminal); idempotent."""
+    return json_response(_em(request).plant_hostile())
+
+
 async def faults(request: Request) -> Response:
     em = _em(request)
     if request.method == "GET":
@@ -237,5 +242,6 @@ def routes() -> list[Route]:
         Route("/_emulator/email", send_email, methods=["POST"]),
         Route("/_emulator/workflows/{id}/test", test_run, methods=["POST"]),
         Route("/_emulator/accounts/{id}", account_state, methods=["POST"]),
+        Route("/_emulator/hostile", plant_hostile, methods=["POST"]),
     ]
 

@@ -39,7 +39,7 @@ def _parse_body(text: str, content_type: str) -> Any:
     if "json" in content_type or text.lstrip()[:1] in ("{", "["):
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deep to keep as JSON: kept as the text it came as
             return text
     if content_type.startswith("application/x-www-form-urlencoded"):
         return dict(parse_qsl(text))
