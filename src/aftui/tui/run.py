@@ -68,11 +68,11 @@ def run_tui(profile_name: str | None = None, *, read_only: bool = False) -> int:
     return run_app(make_app(profile_name, read_only=read_only))
 
 
-def start_demo(seed: int = 1, *, activity: bool = True) -> tuple[Session, Callable[[], None]]:
+def start_demo(seed: int = 1, *, activity: bool = True, hostile: bool = False) -> tuple[Session, Callable[[], None]]:
     """The emulator on a free loopback port, and a demo session on it; call the second item to stop it."""
     from ..emulator.server import Options, serve_in_thread
 
-    handle = serve_in_thread(Options(port=0, seed=seed, activity=activity))
+    handle = serve_in_thread(Options(port=0, seed=seed, activity=activity, hostile=hostile))
     try:
         session = demo_session(handle.base_url, handle.emulator.describe())
     except BaseException:
@@ -81,9 +81,9 @@ def start_demo(seed: int = 1, *, activity: bool = True) -> tuple[Session, Callab
     return session, handle.stop
 
 
-def run_demo(seed: int = 1, *, read_only: bool = False) -> int:
+def run_demo(seed: int = 1, *, read_only: bool = False, hostile: bool = False) -> int:
     """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
-    session, stop = start_demo(seed)
+    session, stop = start_demo(seed, hostile=hostile)
     session.client.read_only = read_only
     app = AftuiApp(session, force_read_only=read_only)
     app.cleanups.append(stop)
