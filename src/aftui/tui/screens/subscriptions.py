@@ -234,7 +234,7 @@ class SubscriptionsPane(Guarded, Pane):
             Text(
                 "No subscriptions in this workspace. A subscription routes an emitter's events "
                 "(a source or workflow, on a channel) to a listener (a workflow, source or webhook); "
-                "press n to create one (A: auto-subscribe what is created later). Press 1 to choose another workspace, r to reload."
+                "press n to create one (POST /subscriptions; A auto-subscribes what is created later). Press 1 to choose another workspace, r to reload."
             ),
             classes="empty",
         )
