@@ -1,0 +1,99 @@
+"""Every screen that shows hostile data, rendered to real terminal bytes: nothing in them attacks the terminal.
+
+The app runs with `CapturingDriver`, which renders each frame as the
+terminal would receive it. After a walk through the lists and details that
+show the hostile source, its events (10 MB, 10,000 deep, invalid UTF-8),
+the webhook, the workflow's `$errors`, the app and the Connect account, the
+captured bytes must hold none of the data's escape sequences, and the
+data's text must be there, made visible.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Tabs
+
+from aftui.api.models import EventSummary
+from aftui.emulator import hostile as data
+from aftui.emulator.server import ServerHandle
+from aftui.tui.app import AftuiApp
+from aftui.tui.opener import open_resource
+from aftui.tui.run import demo_session
+from aftui.tui.screens.detail import DetailScreen
+from aftui.tui.screens.events import EventScreen
+from aftui.tui.widgets.paged_table import PagedTable
+
+from .terminal import CapturingDriver, attacks, output_of
+
+SIZE = (120, 36)
+
+
+async def _settle(pilot, predicate, timeout: float = 20.0) -> None:  # noqa: ANN001
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.05)
+
+
+async def _walk_tabs(app: AftuiApp, pilot) -> None:  # noqa: ANN001
+    """Show every tab of the detail on screen, each long enough to be drawn."""
+    screen = app.screen
+    await _settle(pilot, lambda: bool(screen.query(Tabs)) or bool(screen.query(".problem")))
+    for _ in range(len(screen.query(Tabs).first().query("Tab")) if screen.query(Tabs) else 0):
+        await pilot.press("right_square_bracket")
+        await pilot.pause(0.2)
+        for table in screen.query(PagedTable):
+            await _settle(pilot, lambda t=table: t.pager.done or bool(t.query(".problem")))
+
+
+async def _open(app: AftuiApp, pilot, ident: str) -> DetailScreen:  # noqa: ANN001
+    assert open_resource(app, ident)
+    await _settle(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == ident)
+    await _walk_tabs(app, pilot)
+    return app.screen  # type: ignore[return-value]
+
+
+def _make_app(emulator: ServerHandle, info: dict, tmp_path: Path) -> AftuiApp:
+    app = AftuiApp(demo_session(emulator.base_url, info, data=tmp_path / "data"), start_pane="sources")
+    app.driver_class = CapturingDriver
+    return app
+
+
+async def test_lists_and_details_render_hostile_data_inertly(emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path) -> None:
+    app = _make_app(emulator, info, tmp_path)
+    async with app.run_test(headless=False, size=SIZE) as pilot:
+        for pane in ("sources", "webhooks", "connect", "accounts", "apps"):
+            app.show_pane(pane)
+            await pilot.pause(0.5)
+        source = await _open(app, pilot, hostile["source_id"])
+        events = [row for table in source.query(PagedTable) for row in table.rows if isinstance(row, EventSummary)]
+        assert len(events) == len(data.SAMPLES) + 3
+        for event in events:
+            app.push_screen(EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=hostile["source_id"]))
+            await _settle(pilot, lambda e=event: isinstance(app.screen, EventScreen) and app.screen.record is not None)
+            await _walk_tabs(app, pilot)
+            app.pop_screen()
+            await pilot.pause(0.1)
+        app.pop_screen()
+        for ident in (hostile["webhook_id"], hostile["workflow_id"], hostile["app_id"], hostile["account_id"]):
+            await _open(app, pilot, ident)
+            app.pop_screen()
+        assert app.is_running
+    output = output_of(app)
+    assert len(output) > 100_000, "the capture holds the rendered frames"
+    assert attacks(output) == []
+    assert "\\e[31mCSI-RED" in output  # the escape is shown, as text
+    assert "MARKUP-BOLD[/]" in output  # markup shown as written, not applied
+    assert "HUGE-xxx" in output and "DEEP-BOTTOM" not in output  # 10 MB capped; 10,000 deep cut
+
+
+def test_the_scan_catches_each_kind_of_smuggled_sequence() -> None:
+    """The check above can fail: each raw sample, written as is, is reported."""
+    for kind in ("ansi_csi", "osc_title", "osc52", "osc8", "controls", "bidi", "zero_width"):
+        assert attacks("frame " + data.SAMPLES[kind] + " frame"), kind
+    assert attacks("\u009b31m") == ["C1 control '\\x9b'"]
+    assert attacks("plain \\e[31mCSI-RED text") == []
