@@ -427,13 +427,12 @@ async def test_read_only_disables_the_new_forms(make_app) -> None:
     app = make_app(start_pane="sources")
     app.session.client.read_only = True
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
         pane = app.query_one("#sources")
         assert pane.check_action("new_source", ()) is None
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot, lambda: any("read-only" in n.message for n in app._notifications))
         assert not isinstance(app.screen, DeploySourceForm)
-        assert any("read-only" in n.message for n in app._notifications)
         app.push_screen(TemplateWorkflowForm())
         await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query("#submit")))
         assert app.screen.query_one("#submit", Button).disabled

@@ -55,6 +55,7 @@ class ComponentChooser(Vertical):
     ComponentChooser > Horizontal { height: auto; }
     ComponentChooser > Horizontal > Button { margin: 0 1 0 0; }
     ComponentChooser #search { display: none; }
+    ComponentChooser.-keep #load { display: none; }
     ComponentChooser.-registry #search { display: block; }
     """
 
@@ -79,6 +80,8 @@ class ComponentChooser(Vertical):
 
     def on_mount(self) -> None:
         self._show_mode(self._mode)
+        if self.keep is not None:
+            self.say(loaded_line(self.keep))
 
     @property
     def mode(self) -> str:

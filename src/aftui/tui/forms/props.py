@@ -245,6 +245,8 @@ class PropsFormScreen(FormScreen[T]):
     DEFAULT_CSS = """
     PropsFormScreen > #frame { height: 1fr; }
     PropsFormScreen #rows { height: 1fr; max-height: 100%; }
+    PropsFormScreen #buttons { padding: 0 0 0 20; }
+    PropsFormScreen #buttons > Button { height: 1; border: none; padding: 0 1; min-width: 8; }
     """
 
     def row_for(self, param: str) -> str:

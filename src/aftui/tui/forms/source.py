@@ -112,7 +112,12 @@ class SourceForm(PropsFormScreen[Source]):
         area = self.query_one("#props-area")
         await area.remove_children()
         title = f"Props of {component.name or component.key or component.id}"
-        await area.mount(PropsSection(component.configurable_props, stored, prefix=PREFIX, title=title, endpoint=self.endpoint()))
+        section = PropsSection(component.configurable_props, stored, prefix=PREFIX, title=title, endpoint=self.endpoint())
+        await area.mount(section)
+        if self.focused is None or self.chooser in self.focused.ancestors_with_self:
+            first = next((w for w in section.query("*") if w.focusable), None)
+            if first is not None:
+                first.focus()  # on to the props: the component is chosen
 
     async def ready_props(self) -> dict[str, Any]:
         """The component loaded for what the chooser says now (loading it if not), and its configured_props."""

@@ -92,7 +92,7 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         yield FormRow("Template", Input(self.start_id, placeholder="tch_… (enter loads it)", id="template", compact=True), name="template_id")
         yield FormRow("Name", Input(placeholder="optional: the template's name by default", id="name", compact=True), name="settings.name")
         auto = Horizontal(Switch(False, id="auto"), Static(Text("off: created inactive"), id="auto-words"), id="auto-row")
-        yield FormRow("Auto deploy", auto, name="settings.auto_deploy", hint="on: deployed and active at once (settings.auto_deploy)")
+        yield FormRow("Auto deploy", auto, name="settings.auto_deploy", hint="settings.auto_deploy")
         with Vertical(id="template-area"):
             yield Static(Text("Load a template (enter in the Template field) to see its props."), classes="waiting")
 
