@@ -102,8 +102,8 @@ async def test_activate_at_once_and_deactivate_after_asking(make_app, emulator, 
         question = await confirm(app, pilot)
         assert "nothing is deleted" in str(question.query_one(".what").render())
         question.query_one("#yes", Button).press()
+        await wait_for(pilot, lambda: any("Deactivated source Cache warmer" in n.message for n in app._notifications), 15)
         await wait_for(pilot, lambda: any(s.id == ident and s.active is False for s in table.rows), 15)
-        assert any("Deactivated source Cache warmer" in n.message for n in app._notifications)
     assert active(api, ident) is False
 
 
@@ -339,3 +339,19 @@ async def test_read_only_disables_every_source_change(make_app, emulator, api: h
         assert app.screen is detail
     assert active(api, ident) is False
     assert event_ids(api, source_id(emulator, "Order webhooks")) == ids
+
+
+async def test_a_refused_delete_keeps_the_source_and_says_why(make_app, emulator, api: httpx.Client) -> None:
+    ident = source_id(emulator, "Partner ping")
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_source(app, pilot, ident)
+        await pilot.press("d")
+        question = await confirm(app, pilot)
+        question.query_one("#typed", Input).value = "Partner ping"
+        await pilot.pause()
+        inject(emulator, {"path": f"/v1/sources/{ident}", "method": "DELETE", "status": 400, "count": 1})
+        question.query_one("#yes", Button).press()
+        await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 20)
+        assert app.screen is detail
+    assert api.get(f"/sources/{ident}").status_code == 200

@@ -66,9 +66,9 @@ async def test_activate_from_the_pane_then_deactivate_after_asking(make_app, emu
         table = await known_table(app, pilot)
         await select(pilot, table, ident)
         await pilot.press("t")
+        await wait_for(pilot, lambda: any("Activated workflow Validate refunds" in n.message for n in app._notifications), 15)
         await wait_for(pilot, lambda: shown_active(table, ident) is True, 15)
         assert active(api, ident) is True
-        assert any("Activated workflow Validate refunds" in n.message for n in app._notifications)
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
         question = app.screen
@@ -134,3 +134,21 @@ async def test_read_only_dims_on_off_and_says_why(make_app, emulator, api: httpx
         detail = await open_detail(app, pilot, ident)
         assert detail.check_action("toggle_active", ()) is None
     assert active(api, ident) is True
+
+
+async def test_an_oauth_token_is_told_a_user_key_is_needed(make_app, emulator, info, api: httpx.Client) -> None:
+    """PUT /workflows/{id} takes user API keys only: with a workspace OAuth token aftui says so and sends nothing."""
+    from aftui.api import Client
+
+    ident = workflow_id(emulator, "Validate refunds")
+    app = make_app(start_pane="workflows")
+    old = app.session.client
+    app.session.client = Client(emulator.base_url, client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"], org_id=info["org_id"])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_detail(app, pilot, ident)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: any("needs a user API key" in n.message for n in app._notifications), 15)
+        assert not isinstance(app.screen, ConfirmScreen)
+    await app.session.client.aclose()
+    await old.aclose()
+    assert active(api, ident) is False

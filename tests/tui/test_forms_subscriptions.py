@@ -121,9 +121,9 @@ async def test_create_a_subscription_picked_and_typed(make_app, emulator, info, 
         await pilot.pause()
         assert listener.value == webhook
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(app.screen, SubscriptionForm), 15)
+        await wait_for(pilot, lambda: any("Subscribed" in n.message and "Ops intake" in n.message for n in app._notifications), 15)
+        assert not isinstance(app.screen, SubscriptionForm)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == before + 1, 15)
-        assert any("Subscribed" in n.message and "Ops intake" in n.message for n in app._notifications)
     assert (source, webhook, "$errors") in subs(api, info["org_id"])
 
 
@@ -256,8 +256,8 @@ async def test_auto_subscription_reaches_only_what_is_created_later(make_app, em
         form.query_one("#channel", Select).value = "$logs"
         await pilot.press(*webhook)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(app.screen, AutoSubscriptionForm), 15)
-        assert any("Auto-subscribed" in n.message and "from now on" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("Auto-subscribed" in n.message and "from now on" in n.message for n in app._notifications), 15)
+        assert not isinstance(app.screen, AutoSubscriptionForm)
     component = api.get(f"/sources/{existing}").json()["data"]["component_id"]
     code = api.get(f"/components/{component}").json()["data"]["code"]
     made = api.post("/sources/", json={"component_code": code, "name": "Made after", "org_id": info["org_id"]})
@@ -399,3 +399,18 @@ async def test_read_only_disables_every_subscription_change(make_app, emulator, 
         await pilot.pause()
         assert isinstance(app.screen, SubscriptionForm)
     assert subs(api, info["org_id"]) == before
+
+
+async def test_a_refused_delete_says_the_servers_message_and_keeps_the_row(make_app, emulator, info, api: httpx.Client) -> None:
+    stripe = by_name(emulator, "sources", "Stripe payments")
+    app = make_app(start_pane="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await pane_table(app, pilot)
+        await select_row(pilot, table, lambda s: s.emitter_id == stripe)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
+        inject(emulator, {"path": "/v1/subscriptions", "method": "DELETE", "status": 400, "count": 1})
+        app.screen.query_one("#yes", Button).press()
+        await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 15)
+        assert any(s.emitter_id == stripe for s in table.rows)
+    assert any(e == stripe for e, _, _ in subs(api, info["org_id"]))
