@@ -20,6 +20,7 @@ from .screens.accounts import AccountsPane
 from .screens.apps import AppsPane
 from .screens.components import ComponentsPane
 from .screens.connect import ConnectPane
+from .screens.detail import DetailScreen
 from .screens.keys import KeysScreen
 from .screens.profile import ProfileCommands
 from .screens.sources import SourcesPane
@@ -28,8 +29,8 @@ from .screens.webhooks import WebhooksPane
 from .screens.workflows import WorkflowsPane
 from .screens.workspaces import WorkspacesPane
 from .session import Session
+from .widgets.paged_table import AuthFailed, PagedTable
 from .widgets.pane import Pane
-from .widgets.paged_table import AuthFailed
 from .widgets.status import StatusHeader
 
 
@@ -117,9 +118,12 @@ class AftuiApp(App[None]):
         self._start()
 
     async def use_profile(self, profile: Profile, client: Client) -> None:
-        """Connect with another profile, or the same one fixed: a new client, and every pane starts over."""
+        """Connect with another profile (every pane starts over), or the same one with its credential fixed."""
         session, old = self.session, self.session.client
         client.read_only = client.read_only or self.force_read_only
+        if self._same_service(profile, client):
+            await self._fixed_credential(profile, client)
+            return
         session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
         self.profile = profile
         while len(self.screen_stack) > 1:
@@ -132,6 +136,27 @@ class AftuiApp(App[None]):
         self.refresh_headers()
         self._start()
         await old.aclose()
+
+    def _same_service(self, profile: Profile, client: Client) -> bool:
+        old = self.session.client
+        return (
+            profile.name == self.session.profile_name
+            and (client.base_url, client.org_id, client.project_id, client.environment) == (old.base_url, old.org_id, old.project_id, old.environment)
+        )
+
+    async def _fixed_credential(self, profile: Profile, client: Client) -> None:
+        """The key was refused and is now fixed: keep every screen (and what is typed in them), retry what failed."""
+        old = self.session.client
+        old.auth, old.read_only = client.auth, client.read_only
+        self.profile = profile
+        await client.aclose()
+        self.connection("connecting")
+        self.refresh_headers()
+        for screen in self.screen_stack:
+            for table in screen.query(PagedTable):
+                table.reload()
+            if isinstance(screen, DetailScreen) and screen.query(".problem"):
+                screen.action_reload()
 
     def on_unmount(self) -> None:
         """Screens (the monitor's feeds) are closed by now: write what the journal still holds."""

@@ -15,13 +15,14 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical, VerticalScroll
-from textual.scroll_view import ScrollView
 from textual.screen import Screen
+from textual.scroll_view import ScrollView
 from textual.widget import Widget
 from textual.widgets import Footer, Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
+from ..retry import AutoRetry
 from ..widgets.json_view import JsonView
 from ..widgets.paged_table import AuthFailed
 from ..widgets.status import StatusHeader
@@ -62,10 +63,12 @@ class DetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.retry = AutoRetry(self, self._load)
         self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
         self.action_reload()
 
     def action_reload(self) -> None:
+        self.retry.cancel()
         self._load()
 
     @work(group="detail", exclusive=True, exit_on_error=False)
@@ -77,10 +80,12 @@ class DetailScreen(Screen[None]):
         except ApiError as error:
             body.loading = False
             await body.remove_children()
-            await body.mount(Static(Text.assemble(("Could not load: ", "bold"), visible(error.message, 400), ("\npress r to retry, esc to go back", "dim")), classes="problem"))
+            note = self.retry.schedule(error) or "press r to retry"
+            await body.mount(Static(Text.assemble(("Could not load: ", "bold"), visible(error.message, 400), (f"\n{note}, esc to go back", "dim")), classes="problem"))
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
             return
+        self.retry.succeeded()
         body.loading = False
         await body.remove_children()
         tabs = TabbedContent()

@@ -10,12 +10,11 @@ server's message and the key to retry.
 
 from __future__ import annotations
 
+import gc
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-
-import gc
-import logging
 
 from rich.text import Text
 from textual import on, work
@@ -29,6 +28,7 @@ from textual.widgets import DataTable, Input, Static
 from ...api import ApiError, AuthError, Pager
 from ...api.models import Page
 from ...text import visible
+from ..retry import AutoRetry
 
 log = logging.getLogger("aftui.tui")
 T = TypeVar("T")
@@ -98,6 +98,7 @@ class PagedTable(Vertical, Generic[T]):
         self.server_filter = server_filter
         self.noun = noun
         self.pager: Pager[T] = Pager(fetch, page_size=PAGE_SIZE)
+        self._retry = AutoRetry(self, lambda: self._load(first=not self.pager.items))
         self.rows: list[T] = []  # what the table shows: loaded items, filtered and sorted
         self.filter_text = ""
         self.sort_index: int | None = None
@@ -146,6 +147,7 @@ class PagedTable(Vertical, Generic[T]):
 
     def reload(self) -> None:
         """From the first page again (after `r`, a new server filter or a new workspace)."""
+        self._retry.cancel()
         self._remember_cursor()
         self._server_text = self.filter_text if self.server_filter else ""
         params = {self.server_filter: self._server_text} if self.server_filter and self._server_text else {}
@@ -165,6 +167,7 @@ class PagedTable(Vertical, Generic[T]):
             await self.pager.load_more()
             self.set_class(False, "failed")
             self._error = None
+            self._retry.succeeded()
             self._rebuild(full=first)
             # A page of rows is long-lived: move it out of the collector's way, or every
             # full collection walks all loaded rows again (200 ms pauses at 10,000 rows).
@@ -187,8 +190,9 @@ class PagedTable(Vertical, Generic[T]):
 
     def _failed(self, error: ApiError) -> None:
         self._error = error.message
+        note = self._retry.schedule(error) or "press r to retry"
         self.query_one(".error", Static).update(
-            Text.assemble(("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\npress r to retry", "dim"))
+            Text.assemble(("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\n" + note, "dim"))
         )
         self.set_class(True, "failed")
         if not self.pager.items:  # no stale rows under the message

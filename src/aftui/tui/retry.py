@@ -1,0 +1,67 @@
+"""Loads that failed for a passing reason try again by themselves, with backoff.
+
+An engineer on call should not have to keep pressing `r` while the service
+recovers from a 503 or the VPN comes back: a list or detail whose load
+failed with a network error, a timeout, a 429 or a 5xx schedules its own
+retry (2, 4, 8, 16, then every 30 seconds) and says when. A refusal that
+will not pass by itself (401, 403, 404, a bad parameter) is left to the user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.timer import Timer
+from textual.widget import Widget
+
+from ..api import ApiError, NetworkError, RateLimitError, ServerError
+
+FIRST_S = 2.0
+MOST_S = 30.0
+
+
+def is_transient(error: BaseException) -> bool:
+    if isinstance(error, (NetworkError, RateLimitError, ServerError)):
+        return True
+    return isinstance(error, ApiError) and (error.status == 0 or error.status == 429 or error.status >= 500)
+
+
+class AutoRetry:
+    """Owned by a widget or screen: `schedule` after a failure, `succeeded` after a load that worked."""
+
+    def __init__(self, owner: Widget, retry: Callable[[], None]) -> None:
+        self.owner = owner
+        self.retry = retry
+        self.failures = 0
+        self._timer: Timer | None = None
+
+    def delay(self) -> float:
+        return min(MOST_S, FIRST_S * 2 ** max(0, self.failures - 1))
+
+    def schedule(self, error: BaseException) -> str | None:
+        """Arrange the next try if `error` may pass; the note to show beside the message, or None."""
+        self.cancel()
+        if not is_transient(error):
+            self.failures = 0
+            return None
+        self.failures += 1
+        wait = self.delay()
+        retry_after = getattr(error, "retry_after", None)
+        if isinstance(retry_after, (int, float)) and retry_after > wait:
+            wait = min(float(retry_after), 300.0)
+        self._timer = self.owner.set_timer(wait, self._fire)
+        return f"trying again in {wait:.0f} s (r: now)"
+
+    def succeeded(self) -> None:
+        self.cancel()
+        self.failures = 0
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        if self.owner.is_attached:
+            self.retry()
