@@ -170,7 +170,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                 yield Static(Text(HINTS[kind]), id="hint")
                 with Horizontal(classes="row secret kind-oauth", id="row-oauth"):
                     yield Label("OAuth")
-                    yield Button("Test (ctrl+o)", id="test_oauth", compact=True)
+                    yield Button("Test credentials (ctrl+o)", id="test_oauth", compact=True)
                     yield Button("Revoke current token (ctrl+r)", id="revoke_token", compact=True)
                 yield Static(id="oauth-status", classes="secret kind-oauth")
                 yield _row("Workspace id", Input(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True))
