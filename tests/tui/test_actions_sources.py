@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 from textual.widgets import Button, Input, Select, TabbedContent
 from tui_helpers import wait_for
 
 from aftui.emulator.server import ServerHandle
+from aftui.journal.store import DEFAULT_NAME as JOURNAL_NAME
+from aftui.journal.store import Journal
 from aftui.tui.forms import source_events
 from aftui.tui.forms.source_events import DeleteEventsForm
 from aftui.tui.screens.confirm import ConfirmScreen
@@ -218,7 +222,7 @@ async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(ma
         assert "an estimate" in preview(form)
 
 
-async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulator, api: httpx.Client) -> None:
+async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulator, api: httpx.Client, tmp_path: Path) -> None:
     ident = source_id(emulator, "Order webhooks")
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
@@ -244,6 +248,9 @@ async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulat
         await wait_for(pilot, lambda: any(n.message.startswith("Deleted 6 events") for n in app._notifications), 20)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == len(ids) - 6, 15)
     assert event_ids(api, ident) == ids[6:]
+    with Journal(tmp_path / "data" / JOURNAL_NAME) as journal:  # the deleted ones were copied first
+        kept = {e.id for e in journal.recent(ident, limit=1000)}
+    assert set(ids[:6]) <= kept
 
 
 async def test_a_202_not_yet_done_is_said_as_such(make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:

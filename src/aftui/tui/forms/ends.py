@@ -230,6 +230,7 @@ class EndPicker(Vertical):
         self._placeholder = placeholder
         self._empty_hint = empty_hint
         self.found: Candidates | None = None
+        self._offered: set[str] = set()  # the select's values (Select has no public lookup)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -254,7 +255,8 @@ class EndPicker(Vertical):
         select = self.query_one(Select)
         select.set_options(options)
         select.prompt = prompt
-        if self.value in {value for _, value in options}:
+        self._offered = {value for _, value in options}
+        if self.value in self._offered:
             with select.prevent(Select.Changed):
                 select.value = self.value
         self._describe()
@@ -272,7 +274,7 @@ class EndPicker(Vertical):
         ident = event.value.strip()
         if select.value != ident:
             with select.prevent(Select.Changed):
-                if ident and any(value == ident for _, value in select._options):  # no public lookup of options
+                if ident in self._offered:
                     select.value = ident
                 else:
                     select.clear()

@@ -85,12 +85,12 @@ class Deletion:
     complete: bool
 
 
-async def retained_events(client: Any, source_id: str) -> tuple[list[EventSummary], bool]:
+async def retained_events(client: Any, source_id: str, *, expand: bool = False) -> tuple[list[EventSummary], bool]:
     """The events the service lists for the source, and whether the list was read to its end."""
     events: list[EventSummary] = []
     after: str | None = None
     while len(events) < MAX_READ:
-        page = await client.list_source_events(source_id, limit=min(100, MAX_READ - len(events)), after=after)
+        page = await client.list_source_events(source_id, limit=min(100, MAX_READ - len(events)), after=after, expand=expand)
         events.extend(page.items)
         after = page.page_info.end_cursor or None
         if not after or not page.items:
@@ -151,9 +151,12 @@ class DeleteEventsForm(FormScreen[Deletion]):
     @work(group="count", exclusive=True, exit_on_error=False)
     async def _count(self) -> None:
         try:
-            self.events, self.complete = await retained_events(self.session.client, self.source.id)
+            # In full (expand=event), so the journal's copies of what may be deleted are whole.
+            self.events, self.complete = await retained_events(self.session.client, self.source.id, expand=True)
         except ApiError as error:
             self.read_problem = visible(error.message, 200)
+        else:
+            self.session.journal_events(self.events, self.source.id)
         self._preview()
 
     # --- the choice ---------------------------------------------------------------------------------------
@@ -253,6 +256,8 @@ class DeleteEventsForm(FormScreen[Deletion]):
             count,
             "the service removes them shortly after accepting (202); this cannot be undone",
         ]
+        if known and self.session.journal is not None:
+            what.append("the copies read for this count stay in aftui's local journal (aftui journal search)")
         return ConfirmScreen(f"Delete events of {name}?", what)
 
     def done(self, result: Deletion) -> str:
