@@ -381,14 +381,22 @@ async def test_read_only_dims_every_connect_change_and_says_why(make_app, api: h
     assert len(accounts(api, base)) == before
 
 
-async def test_a_management_account_offers_no_connect_deletion(make_app, api: httpx.Client) -> None:
+async def test_a_management_account_offers_no_connect_deletion_but_reveals_through_its_own_api(make_app, api: httpx.Client) -> None:
     mine = api.get("/accounts", params={"limit": 1}).json()["data"][0]
+    secret = api.get(f"/accounts/{mine['id']}", params={"include_credentials": "true"}).json()["data"]["credentials"]
     app = make_app(start_pane="accounts")
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(AccountScreen(mine["id"], ("Accounts", mine["id"]), connect=False))
-        await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen) and app.screen.query(CredentialsPanel), 15)
-        assert app.screen.check_action("delete_account", ()) is False
-        assert app.screen.check_action("delete_app_accounts", ()) is False
+        await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen) and bool(app.screen.query(JsonView)), 15)
+        screen = app.screen
+        assert screen.check_action("delete_account", ()) is False
+        assert screen.check_action("delete_app_accounts", ()) is False
+        panel = screen.query_one(CredentialsPanel)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: panel.state == "masked", 15)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: panel.state == "revealed")
+        assert all(str(value) in text_of(panel) for value in secret.values())
 
 
 # --- credentials ------------------------------------------------------------------------------------------

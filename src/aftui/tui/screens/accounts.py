@@ -164,6 +164,9 @@ class AccountScreen(Guarded, DetailScreen):
         credentials = CredentialsPanel(self._credentials, clock=lambda: self.session.now(), reveal_seconds=self.reveal_seconds, id="credentials")
         return [("Overview", Fields(self._overview(account))), ("Credentials", credentials)]
 
+    def loaded(self) -> None:
+        self.refresh_bindings()  # opened by id, the account's API (and so its Connect keys) is known only now
+
     async def _credentials(self) -> Account:
         """The one read with `include_credentials`, made only when the user asks (`v`)."""
         client = self.session.client
