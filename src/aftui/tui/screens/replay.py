@@ -249,7 +249,7 @@ class ReplayScreen(Screen[None]):
         if error is None:
             return Text("—", style="dim")
         info = error.error
-        text = Text.assemble((f"✖ {visible(info.code or 'Error', 60)}", "bold red"), ": ", visible(info.msg or "", 400))
+        text = Text.assemble((f"✖ {visible(info.code or 'Error', 60)}", "bold red"), ": ", visible(info.msg or "", 240))
         text.no_wrap = False
         stack = (info.stack or "").split("\n")[1 : STACK_LINES + 1]
         for line in stack:
