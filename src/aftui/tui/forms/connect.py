@@ -391,8 +391,11 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         accounts = await self._count(client, app_id)
         if accounts is not None and not accounts:
             raise Invalid({"app": f"No account of {label} in the {client.environment} environment: nothing to delete."})
+        working = self.query_one("#working", Static)
+        working.update("")  # nothing is sent while the question is open
         if not await self.app.push_screen_wait(confirm_app_delete(app_id, label, accounts, client)):
             raise Invalid({"": "Nothing was deleted."})
+        working.update(Text("deleting…"))
         await client.delete_connect_app_accounts(app_id)
         return AppAccountsDeleted(app_id, label, None if accounts is None else len(accounts), client.environment)
 
