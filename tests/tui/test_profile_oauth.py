@@ -75,9 +75,15 @@ async def test_a_wrong_secret_shows_the_servers_message(config_file: Path, make_
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await oauth_form(app, pilot, emulator, info["oauth_client_id"], "not-the-secret")
         screen.query_one("#test_oauth", Button).press()
-        await wait_for(pilot, lambda: "Refused" in status_text(screen), 15)
-        assert "refused" in status_text(screen).lower()
+        await wait_for(pilot, lambda: "✗" in status_text(screen), 15)
+        assert "The service said: OAuth client credentials refused" in status_text(screen)
+        assert screen.query_one("#client_secret", Input).has_focus
         assert screen.query_one("#client_secret", Input).value == "not-the-secret"
+        screen.query_one("#base_url", Input).value = emulator.root_url  # without /v1: no token endpoint there
+        screen.query_one("#client_secret", Input).value = info["oauth_client_secret"]
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: "base URL right" in status_text(screen), 15)
+        assert screen.query_one("#base_url", Input).has_focus
         screen.query_one("#client_id", Input).value = ""
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: "client id" in status_text(screen))

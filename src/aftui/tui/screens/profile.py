@@ -34,7 +34,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from ...api import ApiError, AuthError, Client, NetworkError, RetryPolicy
 from ...config import DEFAULT_BASE_URL, ENVIRONMENTS, ConfigError, Profile, ProfileError, effective_profile, load_config, resolve_secret, save_config
 from ...text import visible
-from ..forms.oauth import check_client_credentials, refused, revocable, revoke_current_token
+from ..forms.oauth import check_client_credentials, revocable, revoke_current_token
 from ..session import TUI_RETRY
 from ..widgets.status import StatusHeader
 
@@ -302,7 +302,10 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         try:
             status.update(await check_client_credentials(base_url, client_id, secret, now=now))
         except ApiError as error:
-            status.update(refused(error))
+            status.update(Text.assemble(("✗ ", "bold red"), visible(refusal(error), 600)))
+            field = self._field_at_fault(error)
+            if field is not None:
+                self.query_one(f"#{field}").focus()
 
     async def _saved_secret(self) -> str | None:
         """The saved client secret (given, from its variable, or from its command), when the input is left empty."""
