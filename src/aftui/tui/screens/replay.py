@@ -33,6 +33,7 @@ from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...journal.replays import ReplayLog
+from ...journal.store import default_path
 from ...replay import (
     OUTCOME_WORDS,
     Planner,
@@ -44,6 +45,7 @@ from ...replay import (
 from ...replay.export import event_json, export_ndjson
 from ...text import visible
 from ..safe import long_text, plain
+from ..session import Session
 from ..widgets.fields import Fields
 from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem
 from ..widgets.status import StatusHeader
@@ -79,18 +81,15 @@ class ReplayJournal:
     goes ahead and the screen says it was not journaled.
     """
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.log: ReplayLog | None = None
         self.problem: str | None = None
 
     def path(self) -> Path:
-        writer = getattr(self.session, "journal", None)  # the session's journal writer, when it has one open
-        if writer is not None:
-            return Path(writer.journal.path)
-        from ...journal.store import default_path
-
-        return default_path()
+        """The session's journal file; the user's when the session has none open."""
+        writer = self.session.journal
+        return Path(writer.journal.path) if writer is not None else default_path()
 
     def open(self) -> None:
         """Blocking (SQLite): call on a thread."""
@@ -104,13 +103,7 @@ class ReplayJournal:
 
     def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
         """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
-
-        def keep(events: list[EventSummary]) -> None:
-            journal_events = getattr(self.session, "journal_events", None)
-            if journal_events is not None:
-                journal_events(events, workflow_id)
-
-        return keep
+        return lambda events: self.session.journal_events(events, workflow_id)
 
     def close(self) -> None:
         if self.log is not None:
@@ -157,9 +150,9 @@ def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
     return text
 
 
-def export_dir(session: Any) -> Path:
-    """Where exports go: the session's own data dir when it has one (tests, the demo), else the user's."""
-    return (getattr(session, "data", None) or data_dir()) / "exports"
+def export_dir(session: Session) -> Path:
+    """Where exports go (beside the monitor's): the session's own data dir when it has one (the demo), else the user's."""
+    return (session.data or data_dir()) / "exports"
 
 
 # --- the replay screen ---------------------------------------------------------------------------------
@@ -196,8 +189,8 @@ class ReplayScreen(Screen[None]):
         self.journal: ReplayJournal | None = None
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined, no-any-return]
 
     def compose(self) -> ComposeResult:
         error = self.event.error()

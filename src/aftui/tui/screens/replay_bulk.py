@@ -9,7 +9,6 @@ esc stops it after the replay in flight; a summary ends it.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -31,6 +30,7 @@ from ...replay import (
 )
 from ...text import visible
 from ..safe import plain
+from ..session import Session
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay import READ_ONLY_WORDS, ReplayJournal
@@ -82,8 +82,8 @@ class BulkReplayScreen(Screen[None]):
         self.planned = False
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined, no-any-return]
 
     def compose(self) -> ComposeResult:
         error = next((e.error() for e in self.events if e.error() is not None), None)
