@@ -16,6 +16,7 @@ from tui_helpers import wait_for
 from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
 from aftui.journal.replays import ReplayLog
+from aftui.journal.store import Journal
 from aftui.replay import REPLAY_HEADER
 from aftui.tui.screens.replay import (
     ReplayEditorScreen,
@@ -94,6 +95,7 @@ async def replay_screen(app, pilot, event: EventSummary, *, edit: bool = False) 
 
 async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator) -> None:
     (error,) = post_orders(emulator, "ord_tui1")
+    demo_workflow = emulator.emulator.demo.order_workflow_id
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await replay_screen(app, pilot, error, edit=True)
@@ -112,6 +114,10 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
     with ReplayLog(journal) as log:
         rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
     assert [(r.outcome, r.edited, r.status_code) for r in rows] == [("succeeded", True, 200)]
+    # What the replay led to reached the journal as it was seen: the emitted event, linked from the replay's row.
+    with Journal(journal) as events:
+        kept = {e.id: e.event for e in events.recent(demo_workflow, limit=1000)}
+    assert kept[rows[0].outcome_event_id]["customer_email"] == "fixed@shop.example"
 
 
 async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulator) -> None:
