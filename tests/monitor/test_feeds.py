@@ -79,7 +79,8 @@ def test_a_failing_poll_backs_off_says_why_and_recovers(emulator: ServerHandle, 
 
     taker.until(live, "the poll to recover", timeout=20)
     assert any(s.startswith("reconnecting") for s in seen), seen
-    assert taker.records and len(set(taker.ids)) == len(taker.ids)
+    taker.until(lambda: bool(taker.records), "the retained errors")
+    assert len(set(taker.ids)) == len(taker.ids)
 
 
 def test_an_unknown_source_fails_with_the_reason(make_monitor) -> None:

@@ -32,7 +32,7 @@ from .twin import twin
 
 log = logging.getLogger(__name__)
 
-JOURNAL_EVERY_S = 0.1  # how often queued events are handed to the journal writer
+HAND_OVER_S = 0.05  # how often new records are handed to the UI's inbox and the journal writer
 
 
 @dataclass
@@ -76,6 +76,8 @@ class Monitor:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._targets: dict[str, Target] = {}
         self._to_journal: defaultdict[str, list[EventSummary]] = defaultdict(list)
+        self._arrived: list[Record] = []  # since the last hand-over; the monitor's thread only, so no lock per event
+        self._live = 0  # live (not history) records among them
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._wanted: list[Target] = []
@@ -152,7 +154,7 @@ class Monitor:
         with self._lock:
             self._loop, self._stop = asyncio.get_running_loop(), stop
             wanted, closed = self._wanted, self._closed
-        journaling = asyncio.create_task(self._journal_loop())
+        journaling = asyncio.create_task(self._hand_over_loop())
         self._client_in_thread = client
         try:
             if not closed:
@@ -163,6 +165,7 @@ class Monitor:
                 task.cancel()
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
             journaling.cancel()
+            self._hand_over()
             self._journal_now()
             await client.aclose()
             with self._lock:
@@ -206,16 +209,27 @@ class Monitor:
                 self._deliver(target, event, history=True)
 
     def _deliver(self, target: Target, event: EventSummary, history: bool = False) -> None:
-        record = Record(self._n, target, event, self._wall(), history)
+        """Called for every event: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
+        self._arrived.append(Record(self._n, target, event, self._wall(), history))
         self._n += 1
-        if not history and self.writer is not None:
-            self._to_journal[target.emitter_id].append(event)
+        if not history:
+            self._live += 1
+            if self.writer is not None:
+                self._to_journal[target.emitter_id].append(event)
+
+    def _hand_over(self) -> None:
+        """Move what arrived to the UI's inbox (bounded) and count it for the rate."""
+        arrived, self._arrived = self._arrived, []
+        live, self._live = self._live, 0
+        if not arrived:
+            with self._lock:
+                self._rate.add(0)
+            return
         with self._lock:
             inbox = self._inbox
-            inbox.append(record)
-            self._total += 1
-            if not history:
-                self._rate.add()
+            inbox.extend(arrived)
+            self._total += len(arrived)
+            self._rate.add(live)
             if len(inbox) > self.inbox_cap:
                 drop = len(inbox) - self.inbox_cap // 2  # in chunks, not one by one
                 del inbox[:drop]
@@ -226,9 +240,10 @@ class Monitor:
             if target.key in self._targets or state.phase != "closed":
                 self._states[target.key] = (target, state)
 
-    async def _journal_loop(self) -> None:
+    async def _hand_over_loop(self) -> None:
         while True:
-            await asyncio.sleep(JOURNAL_EVERY_S)
+            await asyncio.sleep(HAND_OVER_S)
+            self._hand_over()
             self._journal_now()
 
     def _journal_now(self) -> None:
