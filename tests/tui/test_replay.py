@@ -170,11 +170,13 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
         assert screen.result is None and not screen.running
 
 
-async def test_export_writes_the_error_as_ndjson(make_app, emulator) -> None:
+async def test_copy_and_export_of_the_error(make_app, emulator) -> None:
     (error,) = post_orders(emulator, "ord_tui4")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await replay_screen(app, pilot, error)
+        await pilot.press("c")
+        assert json.loads(app.clipboard) == error.error().original_event  # type: ignore[union-attr]
         await pilot.press("x")
         await pilot.pause()
     files = list(export_dir(app.session).glob("*.ndjson"))
