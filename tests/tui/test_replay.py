@@ -267,8 +267,16 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
         await wait_for(pilot, lambda: not isinstance(app.screen, BulkReplayScreen))
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
-        assert app.screen.event.id == table.current.id  # type: ignore[union-attr]
+        replay = app.screen
+        assert replay.event.id == table.current.id  # type: ignore[union-attr]
+        before = len(table.rows)
+        await wait_for(pilot, lambda: replay.plan is not None, timeout=10)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: replay.result is not None, timeout=15)
         await pilot.press("escape")
+        await wait_for(pilot, lambda: len(table.rows) == before + 1, timeout=10)  # the new error, listed on the way back
+        table.table.focus()
+        await pilot.pause()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen), timeout=10)
         opened = app.screen

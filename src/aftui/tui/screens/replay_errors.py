@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.screen import Screen
 
 from ...api.models import EventSummary, Page
 from ..widgets.paged_table import Column, PagedTable
@@ -33,6 +34,17 @@ class ErrorsTable(PagedTable[EventSummary]):
         super().__init__(fetch, [Column("mark", " ", self._mark_cell, width=1), *columns], item_id=lambda e: e.id or "", **kwargs)
         self.workflow_id = workflow_id
         self.marked: set[str] = set()
+        self._away = False  # a replay screen was opened from here: its errors may have grown
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        """Back from a replay: load the list again, so new errors (a replay that failed again) show."""
+        if self._away and screen is self.screen:
+            self._away = False
+            self.reload()
 
     def _mark_cell(self, event: EventSummary) -> Text:
         return Text("●", style="bold cyan") if (event.id or "") in self.marked else Text(" ")
@@ -46,11 +58,13 @@ class ErrorsTable(PagedTable[EventSummary]):
     def action_replay(self) -> None:
         event = self._selected()
         if event is not None:
+            self._away = True
             open_replay(self.app, event, self.workflow_id)
 
     def action_edit_replay(self) -> None:
         event = self._selected()
         if event is not None:
+            self._away = True
             open_replay(self.app, event, self.workflow_id, edit=True)
 
     def action_mark(self) -> None:
@@ -67,6 +81,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if not events:
             self.notify("There are no errors to replay.", severity="warning", markup=False)
             return
+        self._away = True
         open_bulk_replay(self.app, events, self.workflow_id)
 
 
