@@ -300,10 +300,12 @@ async def test_problems_show_beside_the_prop_as_you_type(make_app) -> None:
         section.fields["status"].query_one(Input).value = "700"
         section.fields["filters"].query_one(JsonEditor).text = "[1, 2]"
         section.fields["timer"].query_one(Input).value = "61 * * * *"
-        await wait_for(pilot, lambda: all(r.has_class("-invalid") for r in rows.values()))
+        words = section.fields["timer"].query_one(".words")
+        await wait_for(pilot, lambda: rows["configured_props.status"].has_class("-invalid") and rows["configured_props.filters"].has_class("-invalid") and words.has_class("bad"))
         assert "at most 599" in str(rows["configured_props.status"].query_one(".field-error").render())
         assert "JSON object" in str(rows["configured_props.filters"].query_one(".field-error").render())
-        assert "cron" in str(section.fields["timer"].query_one(".words").render())
+        assert "not a valid cron" in str(words.render())
+        assert not rows["configured_props.timer"].has_class("-invalid")  # the timer says it once, on its own line
         section.fields["status"].query_one(Input).value = "201"
         await wait_for(pilot, lambda: not rows["configured_props.status"].has_class("-invalid"))
 
