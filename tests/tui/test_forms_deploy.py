@@ -133,6 +133,38 @@ async def test_deploy_from_pasted_code(make_app, api: httpx.Client, info: dict) 
     assert component["key"] == "every-prop-type"
 
 
+async def test_deploy_from_a_url(make_app, api: httpx.Client) -> None:
+    """A URL of the public repository (its file name a registry key) is saved as a component, then deployed from it."""
+    url = "https://github.com/PipedreamHQ/pipedream/blob/master/components/schedule/sources/schedule-every-interval.mjs"
+    before = {s["id"] for s in _sources(api)}
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await _open_deploy(app, pilot, mode="url", ref=url)
+        section = await _props_loaded(pilot, form)
+        _field(section, "timer").query_one(Input).value = "45m"
+        form.query_one("#name", Input).value = "From a URL"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DeploySourceForm), 15)
+    new = [s for s in _sources(api) if s["id"] not in before]
+    assert [s["name"] for s in new] == ["From a URL"]
+    assert new[0]["configured_props"]["timer"]["interval_seconds"] == 2700
+    assert api.get(f"/components/{new[0]['component_id']}").json()["data"]["component_url"] == url
+
+
+async def test_a_url_the_service_cannot_fetch_is_said_beside_the_component(make_app, api: httpx.Client) -> None:
+    before = len(_sources(api))
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await _open_deploy(app, pilot)
+        form.query_one("#component-mode", Select).value = "url"
+        await pilot.pause()
+        form.query_one("#component-ref", Input).value = "http://127.0.0.1:9/nothing-here.mjs"
+        message = await _submit_and_wait_invalid(pilot, form, "component")
+        assert "could not fetch component_url" in message
+        assert form.query_one("#component-ref", Input).value == "http://127.0.0.1:9/nothing-here.mjs"
+    assert len(_sources(api)) == before
+
+
 async def test_deploy_from_a_component_detail(make_app, api: httpx.Client) -> None:
     before = {s["id"] for s in _sources(api)}
     app = make_app(start_pane="components")
