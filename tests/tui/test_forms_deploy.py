@@ -469,3 +469,16 @@ async def test_read_only_disables_the_new_forms(make_app) -> None:
         app.push_screen(TemplateWorkflowForm())
         await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query("#submit")))
         assert app.screen.query_one("#submit", Button).disabled
+
+
+async def test_the_palette_creates_from_a_template_id(make_app) -> None:
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"tch", "underscore", *"Em4xV7")
+        await pilot.pause(0.3)
+        await pilot.press("down", "enter")  # the second hit: create (the first opens the template)
+        await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query(PropsSection)), 15)
+        titles = [s.title for s in app.screen.query(PropsSection)]
+        assert titles[0].startswith("Trigger 1 · Email trigger") and any(t.startswith("Step tag") for t in titles)

@@ -36,6 +36,8 @@ class AftuiCommands(Provider):
                 label = visible(org.name or org.orgname or org.id, 40)
                 commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
         commands.append(("Live monitor: events and errors as they arrive", app.action_monitor, "m"))
+        commands.append(("Deploy a source", partial(_push_form, app, "deploy"), "Sources n"))
+        commands.append(("New workflow from a template", partial(_push_form, app, "template"), "Workflows n"))
         other = "development" if session.environment == "production" else "production"
         commands.append((f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}"))
         return commands
@@ -50,8 +52,22 @@ class AftuiCommands(Provider):
         app: Any = self.app
         if prefix is not None and " " not in ident:
             yield Hit(1.0, Text(f"Open {KIND_NAMES[prefix]} {visible(ident, 60)}"), partial(app.open_id, ident), help="open by id")
+        if prefix == "tch_" and " " not in ident:
+            yield Hit(0.9, Text(f"New workflow from template {visible(ident, 60)}"), partial(_push_form, app, "template", ident), help="create")
         matcher = self.matcher(query)
         for title, action, help_text in self._commands():
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), action, help=help_text)
+
+
+def _push_form(app: Any, which: str, ident: str = "") -> None:
+    """The props forms from the palette (imported here: the palette loads before any form is needed)."""
+    if which == "deploy":
+        from .forms.source import deploy_form
+
+        deploy_form(app)
+    else:
+        from .forms.workflow import TemplateWorkflowForm
+
+        app.push_screen(TemplateWorkflowForm(ident))
