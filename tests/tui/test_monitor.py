@@ -65,7 +65,9 @@ async def test_m_watches_every_source_and_events_arrive_and_are_journaled(make_a
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.monitor is not None and app.screen.monitor.targets, timeout=10)
         screen: MonitorScreen = app.screen  # type: ignore[assignment]
         assert src in {t.emitter_id for t in screen.monitor.targets}
-        assert all(t.kind == "source" for t in screen.monitor.targets), "no workflow is known yet: sources only"
+        errors = {t.emitter_id for t in screen.monitor.targets if t.kind == "errors"}
+        assert emulator.emulator.demo.order_workflow_id in errors, "workflows named by the workspace's subscriptions: their $errors"
+        assert {t.kind for t in screen.monitor.targets} == {"source", "errors"}
         await wait_for(pilot, lambda: screen.last is not None and screen.last.states.get(f"source:{src}", (None, None))[1] is not None and screen.last.states[f"source:{src}"][1].phase == "live", timeout=15)
         inject(emulator, src, 5)
         await wait_for(pilot, lambda: sum(1 for r in screen.records if r.emitter_id == src) == 5)

@@ -12,20 +12,20 @@ after looking at the new pictures.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from textual.pilot import Pilot
+from tui_helpers import FIXED_NOW, wait_for
 
 from aftui.emulator.server import Options, ServerHandle, serve_in_thread
 from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
-
-from tui_helpers import FIXED_NOW, wait_for
 
 SNAPSHOT_PORT = 47821
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
@@ -64,7 +64,8 @@ def watching(emulator: ServerHandle, *keys: str) -> Callable[[Pilot], Awaitable[
 
         await wait_for(pilot, live, timeout=10)
         await pilot.pause(0.5)  # the first reads, handed over and taken
-        response = httpx.post(f"{emulator.root_url}/_emulator/sources/{demo.inbox_source_id}/inject", json={"count": INJECTED, "wait": True})
+        url = f"{emulator.root_url}/_emulator/sources/{demo.inbox_source_id}/inject"
+        response = await asyncio.to_thread(httpx.post, url, json={"count": INJECTED, "wait": True})
         assert response.is_success, response.text
 
         def injected() -> int:

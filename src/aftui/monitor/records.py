@@ -53,6 +53,7 @@ class Record:
     event: EventSummary
     seen: float  # wall-clock seconds when it arrived (or was read from the journal)
     history: bool = False  # read from the journal when the monitor opened, not seen live
+    _name: str | None = field(default=None, repr=False)
     _summary: str | None = field(default=None, repr=False)
     _search: str | None = field(default=None, repr=False)
 
@@ -62,7 +63,14 @@ class Record:
 
     @property
     def name(self) -> str:
-        return self.target.name or self.target.emitter_id
+        """The emitter's name: the target's, else (a workflow found by id only) the one its errors carry."""
+        if self._name is None:
+            name = self.target.name if self.target.name != self.target.emitter_id else ""
+            if not name and self.target.kind == "errors":
+                error = self.event.error()
+                name = (error.original_context.workflow_name or "") if error else ""
+            self._name = name or self.target.emitter_id
+        return self._name
 
     @property
     def channel(self) -> str:
@@ -90,7 +98,7 @@ class Record:
     def replace_event(self, event: EventSummary) -> None:
         """The full event in place of its cut summary (fetched with expand=event)."""
         self.event = event
-        self._summary = self._search = None
+        self._name = self._summary = self._search = None
 
     def clock(self) -> str:
         """The event's time as HH:MM:SS UTC (from its id or index time), or the arrival time."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sqlite3
 import sys
 from collections import deque
 from functools import partial
@@ -91,17 +92,28 @@ def targets_of(screen: Screen[Any]) -> list[Target] | None:
 
 
 async def default_targets(session: Any) -> list[Target]:
-    """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows."""
+    """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
+    or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
+    from .workflows import is_workflow_id
+
     client = session.client
-    fetch = partial(client.list_workspace_sources, client.org_id) if client.org_id else client.list_sources
+    org = client.org_id
     targets: list[Target] = []
-    async for source in iterate(fetch):
+    async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
         targets.append(Target("source", source.id, source.name or source.id))
         if len(targets) >= MAX_SOURCES:
             break
-    for workflow_id, entry in session.known.in_workspace(session.org_id or "").items():
-        name = entry.get("name") if isinstance(entry, dict) else None
-        targets.append(Target("errors", workflow_id, name or workflow_id))
+    workflows: dict[str, str] = {}
+    for workflow_id, entry in session.known.in_workspace(org or "").items():
+        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
+    try:
+        async for sub in iterate(partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions):
+            for ident in (sub.emitter_id, sub.listener_id):
+                if is_workflow_id(ident):
+                    workflows.setdefault(ident, ident)
+    except ApiError as error:
+        log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
+    targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]
     return targets
 
 
@@ -307,8 +319,11 @@ class MonitorScreen(Screen[None]):
             parts.append(Text.assemble("filter ", (visible(self.matcher.text, 30), "bold")))
         if timeline.marked:
             parts.append(Text(f"{len(timeline.marked)} marked"))
-        if self.monitor is not None and not self.monitor.targets:
+        targets = self.monitor.targets if self.monitor is not None else []
+        if not targets:
             parts.append(Text("nothing watched: w chooses", style="yellow"))
+        elif self.errors_only and not any(t.kind == "errors" for t in targets):
+            parts.append(Text("no workflow's $errors watched: w adds them", style="yellow"))
         self.query_one("#monitor-status", Static).update(Text(" · ").join(parts), layout=False)
 
     # --- following, pausing, errors only ---------------------------------------------------------------
@@ -444,7 +459,7 @@ class MonitorScreen(Screen[None]):
         assert self.monitor is not None
         try:
             found = self.monitor.search(query)
-        except Exception as error:
+        except (sqlite3.Error, OSError) as error:  # a broken journal says so; the monitor goes on
             self.app.call_from_thread(self.notify, visible(str(error), 300), title="Journal search failed", severity="error", markup=False)
             return
         self.app.call_from_thread(self._show_history, found)
