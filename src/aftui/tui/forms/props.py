@@ -48,6 +48,7 @@ from ..widgets.prop_special import (
 from .prop_values import (
     HTTP_REQUEST_NOTE,
     OMIT,
+    SCALARS,
     SERVICE_KINDS,
     ValueProblem,
     extra,
@@ -64,7 +65,7 @@ T = TypeVar("T")
 def field_for(prop: ComponentProp, initial: Any = OMIT, *, endpoint: str | None = None) -> PropField:
     """The input a prop's type calls for; `initial` is the value it has now (OMIT for none)."""
     kind, many = split_type(prop.type)
-    if many and kind in ("string", "integer", "boolean", "object", "any"):
+    if many and kind in SCALARS:
         return ListField(prop, initial, make_item=lambda item_prop, value: field_for(item_prop, value))
     if prop.type == "$.interface.timer":
         return TimerField(prop, initial)

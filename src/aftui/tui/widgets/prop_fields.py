@@ -11,6 +11,7 @@ endpoints, accounts, notes, alerts) are in `prop_special.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -210,9 +211,9 @@ class ListField(PropField):
     ListField > .empty { color: $text-muted; height: 1; }
     """
 
-    def __init__(self, prop: ComponentProp, initial: Any = OMIT, *, make_item: Any, id: str | None = None) -> None:
+    def __init__(self, prop: ComponentProp, initial: Any = OMIT, *, make_item: Callable[[ComponentProp, Any], PropField], id: str | None = None) -> None:
         super().__init__(prop, initial, id=id)
-        self.make_item = make_item  # (item prop, item value) -> PropField
+        self.make_item = make_item  # the field of one item (the form's field_for: this module knows no special kinds)
         self.item_prop = prop.model_copy(update={"type": prop.type.removesuffix("[]"), "default": None, "optional": True})
         self._count = 0
 
