@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from rich.console import Console
-from textual.widgets import ProgressBar, Static, TabbedContent
+from textual.widgets import ProgressBar, Static, Tabs
 from tui_helpers import wait_for
 
 from aftui.api.models import EventSummary
@@ -251,12 +251,10 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         app.open_id(demo.order_workflow_id)
         await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
-        tabs = app.screen.query_one(TabbedContent)
-        tabs.active = next(p.id for p in tabs.query("TabPane") if p.query(ErrorsTable))
         table = app.screen.query_one(ErrorsTable)
-        await wait_for(pilot, lambda: bool(table.rows), timeout=10)
-        table.table.focus()
-        await pilot.pause()
+        await wait_for(pilot, lambda: bool(table.rows) and isinstance(app.focused, Tabs), timeout=10)
+        await pilot.press(*"]]]]", "down")  # Overview, Triggers, Steps, Events, Errors; then into the list
+        await wait_for(pilot, lambda: app.focused is table.table)
         await pilot.press("space", "space")
         assert len(table.marked) == 2 and text_of_cell(table, table.rows[0]) == "●"
         first_two = [e.id for e in table.rows[:2]]
