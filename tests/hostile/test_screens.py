@@ -17,14 +17,13 @@ from textual.widgets import Tabs
 from aftui.api.models import EventSummary
 from aftui.emulator import hostile as data
 from aftui.emulator.server import ServerHandle
+from aftui.testing.terminal import CapturingDriver, attacks, output_of
 from aftui.tui.app import AftuiApp
 from aftui.tui.opener import open_resource
 from aftui.tui.run import demo_session
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.events import EventScreen
 from aftui.tui.widgets.paged_table import PagedTable
-
-from .terminal import CapturingDriver, attacks, output_of
 
 SIZE = (120, 36)
 

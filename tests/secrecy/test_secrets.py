@@ -11,11 +11,11 @@ import logging
 from pathlib import Path
 
 import pytest
-from hostile.terminal import CapturingDriver, output_of
 from textual.widgets import Tabs
 
 from aftui.config import Config, Profile, save_config
 from aftui.emulator.server import ServerHandle
+from aftui.testing.terminal import CapturingDriver, output_of
 from aftui.tui import run
 from aftui.tui.opener import open_resource
 from aftui.tui.screens.detail import DetailScreen

@@ -1,4 +1,4 @@
-"""What the app writes to the terminal, captured, and what in it would be an attack.
+"""What the app writes to the terminal, captured, and what in it would be an attack (tests and benchmarks).
 
 `CapturingDriver` is Textual's headless driver with one change: it says it
 is not headless, so the app renders every frame into real terminal bytes,

@@ -1,0 +1,1 @@
+"""Helpers for aftui's own tests and benchmarks (no test framework imported here)."""
