@@ -149,7 +149,8 @@ class PropsSection(Vertical):
 
     def compose(self) -> ComposeResult:
         if self.title:
-            yield _title(self.title)
+            legend = "   * required" if any(required(p) and not p.hidden for p in self.props) else ""
+            yield _title(self.title, legend)
         shown = 0
         for prop in self.props:
             widget = self._row(prop)
@@ -238,8 +239,8 @@ def _reads(field: PropField) -> bool:
     return True
 
 
-def _title(text: str) -> Widget:
-    return Static(Text(visible(text, 120)), classes="section-title")
+def _title(text: str, legend: str) -> Widget:
+    return Static(Text.assemble(visible(text, 120), (legend, "dim not bold")), classes="section-title")
 
 
 def _note(text: str) -> Widget:
