@@ -443,8 +443,9 @@ async def test_an_unknown_template_is_said_beside_it(make_app) -> None:
         assert "tch_" in await _submit_and_wait_invalid(pilot, form, "template_id")
 
 
-async def test_a_timer_error_without_an_index_lands_beside_the_timer(make_app) -> None:
-    """The service names a trigger timer's problem "triggers.props.timer": the form puts it beside the first timer."""
+async def test_template_errors_land_beside_the_prop_they_name(make_app) -> None:
+    """The service names a trigger timer's problem "triggers.props.timer" (no index): beside the first timer;
+    a step's prop by its namespace."""
     app = make_app(start_pane="workflows")
     async with app.run_test(size=SIZE) as pilot:
         form = await _open_template(app, pilot)
@@ -453,6 +454,9 @@ async def test_a_timer_error_without_an_index_lands_beside_the_timer(make_app) -
         await wait_for(pilot, lambda: bool(form.query(PropsSection)), 15)
         form.show_problems({"triggers.props.timer": "triggers timer: intervalSeconds must be a whole number of seconds, at least 1"})
         assert "whole number" in _error(form, "triggers[0].props.timer")
+        # a step's prop as the emulator names it (param steps.<namespace>.props.<name>): beside it, the prefix left out
+        form.show_problems({"steps.sync.props.url": "steps.sync.props.url: is required"})
+        assert _error(form, "steps.sync.props.url") == "is required"
 
 
 async def test_read_only_disables_the_new_forms(make_app) -> None:
