@@ -143,6 +143,10 @@ async def test_invalid_json_is_refused_with_line_and_column(make_app, emulator) 
     async with app.run_test(size=(80, 24)) as pilot:
         await replay_screen(app, pilot, error, edit=True)
         editor = app.screen.query_one(JsonEditor)
+        await pilot.press("x")  # typed before the opening brace: checked as it is typed
+        assert text_of(editor.query_one(".check", Static)).startswith("✖ line 1, column 1: Expecting value")
+        await pilot.press("backspace")
+        assert text_of(editor.query_one(".check", Static)).startswith("✔ valid JSON")
         editor.text = '{\n  "order_id": "ord_tui3",\n  "sku": "SKU-1001" "x"\n}'
         await pilot.pause()
         status = text_of(editor.query_one(".check", Static))
