@@ -27,6 +27,7 @@ from .detail import DetailScreen
 from .events import EventScreen, event_columns
 
 MAX_CODE = 200_000
+SECRET_MASK = "••••••••"
 
 
 def is_timer(value: Any) -> bool:
@@ -170,10 +171,24 @@ class SourceScreen(Guarded, DetailScreen):
 
     def _props(self, source: Source) -> list[tuple[str, Any]]:
         types = {p.name: p.type for p in self.component.configurable_props} if self.component else {}
+        secret = self._secret_props()
         rows: list[tuple[str, Any]] = []
         for name, value in source.configured_props.items():
-            rows.append((f"{name} ({types.get(name, '?')})", prop_value(value)))
+            shown = Text(SECRET_MASK + " (secret)", style="dim") if name in secret and value not in (None, "") else prop_value(value)
+            rows.append((f"{name} ({types.get(name, '?')})", shown))
         return rows or [("", Text("no configured props", style="dim"))]
+
+    def _secret_props(self) -> set[str]:
+        return {p.name for p in self.component.configurable_props if p.secret} if self.component else set()
+
+    def json_data(self) -> Any:
+        """The record with the values of secret props masked: the JSON tab and `c` never carry them."""
+        data = super().json_data()
+        secret = self._secret_props()
+        props = data.get("configured_props") if isinstance(data, dict) else None
+        if secret and isinstance(props, dict):
+            data["configured_props"] = {k: SECRET_MASK if k in secret and v not in (None, "") else v for k, v in props.items()}
+        return data
 
     def _code(self) -> Any:
         if self.component is None or not self.component.code:
