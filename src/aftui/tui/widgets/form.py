@@ -83,7 +83,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     FormScreen #form-title { text-style: bold; height: auto; }
     FormScreen #form-note { color: $text-muted; height: auto; padding: 0 0 1 0; }
     FormScreen #read-only { color: $warning; height: auto; padding: 0 0 1 0; }
-    FormScreen #rows { height: auto; max-height: 1fr; }
+    FormScreen #rows { height: auto; max-height: 60vh; }  /* a tall form scrolls; the buttons stay on screen */
     FormScreen #problem { display: none; height: auto; color: $error; border: round $error; padding: 0 1; }
     FormScreen #problem.shown { display: block; }
     FormScreen #buttons { height: auto; padding: 1 0 0 20; }
