@@ -28,8 +28,6 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Sparkline, Static
 
 from ...api import ApiError
-from ...api.paging import iterate
-from ...api.stream import StreamState
 from ...config import data_dir
 from ...monitor import (
     Batch,
@@ -44,6 +42,8 @@ from ...text import visible
 from ..widgets.json_view import JsonView, dumps
 from ..widgets.status import StatusHeader
 from ..widgets.timeline import Timeline
+from .monitor_lines import detail_head, streams_text
+from .monitor_targets import default_targets, targets_of
 from .watch import WatchScreen
 
 log = logging.getLogger("aftui.tui")
@@ -51,7 +51,6 @@ log = logging.getLogger("aftui.tui")
 TAKE_EVERY_S = 0.25  # batches a second: often enough to feel live, rarely enough to stay cheap
 LIVE_CAP = 10_000  # records kept in memory; the journal has the rest
 WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
-MAX_SOURCES = 50  # "every source of the workspace" opens at most this many streams
 DETAIL_DELAY_S = 0.1  # the detail follows the cursor once it rests this long
 DETAIL_DELAY_FOLLOWING_S = 0.4  # longer than a take: during a burst the detail waits for the burst to end
 SWITCH_INTERVAL_S = 0.001  # see on_mount
@@ -74,47 +73,6 @@ def open_monitor(app: App[Any], targets: list[Target] | None = None) -> None:
         app.notify("The monitor is open already, under this screen: esc goes back to it.", markup=False)
         return
     app.push_screen(MonitorScreen(targets))
-
-
-def targets_of(screen: Screen[Any]) -> list[Target] | None:
-    """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
-    from .sources import SourceScreen
-    from .workflows import WorkflowScreen
-
-    record = getattr(screen, "record", None)
-    ident = getattr(screen, "ident", "")
-    name = (getattr(record, "name", None) or ident) if record is not None else ident
-    if isinstance(screen, SourceScreen):
-        return [Target("source", ident, name)]
-    if isinstance(screen, WorkflowScreen) and not screen.is_template:
-        return [Target("events", ident, name), Target("errors", ident, name)]
-    return None
-
-
-async def default_targets(session: Any) -> list[Target]:
-    """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
-    or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
-    from .workflows import is_workflow_id
-
-    client = session.client
-    org = client.org_id
-    targets: list[Target] = []
-    async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
-        targets.append(Target("source", source.id, source.name or source.id))
-        if len(targets) >= MAX_SOURCES:
-            break
-    workflows: dict[str, str] = {}
-    for workflow_id, entry in session.known.in_workspace(org or "").items():
-        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
-    try:
-        async for sub in iterate(partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions):
-            for ident in (sub.emitter_id, sub.listener_id):
-                if is_workflow_id(ident):
-                    workflows.setdefault(ident, ident)
-    except ApiError as error:
-        log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
-    targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]
-    return targets
 
 
 class MonitorScreen(Screen[None]):
@@ -573,57 +531,3 @@ class MonitorScreen(Screen[None]):
 
 def _original_order(record: Record) -> tuple[int, int]:
     return record.event.key or (record.event.indexed_at_ms or 0, record.n)
-
-
-# --- texts --------------------------------------------------------------------------------------------
-
-_PHASES: dict[str, tuple[str, str]] = {
-    "live": ("●", "green"),
-    "connecting": ("◌", "yellow"),
-    "reconnecting": ("◌", "yellow"),
-    "failed": ("✖", "red"),
-    "closed": ("○", "dim"),
-}
-
-
-def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
-    """Each stream's state; with more than three, the count of each state and the troubled ones by name."""
-    if not states:
-        return Text("no streams", style="dim")
-    pairs = sorted(states.values(), key=lambda pair: (pair[1].phase == "live", pair[0].label.lower()))
-    if len(pairs) <= 3:
-        return Text("  ").join(_one_state(target, state) for target, state in pairs)
-    counts: dict[str, int] = {}
-    for _, state in pairs:
-        counts[state.phase] = counts.get(state.phase, 0) + 1
-    text = Text("  ").join(Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1]) for phase, n in sorted(counts.items()))
-    troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
-    if troubled:
-        text.append("  ")
-        text.append_text(Text("  ").join(troubled))
-    return text
-
-
-def _one_state(target: Target, state: StreamState) -> Text:
-    dot, style = _PHASES.get(state.phase, ("?", ""))
-    return Text.assemble((f"{dot} ", style), visible(target.label, 28), (f" {visible(str(state), 60)}", style))
-
-
-def detail_head(record: Record) -> Text:
-    event = record.event
-    size = event.metadata.event_size
-    cut = event.truncated
-    return Text.assemble(
-        (visible(event.id or "(no id)", 30), "bold"),
-        "  ",
-        (visible(record.name, 40), "cyan"),
-        " ",
-        (visible(record.emitter_id, 20), "dim"),
-        "  ",
-        (visible(record.channel, 20), "magenta"),
-        "  ",
-        record.clock(),
-        (f"  cut, {size:,} B: fetching the full event…" if cut and size else "  cut: fetching the full event…" if cut else "", "yellow"),
-        ("  from the journal" if record.history else "", "dim"),
-    )
-

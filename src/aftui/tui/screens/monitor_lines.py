@@ -1,0 +1,60 @@
+"""The monitor's lines: each stream's state for the header, and the selected event's heading."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ...api.stream import StreamState
+from ...monitor import Record, Target
+from ...text import visible
+
+_PHASES: dict[str, tuple[str, str]] = {
+    "live": ("●", "green"),
+    "connecting": ("◌", "yellow"),
+    "reconnecting": ("◌", "yellow"),
+    "failed": ("✖", "red"),
+    "closed": ("○", "dim"),
+}
+
+
+def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
+    """Each stream's state; with more than three, the count of each state and the troubled ones by name."""
+    if not states:
+        return Text("no streams", style="dim")
+    pairs = sorted(states.values(), key=lambda pair: (pair[1].phase == "live", pair[0].label.lower()))
+    if len(pairs) <= 3:
+        return Text("  ").join(_one_state(target, state) for target, state in pairs)
+    counts: dict[str, int] = {}
+    for _, state in pairs:
+        counts[state.phase] = counts.get(state.phase, 0) + 1
+    text = Text("  ").join(Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1]) for phase, n in sorted(counts.items()))
+    troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
+    if troubled:
+        text.append("  ")
+        text.append_text(Text("  ").join(troubled))
+    return text
+
+
+def _one_state(target: Target, state: StreamState) -> Text:
+    dot, style = _PHASES.get(state.phase, ("?", ""))
+    return Text.assemble((f"{dot} ", style), visible(target.label, 28), (f" {visible(str(state), 60)}", style))
+
+
+def detail_head(record: Record) -> Text:
+    event = record.event
+    size = event.metadata.event_size
+    cut = event.truncated
+    return Text.assemble(
+        (visible(event.id or "(no id)", 30), "bold"),
+        "  ",
+        (visible(record.name, 40), "cyan"),
+        " ",
+        (visible(record.emitter_id, 20), "dim"),
+        "  ",
+        (visible(record.channel, 20), "magenta"),
+        "  ",
+        record.clock(),
+        (f"  cut, {size:,} B: fetching the full event…" if cut and size else "  cut: fetching the full event…" if cut else "", "yellow"),
+        ("  from the journal" if record.history else "", "dim"),
+    )
+

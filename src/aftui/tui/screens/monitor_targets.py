@@ -1,0 +1,58 @@
+"""What the monitor watches when opened without a choice: the screen's resource, or the workspace."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from textual.screen import Screen
+
+from ...api import ApiError
+from ...api.paging import iterate
+from ...monitor import Target
+
+log = logging.getLogger("aftui.tui")
+
+MAX_SOURCES = 50  # "every source of the workspace" opens at most this many streams
+
+
+def targets_of(screen: Screen[Any]) -> list[Target] | None:
+    """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
+    from .sources import SourceScreen
+    from .workflows import WorkflowScreen
+
+    record = getattr(screen, "record", None)
+    ident = getattr(screen, "ident", "")
+    name = (getattr(record, "name", None) or ident) if record is not None else ident
+    if isinstance(screen, SourceScreen):
+        return [Target("source", ident, name)]
+    if isinstance(screen, WorkflowScreen) and not screen.is_template:
+        return [Target("events", ident, name), Target("errors", ident, name)]
+    return None
+
+
+async def default_targets(session: Any) -> list[Target]:
+    """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
+    or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
+    from .workflows import is_workflow_id
+
+    client = session.client
+    org = client.org_id
+    targets: list[Target] = []
+    async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
+        targets.append(Target("source", source.id, source.name or source.id))
+        if len(targets) >= MAX_SOURCES:
+            break
+    workflows: dict[str, str] = {}
+    for workflow_id, entry in session.known.in_workspace(org or "").items():
+        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
+    try:
+        async for sub in iterate(partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions):
+            for ident in (sub.emitter_id, sub.listener_id):
+                if is_workflow_id(ident):
+                    workflows.setdefault(ident, ident)
+    except ApiError as error:
+        log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
+    targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]
+    return targets
