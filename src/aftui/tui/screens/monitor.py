@@ -53,7 +53,7 @@ LIVE_CAP = 10_000  # records kept in memory; the journal has the rest
 WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
 DETAIL_DELAY_S = 0.1  # the detail follows the cursor once it rests this long
 DETAIL_DELAY_FOLLOWING_S = 0.4  # longer than a take: during a burst the detail waits for the burst to end
-SWITCH_INTERVAL_S = 0.001  # see on_mount
+SWITCH_INTERVAL_S = 0.0005  # see on_mount
 FILTER_DELAY_S = 0.3
 SPARK_SECONDS = 30
 
