@@ -302,3 +302,23 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
         assert before.n not in timeline.marked
         await pilot.press("R")
         assert calls == [("bulk", [r.event.id for r in marked], orders)], "marked errors, in their original order"
+
+
+async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        timeline = screen.query_one(Timeline)
+        timeline.cap = 50  # a small cap, for the test
+        inject(emulator, src, 40)
+        await wait_for(pilot, lambda: len(timeline.rows) == 40)
+        await pilot.press("up")  # stop following on seq 38
+        chosen = timeline.current
+        top = timeline.scroll_offset.y
+        inject(emulator, src, 30)  # 20 of the oldest must go
+        await wait_for(pilot, lambda: timeline.rows[-1].event.event["seq"] == 29 and len(timeline.rows) == 50)
+        assert timeline.current is chosen, "the selected event is still the selected one"
+        index = timeline.rows.index(chosen)
+        assert timeline.scroll_offset.y <= index < timeline.scroll_offset.y + timeline.scrollable_content_region.height, "still in view"
+        assert timeline.scroll_offset.y <= top
+        assert timeline.rows[0].event.event["seq"] == 20

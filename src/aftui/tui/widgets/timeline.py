@@ -94,9 +94,10 @@ class Timeline(ScrollView, can_focus=True):
         excess = len(rows) - self.cap
         if excess > 0:
             del rows[:excess]
-            self.cursor = max(-1, self.cursor - excess) if not self.following else self.cursor
-            if self.cursor < 0 and rows and not self.following:
-                self.cursor = 0  # the selected row was dropped: the oldest kept takes its place
+            if not self.following:
+                self.cursor = max(0, self.cursor - excess)  # a dropped selection: the oldest kept takes its place
+                # Keep what the reader looks at in place while the oldest rows go.
+                self.scroll_to(y=max(0, int(self.scroll_offset.y) - excess), animate=False, immediate=True)
         if self.following:
             self.cursor = len(rows) - 1
         self._changed()
