@@ -154,7 +154,7 @@ class MonitorScreen(Screen[None]):
 
     def on_mount(self) -> None:
         # The feeds and the journal writer are Python threads: a thread that wants the GIL waits for the
-        # holder's switch interval (5 ms by default) at every turn of the UI's event loop. 1 ms keeps key
+        # holder's switch interval (5 ms by default) at every turn of the UI's event loop. 0.5 ms keeps key
         # presses answered during a burst, for a few per cent of throughput. Restored on unmount.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
