@@ -150,3 +150,19 @@ def test_an_unwatched_feed_stops(emulator: ServerHandle, api: httpx.Client, make
     time.sleep(0.2)
     taker.take()
     assert [r.emitter_id for r in taker.records] == [src]
+
+
+def test_changes_in_quick_succession_start_each_feed_once(emulator: ServerHandle, api: httpx.Client, make_monitor) -> None:
+    src, other = deploy(api), deploy(api, "other")
+    first, second = Target("source", src, "a"), Target("source", other, "b")
+    monitor, _ = make_monitor()
+    monitor.watch([first])
+    monitor.watch([first, second])  # while the first feed may still be reading its history
+    monitor.watch([first, second])
+    taker = Taker(monitor)
+    taker.until(lambda: taker.phase(first.key) == taker.phase(second.key) == "live", "both live")
+    inject(emulator, src, 3)
+    taker.until(lambda: len(taker.records) == 3, "three events")
+    time.sleep(0.3)  # room for a second feed's copies to show up
+    taker.take()
+    assert [r.event.event["seq"] for r in taker.records] == [0, 1, 2]

@@ -71,6 +71,8 @@ class Monitor:
         self._overflow = 0
         self._errors: list[str] = []
         self._n = 0
+        self._found_n = -1
+        self._applying: asyncio.Lock | None = None  # one change of the watched set at a time
         # Owned by the monitor's thread once it runs:
         self._cursors: dict[str, FeedCursor] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -123,7 +125,9 @@ class Monitor:
             return []
         found = search_history(self.writer.journal, self.targets, query, limit)
         now = self._wall()
-        return [Record(-1 - i, target, event, now, history=True) for i, (target, event) in enumerate(found)]
+        with self._lock:  # numbers below zero, never reused: marks on one search's results stay theirs
+            first, self._found_n = self._found_n, self._found_n - len(found)
+        return [Record(first - i, target, event, now, history=True) for i, (target, event) in enumerate(found)]
 
     def close(self) -> None:
         """Stop every feed, hand what is queued to the journal writer, and end the thread."""
@@ -172,6 +176,12 @@ class Monitor:
                 self._loop = None
 
     async def _apply(self, wanted: list[Target]) -> None:
+        if self._applying is None:
+            self._applying = asyncio.Lock()
+        async with self._applying:  # a second change waits: else a feed still reading its history could start twice
+            await self._apply_now(wanted)
+
+    async def _apply_now(self, wanted: list[Target]) -> None:
         keys = {t.key for t in wanted}
         for key in [k for k in self._tasks if k not in keys]:
             self._tasks.pop(key).cancel()
