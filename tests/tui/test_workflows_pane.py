@@ -10,7 +10,8 @@ from textual.widgets import Input, Static, TabbedContent
 
 from aftui.emulator.server import ServerHandle
 from aftui.tui.screens.events import EventScreen
-from aftui.tui.screens.workflows import AddWorkflowScreen, ConfirmScreen, KnownTable, WorkflowScreen, WorkflowsPane
+from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.screens.workflows import AddWorkflowScreen, KnownTable, WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.fields import Fields
 from aftui.tui.widgets.paged_table import PagedTable
 

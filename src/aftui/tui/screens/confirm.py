@@ -23,12 +23,15 @@ from ...text import visible
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True only on an explicit yes (and the typed name, when one is asked for)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    # y and n answer at once, except when a name is to be typed back: then they are letters of it.
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("n", "no", "No", show=False), Binding("y", "yes", "Yes", show=False)]
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 72; max-width: 96%; height: auto; max-height: 90%; border: round $error; background: $surface; padding: 0 1; }
+    ConfirmScreen.-mild > Vertical { border: round $warning; }
     ConfirmScreen .title { text-style: bold; color: $error; }
+    ConfirmScreen.-mild .title { color: $warning; }
     ConfirmScreen .what { padding: 1 0 0 0; }
     ConfirmScreen .typed-hint { color: $text-muted; padding: 1 0 0 0; }
     ConfirmScreen Input { margin: 0; }
@@ -36,8 +39,8 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Button { margin: 0 2 0 0; }
     """
 
-    def __init__(self, title: str, what: Sequence[str], *, action: str = "Delete", typed: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, title: str, what: Sequence[str], *, action: str = "Delete", typed: str | None = None, destructive: bool = True) -> None:
+        super().__init__(classes="" if destructive else "-mild")
         self.title_text = title
         self.what = list(what)
         self.action_label = action
@@ -51,8 +54,8 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Static(Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint")
                 yield Input(id="typed", placeholder=visible(self.typed, 120))
             with Horizontal():
-                yield Button(self.action_label, variant="error", id="yes", disabled=self.typed is not None)
-                yield Button("Cancel", id="no")
+                yield Button(self.action_label + (" (y)" if self.typed is None else ""), variant="error" if not self.has_class("-mild") else "warning", id="yes", disabled=self.typed is not None)
+                yield Button("Cancel (n)" if self.typed is None else "Cancel (esc)", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#typed" if self.typed is not None else "#no").focus()
@@ -66,9 +69,18 @@ class ConfirmScreen(ModalScreen[bool]):
         if event.value == self.typed:
             self.dismiss(True)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("yes", "no") and self.typed is not None:
+            return False
+        return True
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
     @on(Button.Pressed, "#yes")
-    def _yes(self) -> None:
-        self.dismiss(True)
+    def action_yes(self) -> None:
+        if not self.query_one("#yes", Button).disabled:
+            self.dismiss(True)
 
     @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:

@@ -41,6 +41,7 @@ from ..safe import flag, plain, when
 from ..widgets.fields import Fields
 from ..widgets.paged_table import AuthFailed, Column, PagedTable
 from ..widgets.pane import Pane
+from .confirm import ConfirmScreen
 from .detail import DetailScreen
 from .events import EventScreen, event_columns, event_time
 from .replay_errors import ErrorEventScreen, ErrorsTable
@@ -383,12 +384,16 @@ class WorkflowsPane(Guarded, Pane):
                 self.notify(f"Forgot {visible(row.title or row.id, 60)}", markup=False)
                 self.table.reload()
 
-        question = Text.assemble(
-            "Forget ", (visible(row.title or "this workflow", 60), "bold"), " (", plain(row.id, 30, "cyan"), ")?\n\n",
-            ("aftui stops listing it in this workspace; the workflow itself is not touched. "
-             "It comes back if you add or open it, or on a later start if a subscription still names it.", "dim"),
+        question = ConfirmScreen(
+            f"Forget {visible(row.title or 'this workflow', 60)} ({visible(row.id, 30)})?",
+            [
+                "aftui stops listing it in this workspace; the workflow itself is not touched.",
+                "It comes back if you add or open it, or on a later start if a subscription still names it.",
+            ],
+            action="Forget",
+            destructive=False,
         )
-        self.app.push_screen(ConfirmScreen(question, "Forget"), confirmed)
+        self.app.push_screen(question, confirmed)
 
 
 def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
@@ -466,38 +471,6 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
         finally:
             self.query_one("#add", Button).disabled = False
         self.dismiss((ident, workflow))
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
-    DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 66; max-width: 95%; height: auto; border: round $warning; background: $surface; padding: 0 1; }
-    ConfirmScreen Static { height: auto; }
-    ConfirmScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
-    ConfirmScreen Button { margin-left: 1; min-width: 10; }
-    """
-
-    def __init__(self, question: Text, verb: str) -> None:
-        super().__init__()
-        self.question = question
-        self.verb = verb
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.question)
-            with Horizontal():
-                yield Button(f"{self.verb} (y)", variant="warning", id="yes")
-                yield Button("Keep (n)", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
 
 
 # --- the detail -------------------------------------------------------------------------------------
