@@ -9,39 +9,39 @@ at the new pictures.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
-from tui_helpers import FIXED_NOW, wait_for
+from tui_helpers import (
+    SIZES,
+    Step,
+    idle,
+    press,
+    serve_fixed,
+    settled,
+    snapshot_app_factory,
+    wait_for,
+)
 
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
-from aftui.tui.run import demo_session
 from aftui.tui.widgets.paged_table import PagedTable
 
 SNAPSHOT_PORT = 47851
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
-Step = Callable[[Pilot], Awaitable[None]]
 
 
 @pytest.fixture(scope="module")
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
 
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
-    def make(**kwargs: object) -> AftuiApp:
-        session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
-        session.now = lambda: FIXED_NOW
-        return AftuiApp(session, **kwargs)  # type: ignore[arg-type]
-
-    return make
+    return snapshot_app_factory(fixed_emulator, tmp_path)
 
 
 def by_name(emulator: ServerHandle, table: str, name: str) -> str:
@@ -52,36 +52,9 @@ def by_name(emulator: ServerHandle, table: str, name: str) -> str:
 WAITING_GROUPS = ("change", "form")
 
 
-async def idle(pilot: Pilot) -> None:
-    """No request in flight and nothing loading; then the picture is steady."""
-    app = pilot.app
-
-    def steady() -> bool:
-        busy = [w for w in app.workers if not w.is_finished and w.group not in WAITING_GROUPS]
-        return not busy and not any(w.loading for w in app.screen.query("*"))
-
-    await wait_for(pilot, steady, timeout=10)
-    await pilot.pause(0.2)
-    for box in app.screen.query(Input):
-        box.cursor_blink = False
-    await pilot.pause()
-
-
-def settled(*steps: Step) -> Step:
-    async def run(pilot: Pilot) -> None:
-        for step in steps:
-            await step(pilot)
-            await idle(pilot)
-
-    return run
-
-
-def press(*keys: str) -> Step:
-    async def run(pilot: Pilot) -> None:
-        for key in keys:
-            await pilot.press(key)
-
-    return run
+async def steady(pilot: Pilot) -> None:
+    """Idle but for the workers in WAITING_GROUPS."""
+    await idle(pilot, timeout=10, waiting=WAITING_GROUPS)
 
 
 def listed(pane: str, row_of: Callable[[object], bool] | None = None) -> Step:
@@ -159,4 +132,4 @@ NAMES = [
 @pytest.mark.parametrize("name", NAMES)
 def test_change(snap_compare, app, fixed_emulator, name, size) -> None:
     pane, steps = cases(fixed_emulator)[name]
-    assert snap_compare(app(start_pane=pane), terminal_size=size, run_before=settled(*steps))
+    assert snap_compare(app(start_pane=pane), terminal_size=size, run_before=settled(*steps, wait=steady, after_each=True))

@@ -10,62 +10,45 @@ after looking at the new pictures.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
-from tui_helpers import FIXED_NOW, wait_for
+from tui_helpers import (
+    SIZES,
+    Step,
+    idle,
+    serve_fixed,
+    snapshot_app_factory,
+    still,
+    wait_for,
+)
+from tui_helpers import press as press_keys
 
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
-from aftui.tui.run import demo_session
 from aftui.tui.screens.confirm import ConfirmScreen
 
 SNAPSHOT_PORT = 47861
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 
 
 @pytest.fixture
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
 
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
-    def make(**kwargs: object) -> AftuiApp:
-        session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
-        session.now = lambda: FIXED_NOW
-        return AftuiApp(session, **kwargs)  # type: ignore[arg-type]
-
-    return make
-
-
-Step = Callable[[Pilot], Awaitable[None]]
-
-
-async def idle(pilot: Pilot) -> None:
-    """No request in flight and nothing loading; then the picture is steady (no cursor blinking)."""
-    app = pilot.app
-    await wait_for(pilot, lambda: all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")), timeout=8)
-    await pilot.pause(0.2)
-    for box in app.screen.query(Input):
-        box.cursor_blink = False
-    await pilot.pause()
+    return snapshot_app_factory(fixed_emulator, tmp_path)
 
 
 def press(*keys: str) -> Step:
     """Press keys, waiting until the app is idle after each."""
-
-    async def run(pilot: Pilot) -> None:
-        for key in keys:
-            await pilot.press(key)
-            await idle(pilot)
-
-    return run
+    return press_keys(*keys, wait=idle)
 
 
 def asking(*keys: str) -> Step:
@@ -74,10 +57,7 @@ def asking(*keys: str) -> Step:
     async def run(pilot: Pilot) -> None:
         await pilot.press(*keys)
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), 15)
-        await pilot.pause(0.2)
-        for box in pilot.app.screen.query(Input):
-            box.cursor_blink = False
-        await pilot.pause()
+        await still(pilot)
 
     return run
 

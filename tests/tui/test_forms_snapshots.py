@@ -16,9 +16,9 @@ import pytest
 from props_fixture import EVERY_PROP_CODE
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
-from tui_helpers import FIXED_NOW, wait_for
+from tui_helpers import SIZES, quiet, serve_fixed, snapshot_app_factory, still, wait_for
 
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
 from aftui.tui.forms.props import PropsSection
 from aftui.tui.forms.source import DeploySourceForm, UpdateSourceForm
@@ -27,41 +27,26 @@ from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.prop_special import AccountField
 
 SNAPSHOT_PORT = 47841
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 
 
 @pytest.fixture(scope="module")
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
 
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path) -> AftuiApp:
-    session = demo_session_for(fixed_emulator, tmp_path)
-    return AftuiApp(session, start_pane="sources")
-
-
-def demo_session_for(emulator: ServerHandle, tmp_path: Path):  # noqa: ANN201
-    from aftui.tui.run import demo_session
-
-    session = demo_session(emulator.base_url, emulator.emulator.describe(), data=tmp_path / "data")
-    session.now = lambda: FIXED_NOW
-    return session
+    return snapshot_app_factory(fixed_emulator, tmp_path)(start_pane="sources")
 
 
 async def steady(pilot: Pilot) -> None:
     """Nothing running or loading, the accounts listed, no cursor blinking: the picture stays put."""
     app = pilot.app
-    await wait_for(pilot, lambda: all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")), timeout=10)
+    await wait_for(pilot, lambda: quiet(app), timeout=10)
     await wait_for(pilot, lambda: all(f.loaded for f in app.screen.query(AccountField)), timeout=10)
-    await pilot.pause(0.2)
-    for box in app.screen.query(Input):
-        box.cursor_blink = False
-    for area in app.screen.query(TextArea):
-        area.cursor_blink = False
-    await pilot.pause()
+    await still(pilot, (Input, TextArea))
 
 
 async def open_form(pilot: Pilot, form: object) -> None:

@@ -13,40 +13,36 @@ after looking at the new pictures.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import FIXED_NOW, wait_for
+from tui_helpers import SIZES, Step, serve_fixed, snapshot_app_factory, wait_for
 
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
-from aftui.tui.run import demo_session
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
 
 SNAPSHOT_PORT = 47821
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 INJECTED = 30
 
 
 @pytest.fixture
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
 
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path) -> AftuiApp:
-    session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
-    session.now = lambda: FIXED_NOW
-    return AftuiApp(session)
+    return snapshot_app_factory(fixed_emulator, tmp_path)()
 
 
-def watching(emulator: ServerHandle, *keys: str) -> Callable[[Pilot], Awaitable[None]]:
+def watching(emulator: ServerHandle, *keys: str) -> Step:
     """Open the monitor, let both feeds read what the service keeps, inject events, then press `keys`."""
     demo = emulator.emulator.demo
     targets = [Target("source", demo.inbox_source_id, "Webhook inbox"), Target("errors", demo.order_workflow_id, "Validate and forward orders")]

@@ -10,30 +10,40 @@ at the pictures.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
+from tui_helpers import (
+    SIZES,
+    Step,
+    quiet,
+    serve_fixed,
+    snapshot_app_factory,
+    still,
+    wait_for,
+)
 
 from aftui.api.models import EventSummary
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
-from aftui.tui.run import demo_session
-from aftui.tui.screens.replay import ReplayEditorScreen, ReplayScreen, open_bulk_replay, open_replay
+from aftui.tui.screens.replay import (
+    ReplayEditorScreen,
+    ReplayScreen,
+    open_bulk_replay,
+    open_replay,
+)
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
 
-from tui_helpers import FIXED_NOW, wait_for
-
 SNAPSHOT_PORT = 47831
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 
 
 @pytest.fixture(scope="module")
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
@@ -41,9 +51,7 @@ def fixed_emulator() -> Iterator[ServerHandle]:
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AftuiApp:
     monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "aftui-data"))
-    session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
-    session.now = lambda: FIXED_NOW
-    return AftuiApp(session, start_pane="workflows")
+    return snapshot_app_factory(fixed_emulator, tmp_path)(start_pane="workflows")
 
 
 def oldest_errors(emulator: ServerHandle, n: int) -> list[EventSummary]:
@@ -57,14 +65,11 @@ def oldest_errors(emulator: ServerHandle, n: int) -> list[EventSummary]:
 
 async def steady(pilot: Pilot) -> None:
     """Nothing running or loading, no cursor blinking: the picture stays put."""
-    app = pilot.app
-    await wait_for(pilot, lambda: all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")), timeout=15)
-    for area in app.screen.query(TextArea):
-        area.cursor_blink = False
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: quiet(pilot.app), timeout=15)
+    await still(pilot, (TextArea,))
 
 
-def opened(action: Callable[[AftuiApp], None], ready: Callable[[AftuiApp], bool]) -> Callable[[Pilot], Awaitable[None]]:
+def opened(action: Callable[[AftuiApp], None], ready: Callable[[AftuiApp], bool]) -> Step:
     async def run(pilot: Pilot) -> None:
         await steady(pilot)
         action(pilot.app)  # type: ignore[arg-type]

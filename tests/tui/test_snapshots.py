@@ -7,76 +7,41 @@ after looking at the new pictures (`snapshot_report.html`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from tui_helpers import (
+    SIZES,
+    Step,
+    idle,
+    press,
+    serve_fixed,
+    settled,
+    snapshot_app_factory,
+    wait_for,
+)
 
-from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
-from aftui.tui.run import demo_session
-
-from tui_helpers import FIXED_NOW
-from tui_helpers import wait_for
 
 SNAPSHOT_PORT = 47811
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 
 
 @pytest.fixture(scope="module")
 def fixed_emulator() -> Iterator[ServerHandle]:
-    handle = serve_in_thread(Options(port=SNAPSHOT_PORT, seed=1))
+    handle = serve_fixed(SNAPSHOT_PORT)
     yield handle
     handle.stop()
 
 
 @pytest.fixture
 def app(fixed_emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
-    def make(**kwargs: object) -> AftuiApp:
-        session = demo_session(fixed_emulator.base_url, fixed_emulator.emulator.describe(), data=tmp_path / "data")
-        session.now = lambda: FIXED_NOW
-        return AftuiApp(session, **kwargs)  # type: ignore[arg-type]
-
-    return make
+    return snapshot_app_factory(fixed_emulator, tmp_path)
 
 
-def settled(*steps: Callable[[Pilot], Awaitable[None]]) -> Callable[[Pilot], Awaitable[None]]:
-    """Run `steps`, then wait until nothing is loading and stop cursors blinking."""
-
-    async def run(pilot: Pilot) -> None:
-        for step in steps:
-            await step(pilot)
-        await idle(pilot)
-
-    return run
-
-
-async def idle(pilot: Pilot) -> None:
-    """No request in flight and nothing loading; then the picture is steady."""
-    app = pilot.app
-    await wait_for(pilot, lambda: all(w.is_finished for w in app.workers) and not any(w.loading for w in app.screen.query("*")), timeout=8)
-    await pilot.pause(0.2)
-    for box in app.screen.query(Input):
-        box.cursor_blink = False
-    await pilot.pause()
-
-
-def press(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
-    """Press keys; "_" waits until the app is idle (as in snap_compare's own `press`)."""
-
-    async def run(pilot: Pilot) -> None:
-        for key in keys:
-            if key == "_":
-                await idle(pilot)
-            else:
-                await pilot.press(key)
-
-    return run
-
-
-def table_of(pane: str) -> Callable[[Pilot], Awaitable[None]]:
+def table_of(pane: str) -> Step:
     """Wait until the pane's first list has rows (or says it is empty)."""
 
     async def run(pilot: Pilot) -> None:

@@ -1,16 +1,32 @@
-"""Helpers for pilot tests (imported as `from tui_helpers import wait_for`)."""
+"""Helpers for pilot and snapshot tests (imported as `from tui_helpers import wait_for`)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from datetime import datetime, timezone
+from collections.abc import Awaitable, Callable, Collection
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Input
+
+from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.tui.app import AftuiApp
+from aftui.tui.run import demo_session
 
 # The emulator's frozen clock with activity off (2026-11-01T09:00:00Z).
-FIXED_NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+
+# Every snapshot is taken at the smallest size the TUI must work at and at a roomy one.
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+
+Step = Callable[[Pilot], Awaitable[None]]
 
 
-async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ANN001
+async def wait_for(pilot: Pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
     """Let the app run until `predicate()` holds; fail after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -18,3 +34,72 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.05)
+
+
+def serve_fixed(port: int) -> ServerHandle:
+    """The demo emulator (seed 1, clock stopped) on a fixed port, so the endpoint URLs on screen never move.
+
+    Each snapshot file has a port of its own, so files run side by side do not collide; the caller stops it.
+    """
+    return serve_in_thread(Options(port=port, seed=1))
+
+
+def snapshot_app_factory(emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
+    """`make(start_pane=...)`: the TUI on `emulator`'s demo data, its clock fixed at FIXED_NOW."""
+
+    def make(**kwargs: object) -> AftuiApp:
+        session = demo_session(emulator.base_url, emulator.emulator.describe(), data=tmp_path / "data")
+        session.now = lambda: FIXED_NOW
+        return AftuiApp(session, **kwargs)  # type: ignore[arg-type]
+
+    return make
+
+
+def quiet(app: App, waiting: Collection[str] = ()) -> bool:
+    """No worker running and no widget loading; workers in the `waiting` groups wait for an answer on purpose."""
+    busy = [w for w in app.workers if not w.is_finished and w.group not in waiting]
+    return not busy and not any(w.loading for w in app.screen.query("*"))
+
+
+async def still(pilot: Pilot, blinking: tuple[type[Widget], ...] = (Input,)) -> None:
+    """Let the screen settle and stop the cursors of `blinking` widgets, so the picture stays put."""
+    await pilot.pause(0.2)
+    for kind in blinking:
+        for widget in pilot.app.screen.query(kind):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
+    await pilot.pause()
+
+
+async def idle(pilot: Pilot, timeout: float = 8, waiting: Collection[str] = ()) -> None:
+    """No request in flight and nothing loading (see `quiet`); then the picture is steady, no cursor blinking."""
+    await wait_for(pilot, lambda: quiet(pilot.app, waiting), timeout=timeout)
+    await still(pilot)
+
+
+def settled(*steps: Step, wait: Step = idle, after_each: bool = False) -> Step:
+    """Run `steps`, then `wait` until the app is idle (after every step with `after_each`)."""
+
+    async def run(pilot: Pilot) -> None:
+        for step in steps:
+            await step(pilot)
+            if after_each:
+                await wait(pilot)
+        if not after_each:
+            await wait(pilot)
+
+    return run
+
+
+def press(*keys: str, wait: Step | None = None) -> Step:
+    """Press keys; "_" waits until the app is idle (as in snap_compare's own `press`); `wait`, if given, runs after every key."""
+
+    async def run(pilot: Pilot) -> None:
+        for key in keys:
+            if key == "_":
+                await idle(pilot)
+                continue
+            await pilot.press(key)
+            if wait is not None:
+                await wait(pilot)
+
+    return run
