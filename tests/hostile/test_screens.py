@@ -96,3 +96,41 @@ def test_the_scan_catches_each_kind_of_smuggled_sequence() -> None:
         assert attacks("frame " + data.SAMPLES[kind] + " frame"), kind
     assert attacks("\u009b31m") == ["C1 control '\\x9b'"]
     assert attacks("plain \\e[31mCSI-RED text") == []
+
+
+async def test_the_monitor_replay_editor_and_export_render_hostile_data_inertly(emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path) -> None:
+    """The monitor on the hostile source and workflow (every row drawn, each selected into the detail), an export of
+    them all, and the replay screen and JSON editor on a hostile `$errors` event."""
+    from aftui.api import Client
+    from aftui.monitor import Target
+    from aftui.tui.screens.monitor import MonitorScreen
+    from aftui.tui.screens.replay import ReplayEditorScreen, ReplayScreen, open_replay
+
+    app = _make_app(emulator, info, tmp_path)
+    async with app.run_test(headless=False, size=SIZE) as pilot:
+        targets = [Target("source", hostile["source_id"], "hostile"), Target("errors", hostile["workflow_id"], "orders")]
+        app.push_screen(MonitorScreen(targets))
+        await _settle(pilot, lambda: isinstance(app.screen, MonitorScreen) and bool(app.screen.query("Timeline")) and len(app.screen.timeline.rows) >= len(data.SAMPLES) + 3)
+        monitor = app.screen
+        for _ in range(min(40, len(monitor.timeline.rows))):
+            await pilot.press("up")
+            await pilot.pause(0.15)
+        for record in list(monitor.timeline.rows):
+            monitor.timeline.marked.add(record.n)
+        await pilot.press("x")
+        exports = tmp_path / "data" / "exports"
+        await _settle(pilot, lambda: exports.exists() and any(exports.glob("*.ndjson")))
+        await pilot.press("escape")
+        async with Client(emulator.base_url, api_key=info["api_key"]) as client:
+            errors = (await client.list_workflow_errors(hostile["workflow_id"], limit=100, expand=True)).items
+        error = next(e for e in errors if e.error() and e.error().error.msg == data.SAMPLES["ansi_csi"])
+        open_replay(app, error, hostile["workflow_id"], edit=True)
+        await _settle(pilot, lambda: isinstance(app.screen, ReplayEditorScreen) or (isinstance(app.screen, ReplayScreen) and bool(app.screen.query("*"))))
+        await pilot.pause(1.0)
+        assert app.is_running
+    exported = b"".join(p.read_bytes() for p in (tmp_path / "data" / "exports").glob("*.ndjson"))
+    assert b"CSI-RED" in exported and b"\x1b" not in exported and b"\xc2\x9b" not in exported and "\u202e".encode() not in exported
+    output = output_of(app)
+    assert attacks(output) == []
+    assert "\\e[31mCSI-RED" in output
+    assert all(p.stat().st_mode & 0o777 == 0o600 for p in (tmp_path / "data" / "exports").glob("*.ndjson"))

@@ -26,6 +26,7 @@ def write_ndjson(path: Path, records: Sequence[Record]) -> int:
     """Write the records' events, one JSON object a line (controls escaped); return the count."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
+    tmp.touch(mode=0o600)  # payloads may hold personal data: readable by the user only, like the journal
     with tmp.open("w", encoding="utf-8") as handle:
         for record in records:
             handle.write(ndjson(record.as_json()) + "\n")
