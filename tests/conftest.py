@@ -1,13 +1,31 @@
-"""Shared fixtures: a real emulator on 127.0.0.1 and HTTP clients of it."""
+"""Shared fixtures: a real emulator on 127.0.0.1, HTTP clients of it, and a private config file."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+
+# Every variable that picks or overrides a profile: a test of the config must not see the caller's.
+AFTUI_VARIABLES = (
+    "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
+    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY",
+)  # fmt: skip
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private, empty place for the config file (returned) and the data dir, and no AFTUI_* variables."""
+    for variable in AFTUI_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    path = tmp_path / "config" / "config.toml"
+    monkeypatch.setenv("AFTUI_CONFIG", str(path))
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
+    return path
 
 
 def start_emulator(**options: object) -> ServerHandle:

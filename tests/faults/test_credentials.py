@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-import pytest
 from textual.widgets import Input
 
 from aftui.config import Config, Profile, save_config
@@ -16,21 +15,6 @@ from aftui.tui.screens.profile import ProfileScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
 from .conftest import SIZE, until
-
-AFTUI_VARIABLES = (
-    "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
-    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY",
-)  # fmt: skip
-
-
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for variable in AFTUI_VARIABLES:
-        monkeypatch.delenv(variable, raising=False)
-    path = tmp_path / "config" / "config.toml"
-    monkeypatch.setenv("AFTUI_CONFIG", str(path))
-    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
-    return path
 
 
 async def test_a_revoked_key_fixed_in_the_profile_form_keeps_the_open_form(config_file: Path, emulator: ServerHandle, info: dict, root: httpx.Client, api: httpx.Client) -> None:

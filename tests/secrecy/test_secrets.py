@@ -59,16 +59,6 @@ async def _walk_tabs(app, pilot) -> None:  # noqa: ANN001
         await pilot.pause(0.3)
 
 
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for variable in ("AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL", "AFTUI_ORG_ID", "AFTUI_PROJECT_ID"):
-        monkeypatch.delenv(variable, raising=False)
-    path = tmp_path / "config" / "config.toml"
-    monkeypatch.setenv("AFTUI_CONFIG", str(path))
-    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
-    return path
-
-
 async def test_a_walk_through_accounts_and_the_profile_form_shows_and_logs_no_secret(
     config_file: Path, emulator: ServerHandle, info: dict, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from rich.console import Console
 from textual.widgets import Button, Input, Select
 from tui_helpers import wait_for
@@ -18,22 +17,6 @@ from aftui.tui import run
 from aftui.tui.screens.confirm import ConfirmScreen
 from aftui.tui.screens.profile import ProfileScreen, edit_profile, stored_profile
 from aftui.tui.widgets.paged_table import PagedTable
-
-AFTUI_VARIABLES = (
-    "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
-    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY",
-)  # fmt: skip
-
-
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private place for the config file and the data dir, and no AFTUI_* variables."""
-    for variable in AFTUI_VARIABLES:
-        monkeypatch.delenv(variable, raising=False)
-    path = tmp_path / "config" / "config.toml"
-    monkeypatch.setenv("AFTUI_CONFIG", str(path))
-    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
-    return path
 
 
 def status_text(screen: ProfileScreen) -> str:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, OptionList, Select, Static
+from tui_helpers import wait_for
 
 from aftui import cli
 from aftui.config import Config, Profile, load_config, save_config
@@ -18,24 +19,6 @@ from aftui.tui.screens.profile import ProfileScreen
 from aftui.tui.screens.start import StartScreen
 from aftui.tui.widgets.paged_table import PagedTable
 from aftui.tui.widgets.status import StatusHeader
-
-from tui_helpers import wait_for
-
-AFTUI_VARIABLES = (
-    "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
-    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY",
-)  # fmt: skip
-
-
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty place for the config file and the data dir, and no AFTUI_* variables."""
-    for variable in AFTUI_VARIABLES:
-        monkeypatch.delenv(variable, raising=False)
-    path = tmp_path / "config" / "config.toml"
-    monkeypatch.setenv("AFTUI_CONFIG", str(path))
-    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
-    return path
 
 
 def profile_screen(app) -> ProfileScreen:  # noqa: ANN001
