@@ -13,6 +13,7 @@ import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -25,14 +26,32 @@ OUT = Path(__file__).resolve().parent.parent / "screenshots"
 NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 PORT = 47812
 
-# (file name, pane, keys pressed after the pane is shown, size)
-SHOTS: list[tuple[str, str, tuple[str, ...], tuple[int, int]]] = [
+async def replay_editor(app: AftuiApp) -> None:
+    """The replay editor on the demo's oldest failed order (no key path reaches it as directly)."""
+    from aftui.tui.screens.replay import open_replay
+
+    workflow = ORDER_WORKFLOW[0]
+    errors = (await app.session.client.list_workflow_errors(workflow, expand=True, limit=100)).items
+    oldest = min(errors, key=lambda e: e.key or (0, 0))
+    open_replay(app, oldest, workflow, edit=True)
+
+
+ORDER_WORKFLOW: list[str] = []  # set in main(): the demo's failing workflow
+
+# (file name, pane, steps after the pane is shown, size); a step is a key, "_" (settle), "~" (wait 2 s) or a coroutine function
+SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
     ("sources", "sources", (), (120, 36)),
     ("sources-80x24", "sources", (), (80, 24)),
     ("source-detail", "sources", ("down", "down", "down", "enter"), (120, 36)),
     ("source-events", "sources", ("down", "down", "down", "enter", "_", "right", "right", "right"), (120, 36)),
     ("keys", "sources", ("question_mark",), (120, 36)),
     ("palette", "sources", ("ctrl+p", "_", "d", "c", "underscore", *"msIpon2"), (120, 36)),  # "_" alone waits
+    ("monitor", "sources", ("_", "m", "~", "_"), (120, 36)),
+    ("monitor-80x24", "sources", ("_", "m", "~", "_"), (80, 24)),
+    ("deploy-form", "sources", ("n", "_", *"schedule-every-interval", "enter", "_"), (120, 36)),
+    ("subscription-form", "subscriptions", ("n", "_"), (120, 36)),
+    ("webhook-form-80x24", "webhooks", ("n", "_"), (80, 24)),
+    ("replay-editor", "workflows", ("_", replay_editor, "~", "_"), (120, 36)),
 ]
 
 
@@ -66,7 +85,7 @@ async def settle(pilot: Pilot) -> None:
         box.cursor_blink = False
 
 
-async def shoot(base_url: str, info: dict, name: str, pane: str, keys: tuple[str, ...], size: tuple[int, int]) -> Path:
+async def shoot(base_url: str, info: dict, name: str, pane: str, keys: tuple[Any, ...], size: tuple[int, int]) -> Path:
     with tempfile.TemporaryDirectory() as data:
         session = demo_session(base_url, info, data=Path(data))
         session.now = lambda: NOW
@@ -74,8 +93,12 @@ async def shoot(base_url: str, info: dict, name: str, pane: str, keys: tuple[str
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             for key in keys:
-                if key == "_":
+                if callable(key):
+                    await key(app)
+                elif key == "_":
                     await settle(pilot)
+                elif key == "~":
+                    await pilot.pause(2.0)  # feeds on the monitor's own thread: not a worker settle() can wait for
                 else:
                     await pilot.press(key)
             await settle(pilot)
@@ -89,6 +112,7 @@ async def main() -> None:
     handle = serve_in_thread(Options(port=PORT, seed=1))
     try:
         info = handle.emulator.describe()
+        ORDER_WORKFLOW.append(handle.emulator.demo.order_workflow_id or "")
         for name, pane, keys, size in [*SHOTS, *pane_shots()]:
             path = await shoot(handle.base_url, info, name, pane, keys, size)
             print(path.relative_to(OUT.parent), file=sys.stderr)
