@@ -75,6 +75,14 @@ def open_monitor(app: App[Any], targets: list[Target] | None = None) -> None:
     app.push_screen(MonitorScreen(targets))
 
 
+OUT_OF_ORDER_MS = 1_000
+
+
+def _event_ms(record: Record) -> int:
+    """When the service indexed the event (when it was seen, for an event without that stamp)."""
+    return record.event.indexed_at_ms or int(record.seen * 1000)
+
+
 class MonitorScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
@@ -232,11 +240,20 @@ class MonitorScreen(Screen[None]):
 
     def _add(self, new: list[Record]) -> None:
         records = self.records
+        new = sorted(new, key=_event_ms)
+        # A feed's backlog (the retained events read on open, or after a reconnect) can be minutes older than
+        # what is shown: merge it in by time. Two live feeds interleaving by a few ms are left in arrival order.
+        out_of_order = bool(records) and _event_ms(new[0]) < _event_ms(records[-1]) - OUT_OF_ORDER_MS
         records.extend(new)
+        if out_of_order:
+            records.sort(key=_event_ms)
         if len(records) > LIVE_CAP:
             del records[: len(records) - LIVE_CAP]
         if self.history is None:
-            self.timeline.extend(self._shown(new))
+            if out_of_order:
+                self.timeline.replace(self._shown(records))
+            else:
+                self.timeline.extend(self._shown(new))
 
     def _shown(self, records: list[Record]) -> list[Record]:
         if not self.errors_only and self.matcher is None:
