@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from textual.widgets import Button, Input, Select, TabbedContent
-from tui_helpers import wait_for
+from tui_helpers import control, inject, wait_for
 
 from aftui.emulator.server import ServerHandle
 from aftui.journal.store import DEFAULT_NAME as JOURNAL_NAME
@@ -20,16 +20,6 @@ from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)
-
-
-def control(emulator: ServerHandle, what: str, body: dict) -> None:
-    """POST to the emulator's control API (faults, settings)."""
-    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
-
-
-def inject(emulator: ServerHandle, fault: dict) -> None:
-    """The next matching request fails as `fault` says (docs/emulator.md)."""
-    control(emulator, "faults", fault)
 
 
 def source_id(emulator: ServerHandle, name: str) -> str:
@@ -78,6 +68,19 @@ async def events_form(app, pilot) -> DeleteEventsForm:
     await wait_for(pilot, lambda: isinstance(app.screen, DeleteEventsForm) and app.screen.events is not None, 15)
     await pilot.pause()
     return app.screen
+
+
+async def delete_events_of(app, pilot, ident: str) -> DeleteEventsForm:
+    """The source's detail, then D: its delete-events form with the events read."""
+    await open_source(app, pilot, ident)
+    await pilot.press("D")
+    return await events_form(app, pilot)
+
+
+def fill(form: DeleteEventsForm, **values: str) -> None:
+    """Set the form's fields (mode, start, end) by id, in the order given."""
+    for ident, value in values.items():
+        form.query_one(f"#{ident}").value = value  # type: ignore[attr-defined]
 
 
 def preview(form: DeleteEventsForm) -> str:
@@ -191,9 +194,7 @@ async def test_the_preview_counts_each_choice(make_app, emulator, api: httpx.Cli
     a, b = ids[3], ids[8]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        await open_source(app, pilot, ident)
-        await pilot.press("D")
-        form = await events_form(app, pilot)
+        form = await delete_events_of(app, pilot, ident)
         total = len(ids)
         assert f"{total} events of the {total}" in preview(form)  # "all" by default
         cases = {
@@ -203,9 +204,7 @@ async def test_the_preview_counts_each_choice(make_app, emulator, api: httpx.Cli
             ("one", b, ""): 1,
         }
         for (mode, start, end), expected in cases.items():
-            form.query_one("#mode", Select).value = mode
-            form.query_one("#start", Input).value = start
-            form.query_one("#end", Input).value = end
+            fill(form, mode=mode, start=start, end=end)
             await pilot.pause()
             noun = "event" if expected == 1 else "events"
             assert f"{expected} {noun} of the {total}" in preview(form), (mode, preview(form))
@@ -261,11 +260,8 @@ async def test_a_202_not_yet_done_is_said_as_such(make_app, emulator, api: httpx
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        await open_source(app, pilot, ident)
-        await pilot.press("D")
-        form = await events_form(app, pilot)
-        form.query_one("#mode", Select).value = "one"
-        form.query_one("#start", Input).value = ids[0]
+        form = await delete_events_of(app, pilot, ident)
+        fill(form, mode="one", start=ids[0])
         await pilot.press("ctrl+s")
         (await confirm(app, pilot)).query_one("#yes", Button).press()
         await wait_for(pilot, lambda: any("still listed" in n.message and "asynchronous" in n.message for n in app._notifications), 20)
@@ -277,23 +273,18 @@ async def test_event_ids_are_checked_before_sending(make_app, emulator, api: htt
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        await open_source(app, pilot, ident)
-        await pilot.press("D")
-        form = await events_form(app, pilot)
-        form.query_one("#mode", Select).value = "range"
-        form.query_one("#start", Input).value = "yesterday"
+        form = await delete_events_of(app, pilot, ident)
+        fill(form, mode="range", start="yesterday")
         await pilot.pause()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(error_of(form, "start")))
         assert "not an event id" in (error_of(form, "start") or "")
         assert "Give the last id" in (error_of(form, "end") or "")
-        form.query_one("#start", Input).value = ids[8]
-        form.query_one("#end", Input).value = ids[2]
+        fill(form, start=ids[8], end=ids[2])
         await pilot.pause()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "after the last" in (error_of(form, "start") or ""))
-        form.query_one("#mode", Select).value = "from"
-        form.query_one("#start", Input).value = "9999999999999-0"  # after every event kept
+        fill(form, mode="from", start="9999999999999-0")  # after every event kept
         await pilot.pause()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "nothing to delete" in (error_of(form, "preview") or ""))
@@ -306,11 +297,8 @@ async def test_a_server_refusal_keeps_the_events_form(make_app, emulator, api: h
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        await open_source(app, pilot, ident)
-        await pilot.press("D")
-        form = await events_form(app, pilot)
-        form.query_one("#mode", Select).value = "one"
-        form.query_one("#start", Input).value = ids[1]
+        form = await delete_events_of(app, pilot, ident)
+        fill(form, mode="one", start=ids[1])
         inject(emulator, {"path": f"/v1/sources/{ident}/events", "method": "DELETE", "status": 400, "count": 1})
         await pilot.press("ctrl+s")
         (await confirm(app, pilot)).query_one("#yes", Button).press()

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import httpx
 from textual.widgets import Button
-from tui_helpers import wait_for
+from tui_helpers import inject, wait_for
 
 from aftui.emulator.server import ServerHandle
 from aftui.tui.screens.confirm import ConfirmScreen
 from aftui.tui.screens.workflows import KnownTable, WorkflowScreen, WorkflowsPane
 
 SIZE = (120, 36)
-
-
-def control(emulator: ServerHandle, what: str, body: dict) -> None:
-    """POST to the emulator's control API (faults, settings)."""
-    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
-
-
-def inject(emulator: ServerHandle, fault: dict) -> None:
-    """The next matching request fails as `fault` says (docs/emulator.md)."""
-    control(emulator, "faults", fault)
 
 
 def workflow_id(emulator: ServerHandle, name: str) -> str:

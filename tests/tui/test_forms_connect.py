@@ -83,6 +83,12 @@ async def highlight(pilot: Any, table: PagedTable, predicate: Any) -> None:
     await pilot.pause()
 
 
+async def form_of(app: Any, pilot: Any, kind: type) -> Any:
+    """The form of `kind` on top, its submit button there."""
+    await wait_for(pilot, lambda: isinstance(app.screen, kind) and bool(app.screen.query("#submit")))
+    return app.screen
+
+
 async def confirm_screen(app: Any, pilot: Any) -> ConfirmScreen:
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
     return app.screen
@@ -126,8 +132,7 @@ async def test_a_token_is_created_shown_with_its_countdown_and_copied(make_app, 
     async with app.run_test(size=SIZE) as pilot:
         await open_connect(app, pilot)
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConnectTokenForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await form_of(app, pilot, ConnectTokenForm)
         assert "production" in text_of(form.query_one("#form-note"))
         form.query_one("#external_user_id", Input).value = "signup-4711"
         form.query_one("#success", Input).value = "https://app.example.com/connected"
@@ -158,8 +163,7 @@ async def test_an_empty_or_too_long_id_is_refused_before_sending(make_app, api: 
     async with app.run_test(size=SIZE) as pilot:
         await open_connect(app, pilot)
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConnectTokenForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await form_of(app, pilot, ConnectTokenForm)
         row = form.rows()["external_user_id"]
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: row.has_class("-invalid"))
@@ -183,8 +187,7 @@ async def test_the_services_refusal_stays_in_the_form(make_app, emulator, api: h
     async with app.run_test(size=SIZE) as pilot:
         await open_connect(app, pilot)
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConnectTokenForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await form_of(app, pilot, ConnectTokenForm)
         form.query_one("#external_user_id", Input).value = "busy-user"
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
@@ -285,8 +288,7 @@ async def test_every_account_of_a_key_app_is_counted_then_deleted(make_app, api:
     async with app.run_test(size=SIZE) as pilot:
         table = await open_connect(app, pilot)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, AppAccountsForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await form_of(app, pilot, AppAccountsForm)
         form.query_one("#app", Input).value = "openai"
         await pilot.press("ctrl+s")
         confirm = await confirm_screen(app, pilot)
@@ -314,8 +316,7 @@ async def test_an_oauth_apps_slug_and_an_unknown_app_are_refused_beside_the_fiel
     async with app.run_test(size=SIZE) as pilot:
         await open_connect(app, pilot)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, AppAccountsForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await form_of(app, pilot, AppAccountsForm)
         row = form.rows()["app"]
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: row.has_class("-invalid"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 from textual.widgets import Button, Input, Select
-from tui_helpers import wait_for
+from tui_helpers import inject, wait_for
 
 from aftui.emulator.server import ServerHandle
 from aftui.tui.forms.ends import (
@@ -30,16 +30,6 @@ from aftui.tui.screens.workflows import WorkflowScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)
-
-
-def control(emulator: ServerHandle, what: str, body: dict) -> None:
-    """POST to the emulator's control API (faults, settings)."""
-    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
-
-
-def inject(emulator: ServerHandle, fault: dict) -> None:
-    """The next matching request fails as `fault` says (docs/emulator.md)."""
-    control(emulator, "faults", fault)
 
 
 def by_name(emulator: ServerHandle, table: str, name: str) -> str:
@@ -66,6 +56,13 @@ async def form_open(app, pilot, kind: type) -> object:
     form = app.screen
     await wait_for(pilot, lambda: not any(w.is_running for w in form.workers), 15)
     return form
+
+
+async def open_detail(app, pilot, ident: str, kind: type) -> object:
+    """The detail of `ident` (a SourceScreen or a WorkflowScreen) on top, its JSON read."""
+    app.open_id(ident)
+    await wait_for(pilot, lambda: isinstance(app.screen, kind) and bool(app.screen.query("#json")), 15)
+    return app.screen
 
 
 def error_of(form, row: str) -> str | None:
@@ -290,8 +287,7 @@ async def test_send_a_source_to_a_new_webhook(make_app, emulator, info, api: htt
     source = by_name(emulator, "sources", "Orders sheet")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        app.open_id(source)
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
+        await open_detail(app, pilot, source, SourceScreen)
         await pilot.press("w")
         form = await form_open(app, pilot, SendToWebhookForm)
         assert "Orders sheet" in str(form.query_one("#form-title").render())
@@ -313,8 +309,7 @@ async def test_send_to_an_existing_webhook_on_a_channel(make_app, emulator, info
     count = len(webhooks(api))
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        app.open_id(workflow)
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("#json")), 15)
+        await open_detail(app, pilot, workflow, WorkflowScreen)
         await pilot.press("w")
         form = await form_open(app, pilot, SendToWebhookForm)
         form.query_one("#webhook", Select).value = webhook
@@ -331,8 +326,7 @@ async def test_a_failed_subscribe_after_creating_the_webhook_does_not_make_anoth
     source = by_name(emulator, "sources", "Orders sheet")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        app.open_id(source)
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
+        await open_detail(app, pilot, source, SourceScreen)
         await pilot.press("w")
         form = await form_open(app, pilot, SendToWebhookForm)
         form.query_one("#url", Input).value = "https://once.example.com/"
@@ -354,8 +348,7 @@ async def test_route_a_workflows_errors_to_a_listener(make_app, emulator, info, 
     handler = by_name(emulator, "workflows", "Acknowledge and relay webhooks")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        app.open_id(workflow)
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("#json")), 15)
+        await open_detail(app, pilot, workflow, WorkflowScreen)
         await pilot.press("E")
         form = await form_open(app, pilot, SubscriptionForm)
         assert "Route errors of" in str(form.query_one("#form-title").render())
@@ -385,9 +378,7 @@ async def test_read_only_disables_every_subscription_change(make_app, emulator, 
         await pilot.pause()
         assert not isinstance(app.screen, SubscriptionForm)
         assert any("read-only" in n.message for n in app._notifications)
-        app.open_id(source)
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
-        detail = app.screen
+        detail = await open_detail(app, pilot, source, SourceScreen)
         assert detail.check_action("send_to_webhook", ()) is None and detail.check_action("route_errors", ()) is None
         await pilot.press("w")
         await pilot.pause()

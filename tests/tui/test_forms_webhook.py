@@ -23,6 +23,13 @@ async def _loaded(app, pilot) -> PagedTable:
     return app.query_one("#webhooks PagedTable", PagedTable)
 
 
+async def _new_form(app, pilot) -> WebhookForm:
+    """n on the pane: the new-webhook form on top."""
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
+    return app.screen
+
+
 def test_url_rule_matches_the_service() -> None:
     assert url_problem("https://example.com:8443/hooks?x=1") is None
     assert url_problem("http://localhost") is None
@@ -37,9 +44,7 @@ async def test_create_a_webhook_then_it_is_listed(make_app, api: httpx.Client) -
     async with app.run_test(size=SIZE) as pilot:
         table = await _loaded(app, pilot)
         before = len(table.rows)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await _new_form(app, pilot)
         form.query_one("#url", Input).value = "https://hooks.example.com/orders"
         form.query_one("#name", Input).value = "Orders sink"
         await pilot.press("ctrl+s")
@@ -53,9 +58,7 @@ async def test_a_bad_url_is_refused_beside_the_field_and_kept(make_app, api: htt
     app = make_app(start_pane="webhooks")
     async with app.run_test(size=SIZE) as pilot:
         await _loaded(app, pilot)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await _new_form(app, pilot)
         form.query_one("#url", Input).value = "ftp://files.example.com"
         await pilot.press("ctrl+s")
         row = form.rows()["url"]
@@ -71,9 +74,7 @@ async def test_a_server_refusal_keeps_the_form_and_shows_the_message(make_app, e
     app = make_app(start_pane="webhooks")
     async with app.run_test(size=SIZE) as pilot:
         await _loaded(app, pilot)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
-        form = app.screen
+        form = await _new_form(app, pilot)
         form.query_one("#url", Input).value = "https://hooks.example.com/x"
         form.query_one("#name", Input).value = "kept"
         httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": "/v1/webhooks", "method": "POST", "status": 400, "count": 1}).raise_for_status()

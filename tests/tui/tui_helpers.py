@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
@@ -34,6 +35,16 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], bool], timeout: float =
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.05)
+
+
+def control(emulator: ServerHandle, what: str, body: dict) -> None:
+    """POST to the emulator's control API (faults, settings; docs/emulator.md)."""
+    httpx.post(f"{emulator.root_url}/_emulator/{what}", json=body).raise_for_status()
+
+
+def inject(emulator: ServerHandle, fault: dict) -> None:
+    """The next matching request fails as `fault` says (docs/emulator.md)."""
+    control(emulator, "faults", fault)
 
 
 def serve_fixed(port: int) -> ServerHandle:
