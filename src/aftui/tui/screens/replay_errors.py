@@ -36,8 +36,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.marked: set[str] = set()
         self._away = False  # a replay screen was opened from here: its errors may have grown
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
 
     def _screen_changed(self, screen: Screen[Any]) -> None:

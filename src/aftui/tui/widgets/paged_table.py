@@ -148,6 +148,8 @@ class PagedTable(Vertical, Generic[T]):
     def reload(self) -> None:
         """From the first page again (after `r`, a new server filter or a new workspace)."""
         self._retry.cancel()
+        if not self.query(DataTable):
+            return  # removed while it was being mounted (its detail reloaded meanwhile): nothing to load into
         self._remember_cursor()
         self._server_text = self.filter_text if self.server_filter else ""
         params = {self.server_filter: self._server_text} if self.server_filter and self._server_text else {}
