@@ -69,6 +69,7 @@ async def test_lists_and_details_render_hostile_data_inertly(emulator: ServerHan
             app.show_pane(pane)
             await pilot.pause(0.5)
         source = await _open(app, pilot, hostile["source_id"])
+        await _settle(pilot, lambda: any(len(t.rows) == len(data.SAMPLES) + 3 for t in source.query(PagedTable) if t.noun == "events"))
         events = [row for table in source.query(PagedTable) for row in table.rows if isinstance(row, EventSummary)]
         assert len(events) == len(data.SAMPLES) + 3
         for event in events:

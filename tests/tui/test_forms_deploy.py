@@ -54,6 +54,7 @@ def _field(section: PropsSection, name: str) -> PropField:
 
 
 async def _submit_and_wait_invalid(pilot, form, row: str) -> str:
+    await wait_for(pilot, lambda: all(w.is_finished for w in form.workers), 15)  # the component load has ended
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: form.rows().get(row) is not None and form.rows()[row].has_class("-invalid"), 15)
     return _error(form, row)

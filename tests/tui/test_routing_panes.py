@@ -198,6 +198,7 @@ async def test_subscriptions_pane_lists_both_ends_with_kind_and_name(make_app, e
         assert len(table.rows) == len(expected) >= 7
         # Source names arrive from a background walk of the workspace's sources.
         await wait_for(pilot, lambda: any(e.startswith(f"source Order webhooks ({order_webhooks.id}") for e in _cells(table, "emitter")))
+        await wait_for(pilot, lambda: any(e.startswith("webhook Error audit (wh_") for e in _cells(table, "listener")))  # webhook names: a walk of their own
         emitters, listeners, channels = _cells(table, "emitter"), _cells(table, "listener"), _cells(table, "channel")
         glob = emitters.index("all workflows (p_*)")
         assert channels[glob] == "$errors"
