@@ -153,9 +153,15 @@ def secrets_of(info: dict[str, Any]) -> set[str]:
     headers = {"Authorization": f"Bearer {info['api_key']}"}
     with httpx.Client(base_url=info["base_url"], headers=headers, timeout=30) as api:
         for org in api.get("/users/me").json()["data"].get("orgs", []):
-            accounts = api.get(f"/orgs/{org['id']}/accounts", params={"include_credentials": "true", "limit": 100}).json().get("data", [])
-            for account in accounts:
-                found.update(str(v) for v in (account.get("credentials") or {}).values() if len(str(v)) >= 12)
+            after = None
+            while True:
+                params = {"include_credentials": "true", "limit": 100, "org_id": org["id"], **({"after": after} if after else {})}
+                page = api.get("/accounts", params=params).json()
+                for account in page.get("data", []):
+                    found.update(str(v) for v in (account.get("credentials") or {}).values() if len(str(v)) >= 12)
+                after = (page.get("page_info") or {}).get("end_cursor")
+                if not after or not page.get("data"):
+                    break
     return found
 
 
