@@ -25,7 +25,6 @@ import json
 import logging
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from emulator import emulator  # noqa: E402 - the sibling benchmark's subprocess runner
 
 from aftui.api import Timeouts  # noqa: E402
+from aftui.testing.pilot import wait_until as until
+from aftui.testing.pilot import walk_tabs, watch_the_loop
 from aftui.testing.terminal import CapturingDriver, attacks, output_of
 from aftui.tui import retry
 from aftui.tui.app import AftuiApp
@@ -64,29 +65,10 @@ class Logs(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-async def until(pilot: Any, predicate: Any, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.05)
-    return True
-
-
-async def watch_the_loop(stalls: list[float], tick: float = 0.002) -> None:
-    while True:
-        before = time.perf_counter()
-        await asyncio.sleep(tick)
-        stalls.append(max(0.0, (time.perf_counter() - before - tick) * 1000))
-
-
 async def show(app: AftuiApp, pilot: Any, screen_check: Any) -> None:
     """Wait for the screen, then step through its tabs so each is drawn."""
     await until(pilot, screen_check)
-    await until(pilot, lambda: bool(app.screen.query("Tabs")) or bool(app.screen.query(".problem")))
-    for _ in range(len(app.screen.query("Tab")) + 1):
-        await pilot.press("right_square_bracket")
-        await pilot.pause(0.2)
+    await walk_tabs(pilot)
 
 
 async def hostile_walk(app: AftuiApp, pilot: Any, ids: dict[str, Any]) -> tuple[int, int]:

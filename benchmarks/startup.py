@@ -65,6 +65,7 @@ def startup_ms(runs: int) -> dict:
 
 
 async def scale_figures(scale: int) -> list[dict]:
+    from aftui.testing.pilot import watch_the_loop
     from aftui.tui.app import AftuiApp
     from aftui.tui.run import demo_session
 
@@ -89,7 +90,7 @@ async def scale_figures(scale: int) -> list[dict]:
             await pilot.pause()
             first_page_ms = (time.perf_counter() - started) * 1000
             table = app.query_one("#sources PagedTable")
-            ticker = asyncio.create_task(_watch_the_loop(stalls))
+            ticker = asyncio.create_task(watch_the_loop(stalls))
             while presses < 20_000:
                 await pilot.press("pagedown")
                 presses += 1
@@ -106,14 +107,6 @@ async def scale_figures(scale: int) -> list[dict]:
     finally:
         emulator.terminate()
         emulator.wait(timeout=10)
-
-
-async def _watch_the_loop(stalls: list[float], tick: float = 0.002) -> None:
-    """Record how late each short sleep wakes: the time the loop was busy with something else."""
-    while True:
-        before = time.perf_counter()
-        await asyncio.sleep(tick)
-        stalls.append(max(0.0, (time.perf_counter() - before - tick) * 1000))
 
 
 def main() -> None:

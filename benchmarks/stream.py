@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from emulator import emulator  # noqa: E402 - the sibling benchmark's subprocess runner
 
 from aftui.monitor import Target  # noqa: E402
+from aftui.testing.pilot import watch_the_loop  # noqa: E402
 
 PER_SOURCE = 25_000
 KEY_EVERY_S = 0.05
@@ -158,7 +159,7 @@ async def monitor(info: dict, count: int) -> dict:
         screen.action_follow = timed_follow  # type: ignore[method-assign]
         base_written = writer.written
         injector = inject_all(info, sources, count // len(sources))
-        ticker = asyncio.create_task(_watch_the_loop(stalls))
+        ticker = asyncio.create_task(watch_the_loop(stalls))
         first = 0.0
         next_key = time.perf_counter()
         while writer.written - base_written < count:
@@ -191,13 +192,6 @@ def _key(key: str):  # noqa: ANN202 - a textual Key event, posted as a terminal'
     from textual import events
 
     return events.Key(key, key)
-
-
-async def _watch_the_loop(stalls: list[float], tick: float = 0.002) -> None:
-    while True:
-        before = time.perf_counter()
-        await asyncio.sleep(tick)
-        stalls.append(max(0.0, (time.perf_counter() - before - tick) * 1000))
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import httpx
 import pytest
 
 from aftui.emulator.server import ServerHandle
+from aftui.testing.pilot import wait_until
 from aftui.tui import retry
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
@@ -43,8 +43,4 @@ def inject(root: httpx.Client) -> Callable[..., None]:
 
 
 async def until(pilot, predicate: Callable[[], bool], timeout: float = 20.0) -> None:  # noqa: ANN001
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out waiting for the app"
-        await pilot.pause(0.05)
+    assert await wait_until(pilot, predicate, timeout), "timed out waiting for the app"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Tabs
-
 from aftui.api.models import EventSummary
 from aftui.emulator import hostile as data
 from aftui.emulator.server import ServerHandle
+from aftui.testing.pilot import wait_until, walk_tabs
 from aftui.testing.terminal import CapturingDriver, attacks, output_of
 from aftui.tui.app import AftuiApp
 from aftui.tui.opener import open_resource
@@ -29,30 +28,13 @@ SIZE = (120, 36)
 
 
 async def _settle(pilot, predicate, timeout: float = 20.0) -> None:  # noqa: ANN001
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out waiting for the app"
-        await pilot.pause(0.05)
-
-
-async def _walk_tabs(app: AftuiApp, pilot) -> None:  # noqa: ANN001
-    """Show every tab of the detail on screen, each long enough to be drawn."""
-    screen = app.screen
-    await _settle(pilot, lambda: bool(screen.query(Tabs)) or bool(screen.query(".problem")))
-    for _ in range(len(screen.query(Tabs).first().query("Tab")) if screen.query(Tabs) else 0):
-        await pilot.press("right_square_bracket")
-        await pilot.pause(0.2)
-        for table in screen.query(PagedTable):
-            await _settle(pilot, lambda t=table: t.pager.done or bool(t.query(".problem")))
+    assert await wait_until(pilot, predicate, timeout), "timed out waiting for the app"
 
 
 async def _open(app: AftuiApp, pilot, ident: str) -> DetailScreen:  # noqa: ANN001
     assert open_resource(app, ident)
     await _settle(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == ident)
-    await _walk_tabs(app, pilot)
+    await walk_tabs(pilot)
     return app.screen  # type: ignore[return-value]
 
 
@@ -75,7 +57,7 @@ async def test_lists_and_details_render_hostile_data_inertly(emulator: ServerHan
         for event in events:
             app.push_screen(EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=hostile["source_id"]))
             await _settle(pilot, lambda e=event: isinstance(app.screen, EventScreen) and app.screen.record is not None)
-            await _walk_tabs(app, pilot)
+            await walk_tabs(pilot)
             app.pop_screen()
             await pilot.pause(0.1)
         app.pop_screen()

@@ -11,10 +11,10 @@ import logging
 from pathlib import Path
 
 import pytest
-from textual.widgets import Tabs
 
 from aftui.config import Config, Profile, save_config
 from aftui.emulator.server import ServerHandle
+from aftui.testing.pilot import walk_tabs
 from aftui.testing.terminal import CapturingDriver, output_of
 from aftui.tui import run
 from aftui.tui.opener import open_resource
@@ -48,17 +48,6 @@ def test_the_screenshots_and_snapshots_show_no_secret(emulator: ServerHandle) ->
     assert {name: hit for name, hit in found.items() if hit} == {}
 
 
-async def _walk_tabs(app, pilot) -> None:  # noqa: ANN001
-    screen = app.screen
-    for _ in range(30):
-        if screen.query(Tabs) or screen.query(".problem"):
-            break
-        await pilot.pause(0.1)
-    for _ in range(len(screen.query("Tab")) + 1):
-        await pilot.press("right_square_bracket")
-        await pilot.pause(0.2)
-
-
 async def test_a_walk_through_accounts_and_the_profile_form_shows_and_logs_no_secret(
     config_file: Path, emulator: ServerHandle, info: dict, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -83,7 +72,7 @@ async def test_a_walk_through_accounts_and_the_profile_form_shows_and_logs_no_se
                 if isinstance(app.screen, DetailScreen) and app.screen.ident == ident:
                     break
                 await pilot.pause(0.05)
-            await _walk_tabs(app, pilot)
+            await walk_tabs(pilot)
             app.pop_screen()
         edit_profile(app, app.profile)
         await pilot.pause(0.5)
