@@ -106,7 +106,7 @@ def _connect_account(em: "Emulator", org: str, app_id: str, now_ms: int) -> Acco
     store.end_users[(info.project_id, "production", external)] = EndUser(info.project_id, "production", external, now_ms)
     account = Account(
         id=store.ids.new("apn_"), app_id=app_id, name=ALL_IN_ONE, org_id=org, owner_id=info.user_id,
-        created_at_ms=now_ms, updated_at_ms=now_ms, credentials={k: v for k, v in SAMPLES.items()}, expires_at_ms=None,
+        created_at_ms=now_ms, updated_at_ms=now_ms, credentials=dict(SAMPLES), expires_at_ms=None,
         external_id=external, project_id=info.project_id, environment="production", error=ALL_IN_ONE,
     )
     store.accounts[account.id] = account

@@ -240,10 +240,11 @@ class MonitorScreen(Screen[None]):
 
     def _add(self, new: list[Record]) -> None:
         records = self.records
-        new = sorted(new, key=_event_ms)
         # A feed's backlog (the retained events read on open, or after a reconnect) can be minutes older than
         # what is shown: merge it in by time. Two live feeds interleaving by a few ms are left in arrival order.
-        out_of_order = bool(records) and _event_ms(new[0]) < _event_ms(records[-1]) - OUT_OF_ORDER_MS
+        times = [_event_ms(r) for r in new]
+        before = [_event_ms(records[-1]) if records else times[0], *times]
+        out_of_order = any(t < prev - OUT_OF_ORDER_MS for prev, t in zip(before, times))
         records.extend(new)
         if out_of_order:
             records.sort(key=_event_ms)
