@@ -214,7 +214,12 @@ async def test_the_errors_tab_lists_the_order_workflows_errors(make_app, emulato
         assert cells[2] == "HTTP"
         assert cells[3].startswith("ValidationError: Missing required field")
         screen.query_one(TabbedContent).active = screen.query_one(TabbedContent).query("TabPane")[4].id
-        errors.table.focus()
+
+        def focused() -> bool:  # the tab shows on a later refresh: until then the table cannot take focus
+            errors.table.focus()
+            return errors.table.has_focus
+
+        await wait_for(pilot, focused)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EventScreen))
         assert app.screen.errors and app.screen.workflow_id == orders
