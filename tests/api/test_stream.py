@@ -24,6 +24,7 @@ from httpx_sse import ServerSentEvent
 from aftui.api.client import Client
 from aftui.api.errors import AuthError, NetworkError, NotFoundError
 from aftui.api.models import EventSummary, event_key
+from aftui.api.rawevent import RawEvent
 from aftui.api.stream import SourceStream, StreamState, parse_event
 from aftui.emulator.server import ServerHandle
 
@@ -458,3 +459,48 @@ def test_an_event_at_or_before_the_last_one_is_not_given_twice() -> None:
     resumed = SourceStream(None, "dc_x", last_event_id="5-2")  # type: ignore[arg-type]
     assert resumed._accept(ServerSentEvent(data=SUMMARY, id="5-2")) is None
     assert resumed._accept(ServerSentEvent(data=SUMMARY, id="5-3")) is not None
+
+
+# --- raw mode: the monitor's events stay text until looked at --------------------------------------
+
+
+@pytest.mark.parametrize("data", DATA)
+@pytest.mark.parametrize("sse_id", ["", "9-9", "x"])
+def test_a_raw_event_parses_to_what_parse_event_gives(data: str, sse_id: str) -> None:
+    sse = ServerSentEvent(data=data, id=sse_id)
+    accepted = SourceStream(None, "dc_x", raw=True)._accept_raw(sse)  # type: ignore[arg-type]
+    expected = parse_event(sse, "dc_x")
+    assert accepted is not None
+    kept_as_text = isinstance(accepted, RawEvent)
+    assert kept_as_text == (sse_id == "9-9" and data.startswith("{"))
+    parsed = accepted.parse() if isinstance(accepted, RawEvent) else accepted
+    assert parsed.model_dump() == expected.model_dump()
+    assert parsed.model_fields_set == expected.model_fields_set
+
+
+@pytest.mark.parametrize("event_id", IDS)
+def test_raw_mode_orders_ids_as_event_key_does(event_id: str) -> None:
+    stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
+    assert stream._accept_raw(ServerSentEvent(data='{"event": 1}', id=event_id)) is not None
+    assert stream._last_key == event_key(event_id)
+    assert stream.last_event_id == (event_id or None)
+
+
+def test_raw_mode_gives_each_event_once() -> None:
+    stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
+    given = [stream._accept_raw(ServerSentEvent(data=SUMMARY, id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "5-3")]
+    assert [e.id if e else None for e in given] == ["5-1", "5-2", None, None, "5-10", None]
+    raw = given[0]
+    assert isinstance(raw, RawEvent) and raw.key == (5, 1) and raw.emitter_id == "dc_x"
+    assert raw.parse() is raw.parse()  # parsed once
+
+
+async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(client: Client, control: httpx.AsyncClient, src: str) -> None:
+    async with Reader(client.stream_source(src, raw=True)) as reader:
+        await reader.live()
+        await inject(control, src, 3, channel="alerts")
+        events = await reader.events_count(3)
+    assert all(isinstance(e, RawEvent) for e in events)
+    parsed = [e.parse() for e in events]  # type: ignore[union-attr]
+    assert [(e.event["seq"], e.channel, e.metadata.emitter_id) for e in parsed] == [(i, "alerts", src) for i in range(3)]
+    assert [e.id for e in parsed] == reader.ids

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from aftui.api.models import EventSummary
+from aftui.api.rawevent import RawEvent
 from aftui.journal import Journal
 from aftui.monitor import Matcher, Record, Retention, Target, export_path, write_ndjson
 from aftui.monitor.dedupe import OTHER_IDS, FeedCursor
@@ -144,3 +145,15 @@ def test_a_journal_that_cannot_be_opened_gives_no_writer(tmp_path: Path) -> None
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     assert open_writer(blocker / "journal.sqlite3", Retention()) is None
+
+
+def test_a_streamed_record_is_parsed_only_when_looked_at() -> None:
+    data = '{"id":"1700000000000-3","indexed_at_ms":1700000000000,"event":{"n":1},"metadata":{"name":"alerts"}}'
+    raw = RawEvent("1700000000000-3", (1700000000000, 3), data, "message", "dc_a")
+    record = Record(0, Target("source", "dc_a", "A"), raw, seen=5.0)
+    assert (record.id, record.time_ms, record.clock()) == ("1700000000000-3", 1700000000000, "22:13:20")
+    cursor = FeedCursor()
+    assert cursor.fresh(raw) and not cursor.fresh(raw)
+    assert raw._parsed is None  # ordering, dedupe and the clock did not parse it
+    assert record.channel == "alerts" and record.event.event == {"n": 1} and record.summary == '{"n":1}'
+    assert record.event is record.event

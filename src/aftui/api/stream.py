@@ -16,12 +16,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
-from . import jsontext
 from .errors import (
     ApiError,
     AuthError,
@@ -33,6 +32,7 @@ from .errors import (
     transport_message,
 )
 from .models import EventSummary, event_key
+from .rawevent import RawEvent, validate_summary_json, other_event, summary_of_data
 
 if TYPE_CHECKING:
     from .client import Client
@@ -71,6 +71,7 @@ class SourceStream:
         keepalive_s: float = 15.0,
         max_backoff_s: float = 10.0,
         max_attempts: int | None = None,
+        raw: bool = False,
     ) -> None:
         self.client = client
         self.source_id = source_id
@@ -79,6 +80,7 @@ class SourceStream:
         self.keepalive_s = keepalive_s
         self.max_backoff_s = max_backoff_s
         self.max_attempts = max_attempts
+        self.raw = raw  # yield RawEvent where the data can wait to be parsed (see rawevent.py)
         self.state = StreamState("connecting")
         self._listeners: list[StateListener] = [on_state] if on_state else []
         self.connections = 0  # how many times a connection went live, for tests and the header
@@ -91,10 +93,11 @@ class SourceStream:
         for listener in self._listeners:
             listener(state)
 
-    def __aiter__(self) -> AsyncIterator[EventSummary]:
+    def __aiter__(self) -> AsyncIterator[EventSummary | RawEvent]:
         return self._run()
 
-    async def _run(self) -> AsyncIterator[EventSummary]:
+    async def _run(self) -> AsyncIterator[EventSummary | RawEvent]:
+        accept = self._accept_raw if self.raw else self._accept
         failures = 0
         self._set(StreamState("connecting"))
         try:
@@ -108,7 +111,7 @@ class SourceStream:
                     async with self._open() as response, aclosing(EventSource(response).aiter_sse()) as messages:
                         opened_at = time.monotonic()
                         async for sse in messages:
-                            event = self._accept(sse)
+                            event = accept(sse)
                             if event is not None:
                                 failures = 0
                                 yield event
@@ -177,7 +180,7 @@ class SourceStream:
             # json.loads then model_validate, and the same model. Only a summary's shape is
             # taken as one; anything else (JSON pydantic-core refuses included) goes the slow way.
             try:
-                event = _validate_summary_json(text)
+                event = validate_summary_json(text)
             except ValueError:
                 pass
             else:
@@ -185,7 +188,7 @@ class SourceStream:
                 if not ("event" in given and ("id" in given or "metadata" in given)):
                     event = None
         if event is None:
-            event = _other_event(sse, self.source_id)
+            event = other_event(text, sse.id, sse.event, self.source_id)
         event_id = sse.id or event.id
         if event_id:
             ms, sep, seq = event_id.partition("-")  # event_key(), inlined
@@ -197,38 +200,26 @@ class SourceStream:
             self.last_event_id = event_id
         return event
 
-
-# `EventSummary.model_validate_json` without the per-call cost of its Python wrapper.
-_validate_summary_json = EventSummary.__pydantic_validator__.validate_json
+    def _accept_raw(self, sse: ServerSentEvent) -> EventSummary | RawEvent | None:
+        """As `_accept`, but an event with an `<ms>-<seq>` id whose data is a JSON object stays text."""
+        text = sse.data
+        event_id = sse.id
+        if text and event_id and text[0] == "{":
+            ms, sep, seq = event_id.partition("-")
+            # 18 digits at most: SQLite's integers, where the journal keeps the key, stop at 2**63.
+            if sep and event_id.isascii() and ms.isdigit() and seq.isdigit() and len(ms) <= 18 and len(seq) <= 18:
+                key = (int(ms), int(seq))
+                if self._last_key is not None and key <= self._last_key:
+                    return None
+                self._last_key = key
+                self.last_event_id = event_id
+                return RawEvent(event_id, key, text, sse.event, self.source_id)
+        return self._accept(sse)
 
 
 def parse_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
     """A summary from the emulator's `data:`, or a bare payload as the real service may send it."""
-    text = sse.data
-    if text.startswith("{"):
-        try:
-            summary = _validate_summary_json(text)
-        except ValueError:
-            pass
-        else:
-            given = summary.model_fields_set
-            if "event" in given and ("id" in given or "metadata" in given):
-                return summary
-    return _other_event(sse, source_id)
-
-
-def _other_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
-    """What is not a summary: a summary-shaped dict pydantic-core would not parse, or a bare payload."""
-    try:
-        data: Any = jsontext.loads(sse.data)
-    except ValueError:
-        data = sse.data
-    if isinstance(data, dict) and "event" in data and ("id" in data or "metadata" in data):
-        try:
-            return EventSummary.model_validate(data)
-        except ValueError:
-            pass
-    return EventSummary(id=sse.id or None, event=data, metadata={"emitter_id": source_id, "name": sse.event if sse.event != "message" else None})
+    return summary_of_data(sse.data, sse.id, sse.event, source_id)
 
 
 def _reason(exc: BaseException) -> str:

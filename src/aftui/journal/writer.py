@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Self
 
 from ..api.models import EventSummary
+from ..api.rawevent import RawEvent
 from .store import Journal
 
 __all__ = ["JournalWriter"]
@@ -40,7 +41,7 @@ class JournalWriter:
         self.max_rows, self.max_mb, self.prune_every = max_rows, max_mb, prune_every
         self.written = 0  # new rows stored so far
         self.last_error: BaseException | None = None
-        self._buffer: list[tuple[str | None, list[EventSummary]]] = []
+        self._buffer: list[tuple[str | None, list[EventSummary | RawEvent]]] = []
         self._pending = 0
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()  # one batch at a time, in order
@@ -55,7 +56,7 @@ class JournalWriter:
         with self._cond:
             return self._pending
 
-    def add(self, events: Iterable[EventSummary], emitter_id: str | None = None) -> None:
+    def add(self, events: Iterable[EventSummary | RawEvent], emitter_id: str | None = None) -> None:
         """Buffer events for the next batch; never touches the disk."""
         batch = list(events)
         if not batch:
@@ -88,12 +89,12 @@ class JournalWriter:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _take(self) -> list[tuple[str | None, list[EventSummary]]]:
+    def _take(self) -> list[tuple[str | None, list[EventSummary | RawEvent]]]:
         with self._cond:
             taken, self._buffer, self._pending = self._buffer, [], 0
         return taken
 
-    def _write(self, taken: list[tuple[str | None, list[EventSummary]]]) -> int:
+    def _write(self, taken: list[tuple[str | None, list[EventSummary | RawEvent]]]) -> int:
         if not taken:
             return 0
         new = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ..api.models import EventSummary
+from ..api.rawevent import RawEvent
 
 OTHER_IDS = 2000  # ids without a key remembered per feed
 
@@ -22,7 +23,7 @@ class FeedCursor:
         self.last_id: str | None = None  # the id of `last_key`, to resume a stream from
         self._others: OrderedDict[str, None] = OrderedDict()
 
-    def fresh(self, event: EventSummary) -> bool:
+    def fresh(self, event: EventSummary | RawEvent) -> bool:
         """True the first time an event is offered; it is then remembered."""
         event_id = event.id
         key = event.key

@@ -14,12 +14,13 @@ from functools import partial
 
 from ..api import ApiError, Client, StreamState
 from ..api.models import EventSummary
+from ..api.rawevent import RawEvent
 from ..api.poll import EventPoller
 from ..api.stream import FINAL
 from .dedupe import FeedCursor
 from .records import Target
 
-Deliver = Callable[[Target, EventSummary], None]
+Deliver = Callable[[Target, EventSummary | RawEvent], None]
 Report = Callable[[Target, StreamState], None]
 
 BACKFILL = 100  # what the service keeps per emitter: read once when a source has no history here
@@ -39,7 +40,8 @@ async def source_feed(client: Client, target: Target, cursor: FeedCursor, delive
             for event in sorted(page.items, key=_order):
                 if cursor.fresh(event):
                     deliver(target, event)
-    stream = client.stream_source(target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target))
+    # raw: events stay text until the UI draws them or the journal's SQLite reads them (api/rawevent.py).
+    stream = client.stream_source(target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True)
     try:
         # The hot loop of the monitor: one check and one call per event.
         fresh = cursor.fresh

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..api import Client, StreamState
 from ..api.models import EventSummary
+from ..api.rawevent import RawEvent
 from ..journal.writer import JournalWriter
 from .dedupe import FeedCursor
 from .feeds import poll_feed, source_feed
@@ -77,7 +78,7 @@ class Monitor:
         self._cursors: dict[str, FeedCursor] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._targets: dict[str, Target] = {}
-        self._to_journal: defaultdict[str, list[EventSummary]] = defaultdict(list)
+        self._to_journal: defaultdict[str, list[EventSummary | RawEvent]] = defaultdict(list)
         self._arrived: list[Record] = []  # since the last hand-over; the monitor's thread only, so no lock per event
         self._live = 0  # live (not history) records among them
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -218,7 +219,7 @@ class Monitor:
             if self._cursors.setdefault(target.key, FeedCursor()).fresh(event):
                 self._deliver(target, event, history=True)
 
-    def _deliver(self, target: Target, event: EventSummary, history: bool = False) -> None:
+    def _deliver(self, target: Target, event: EventSummary | RawEvent, history: bool = False) -> None:
         """Called for every event: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
         self._arrived.append(Record(self._n, target, event, self._wall(), history))
         self._n += 1

@@ -10,11 +10,12 @@ an event that is never on screen or filtered costs nothing beyond its record.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from ..api.models import EventSummary
+from ..api.rawevent import RawEvent
 from ..text import visible
 
 Kind = Literal["source", "events", "errors"]
@@ -44,18 +45,41 @@ class Target:
         return self.key == other.key
 
 
-@dataclass(slots=True, eq=False)
 class Record:
-    """One event in the timeline. `n` counts arrivals: it orders records and names them for marks."""
+    """One event in the timeline. `n` counts arrivals: it orders records and names them for marks.
 
-    n: int
-    target: Target
-    event: EventSummary
-    seen: float  # wall-clock seconds when it arrived (or was read from the journal)
-    history: bool = False  # read from the journal when the monitor opened, not seen live
-    _name: str | None = field(default=None, repr=False)
-    _summary: str | None = field(default=None, repr=False)
-    _search: str | None = field(default=None, repr=False)
+    A streamed event may come as a `RawEvent` (its text, not parsed): `event` parses it on first use,
+    so what is never drawn, filtered or exported is never parsed.
+    """
+
+    __slots__ = ("_event", "_name", "_raw", "_search", "_summary", "history", "n", "seen", "target", "time_ms")
+
+    def __init__(self, n: int, target: Target, event: EventSummary | RawEvent, seen: float, history: bool = False) -> None:
+        self.n = n
+        self.target = target
+        self.seen = seen  # wall-clock seconds when it arrived (or was read from the journal)
+        self.history = history  # read from the journal when the monitor opened, not seen live
+        self._raw = event if isinstance(event, RawEvent) else None
+        self._event = None if self._raw is not None else event
+        self.time_ms = _time_ms(event, seen)  # what the timeline orders by
+        self._name: str | None = None
+        self._summary: str | None = None
+        self._search: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Record(n={self.n}, target={self.target.key}, id={self.id!r})"
+
+    @property
+    def event(self) -> EventSummary:
+        event = self._event
+        if event is None:
+            event = self._event = self._raw.parse()  # type: ignore[union-attr] - one of the two is set
+            self._raw = None
+        return event
+
+    @property
+    def id(self) -> str | None:
+        return self._raw.id if self._raw is not None else self.event.id
 
     @property
     def emitter_id(self) -> str:
@@ -97,15 +121,12 @@ class Record:
 
     def replace_event(self, event: EventSummary) -> None:
         """The full event in place of its cut summary (fetched with expand=event)."""
-        self.event = event
+        self._event, self._raw = event, None
         self._name = self._summary = self._search = None
 
     def clock(self) -> str:
         """The event's time as HH:MM:SS UTC (from its id or index time), or the arrival time."""
-        key = self.event.key
-        ms = key[0] if key is not None else self.event.indexed_at_ms
-        seconds = ms / 1000 if ms else self.seen
-        return datetime.fromtimestamp(seconds, tz=UTC).strftime("%H:%M:%S")
+        return datetime.fromtimestamp(self.time_ms / 1000, tz=UTC).strftime("%H:%M:%S")
 
     def as_json(self) -> dict[str, Any]:
         """The event summary as the service sent it, with the emitter filled in where it was missing."""
@@ -113,6 +134,14 @@ class Record:
         metadata = data.setdefault("metadata", {})
         metadata.setdefault("emitter_id", self.emitter_id)
         return data
+
+
+def _time_ms(event: EventSummary | RawEvent, seen: float) -> int:
+    """When the service indexed the event: its id's time, else its index time, else when it was seen."""
+    key = event.key
+    if key is not None:
+        return key[0]
+    return event.indexed_at_ms or int(seen * 1000)  # type: ignore[union-attr] - a RawEvent always has a key
 
 
 def summary_of(event: EventSummary) -> str:

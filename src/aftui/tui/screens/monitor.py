@@ -16,6 +16,7 @@ import sqlite3
 import sys
 from collections import deque
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from rich.text import Text
@@ -78,9 +79,7 @@ def open_monitor(app: App[Any], targets: list[Target] | None = None) -> None:
 OUT_OF_ORDER_MS = 1_000
 
 
-def _event_ms(record: Record) -> int:
-    """When the service indexed the event (when it was seen, for an event without that stamp)."""
-    return record.event.indexed_at_ms or int(record.seen * 1000)
+_event_ms = attrgetter("time_ms")  # when the service indexed the event (when it was seen, without that stamp)
 
 
 class MonitorScreen(Screen[None]):
