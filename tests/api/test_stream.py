@@ -19,12 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
-from httpx_sse import ServerSentEvent
 
 from aftui.api.client import Client
 from aftui.api.errors import AuthError, NetworkError, NotFoundError
 from aftui.api.models import EventSummary, event_key
 from aftui.api.rawevent import RawEvent
+from aftui.api.sse import SseEvent
 from aftui.api.stream import SourceStream, StreamState, parse_event
 from aftui.emulator.server import ServerHandle
 
@@ -433,7 +433,7 @@ def bare_stream() -> SourceStream:
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize("sse_id", ["", "9-9"])
 def test_the_fast_path_reads_every_shape_as_parse_event_does(data: str, sse_id: str) -> None:
-    sse = ServerSentEvent(data=data, id=sse_id)
+    sse = SseEvent(data=data, id=sse_id)
     accepted = bare_stream()._accept(sse)
     expected = parse_event(sse, "dc_x")
     assert accepted is not None
@@ -445,20 +445,20 @@ def test_the_fast_path_reads_every_shape_as_parse_event_does(data: str, sse_id: 
 @pytest.mark.parametrize("event_id", IDS)
 def test_the_fast_path_orders_ids_as_event_key_does(event_id: str) -> None:
     stream = bare_stream()
-    assert stream._accept(ServerSentEvent(data='{"event": 1}', id=event_id)) is not None
+    assert stream._accept(SseEvent(data='{"event": 1}', id=event_id)) is not None
     assert stream._last_key == event_key(event_id)
     assert stream.last_event_id == (event_id or None)
 
 
 def test_an_event_at_or_before_the_last_one_is_not_given_twice() -> None:
     stream = bare_stream()
-    given = [stream._accept(ServerSentEvent(data=SUMMARY.replace("1793523600000-7", i), id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "x", "5-3")]
+    given = [stream._accept(SseEvent(data=SUMMARY.replace("1793523600000-7", i), id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "x", "5-3")]
     assert [e.id if e else None for e in given] == ["5-1", "5-2", None, None, "5-10", "x", None]
     assert stream.last_event_id == "x" and stream._last_key == (5, 10)
     # an id given at the start counts as already seen
     resumed = SourceStream(None, "dc_x", last_event_id="5-2")  # type: ignore[arg-type]
-    assert resumed._accept(ServerSentEvent(data=SUMMARY, id="5-2")) is None
-    assert resumed._accept(ServerSentEvent(data=SUMMARY, id="5-3")) is not None
+    assert resumed._accept(SseEvent(data=SUMMARY, id="5-2")) is None
+    assert resumed._accept(SseEvent(data=SUMMARY, id="5-3")) is not None
 
 
 # --- raw mode: the monitor's events stay text until looked at --------------------------------------
@@ -467,7 +467,7 @@ def test_an_event_at_or_before_the_last_one_is_not_given_twice() -> None:
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize("sse_id", ["", "9-9", "x"])
 def test_a_raw_event_parses_to_what_parse_event_gives(data: str, sse_id: str) -> None:
-    sse = ServerSentEvent(data=data, id=sse_id)
+    sse = SseEvent(data=data, id=sse_id)
     accepted = SourceStream(None, "dc_x", raw=True)._accept_raw(sse)  # type: ignore[arg-type]
     expected = parse_event(sse, "dc_x")
     assert accepted is not None
@@ -481,14 +481,14 @@ def test_a_raw_event_parses_to_what_parse_event_gives(data: str, sse_id: str) ->
 @pytest.mark.parametrize("event_id", IDS)
 def test_raw_mode_orders_ids_as_event_key_does(event_id: str) -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
-    assert stream._accept_raw(ServerSentEvent(data='{"event": 1}', id=event_id)) is not None
+    assert stream._accept_raw(SseEvent(data='{"event": 1}', id=event_id)) is not None
     assert stream._last_key == event_key(event_id)
     assert stream.last_event_id == (event_id or None)
 
 
 def test_raw_mode_gives_each_event_once() -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
-    given = [stream._accept_raw(ServerSentEvent(data=SUMMARY, id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "5-3")]
+    given = [stream._accept_raw(SseEvent(data=SUMMARY, id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "5-3")]
     assert [e.id if e else None for e in given] == ["5-1", "5-2", None, None, "5-10", None]
     raw = given[0]
     assert isinstance(raw, RawEvent) and raw.key == (5, 1) and raw.emitter_id == "dc_x"

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from httpx_sse import ServerSentEvent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from aftui.api import jsontext, models
+from aftui.api.sse import SseEvent
 from aftui.api.stream import SourceStream, parse_event
 
 JSON = st.recursive(
@@ -54,7 +54,7 @@ def test_models_take_any_json_object_or_refuse_it_cleanly(record: dict, model: t
 @settings(max_examples=300)
 @given(data=st.text(max_size=300), ident=st.text(max_size=30), name=st.sampled_from(["message", "", "x"]))
 def test_the_sse_parser_takes_any_text(data: str, ident: str, name: str) -> None:
-    event = parse_event(ServerSentEvent(event=name, data=data, id=ident), "dc_1")
+    event = parse_event(SseEvent(event=name, data=data, id=ident), "dc_1")
     assert isinstance(event, models.EventSummary)
 
 
@@ -64,7 +64,7 @@ def test_the_stream_accepts_any_summary_once(payload: object, ident: str) -> Non
     stream = SourceStream.__new__(SourceStream)
     stream.source_id, stream._last_key, stream.last_event_id = "dc_1", None, None
     text = json.dumps({"id": ident, "event": payload, "metadata": {}})
-    first = stream._accept(ServerSentEvent(data=text, id=ident))
+    first = stream._accept(SseEvent(data=text, id=ident))
     assert first is not None
     assert first.event == payload
 
@@ -83,7 +83,7 @@ def test_json_nested_beyond_the_parse_bound_is_refused_as_not_json() -> None:
 
 def test_a_deep_sse_event_arrives_cut_rather_than_ending_the_stream() -> None:
     deep = "[" * 10_000 + "]" * 10_000
-    event = parse_event(ServerSentEvent(data='{"id":"1-0","event":' + deep + ',"metadata":{}}', id="1-0"), "dc_1")
+    event = parse_event(SseEvent(data='{"id":"1-0","event":' + deep + ',"metadata":{}}', id="1-0"), "dc_1")
     assert event.id == "1-0"
     assert jsontext.CUT_NOTE in json.dumps(event.event, ensure_ascii=False)
 

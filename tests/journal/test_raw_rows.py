@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from aftui.api.rawevent import RawEvent
+from aftui.api.sse import SseEvent
 from aftui.api.stream import SourceStream
 from aftui.journal import Journal
 from aftui.journal.rows import row_of, summary_of_row
-from httpx_sse import ServerSentEvent
 
 SUMMARY = '{"id":"9-9","indexed_at_ms":9,"event":{"seq":7,"text":"été \\u00e9"},"metadata":{"emitter_id":"dc_x","emit_id":"e1","name":"alerts"}}'
 SHAPES = [
@@ -33,7 +33,7 @@ SHAPES = [
 
 
 def raw_of(data: str) -> RawEvent:
-    event = SourceStream(None, "dc_x", raw=True)._accept_raw(ServerSentEvent(data=data, id="9-9"))  # type: ignore[arg-type]
+    event = SourceStream(None, "dc_x", raw=True)._accept_raw(SseEvent(data=data, id="9-9"))  # type: ignore[arg-type]
     assert isinstance(event, RawEvent)
     return event
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import httpx
-from httpx_sse import EventSource, ServerSentEvent
 
 from .errors import (
     ApiError,
@@ -32,7 +31,8 @@ from .errors import (
     transport_message,
 )
 from .models import EventSummary, event_key
-from .rawevent import RawEvent, validate_summary_json, other_event, summary_of_data
+from .rawevent import RawEvent, other_event, summary_of_data, validate_summary_json
+from .sse import NotAnEventStream, SseEvent, aiter_sse_chunks
 
 if TYPE_CHECKING:
     from .client import Client
@@ -105,16 +105,17 @@ class SourceStream:
                 opened_at: float | None = None
                 retry_after: float | None = None
                 try:
-                    # The reader's loop runs here, right over httpx-sse's: every generator layer
+                    # The reader's loop runs here, right over the chunks' events: every generator layer
                     # between them costs time per event. When the reader stops, the response
                     # closes now (the context managers), not at GC.
-                    async with self._open() as response, aclosing(EventSource(response).aiter_sse()) as messages:
+                    async with self._open() as response, aclosing(aiter_sse_chunks(response)) as chunks:
                         opened_at = time.monotonic()
-                        async for sse in messages:
-                            event = accept(sse)
-                            if event is not None:
-                                failures = 0
-                                yield event
+                        async for messages in chunks:
+                            for sse in messages:
+                                event = accept(sse)
+                                if event is not None:
+                                    failures = 0
+                                    yield event
                     reason = "the service closed the stream"
                 except FINAL as exc:
                     self._set(StreamState("failed", failures, exc.message))
@@ -163,7 +164,7 @@ class SourceStream:
                 yield response
                 return
 
-    def _accept(self, sse: ServerSentEvent) -> EventSummary | None:
+    def _accept(self, sse: SseEvent) -> EventSummary | None:
         """The event, unless it is empty or one we already gave out.
 
         This runs for every event, so the common case (a summary with an `<ms>-<seq>` id, as
@@ -200,7 +201,7 @@ class SourceStream:
             self.last_event_id = event_id
         return event
 
-    def _accept_raw(self, sse: ServerSentEvent) -> EventSummary | RawEvent | None:
+    def _accept_raw(self, sse: SseEvent) -> EventSummary | RawEvent | None:
         """As `_accept`, but an event with an `<ms>-<seq>` id whose data is a JSON object stays text."""
         text = sse.data
         event_id = sse.id
@@ -217,7 +218,7 @@ class SourceStream:
         return self._accept(sse)
 
 
-def parse_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
+def parse_event(sse: SseEvent, source_id: str) -> EventSummary:
     """A summary from the emulator's `data:`, or a bare payload as the real service may send it."""
     return summary_of_data(sse.data, sse.id, sse.event, source_id)
 
@@ -225,6 +226,8 @@ def parse_event(sse: ServerSentEvent, source_id: str) -> EventSummary:
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, ApiError):
         return exc.message
+    if isinstance(exc, NotAnEventStream):
+        return str(exc)
     if isinstance(exc, httpx.ReadTimeout):
         return "no data or keepalive for too long"
     if isinstance(exc, httpx.TransportError):

@@ -1,0 +1,108 @@
+"""Server-sent events read off an httpx response, as the WHATWG spec interprets them.
+
+httpx-sse does this a line at a time through three generators and a method
+call per line; at the monitor's tens of thousands of events a second that
+was a third of the cost of taking an event in. This reader decodes each
+network chunk once, splits it into lines in C, and interprets the lines in
+one loop. It gives the same events as httpx-sse for every input
+(tests/api/test_sse.py holds the two to that), except where httpx-sse strays
+from the spec: a leading byte order mark is skipped, and `retry:` (which we
+do not use: reconnecting is SourceStream's business) is not read.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import AsyncIterator
+
+import httpx
+
+__all__ = ["NotAnEventStream", "SseEvent", "SseParser", "aiter_sse_chunks"]
+
+
+class SseEvent:
+    """One dispatched event: its type (`message` when none was given), data and the last event id."""
+
+    __slots__ = ("data", "event", "id")
+
+    def __init__(self, event: str = "message", data: str = "", id: str = "") -> None:  # noqa: A002 - the spec's name
+        self.event = event
+        self.data = data
+        self.id = id
+
+    def __repr__(self) -> str:
+        return f"SseEvent(event={self.event!r}, data={self.data!r}, id={self.id!r})"
+
+
+class NotAnEventStream(httpx.TransportError):
+    """The answer was not `text/event-stream` (a proxy's HTML page, say)."""
+
+
+class SseParser:
+    """Feed it text as it arrives; it returns the events completed so far."""
+
+    def __init__(self) -> None:
+        self._partial = ""  # the text after the last line break
+        self._after_cr = False  # the last chunk ended in \r: a \n starting the next one belongs to it
+        self._first = True
+        self._event = ""
+        self._data: list[str] = []
+        self._last_id = ""  # the spec keeps it across events
+
+    def feed(self, text: str) -> list[SseEvent]:
+        if self._first and text:
+            self._first = False
+            if text[0] == "\ufeff":
+                text = text[1:]
+        if self._after_cr:
+            self._after_cr = False
+            if text[:1] == "\n":
+                text = text[1:]
+        if "\r" in text:
+            self._after_cr = text[-1] == "\r"
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        end = text.rfind("\n")
+        if end < 0:
+            self._partial += text
+            return []
+        lines = (self._partial + text[:end]).split("\n") if self._partial else text[:end].split("\n")
+        self._partial = text[end + 1 :]
+        return self._interpret(lines)
+
+    def _interpret(self, lines: list[str]) -> list[SseEvent]:
+        events: list[SseEvent] = []
+        event, data, last_id = self._event, self._data, self._last_id
+        for line in lines:
+            if not line:  # a blank line dispatches what the lines before it gathered
+                if data:
+                    events.append(SseEvent(event or "message", "\n".join(data), last_id))
+                    data = []
+                event = ""
+                continue
+            name, colon, value = line.partition(":")
+            if not name:
+                continue  # a comment (keepalives are these)
+            if value[:1] == " ":
+                value = value[1:]
+            if name == "data":
+                data.append(value)
+            elif name == "id":
+                if "\0" not in value:
+                    last_id = value
+            elif name == "event":
+                event = value
+        self._event, self._data, self._last_id = event, data, last_id
+        return events
+
+
+async def aiter_sse_chunks(response: httpx.Response) -> AsyncIterator[list[SseEvent]]:
+    """The events of a streaming response, a network chunk's worth at a time (an empty list never)."""
+    content_type = response.headers.get("content-type", "").partition(";")[0]
+    if "text/event-stream" not in content_type:
+        raise NotAnEventStream(f"the service answered {content_type or 'without a content type'}, not an event stream")
+    parser = SseParser()
+    decode = codecs.getincrementaldecoder("utf-8")("replace").decode  # the spec: always UTF-8
+    async for chunk in response.aiter_bytes():
+        events = parser.feed(decode(chunk))
+        if events:
+            yield events
