@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic_core import from_json, to_json
+import msgspec
 
 from ..api import jsontext
 from ..api.models import EventMetadata, EventSummary, event_key
@@ -25,7 +25,6 @@ from ..api.rawevent import RawEvent
 Row = tuple[Any, ...]
 
 INT64 = 2**63
-_METADATA_TEXT = ("emitter_id", "emit_id", "name")
 
 
 def row_of(event: EventSummary | RawEvent, emitter_id: str | None, now: float) -> Row | None:
@@ -54,41 +53,50 @@ def _summary_row(event: EventSummary, emitter_id: str | None, now: float) -> Row
 _metadata_json = EventMetadata.__pydantic_serializer__.to_json
 
 
+class _Summary(msgspec.Struct):
+    """A summary's shape, as msgspec checks it: strict types (no converting), unknown fields passed over."""
+
+    id: str
+    event: msgspec.Raw  # the payload's JSON text, checked but not built into objects
+    indexed_at_ms: int | None = None
+    metadata: msgspec.Raw = msgspec.Raw()
+
+
+class _Metadata(msgspec.Struct):
+    emitter_id: str | None = None
+    emit_id: str | None = None
+    name: str | None = None
+    truncated: bool | None = None
+    event_size: int | None = None
+
+
+_read_summary = msgspec.json.Decoder(_Summary).decode
+_read_metadata = msgspec.json.Decoder(_Metadata).decode
+
+
 def _raw_row(event: RawEvent, emitter_id: str, now: float) -> Row | None:
     """The row of a summary's text when it has exactly the summary's shape, else None (the model decides)."""
     try:
-        summary = from_json(event.data)
-    except ValueError:
+        summary = _read_summary(event.data)
+        metadata_raw = summary.metadata
+        metadata = _read_metadata(metadata_raw) if metadata_raw else _NO_METADATA
+    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors; depth past its limit is not
         return None
-    if type(summary) is not dict or summary.get("id") != event.id or "event" not in summary:
-        return None
-    indexed = summary.get("indexed_at_ms")
-    if indexed is not None and not (type(indexed) is int and -INT64 <= indexed < INT64):
-        return None
-    metadata = summary.get("metadata")
-    if metadata is None:
-        metadata = {}
-    elif type(metadata) is not dict or not _plain_metadata(metadata):
-        return None
-    try:
-        payload = to_json(summary["event"]).decode()
-        metadata_text = to_json({k: v for k, v in metadata.items() if v is not None}).decode()
-    except ValueError:
+    indexed, size = summary.indexed_at_ms, metadata.event_size
+    if summary.id != event.id or not _int64(indexed) or not _int64(size):
         return None
     ms, seq = event.key
-    channel = metadata.get("name") or "default"
-    return (emitter_id, event.id, ms, seq, channel, indexed, payload, metadata_text, now)
+    metadata_text = bytes(metadata_raw).decode() if metadata_raw else "{}"
+    if metadata_text == "null":
+        metadata_text = "{}"
+    return (emitter_id, event.id, ms, seq, metadata.name or "default", indexed, bytes(summary.event).decode(), metadata_text, now)
 
 
-def _plain_metadata(metadata: dict[str, Any]) -> bool:
-    """The known fields have the types the model takes without converting (the rest are kept as they are)."""
-    for name in _METADATA_TEXT:
-        value = metadata.get(name)
-        if value is not None and type(value) is not str:
-            return False
-    truncated = metadata.get("truncated")
-    size = metadata.get("event_size")
-    return (truncated is None or type(truncated) is bool) and (size is None or (type(size) is int and -INT64 <= size < INT64))
+_NO_METADATA = _Metadata()
+
+
+def _int64(value: int | None) -> bool:
+    return value is None or -INT64 <= value < INT64
 
 
 def summary_of_row(event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str) -> EventSummary:
