@@ -111,6 +111,14 @@ class JournalWriter:
                 log.warning("journal write failed: %s", error)
         return new
 
+    def _index(self) -> None:
+        with self._write_lock:
+            try:
+                self.journal.index_now()
+            except Exception as error:  # noqa: BLE001 - as a failed write: said, not fatal
+                self.last_error = error
+                log.warning("journal index update failed: %s", error)
+
     def _run(self) -> None:
         while True:
             with self._cond:
@@ -121,6 +129,9 @@ class JournalWriter:
                         break
                     self._cond.wait(remaining)
                 closing = self._closing
-            self._write(self._take())
+            taken = self._take()
+            self._write(taken)
             if closing:
                 return
+            if not taken and self.journal.unindexed:  # the stream has quieted: the index catches up now
+                self._index()
