@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from tui_helpers import wait_for
 
 from aftui.emulator.server import ServerHandle
 from aftui.monitor import Target
+from aftui.monitor.feeds import Gate
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens import replay as replay_screens
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
@@ -322,3 +324,30 @@ async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(make
         assert timeline.scroll_offset.y <= index < timeline.scroll_offset.y + timeline.scrollable_content_region.height, "still in view"
         assert timeline.scroll_offset.y <= top
         assert timeline.rows[0].event.event["seq"] == 20
+
+
+async def test_a_key_press_holds_the_feeds_until_its_frame_is_drawn(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])
+        gate = screen.monitor.gate
+        held: list[float] = []
+        app.input_listeners.append(lambda: held.append(gate.until))  # told after the monitor's own listener
+        await pilot.press("f")
+        assert held and held[0] > 0, "the key held the gate before it was handled"
+        await wait_for(pilot, lambda: gate.until == 0.0)  # opened once the frame was drawn
+        inject(emulator, src, 3)  # and the feeds run again
+        await wait_for(pilot, lambda: sum(1 for r in screen.records if r.emitter_id == src) == 3)
+
+
+async def test_a_held_gate_stops_a_feed_between_events_and_lets_it_go_when_opened() -> None:
+    gate = Gate()
+    gate.hold(5)
+    waiting = asyncio.create_task(gate.passage())
+    await asyncio.sleep(0.03)
+    assert not waiting.done()
+    gate.open()
+    await asyncio.wait_for(waiting, 1)
+    gate.hold(0.02)  # a hold that runs out opens by itself
+    await asyncio.wait_for(gate.passage(), 1)
+    assert gate.until == 0.0

@@ -9,13 +9,14 @@ and event loop (see hub.py), never on the UI's.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from functools import partial
 
 from ..api import ApiError, Client, StreamState
 from ..api.models import EventSummary
-from ..api.rawevent import RawEvent
 from ..api.poll import EventPoller
+from ..api.rawevent import RawEvent
 from ..api.stream import FINAL
 from .dedupe import FeedCursor
 from .records import Target
@@ -26,7 +27,33 @@ Report = Callable[[Target, StreamState], None]
 BACKFILL = 100  # what the service keeps per emitter: read once when a source has no history here
 
 
-async def source_feed(client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report) -> None:
+class Gate:
+    """Lets the UI have the interpreter for a moment: a key press, and the frame it changes, come first.
+
+    The feeds share the GIL with the UI's thread, and during a burst the UI waits its turn at every
+    step of handling a key. A held gate makes the SSE feeds stop between two events (the network
+    buffers what arrives meanwhile; nothing is lost) until it opens or the hold runs out.
+    """
+
+    __slots__ = ("until",)
+
+    def __init__(self) -> None:
+        self.until = 0.0  # monotonic seconds; 0: open
+
+    def hold(self, seconds: float) -> None:
+        self.until = time.monotonic() + seconds
+
+    def open(self) -> None:
+        self.until = 0.0
+
+    async def passage(self) -> None:
+        """Return once the gate is open (or its hold ran out)."""
+        while (left := self.until - time.monotonic()) > 0:
+            await asyncio.sleep(min(left, 0.005))
+        self.until = 0.0
+
+
+async def source_feed(client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report, gate: Gate | None = None) -> None:
     """SSE of a source, resumed after the newest event already shown (none: after the retained ones, read first)."""
     if cursor.last_key is None and cursor.last_id is None:
         try:
@@ -40,14 +67,17 @@ async def source_feed(client: Client, target: Target, cursor: FeedCursor, delive
             for event in sorted(page.items, key=_order):
                 if cursor.fresh(event):
                     deliver(target, event)
-    # raw: events stay text until the UI draws them or the journal's SQLite reads them (api/rawevent.py).
+    # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
     stream = client.stream_source(target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True)
+    gate = gate or Gate()
     try:
-        # The hot loop of the monitor: one check and one call per event.
+        # The hot loop of the monitor: two checks and one call per event.
         fresh = cursor.fresh
         async for event in stream:
             if fresh(event):
                 deliver(target, event)
+            if gate.until:
+                await gate.passage()
     except FINAL:
         return  # the stream has reported "failed" with the server's reason
 

@@ -25,7 +25,7 @@ from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
 from ..journal.writer import JournalWriter
 from .dedupe import FeedCursor
-from .feeds import poll_feed, source_feed
+from .feeds import Gate, poll_feed, source_feed
 from .history import history_of, search_history
 from .rate import RateCounter
 from .records import Record, Target
@@ -87,6 +87,7 @@ class Monitor:
         self._thread: threading.Thread | None = None
         self._client_in_thread: Client | None = None
         self._closed = False
+        self.gate = Gate()  # the UI holds it while it answers a key (see MonitorScreen)
 
     # --- the UI's side ------------------------------------------------------------------------------
 
@@ -200,7 +201,7 @@ class Monitor:
         for target in new:
             cursor = self._cursors.setdefault(target.key, FeedCursor())
             if target.kind == "source":
-                feed = source_feed(client, target, cursor, self._deliver, self._report)
+                feed = source_feed(client, target, cursor, self._deliver, self._report, self.gate)
             else:
                 feed = poll_feed(client, target, cursor, self._deliver, self._report, interval_s=self.poll_interval_s)
             self._tasks[target.key] = asyncio.create_task(feed, name=f"monitor {target.key}")

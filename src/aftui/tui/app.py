@@ -56,6 +56,9 @@ def pane_specs() -> list[PaneSpec]:
     ]
 
 
+_INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
+
+
 class AftuiApp(App[None]):
     CSS_PATH = "aftui.tcss"
     TITLE = "aftui"
@@ -86,6 +89,13 @@ class AftuiApp(App[None]):
         self.profile = profile  # the config profile behind the session; None in the demo
         self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
+        self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.input_listeners and isinstance(event, _INPUT):
+            for listener in list(self.input_listeners):
+                listener()
+        await super().on_event(event)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()

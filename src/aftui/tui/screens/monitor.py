@@ -55,6 +55,7 @@ WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
 DETAIL_DELAY_S = 0.1  # the detail follows the cursor once it rests this long
 DETAIL_DELAY_FOLLOWING_S = 0.4  # longer than a take: during a burst the detail waits for the burst to end
 SWITCH_INTERVAL_S = 0.0005  # see on_mount
+INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (see _input_first)
 FILTER_DELAY_S = 0.3
 SPARK_SECONDS = 30
 
@@ -170,6 +171,7 @@ class MonitorScreen(Screen[None]):
         # The rate's clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
         self.monitor = Monitor(self.session.client, writer=self.session.journal, clock=lambda: now().timestamp())
         self.set_interval(TAKE_EVERY_S, self._take)
+        self.app.input_listeners.append(self._input_first)  # type: ignore[attr-defined]
         self.timeline.focus()
         self._layout_for(self.size.width)
         if self.initial:
@@ -179,9 +181,27 @@ class MonitorScreen(Screen[None]):
         self._update_status()
 
     def on_unmount(self) -> None:
+        listeners = getattr(self.app, "input_listeners", [])
+        if self._input_first in listeners:
+            listeners.remove(self._input_first)
         if self.monitor is not None:
             self.monitor.close()  # its last events go to the journal writer, which the session closes on exit
         sys.setswitchinterval(self._switch_interval)
+
+    def _input_first(self) -> None:
+        """A key or click on this screen: the feeds step back until the frame it changes is painted.
+
+        During a burst the feeds' thread holds the GIL most of the time, and the UI's thread waits for
+        it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
+        two events (the network buffers what arrives), for at most INPUT_FIRST_S.
+        """
+        if self.is_current:
+            self._ui_first()
+
+    def _ui_first(self) -> None:
+        if self.monitor is not None:
+            self.monitor.gate.hold(INPUT_FIRST_S)
+            self.call_after_refresh(self.monitor.gate.open)
 
     def on_resize(self) -> None:
         self._layout_for(self.size.width)
@@ -223,6 +243,8 @@ class MonitorScreen(Screen[None]):
             return
         batch = self.monitor.take()
         self.last = batch
+        if batch.records:
+            self._ui_first()  # the frame that shows them is drawn without the feeds' competition
         for problem in batch.errors:
             self.notify(visible(problem, 300), severity="warning", markup=False)
         if batch.records:
