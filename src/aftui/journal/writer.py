@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Self
 
 from ..api.models import EventSummary
@@ -22,6 +22,8 @@ from .store import Journal
 __all__ = ["JournalWriter"]
 
 log = logging.getLogger(__name__)
+
+CHUNK = 1000  # events a transaction: short enough that a waiting key press is not kept long
 
 
 class JournalWriter:
@@ -46,6 +48,9 @@ class JournalWriter:
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()  # one batch at a time, in order
         self._closing = False
+        # Called by the writer's thread between chunks; may wait. The monitor sets it so that a key
+        # press is answered without the writer's CPU competing (see monitor.feeds.Gate).
+        self.yield_to: Callable[[], None] | None = None
         self._last_prune = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="aftui-journal-writer", daemon=True)
         self._thread.start()
@@ -100,8 +105,12 @@ class JournalWriter:
         new = 0
         with self._write_lock:
             try:
+                pause = self.yield_to if threading.current_thread() is self._thread else None
                 for emitter_id, events in taken:
-                    new += self.journal.add(events, emitter_id)
+                    for start in range(0, len(events), CHUNK):
+                        if pause is not None:
+                            pause()
+                        new += self.journal.add(events[start : start + CHUNK], emitter_id)
                 self.written += new
                 if (self.max_rows is not None or self.max_mb is not None) and time.monotonic() - self._last_prune >= self.prune_every:
                     self._last_prune = time.monotonic()

@@ -46,6 +46,11 @@ class Gate:
     def open(self) -> None:
         self.until = 0.0
 
+    def wait(self) -> None:
+        """`passage` for a thread without an event loop (the journal writer's)."""
+        while (left := self.until - time.monotonic()) > 0:
+            time.sleep(min(left, 0.005))
+
     async def passage(self) -> None:
         """Return once the gate is open (or its hold ran out)."""
         while (left := self.until - time.monotonic()) > 0:

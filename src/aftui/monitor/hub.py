@@ -88,6 +88,8 @@ class Monitor:
         self._client_in_thread: Client | None = None
         self._closed = False
         self.gate = Gate()  # the UI holds it while it answers a key (see MonitorScreen)
+        if writer is not None:
+            writer.yield_to = self.gate.wait
 
     # --- the UI's side ------------------------------------------------------------------------------
 
@@ -138,6 +140,9 @@ class Monitor:
                 return
             self._closed = True
             loop, stop, thread = self._loop, self._stop, self._thread
+        self.gate.open()
+        if self.writer is not None and self.writer.yield_to == self.gate.wait:
+            self.writer.yield_to = None
         if loop is not None and stop is not None:
             try:
                 loop.call_soon_threadsafe(stop.set)
