@@ -93,6 +93,10 @@ _INDEX_NEW = (
     "INSERT INTO events_fts(rowid, payload, emitter_id, channel) "
     "SELECT rowid, payload, emitter_id, channel FROM events WHERE rowid > ?"
 )
+_BEHIND = (
+    "SELECT (SELECT coalesce(max(rowid), 0) FROM events) > "
+    "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'fts_upto'), 0)"
+)
 INDEX_EVERY_S = 5.0
 _COLUMNS = "e.event_id, e.indexed_at_ms, e.payload, e.metadata, e.emitter_id"
 _NEWEST_FIRST = "ORDER BY e.ms DESC, e.seq DESC, e.rowid DESC"
@@ -230,6 +234,9 @@ class Journal:
             return
         with self._lock:
             db = self._db
+            if not db.execute(_BEHIND).fetchone()[0]:
+                self.unindexed = False
+                return  # nothing waits (this process's rows or another's): no write lock taken
             db.execute("BEGIN IMMEDIATE")
             try:
                 self._index_new(db)

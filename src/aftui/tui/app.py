@@ -92,7 +92,7 @@ class AftuiApp(App[None]):
         self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
 
     async def on_event(self, event: events.Event) -> None:
-        if self.input_listeners and isinstance(event, _INPUT):
+        if self.input_listeners and isinstance(event, _INPUT) and not event.is_forwarded:  # not again as it bubbles back
             for listener in list(self.input_listeners):
                 listener()
         await super().on_event(event)
