@@ -9,7 +9,11 @@ Each round reads such a burst twice, alternating:
 - monitor: the TUI as a headless App (`run_test`, 120x36, painting as
   usual) with the monitor screen watching both sources: SSE through the
   client, parsing and journaling off the UI's loop, the timeline taking
-  batches. It has taken an event in when the journal has stored it.
+  batches. It has taken an event in when the journal has stored it (the
+  search index may trail: it is written once the stream quiets, and every
+  search brings it up to date first). The key presses below pause the
+  feeds until their frame is painted (monitor.feeds.Gate): the rate pays
+  for that.
 
 Figures (median over rounds, every sample beside it):
 
