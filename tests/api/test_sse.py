@@ -94,3 +94,9 @@ def test_bytes_are_utf8_whatever_the_charset_says_and_bad_bytes_cost_one_charact
 def test_an_answer_that_is_not_an_event_stream_is_refused() -> None:
     with pytest.raises(NotAnEventStream, match="text/html"):
         read(respond(b"<html>proxy error</html>", "text/html"))
+
+
+def test_a_long_line_in_many_chunks_is_one_event() -> None:
+    line = "data: " + "é" * 300_000 + "\r\n\r\n"
+    chunks = [line[i : i + 4096] for i in range(0, len(line), 4096)]
+    assert our_events(chunks) == [("message", "é" * 300_000, "")]

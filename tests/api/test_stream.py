@@ -25,7 +25,7 @@ from aftui.api.errors import AuthError, NetworkError, NotFoundError
 from aftui.api.models import EventSummary, event_key
 from aftui.api.rawevent import RawEvent
 from aftui.api.sse import SseEvent
-from aftui.api.stream import SourceStream, StreamState, parse_event
+from aftui.api.stream import RAW_MAX, SourceStream, StreamState, parse_event
 from aftui.emulator.server import ServerHandle
 
 WAIT_S = 10.0  # the longest any single wait may take before the test fails
@@ -504,3 +504,11 @@ async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(client: Cl
     parsed = [e.parse() for e in events]  # type: ignore[union-attr]
     assert [(e.event["seq"], e.channel, e.metadata.emitter_id) for e in parsed] == [(i, "alerts", src) for i in range(3)]
     assert [e.id for e in parsed] == reader.ids
+
+
+def test_raw_mode_parses_a_big_event_as_it_arrives() -> None:
+    stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
+    big = '{"id":"5-1","event":"' + "x" * RAW_MAX + '","metadata":{"name":"big"}}'
+    event = stream._accept_raw(SseEvent(data=big, id="5-1"))
+    assert isinstance(event, EventSummary) and event.channel == "big"
+    assert isinstance(stream._accept_raw(SseEvent(data=SUMMARY, id="5-2")), RawEvent)

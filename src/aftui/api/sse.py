@@ -42,7 +42,7 @@ class SseParser:
     """Feed it text as it arrives; it returns the events completed so far."""
 
     def __init__(self) -> None:
-        self._partial = ""  # the text after the last line break
+        self._partial: list[str] = []  # the text after the last line break, in the pieces it came in
         self._after_cr = False  # the last chunk ended in \r: a \n starting the next one belongs to it
         self._first = True
         self._event = ""
@@ -63,10 +63,15 @@ class SseParser:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         end = text.rfind("\n")
         if end < 0:
-            self._partial += text
+            self._partial.append(text)  # joined once the line ends: a 10 MB line comes in 160 chunks
             return []
-        lines = (self._partial + text[:end]).split("\n") if self._partial else text[:end].split("\n")
-        self._partial = text[end + 1 :]
+        if self._partial:
+            self._partial.append(text[:end])
+            lines = "".join(self._partial).split("\n")
+        else:
+            lines = text[:end].split("\n")
+        rest = text[end + 1 :]
+        self._partial = [rest] if rest else []
         return self._interpret(lines)
 
     def _interpret(self, lines: list[str]) -> list[SseEvent]:

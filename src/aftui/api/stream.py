@@ -54,6 +54,8 @@ class StreamState:
 
 StateListener = Callable[[StreamState], None]
 
+RAW_MAX = 64 * 1024  # characters of data a RawEvent may hold; bigger events are parsed as they arrive
+
 # Errors no reconnect can fix: the key, the source or the request is wrong.
 FINAL = (AuthError, NotFoundError, ValidationError)
 
@@ -202,10 +204,14 @@ class SourceStream:
         return event
 
     def _accept_raw(self, sse: SseEvent) -> EventSummary | RawEvent | None:
-        """As `_accept`, but an event with an `<ms>-<seq>` id whose data is a JSON object stays text."""
+        """As `_accept`, but an event with an `<ms>-<seq>` id whose data is a JSON object stays text.
+
+        Not a big one: parsing it would then fall to whoever looks first, the UI's thread drawing its
+        row, and a 10 MB payload costs a frame. It is parsed here, on the stream's thread.
+        """
         text = sse.data
         event_id = sse.id
-        if text and event_id and text[0] == "{":
+        if text and event_id and text[0] == "{" and len(text) <= RAW_MAX:
             ms, sep, seq = event_id.partition("-")
             # 18 digits at most: SQLite's integers, where the journal keeps the key, stop at 2**63.
             if sep and event_id.isascii() and ms.isdigit() and seq.isdigit() and len(ms) <= 18 and len(seq) <= 18:
