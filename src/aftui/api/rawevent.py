@@ -4,8 +4,8 @@ The monitor takes in tens of thousands of events a second and shows the few
 dozen that fit on screen; validating each into an `EventSummary` cost more
 than reading it off the network. A `RawEvent` carries what the hot path needs
 without parsing (the id, its ordering key, the emitter) and the SSE `data`
-text, which the journal hands to SQLite as is (see journal/rawrows.py) and the
-UI parses on first use with `parse()`, by the same rules as every other event.
+text, which the journal reads its row from (journal/rows.py) and the UI
+parses on first use with `parse()`, by the same rules as every other event.
 """
 
 from __future__ import annotations

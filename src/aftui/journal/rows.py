@@ -1,14 +1,15 @@
 """Events to journal rows and back.
 
 A row is (emitter_id, event_id, ms, seq, channel, indexed_at_ms, payload,
-metadata, seen_at), the payload and metadata as compact JSON text. A
-`RawEvent` (a streamed summary still in its text, see api/rawevent.py) is
-read here with pydantic-core's `from_json` and its parts written back with
-`to_json`: a third of the cost of validating it into an `EventSummary` and
+metadata, seen_at), the payload and metadata as JSON text. A `RawEvent` (a
+streamed summary still in its text, see api/rawevent.py) is read here with
+msgspec, which checks the summary's shape with strict types and hands back
+the payload's and metadata's JSON text as it came, without building objects:
+1.5 us an event against 14 us for validating it into an `EventSummary` and
 dumping that, which matters at the monitor's tens of thousands of events a
 second. Text that is not a plain summary (a payload alone, bad JSON, a field
-of the wrong type, nesting past the parser's limit) goes the model's way, so
-both paths store the same thing.
+of the wrong type or null metadata, nesting past the decoder's limit) goes
+the model's way, so both paths store the same thing.
 """
 
 from __future__ import annotations
@@ -87,8 +88,6 @@ def _raw_row(event: RawEvent, emitter_id: str, now: float) -> Row | None:
         return None
     ms, seq = event.key
     metadata_text = bytes(metadata_raw).decode() if metadata_raw else "{}"
-    if metadata_text == "null":
-        metadata_text = "{}"
     return (emitter_id, event.id, ms, seq, metadata.name or "default", indexed, bytes(summary.event).decode(), metadata_text, now)
 
 

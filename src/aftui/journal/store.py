@@ -246,9 +246,9 @@ class Journal:
                 raise
 
     def _index_new(self, db: sqlite3.Connection) -> None:
-        """Index the rows past `fts_upto`, inside the caller's transaction (read there: another process may write too)."""
-        if not self.fts:
-            return
+        """Index the rows past `fts_upto`, inside the caller's transaction (read there: another process may write too).
+
+        Callers have checked `self.fts`."""
         self._indexed_at = time.monotonic()
         self.unindexed = False
         upto = _indexed_upto(db) or 0
