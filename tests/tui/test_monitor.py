@@ -10,11 +10,13 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.app import App, ComposeResult
 from textual.widgets import SelectionList
 from tui_helpers import wait_for
 
+from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
-from aftui.monitor import Target
+from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.feeds import Gate
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens import replay as replay_screens
@@ -351,3 +353,32 @@ async def test_a_held_gate_stops_a_feed_between_events_and_lets_it_go_when_opene
     gate.hold(0.02)  # a hold that runs out opens by itself
     await asyncio.wait_for(gate.passage(), 1)
     assert gate.until == 0.0
+
+
+class _TimelineApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Timeline()
+
+
+@pytest.mark.parametrize("width", [40, 78, 118])
+async def test_a_plain_row_is_drawn_exactly_as_the_general_path_draws_it(width: int) -> None:
+    target = Target("source", "dc_1", "Webhook inbox — 東京")
+    error = {"error": {"code": "ValidationError", "msg": "Missing field"}, "original_event": {}}
+    events = [
+        EventSummary(id="1793523600000-1", event={"method": "POST", "path": "/errors"}, metadata={"name": "default"}),
+        EventSummary(id="1793523600000-2", event=error, metadata={"name": "$errors"}),
+        EventSummary(id="1793523600000-3", event="x" * 500, metadata={"name": "a channel wider than its column"}),
+        EventSummary(id="1793523600000-4", event="", metadata={}),
+    ]
+    app = _TimelineApp()
+    async with app.run_test(size=(120, 10)):
+        timeline = app.query_one(Timeline)
+        timeline._base = timeline.rich_style
+        for n, event in enumerate(events):
+            record = Record(n, target, event, 0.0)
+            plain = timeline._plain_row(record, width)
+            timeline.matcher = Matcher.parse("matches-nothing-here")  # forces the general (Text) path, no highlight
+            general = timeline._render_row(record, width, False, False)
+            timeline.matcher = None
+            assert [(s.text, s.style) for s in plain] == [(s.text, s.style) for s in general]
+            assert plain.cell_length == general.cell_length == width

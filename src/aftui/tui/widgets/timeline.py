@@ -261,17 +261,20 @@ class Timeline(ScrollView, can_focus=True):
         rest = max(0, width - fixed)
         summary = record.summary
         summary = summary if cell_len(summary) <= rest else set_cell_size(summary, rest)
-        summary_style = base + self.get_component_rich_style("timeline--error", partial=True) if record.is_error else base
         segments = [
             Segment(clock, base + _DIM),
             Segment(" ", base + _BOLD),
             Segment(name, base + _CYAN),
             Segment(" ", base),
             Segment(channel, base + _MAGENTA),
-            Segment(" ", base),
         ]
-        if summary:
-            segments.append(Segment(summary, summary_style))
+        # Split where the Text's style runs split: an unstyled summary runs on from the space before it.
+        if not record.is_error:
+            segments.append(Segment(" " + summary, base))
+        else:
+            segments.append(Segment(" ", base))
+            if summary:
+                segments.append(Segment(summary, base + self.get_component_rich_style("timeline--error", partial=True)))
         return Strip(segments, fixed + cell_len(summary)).crop_extend(0, width, base)
 
     def _highlight(self, text: Text, value: str, start: int) -> None:
