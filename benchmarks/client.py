@@ -38,22 +38,25 @@ import httpx
 from httpx_sse import aconnect_sse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from emulator import emulator  # noqa: E402 - the sibling benchmark's subprocess runner
-
-from aftui.api.client import Client  # noqa: E402
-from aftui.api.stream import StreamState  # noqa: E402
+from aftui.api.client import Client
+from aftui.api.stream import StreamState
+from emulator import emulator
 
 Consumer = Callable[[dict, str, int, Callable[[], None]], Awaitable[float]]
 
 
 def deploy(info: dict) -> str:
     headers = {"Authorization": f"Bearer {info['api_key']}"}
-    response = httpx.post(f"{info['base_url']}/sources", headers=headers, json={"component_id": "http-new-requests", "name": "bench"})
+    response = httpx.post(
+        f"{info['base_url']}/sources", headers=headers, json={"component_id": "http-new-requests", "name": "bench"}
+    )
     response.raise_for_status()
     return response.json()["data"]["id"]
 
 
-def injector(info: dict, source_id: str, count: int, buffered: bool) -> tuple[Callable[[], None], Callable[[], Awaitable[None]]]:
+def injector(
+    info: dict, source_id: str, count: int, buffered: bool
+) -> tuple[Callable[[], None], Callable[[], Awaitable[None]]]:
     """`on_open`: called once the stream is open; `done`: awaits the end of the injection.
 
     Buffered: `on_open` injects the whole burst with a blocking request, so the consumer's event

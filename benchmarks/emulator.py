@@ -60,7 +60,11 @@ def sse_rate(count: int) -> dict:
 
         def inject() -> None:
             ready.wait(10)
-            httpx.post(f"{info['root_url']}/_emulator/sources/{source}/inject", json={"count": count, "wait": True}, timeout=120)
+            httpx.post(
+                f"{info['root_url']}/_emulator/sources/{source}/inject",
+                json={"count": count, "wait": True},
+                timeout=120,
+            )
 
         injector = threading.Thread(target=inject)
         injector.start()

@@ -31,9 +31,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from emulator import emulator  # noqa: E402 - the sibling benchmark's subprocess runner
-
-from aftui.api import Timeouts  # noqa: E402
+from aftui.api import Timeouts
 from aftui.testing.pilot import wait_until as until
 from aftui.testing.pilot import walk_tabs, watch_the_loop
 from aftui.testing.terminal import CapturingDriver, attacks, output_of
@@ -44,6 +42,7 @@ from aftui.tui.run import demo_session
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.events import EventScreen
 from aftui.tui.widgets.paged_table import PagedTable
+from emulator import emulator
 
 LIST_FAULTS: list[dict[str, Any]] = [
     {"status": 500},
@@ -88,6 +87,7 @@ async def hostile_walk(app: AftuiApp, pilot: Any, ids: dict[str, Any]) -> tuple[
     await step(lambda: open_id(ids["source_id"]))
     events = [row for table in app.screen.query(PagedTable) for row in table.rows if hasattr(row, "indexed_at_ms")]
     for event in events:
+
         async def open_event(event: Any = event) -> None:
             app.push_screen(EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=ids["source_id"]))
             await show(app, pilot, lambda: isinstance(app.screen, EventScreen) and app.screen.record is not None)
@@ -105,16 +105,23 @@ async def fault_round(app: AftuiApp, pilot: Any, root: httpx.Client, org_id: str
     injected = survived = 0
     app.session.client.timeouts = Timeouts(connect=2, read=2, total=0.5)
     app.show_pane("sources")
-    await until(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done)
+    await until(
+        pilot,
+        lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done,
+    )
     table = app.query_one("#sources PagedTable", PagedTable)
     for fault in LIST_FAULTS:
-        root.post("/_emulator/faults", json={"path": f"/v1/orgs/{org_id}/sources", "count": 4, **fault}).raise_for_status()
+        root.post(
+            "/_emulator/faults", json={"path": f"/v1/orgs/{org_id}/sources", "count": 4, **fault}
+        ).raise_for_status()
         injected += 1
         table.reload()
         said = await until(pilot, lambda: table.has_class("failed"))
         back = await until(pilot, lambda: not table.has_class("failed") and table.pager.done and bool(table.rows))
         survived += said and back and app.is_running
-    root.post("/_emulator/faults", json={"path": f"/v1/sources/{source_id}", "status": 502, "count": 4}).raise_for_status()
+    root.post(
+        "/_emulator/faults", json={"path": f"/v1/sources/{source_id}", "status": 502, "count": 4}
+    ).raise_for_status()
     injected += 1
     open_resource(app, source_id)
     said = await until(pilot, lambda: bool(app.screen.query(".problem")))
@@ -123,7 +130,10 @@ async def fault_round(app: AftuiApp, pilot: Any, root: httpx.Client, org_id: str
     root.delete(f"/v1/sources/{source_id}")
     injected += 1
     await pilot.press("r")
-    said = await until(pilot, lambda: bool(app.screen.query(".problem")) and "not found" in str(app.screen.query_one(".problem").render()))
+    said = await until(
+        pilot,
+        lambda: bool(app.screen.query(".problem")) and "not found" in str(app.screen.query_one(".problem").render()),
+    )
     survived += said and app.is_running
     app.pop_screen()
     return injected, survived
@@ -137,7 +147,12 @@ def secrets_of(info: dict[str, Any]) -> set[str]:
         for org in api.get("/users/me").json()["data"].get("orgs", []):
             after = None
             while True:
-                params = {"include_credentials": "true", "limit": 100, "org_id": org["id"], **({"after": after} if after else {})}
+                params = {
+                    "include_credentials": "true",
+                    "limit": 100,
+                    "org_id": org["id"],
+                    **({"after": after} if after else {}),
+                }
                 page = api.get("/accounts", params=params).json()
                 for account in page.get("data", []):
                     found.update(str(v) for v in (account.get("credentials") or {}).values() if len(str(v)) >= 12)
@@ -160,7 +175,13 @@ async def measure() -> dict[str, Any]:
         stalls: list[float] = []
         with httpx.Client(base_url=info["root_url"], headers=headers) as root:
             async with app.run_test(headless=False, size=(120, 36)) as pilot:
-                await until(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done)
+                await until(
+                    pilot,
+                    lambda: (
+                        bool(app.query("#sources PagedTable"))
+                        and app.query_one("#sources PagedTable", PagedTable).pager.done
+                    ),
+                )
                 ticker = asyncio.create_task(watch_the_loop(stalls))
                 tried, safe = await hostile_walk(app, pilot, ids)
                 ticker.cancel()
@@ -179,7 +200,12 @@ async def measure() -> dict[str, Any]:
         "hostile_inputs_rendered_safely": safe,
         "longest_frame_ms": round(max(stalls), 1) if stalls else None,
         "secrets_leaked": len(leaked),
-        "targets": {"faults_survived": "= faults_injected", "rendered_safely": "= tried", "longest_frame_ms": "< 250", "secrets_leaked": "0"},
+        "targets": {
+            "faults_survived": "= faults_injected",
+            "rendered_safely": "= tried",
+            "longest_frame_ms": "< 250",
+            "secrets_leaked": "0",
+        },
     }
 
 

@@ -61,7 +61,13 @@ def startup_ms(runs: int) -> dict:
         out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60).stdout
         painted = next(float(line.split()[1]) for line in out.splitlines() if line.startswith("PAINTED"))
         samples.append((painted - started) * 1000)
-    return {"figure": "startup_to_first_list_ms", "runs": runs, "value": round(statistics.median(samples)), "samples": [round(s) for s in samples], "target": "<= 1000"}
+    return {
+        "figure": "startup_to_first_list_ms",
+        "runs": runs,
+        "value": round(statistics.median(samples)),
+        "samples": [round(s) for s in samples],
+        "target": "<= 1000",
+    }
 
 
 async def scale_figures(scale: int) -> list[dict]:
@@ -70,7 +76,9 @@ async def scale_figures(scale: int) -> list[dict]:
     from aftui.tui.run import demo_session
 
     emulator = subprocess.Popen(
-        [sys.executable, "-m", "aftui.cli", "emulator", "--port", "0", "--scale", str(scale)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "aftui.cli", "emulator", "--port", "0", "--scale", str(scale)],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert emulator.stdout is not None
@@ -101,7 +109,13 @@ async def scale_figures(scale: int) -> list[dict]:
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return [
             {"figure": "first_sources_page_ms", "sources": rows, "value": round(first_page_ms), "target": "<= 300"},
-            {"figure": "longest_frame_ms", "key_presses": presses, "value": round(max(stalls), 1), "p99": round(sorted(stalls)[int(len(stalls) * 0.99)], 1), "target": "< 100"},
+            {
+                "figure": "longest_frame_ms",
+                "key_presses": presses,
+                "value": round(max(stalls), 1),
+                "p99": round(sorted(stalls)[int(len(stalls) * 0.99)], 1),
+                "target": "< 100",
+            },
             {"figure": "peak_rss_mb", "value": round(peak_mb, 1), "target": "< 200"},
         ]
     finally:

@@ -48,10 +48,9 @@ import httpx
 from httpx_sse import aconnect_sse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from emulator import emulator  # noqa: E402 - the sibling benchmark's subprocess runner
-
-from aftui.monitor import Target  # noqa: E402
-from aftui.testing.pilot import watch_the_loop  # noqa: E402
+from aftui.monitor import Target
+from aftui.testing.pilot import watch_the_loop
+from emulator import emulator
 
 PER_SOURCE = 25_000
 KEY_EVERY_S = 0.05
@@ -146,8 +145,12 @@ async def monitor(info: dict, count: int) -> dict:
     stalls: list[float] = []
     async with app.run_test(size=(120, 36)) as pilot:
         open_monitor(app, [Target("source", s, f"bench {n}") for n, s in enumerate(sources)])
-        while not (isinstance(app.screen, MonitorScreen) and app.screen.last and len(app.screen.last.states) == 2
-                   and all(state.phase == "live" for _, state in app.screen.last.states.values())):
+        while not (
+            isinstance(app.screen, MonitorScreen)
+            and app.screen.last
+            and len(app.screen.last.states) == 2
+            and all(state.phase == "live" for _, state in app.screen.last.states.values())
+        ):
             await pilot.pause(0.02)
         screen: MonitorScreen = app.screen  # type: ignore[assignment]
         handled: list[float] = []
@@ -192,7 +195,7 @@ async def monitor(info: dict, count: int) -> dict:
     }
 
 
-def _key(key: str):  # noqa: ANN202 - a textual Key event, posted as a terminal's key press would be
+def _key(key: str):
     from textual import events
 
     return events.Key(key, key)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,9 @@ from aftui.tui.app import AftuiApp, pane_specs
 from aftui.tui.run import demo_session
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
-NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 PORT = 47812
+
 
 async def replay_editor(app: AftuiApp) -> None:
     """The replay editor on the demo's oldest failed order (no key path reaches it as directly)."""

@@ -61,7 +61,11 @@ def api(emulator: ServerHandle, info: dict) -> Iterator[httpx.Client]:
 def oauth_token(emulator: ServerHandle, info: dict) -> str:
     response = httpx.post(
         f"{emulator.base_url}/oauth/token",
-        json={"grant_type": "client_credentials", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]},
+        json={
+            "grant_type": "client_credentials",
+            "client_id": info["oauth_client_id"],
+            "client_secret": info["oauth_client_secret"],
+        },
     )
     response.raise_for_status()
     return response.json()["access_token"]

@@ -18,20 +18,32 @@ from aftui.emulator.server import ServerHandle
 
 
 def aftui(*args: str, env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "aftui.cli", *args], env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "aftui.cli", *args], env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture
 def env(tmp_path: Path, emulator: ServerHandle, info: dict) -> dict[str, str]:
     """A user with one profile pointing at the emulator, and nothing else of ours in the environment."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("AFTUI_", "XDG_"))}
-    base.update(AFTUI_CONFIG=str(tmp_path / "config.toml"), XDG_CONFIG_HOME=str(tmp_path / "xdg"), AFTUI_DATA_DIR=str(tmp_path / "data"))
+    base.update(
+        AFTUI_CONFIG=str(tmp_path / "config.toml"),
+        XDG_CONFIG_HOME=str(tmp_path / "xdg"),
+        AFTUI_DATA_DIR=str(tmp_path / "data"),
+    )
     added = aftui(
-        "config", "add", "local",
-        "--base-url", emulator.base_url,
-        "--api-key", info["api_key"],
-        "--org-id", info["org_id"],
-        "--project-id", info["project_id"],
+        "config",
+        "add",
+        "local",
+        "--base-url",
+        emulator.base_url,
+        "--api-key",
+        info["api_key"],
+        "--org-id",
+        info["org_id"],
+        "--project-id",
+        info["project_id"],
         env=base,
     )
     assert added.returncode == 0, added.stderr
@@ -56,7 +68,12 @@ def test_config_file_is_private(env: dict[str, str]) -> None:
 
 def test_config_path_use_and_remove(env: dict[str, str], emulator: ServerHandle) -> None:
     assert aftui("config", "path", env=env).stdout.strip() == env["AFTUI_CONFIG"]
-    assert aftui("config", "add", "other", "--base-url", emulator.base_url, "--api-key-env", "OTHER_KEY", env=env).returncode == 0
+    assert (
+        aftui(
+            "config", "add", "other", "--base-url", emulator.base_url, "--api-key-env", "OTHER_KEY", env=env
+        ).returncode
+        == 0
+    )
     assert aftui("config", "use", "other", env=env).returncode == 0
     assert "[other] (default)" in aftui("config", "show", env=env).stdout
     assert aftui("config", "remove", "other", env=env).returncode == 0
@@ -64,7 +81,9 @@ def test_config_path_use_and_remove(env: dict[str, str], emulator: ServerHandle)
 
 
 def test_malformed_config_is_named_with_its_line_and_no_traceback(env: dict[str, str]) -> None:
-    Path(env["AFTUI_CONFIG"]).write_text('default = "local"\n[profiles.local]\nbase_url = "http://x/v1"\nenvironment = "prod"\n')
+    Path(env["AFTUI_CONFIG"]).write_text(
+        'default = "local"\n[profiles.local]\nbase_url = "http://x/v1"\nenvironment = "prod"\n'
+    )
     result = aftui("whoami", env=env)
     assert result.returncode == 2
     assert "line 4" in result.stderr and "environment" in result.stderr
@@ -131,7 +150,9 @@ def test_events_prints_the_last_n_oldest_first(env: dict[str, str], emulator: Se
     assert ids == list(reversed(retained))
 
 
-def test_events_for_people_make_control_characters_visible(env: dict[str, str], emulator: ServerHandle, root: httpx.Client) -> None:
+def test_events_for_people_make_control_characters_visible(
+    env: dict[str, str], emulator: ServerHandle, root: httpx.Client
+) -> None:
     sid = source_id(emulator, "Sandbox endpoint")
     hostile = {"event": {"note": "\x1b]52;c;aGVsbG8=\x07\x1b[2J"}, "channel": "\x1b[31mred\u202e"}
     root.post(f"/_emulator/sources/{sid}/emit", json=hostile).raise_for_status()
@@ -157,7 +178,9 @@ def _read_lines(proc: subprocess.Popen[str], want: int, deadline: float) -> list
     return lines
 
 
-def test_tail_json_streams_events_and_errors_as_ndjson(env: dict[str, str], emulator: ServerHandle, root: httpx.Client, info: dict) -> None:
+def test_tail_json_streams_events_and_errors_as_ndjson(
+    env: dict[str, str], emulator: ServerHandle, root: httpx.Client, info: dict
+) -> None:
     sid = source_id(emulator, "Sandbox endpoint")
     workflow_id = emulator.emulator.demo.order_workflow_id
     endpoint = emulator.emulator.demo.order_endpoint_key

@@ -312,8 +312,10 @@ INVALID_FILES = {
         client_secret_cmd = "pass show s"
         """,
         4,
-        'profile "work": give only one of client_secret, client_secret_env or client_secret_cmd,'
-        " not client_secret_env and client_secret_cmd",
+        (
+            'profile "work": give only one of client_secret, client_secret_env or client_secret_cmd,'
+            " not client_secret_env and client_secret_cmd"
+        ),
     ),
     "client secret without id": (
         """
@@ -456,7 +458,10 @@ def test_a_file_outside_home_is_named_in_full(tmp_path: Path) -> None:
         ('default = "work"\n[profiles.work]\nbase_url = \n', "line 3: invalid TOML: Invalid value (column 12)"),
         ("[profiles.work]\n[profiles.work]\n", "line 2: invalid TOML: Cannot declare ('profiles', 'work') twice"),
         ('[profiles.work]\napi_key = "unterminated\n', "line 2: invalid TOML: Illegal character '\\n' (column 24)"),
-        ('[profiles.work]\norg_id = """never closed', "line 2: invalid TOML: Unterminated string at the end of the file"),
+        (
+            '[profiles.work]\norg_id = """never closed',
+            "line 2: invalid TOML: Unterminated string at the end of the file",
+        ),
     ],
 )
 def test_toml_syntax_error_gives_file_and_line(config_file: Path, text: str, expected: str) -> None:
@@ -543,14 +548,16 @@ def test_get_unknown_lists_the_known_names(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(ConfigError, match=r'^unknown profile "wrok"; known profiles: home, work$'):
         two_profiles().get("wrok")
     monkeypatch.setenv("AFTUI_PROFILE", "nope")
-    with pytest.raises(ConfigError, match=r'^unknown profile "nope" \(from AFTUI_PROFILE\); known profiles: home, work$'):
+    with pytest.raises(
+        ConfigError, match=r'^unknown profile "nope" \(from AFTUI_PROFILE\); known profiles: home, work$'
+    ):
         two_profiles().get()
 
 
 def test_get_with_no_profiles() -> None:
-    with pytest.raises(ConfigError, match="^no profiles are configured$"):
+    with pytest.raises(ConfigError, match=r"^no profiles are configured$"):
         Config().get()
-    with pytest.raises(ConfigError, match='^unknown profile "x"; no profiles are configured$'):
+    with pytest.raises(ConfigError, match=r'^unknown profile "x"; no profiles are configured$'):
         Config().get("x")
 
 
@@ -742,7 +749,9 @@ def test_client_credential_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_client_secret_override_keeps_the_profile_client_id(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AFTUI_CLIENT_SECRET", "cs_env")
     config = Config(profiles={"ci": Profile(name="ci", client_id="oc_1", client_secret_cmd="false")})
-    assert resolve_secret(effective_profile(config)) == Credentials(kind="oauth", client_id="oc_1", client_secret="cs_env")
+    assert resolve_secret(effective_profile(config)) == Credentials(
+        kind="oauth", client_id="oc_1", client_secret="cs_env"
+    )
 
 
 def test_bad_override_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -766,7 +775,7 @@ def test_read_only_override_can_only_switch_it_on(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("AFTUI_READ_ONLY", "TRUE")
     assert effective_profile(work_config()).read_only is True
     monkeypatch.setenv("AFTUI_READ_ONLY", "maybe")
-    with pytest.raises(ConfigError, match='^AFTUI_READ_ONLY must be 1, true or yes, got "maybe"$'):
+    with pytest.raises(ConfigError, match=r'^AFTUI_READ_ONLY must be 1, true or yes, got "maybe"$'):
         effective_profile(work_config())
 
 
@@ -792,12 +801,12 @@ def test_ad_hoc_env_profile_from_client_credentials(monkeypatch: pytest.MonkeyPa
 
 def test_ad_hoc_env_profile_needs_both_client_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AFTUI_CLIENT_ID", "oc_env")
-    with pytest.raises(ConfigError, match="^AFTUI_CLIENT_ID: client_id needs one of client_secret"):
+    with pytest.raises(ConfigError, match=r"^AFTUI_CLIENT_ID: client_id needs one of client_secret"):
         effective_profile(Config())
 
 
 def test_no_profile_and_no_credential_in_env() -> None:
-    with pytest.raises(ConfigError, match="^no profiles are configured and AFTUI_API_KEY is not set$"):
+    with pytest.raises(ConfigError, match=r"^no profiles are configured and AFTUI_API_KEY is not set$"):
         effective_profile(Config())
 
 

@@ -13,7 +13,12 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8787, help="port to bind, 0 for any free one (default: 8787)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the demo data and ids (default: 1)")
-    parser.add_argument("--data", choices=["demo", "empty"], default="demo", help="demo workspace, or only the catalogue (default: demo)")
+    parser.add_argument(
+        "--data",
+        choices=["demo", "empty"],
+        default="demo",
+        help="demo workspace, or only the catalogue (default: demo)",
+    )
     parser.add_argument("--scale", type=int, default=0, metavar="N", help="add N sources for load tests")
     parser.add_argument(
         "--activity",
@@ -21,12 +26,22 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
         default=activity_default,
         help=f"timers fire and demo traffic flows (default: {activity_default}); off freezes the clock",
     )
-    parser.add_argument("--hostile", action="store_true", help="add the hostile data set (escape sequences, markup, 10 MB and 10,000-deep payloads)")
+    parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="add the hostile data set (escape sequences, markup, 10 MB and 10,000-deep payloads)",
+    )
 
 
-def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+def _command(
+    commands: argparse._SubParsersAction, name: str, help: str, description: str | None = None
+) -> argparse.ArgumentParser:
     return commands.add_parser(
-        name, help=help, description=description or help, epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter
+        name,
+        help=help,
+        description=description or help,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 
@@ -37,13 +52,25 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)")
+    parser.add_argument(
+        "-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)"
+    )
     parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    emulator = _command(commands, "emulator", "run the local emulator of the service", "Run the local emulator of the service until Ctrl-C.")
+    emulator = _command(
+        commands,
+        "emulator",
+        "run the local emulator of the service",
+        "Run the local emulator of the service until Ctrl-C.",
+    )
     _emulator_args(emulator, activity_default="off")
-    demo = _command(commands, "demo", "start the emulator with demo data and activity", "Start the emulator on a free loopback port with demo data and activity on.")
+    demo = _command(
+        commands,
+        "demo",
+        "start the emulator with demo data and activity",
+        "Start the emulator on a free loopback port with demo data and activity on.",
+    )
     demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
     demo.add_argument("--hostile", action="store_true", help="add the hostile data set, to see how aftui holds up")
 
@@ -59,7 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     events.add_argument("--full", action="store_true", help="fetch full events, not summaries cut at 1 KB")
     tail = _command(commands, "tail", "print events as they arrive, until Ctrl-C")
     tail.add_argument("source_ids", nargs="*", metavar="SOURCE_ID", help="sources to stream")
-    tail.add_argument("--errors", action="append", default=[], metavar="WORKFLOW_ID", help="also poll this workflow's $errors (repeatable)")
+    tail.add_argument(
+        "--errors",
+        action="append",
+        default=[],
+        metavar="WORKFLOW_ID",
+        help="also poll this workflow's $errors (repeatable)",
+    )
     tail.add_argument("--channel", help="only events of this channel (sources)")
     tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
     from .journal import cli as journal_cli

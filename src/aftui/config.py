@@ -264,7 +264,9 @@ class Profile:
                 self.name, "environment", f'environment must be "production" or "development", got "{self.environment}"'
             )
         if not _is_http_url(self.base_url):
-            raise ProfileError(self.name, "base_url", f'base_url must be an http:// or https:// URL, got "{self.base_url}"')
+            raise ProfileError(
+                self.name, "base_url", f'base_url must be an http:// or https:// URL, got "{self.base_url}"'
+            )
         self._check_credentials()
 
     def _check_types(self) -> None:
@@ -280,20 +282,26 @@ class Profile:
             if not value.strip():
                 raise ProfileError(self.name, key, f"{key} must not be empty (leave the key out instead)")
         if not isinstance(self.read_only, bool):
-            raise ProfileError(self.name, "read_only", f"read_only must be true or false, got {_toml_type(self.read_only)}")
+            raise ProfileError(
+                self.name, "read_only", f"read_only must be true or false, got {_toml_type(self.read_only)}"
+            )
 
     def _check_credentials(self) -> None:
         api_key = [key for key in API_KEY_FIELDS if getattr(self, key) is not None]
         secret = [key for key in CLIENT_SECRET_FIELDS if getattr(self, key) is not None]
         if len(api_key) > 1:
-            raise ProfileError(self.name, api_key[1], f"give only one of {_or_list(API_KEY_FIELDS)}, not {_and_list(api_key)}")
+            raise ProfileError(
+                self.name, api_key[1], f"give only one of {_or_list(API_KEY_FIELDS)}, not {_and_list(api_key)}"
+            )
         if api_key and (self.client_id is not None or secret):
             other = "client_id" if self.client_id is not None else secret[0]
             raise ProfileError(
                 self.name, other, f"give either an API key ({api_key[0]}) or client credentials ({other}), not both"
             )
         if len(secret) > 1:
-            raise ProfileError(self.name, secret[1], f"give only one of {_or_list(CLIENT_SECRET_FIELDS)}, not {_and_list(secret)}")
+            raise ProfileError(
+                self.name, secret[1], f"give only one of {_or_list(CLIENT_SECRET_FIELDS)}, not {_and_list(secret)}"
+            )
         if secret and self.client_id is None:
             raise ProfileError(self.name, secret[0], f"{secret[0]} is given without client_id")
         if self.client_id is not None and not secret:
@@ -509,7 +517,9 @@ def _config_from_document(document: dict[str, Any], source: _Source) -> Config:
         raise source.error(f"default must be a string, got {_toml_type(default)}", key="default")
     config = Config(default=default, profiles=profiles)
     if default is not None and default not in profiles:
-        raise source.error(f'default names the profile "{default}", which is not defined; {config._names()}', key="default")
+        raise source.error(
+            f'default names the profile "{default}", which is not defined; {config._names()}', key="default"
+        )
     return config
 
 

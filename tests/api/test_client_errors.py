@@ -33,7 +33,7 @@ async def expect(error: type[Exception], call: Any) -> Any:
 # --- from the emulator's own JSON errors -------------------------------------------------------------
 
 
-async def test_unknown_key_is_auth_error_401_with_the_server_message(make_client, recorder) -> None:  # noqa: ANN001
+async def test_unknown_key_is_auth_error_401_with_the_server_message(make_client, recorder) -> None:
     client = make_client(api_key="0" * 32, transport=recorder)
     error = await expect(AuthError, client.me())
     assert error.status == 401 and error.message and "key" in error.message.lower()
@@ -41,7 +41,7 @@ async def test_unknown_key_is_auth_error_401_with_the_server_message(make_client
     assert recorder.count() == 1  # a 401 with a user key is final: not retried, nothing to refresh
 
 
-async def test_revoked_key_is_auth_error_with_the_server_message(make_client, root: httpx.Client, info: dict) -> None:  # noqa: ANN001
+async def test_revoked_key_is_auth_error_with_the_server_message(make_client, root: httpx.Client, info: dict) -> None:
     client = make_client()
     me = await client.me()
     new_key = root.post(f"/_emulator/users/{me.id}/revoke_key").json()["api_key"]
@@ -72,7 +72,7 @@ async def test_missing_parameter_names_it(client: Client) -> None:
     assert error.param == "query"
 
 
-async def test_connect_rate_limit_is_rate_limit_error_with_retry_after(make_client, root: httpx.Client) -> None:  # noqa: ANN001
+async def test_connect_rate_limit_is_rate_limit_error_with_retry_after(make_client, root: httpx.Client) -> None:
     client = make_client(environment="development")  # max_retry_after 5 s: a 60 s wait is the caller's
     for _ in range(100):  # the budget: 100 account requests a minute per project and environment
         await client.list_connect_accounts(limit=1)
@@ -88,61 +88,70 @@ async def test_connect_rate_limit_is_rate_limit_error_with_retry_after(make_clie
 # --- from injected bodies -----------------------------------------------------------------------------
 
 
-async def test_message_from_an_html_error_page(make_client, faults) -> None:  # noqa: ANN001
+async def test_message_from_an_html_error_page(make_client, faults) -> None:
     faults.add("/users/me", status=502, body="html")
     error = await expect(ServerError, make_client(retry=NO_RETRY).me())
     assert error.status == 502 and error.message == "502 Bad Gateway"
     assert "<" not in error.message
 
 
-async def test_message_from_an_html_page_on_a_4xx(make_client, faults) -> None:  # noqa: ANN001
+async def test_message_from_an_html_page_on_a_4xx(make_client, faults) -> None:
     faults.add("/apps", status=400, body="html")
     error = await expect(ValidationError, make_client(retry=NO_RETRY).list_apps())
     assert error.message == "502 Bad Gateway" and error.param is None
 
 
-async def test_message_from_an_empty_body_is_the_reason_phrase(make_client, faults) -> None:  # noqa: ANN001
+async def test_message_from_an_empty_body_is_the_reason_phrase(make_client, faults) -> None:
     faults.add("/users/me", status=503, body="empty")
     error = await expect(ServerError, make_client(retry=NO_RETRY).me())
     assert error.status == 503 and error.message == "Service Unavailable"
 
 
-async def test_message_from_an_injected_json_error(make_client, faults) -> None:  # noqa: ANN001
+async def test_message_from_an_injected_json_error(make_client, faults) -> None:
     faults.add("/users/me", status=500)
     error = await expect(ServerError, make_client(retry=NO_RETRY).me())
     assert error.status == 500 and error.message == "injected fault: the service failed"
 
 
-async def test_malformed_body_on_an_error_status(make_client, faults) -> None:  # noqa: ANN001
+async def test_malformed_body_on_an_error_status(make_client, faults) -> None:
     faults.add("/users/me", status=500, body="malformed")
     error = await expect(ServerError, make_client(retry=NO_RETRY).me())
     assert error.status == 500 and error.message.startswith('{"data"')
 
 
-async def test_malformed_json_on_200_is_server_error(client: Client, faults) -> None:  # noqa: ANN001
+async def test_malformed_json_on_200_is_server_error(client: Client, faults) -> None:
     for call, path in (("me", "/users/me"), ("list_sources", "/users/me/sources"), ("list_apps", "/apps")):
         faults.add(path, body="malformed")
         error = await expect(ServerError, getattr(client, call)())
         assert error.status == 200 and "not valid JSON" in error.message, call
 
 
-async def test_html_on_200_is_server_error(client: Client, faults) -> None:  # noqa: ANN001
+async def test_html_on_200_is_server_error(client: Client, faults) -> None:
     faults.add("/users/me", status=200, body="html")
     error = await expect(ServerError, client.me())
     assert error.status == 200
 
 
-async def test_empty_200_for_a_record_is_server_error(client: Client, faults) -> None:  # noqa: ANN001
+async def test_empty_200_for_a_record_is_server_error(client: Client, faults) -> None:
     faults.add("/users/me", status=200, body="empty")
     await expect(ServerError, client.me())
 
 
-FAULTS = [{"status": s, "body": b} for s in (400, 401, 404, 429, 500, 502) for b in ("json", "html", "malformed", "empty")] + [{"drop": True}]
+FAULTS = [
+    {"status": s, "body": b} for s in (400, 401, 404, 429, 500, 502) for b in ("json", "html", "malformed", "empty")
+] + [{"drop": True}]
 
 
-async def test_every_fault_is_an_api_error(make_client, faults) -> None:  # noqa: ANN001
+async def test_every_fault_is_an_api_error(make_client, faults) -> None:
     """Whatever comes back, the caller sees an ApiError subclass, never httpx's or json's."""
-    expected = {400: ValidationError, 401: AuthError, 404: NotFoundError, 429: RateLimitError, 500: ServerError, 502: ServerError}
+    expected = {
+        400: ValidationError,
+        401: AuthError,
+        404: NotFoundError,
+        429: RateLimitError,
+        500: ServerError,
+        502: ServerError,
+    }
     client = make_client(retry=NO_RETRY)
     for fault in FAULTS:
         faults.add("/users/me", **fault)
@@ -226,6 +235,8 @@ async def test_connection_refused_is_network_error() -> None:
     with socket.socket() as sock:  # a port nobody listens on once closed
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    async with Client(f"http://127.0.0.1:{port}/v1", api_key="k" * 32, retry=RetryPolicy(attempts=2, base_delay=0.01)) as client:
+    async with Client(
+        f"http://127.0.0.1:{port}/v1", api_key="k" * 32, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    ) as client:
         error = await expect(NetworkError, client.me())
     assert "connect" in error.message and error.method == "GET"

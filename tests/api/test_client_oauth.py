@@ -33,7 +33,9 @@ def with_clock(client: Client, info: dict, clock: FakeClock, **options: Any) -> 
 
 
 def raw_get(info: dict, token: str, path: str = "/apps") -> httpx.Response:
-    return httpx.get(info["base_url"] + path, headers={"Authorization": f"Bearer {token}"}, params={"limit": 1}, timeout=5)
+    return httpx.get(
+        info["base_url"] + path, headers={"Authorization": f"Bearer {token}"}, params={"limit": 1}, timeout=5
+    )
 
 
 # --- caching and refreshing ----------------------------------------------------------------------------
@@ -93,7 +95,7 @@ async def test_a_custom_margin_and_the_server_lifetime(oauth_client: Client, inf
     assert auth.fetches == 2
 
 
-async def test_a_token_revoked_behind_our_back_is_replaced_once(oauth_client: Client, info: dict, recorder) -> None:  # noqa: ANN001
+async def test_a_token_revoked_behind_our_back_is_replaced_once(oauth_client: Client, info: dict, recorder) -> None:
     await oauth_client.list_apps(limit=1)
     old = oauth_client.auth.token
     revoked = httpx.post(
@@ -115,7 +117,7 @@ async def test_a_token_expired_by_the_service_clock_is_replaced(oauth_client: Cl
     assert oauth_client.auth.fetches == 2 and oauth_client.auth.token != old
 
 
-async def test_a_401_is_refreshed_only_once(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_a_401_is_refreshed_only_once(make_client, faults, recorder) -> None:
     client = make_client(oauth=True, transport=recorder)
     fault = faults.add("/apps", count=5, status=401)
     error = await expect(AuthError, client.list_apps(limit=1))
@@ -144,19 +146,19 @@ async def test_revoke_then_the_old_token_is_refused(oauth_client: Client, info: 
     assert oauth_client.auth.fetches == 2 and oauth_client.auth.token != old
 
 
-async def test_revoke_before_any_token_sends_nothing(make_client, recorder) -> None:  # noqa: ANN001
+async def test_revoke_before_any_token_sends_nothing(make_client, recorder) -> None:
     client = make_client(oauth=True, transport=recorder)
     await client.revoke()
     assert recorder.requests == []
 
 
-async def test_revoke_with_a_user_key_is_a_no_op(make_client, recorder) -> None:  # noqa: ANN001
+async def test_revoke_with_a_user_key_is_a_no_op(make_client, recorder) -> None:
     client = make_client(transport=recorder)
     await client.revoke()
     assert recorder.requests == [] and (await client.me()).username == "dana"
 
 
-async def test_a_bad_secret_is_auth_error_with_the_server_message(make_client, recorder) -> None:  # noqa: ANN001
+async def test_a_bad_secret_is_auth_error_with_the_server_message(make_client, recorder) -> None:
     client = make_client(oauth=True, client_secret="wrong", transport=recorder)
     error = await expect(AuthError, client.list_apps())
     assert error.status == 401 and "invalid client_id or client_secret" in error.message
@@ -164,18 +166,18 @@ async def test_a_bad_secret_is_auth_error_with_the_server_message(make_client, r
     assert "wrong" not in str(error) and "wrong" not in repr(client.auth)
 
 
-async def test_an_unknown_client_id_is_auth_error(make_client) -> None:  # noqa: ANN001
+async def test_an_unknown_client_id_is_auth_error(make_client) -> None:
     error = await expect(AuthError, make_client(oauth=True, client_id="nobody").list_apps())
     assert "invalid client_id" in error.message
 
 
-async def test_a_token_endpoint_failure_is_typed(make_client, faults) -> None:  # noqa: ANN001
+async def test_a_token_endpoint_failure_is_typed(make_client, faults) -> None:
     faults.add("/oauth/token", status=500, body="html")
     error = await expect(Exception, make_client(oauth=True).list_apps())
     assert not isinstance(error, AuthError) and error.message == "502 Bad Gateway"
 
 
-async def test_the_token_endpoint_sending_malformed_json_is_server_error(make_client, faults) -> None:  # noqa: ANN001
+async def test_the_token_endpoint_sending_malformed_json_is_server_error(make_client, faults) -> None:
     faults.add("/oauth/token", body="malformed")
     error = await expect(ServerError, make_client(oauth=True).list_apps())
     assert error.status == 200
@@ -187,31 +189,40 @@ async def test_a_token_answer_of_the_wrong_shape_is_server_error(answer: Any) ->
         assert request.url.path.endswith("/oauth/token"), "nothing is sent without a token"
         return httpx.Response(200, json=answer)
 
-    client = Client("http://service.test/v1", client_id="id", client_secret="secret", transport=httpx.MockTransport(handler))
+    client = Client(
+        "http://service.test/v1", client_id="id", client_secret="secret", transport=httpx.MockTransport(handler)
+    )
     async with client:
         error = await expect(ServerError, client.list_apps())
     assert "token" in error.message
 
 
-async def test_a_post_with_an_expired_token_is_sent_again_with_a_new_one(oauth_client: Client, root: httpx.Client, emulator) -> None:  # noqa: ANN001
+async def test_a_post_with_an_expired_token_is_sent_again_with_a_new_one(
+    oauth_client: Client, root: httpx.Client, emulator
+) -> None:
     await oauth_client.list_apps(limit=1)
     root.post("/_emulator/clock", json={"advance": 4000})
     hook = await oauth_client.create_webhook("https://hooks.example.com/after-expiry")
     assert oauth_client.auth.fetches == 2
-    assert sum(1 for w in emulator.emulator.store.webhooks.values() if w.url == "https://hooks.example.com/after-expiry") == 1
+    assert (
+        sum(1 for w in emulator.emulator.store.webhooks.values() if w.url == "https://hooks.example.com/after-expiry")
+        == 1
+    )
     assert hook.id in emulator.emulator.store.webhooks
 
 
-async def test_a_dropped_token_request_is_retried_for_a_get(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_a_dropped_token_request_is_retried_for_a_get(make_client, faults, recorder) -> None:
     fault = faults.add("/oauth/token", drop=True)
     client = make_client(oauth=True, transport=recorder)
     assert (await client.list_apps(limit=1)).items
     assert faults.remaining(fault) == 0 and recorder.count("POST", "/oauth/token") == 2 and client.auth.fetches == 1
 
 
-async def test_a_slow_token_endpoint_is_bounded_by_the_total_limit(make_client, faults) -> None:  # noqa: ANN001
+async def test_a_slow_token_endpoint_is_bounded_by_the_total_limit(make_client, faults) -> None:
     faults.add("/oauth/token", delay=0.8)
-    client = make_client(oauth=True, timeouts=Timeouts(connect=2, read=10, total=0.2), retry=RetryPolicy(attempts=1, base_delay=0.01))
+    client = make_client(
+        oauth=True, timeouts=Timeouts(connect=2, read=10, total=0.2), retry=RetryPolicy(attempts=1, base_delay=0.01)
+    )
     error = await expect(NetworkError, client.list_apps(limit=1))
     assert "0.2" in error.message  # the total limit bounds the token request too
 

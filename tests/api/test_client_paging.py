@@ -136,7 +136,7 @@ async def test_events_page_in_id_order(big_client: Client, big: ServerHandle) ->
 # --- pagers on a service that misbehaves (fake fetch functions) ------------------------------------------------
 
 
-def fake_pages(pages: list[tuple[list[str], str | None]]):  # noqa: ANN201
+def fake_pages(pages: list[tuple[list[str], str | None]]):
     """A fetch that hands out the given pages in order, whatever the cursor, and counts calls."""
     calls: list[dict[str, Any]] = []
 

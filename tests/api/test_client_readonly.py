@@ -44,7 +44,14 @@ def refusing_transport(sent: list[httpx.Request]) -> httpx.MockTransport:
 
 def offline_client(transport: httpx.AsyncBaseTransport, *, oauth: bool = False, read_only: bool = True) -> Client:
     credentials: dict[str, str] = {"client_id": "id", "client_secret": "secret"} if oauth else {"api_key": "k" * 32}
-    return Client("http://service.test/v1", org_id="o_x", project_id="proj_x", read_only=read_only, transport=transport, **credentials)
+    return Client(
+        "http://service.test/v1",
+        org_id="o_x",
+        project_id="proj_x",
+        read_only=read_only,
+        transport=transport,
+        **credentials,
+    )
 
 
 def test_calls_cover_every_mutating_name() -> None:
@@ -92,7 +99,11 @@ async def test_every_method_that_changes_the_service_is_in_mutating() -> None:
                 continue
             args, kwargs = CALLS.get(name, ((), {}))
             if not args and not kwargs:
-                required = [p for p in inspect.signature(member).parameters.values() if p.name != "self" and p.default is p.empty and p.kind is not p.VAR_KEYWORD]
+                required = [
+                    p
+                    for p in inspect.signature(member).parameters.values()
+                    if p.name != "self" and p.default is p.empty and p.kind is not p.VAR_KEYWORD
+                ]
                 args = tuple("x_1" for _ in required)
             sent.clear()
             try:
@@ -102,14 +113,16 @@ async def test_every_method_that_changes_the_service_is_in_mutating() -> None:
             senders[name] = {r.method for r in sent if not r.url.path.startswith("/v1/oauth/")}
     changing = {name for name, methods in senders.items() if methods - {"GET", "HEAD", "OPTIONS"}}
     assert changing, "the probe found nothing: it is broken"
-    assert changing <= MUTATING, f"methods that change the service but are not marked mutating: {sorted(changing - MUTATING)}"
+    assert changing <= MUTATING, (
+        f"methods that change the service but are not marked mutating: {sorted(changing - MUTATING)}"
+    )
     assert "revoke" not in MUTATING  # logging out is allowed in a read-only profile
 
 
 # --- against the emulator ----------------------------------------------------------------------------------
 
 
-async def test_reads_still_work(readonly_client: Client, demo_workflow) -> None:  # noqa: ANN001
+async def test_reads_still_work(readonly_client: Client, demo_workflow) -> None:
     assert (await readonly_client.me()).username == "dana"
     sources = await readonly_client.list_sources(limit=3)
     assert len(sources.items) == 3
@@ -121,7 +134,7 @@ async def test_reads_still_work(readonly_client: Client, demo_workflow) -> None:
     assert (await readonly_client.search_components("github issue")).sources
 
 
-async def test_mutations_leave_the_emulator_untouched(make_client, recorder) -> None:  # noqa: ANN001
+async def test_mutations_leave_the_emulator_untouched(make_client, recorder) -> None:
     client = make_client(read_only=True, transport=recorder)
     hooks = await client.list_webhooks(limit=100)
     with pytest.raises(ReadOnlyError):
@@ -132,7 +145,7 @@ async def test_mutations_leave_the_emulator_untouched(make_client, recorder) -> 
     assert await client.list_webhooks(limit=100) == hooks
 
 
-async def test_revoke_is_allowed_read_only(make_client, info: dict) -> None:  # noqa: ANN001
+async def test_revoke_is_allowed_read_only(make_client, info: dict) -> None:
     client = make_client(oauth=True, read_only=True)
     await client.list_apps(limit=1)
     token = client.auth.token

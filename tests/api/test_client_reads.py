@@ -26,8 +26,6 @@ from aftui.api.models import (
 )
 from aftui.emulator.server import ServerHandle
 
-
-
 # --- users ------------------------------------------------------------------------------------------
 
 
@@ -77,7 +75,9 @@ async def test_list_accounts_with_credentials(client: Client) -> None:
     slack = await client.list_accounts(app="slack", include_credentials=True, limit=100)
     assert slack.items
     for account in slack.items:
-        assert {"oauth_access_token", "oauth_client_id", "oauth_refresh_token", "oauth_uid"} <= set(account.credentials or {})
+        assert {"oauth_access_token", "oauth_client_id", "oauth_refresh_token", "oauth_uid"} <= set(
+            account.credentials or {}
+        )
         assert isinstance(account.expires_at, datetime)
 
 
@@ -87,7 +87,9 @@ async def test_list_accounts_of_a_connect_end_user_and_oauth_app(client: Client,
     mine = await client.list_accounts(external_user_id=target.external_id, limit=100)
     assert target.id in {a.id for a in mine.items}
     assert all(a.external_id == target.external_id for a in mine.items)
-    narrowed = await client.list_accounts(external_user_id=target.external_id, oauth_app_id=target.oauth_app_id, limit=100)
+    narrowed = await client.list_accounts(
+        external_user_id=target.external_id, oauth_app_id=target.oauth_app_id, limit=100
+    )
     assert [a.id for a in narrowed.items] == [target.id]
     none = await client.list_accounts(oauth_app_id="oa_nothing", limit=100)
     assert none.items == [] and none.total == 0
@@ -168,7 +170,9 @@ async def test_search_components(client: Client) -> None:
 # --- sources, events ---------------------------------------------------------------------------------------
 
 
-async def test_list_sources_and_workspace_sources(first_org: str, client: Client, info: dict, emulator: ServerHandle) -> None:
+async def test_list_sources_and_workspace_sources(
+    first_org: str, client: Client, info: dict, emulator: ServerHandle
+) -> None:
     store = emulator.emulator.store
     mine = await client.list_sources(limit=100)
     assert mine.total == len(mine.items) == len(store.sources)
@@ -191,7 +195,7 @@ async def test_get_source(client: Client) -> None:
     assert isinstance(source.created_at, datetime) and source.name_slug
 
 
-async def test_list_source_events_expand_and_channel(client: Client, root) -> None:  # noqa: ANN001
+async def test_list_source_events_expand_and_channel(client: Client, root) -> None:
     source = (await client.list_sources(limit=1)).items[0]
     big = root.post(f"/_emulator/sources/{source.id}/inject", json={"count": 2, "size": 2000, "wait": True})
     assert big.status_code == 200, big.text
@@ -200,20 +204,25 @@ async def test_list_source_events_expand_and_channel(client: Client, root) -> No
 
     on_alerts = await client.list_source_events(source.id, channel="alerts", limit=100)
     assert len(on_alerts.items) == 3
-    assert all(isinstance(e, EventSummary) and e.channel == "alerts" and e.metadata.emitter_id == source.id for e in on_alerts.items)
+    assert all(
+        isinstance(e, EventSummary) and e.channel == "alerts" and e.metadata.emitter_id == source.id
+        for e in on_alerts.items
+    )
     keys = [e.key for e in on_alerts.items]
     assert keys == sorted(keys, reverse=True)  # newest first; ids order by time
 
     summaries = await client.list_source_events(source.id, limit=5)
     large = [e for e in summaries.items if e.channel == "default"][:2]
-    assert len(large) == 2 and all(e.truncated and isinstance(e.event, str) and e.metadata.event_size > 1024 for e in large)
+    assert len(large) == 2 and all(
+        e.truncated and isinstance(e.event, str) and e.metadata.event_size > 1024 for e in large
+    )
     expanded = await client.list_source_events(source.id, limit=5, expand=True)
     full = [e for e in expanded.items if e.channel == "default"][:2]
     assert all(isinstance(e.event, dict) and not e.truncated for e in full)
     assert [e.id for e in full] == [e.id for e in large]
 
 
-async def test_list_workflow_events(client: Client, demo_workflow) -> None:  # noqa: ANN001
+async def test_list_workflow_events(client: Client, demo_workflow) -> None:
     workflow_id = demo_workflow("Validate and forward orders")
     page = await client.list_workflow_events(workflow_id, limit=3, expand=True)
     assert len(page.items) == 3 and page.total and page.total > 3
@@ -223,7 +232,7 @@ async def test_list_workflow_events(client: Client, demo_workflow) -> None:  # n
         assert event.error() is None
 
 
-async def test_list_workflow_errors_and_error_shape(client: Client, demo_workflow) -> None:  # noqa: ANN001
+async def test_list_workflow_errors_and_error_shape(client: Client, demo_workflow) -> None:
     workflow_id = demo_workflow("Validate and forward orders")
     page = await client.list_workflow_errors(workflow_id, limit=2, expand=True)
     assert len(page.items) == 2
@@ -242,7 +251,9 @@ async def test_list_workflow_errors_and_error_shape(client: Client, demo_workflo
 # --- subscriptions and webhooks ---------------------------------------------------------------------------------
 
 
-async def test_list_subscriptions_and_workspace_subscriptions(first_org: str, client: Client, info: dict, emulator: ServerHandle) -> None:
+async def test_list_subscriptions_and_workspace_subscriptions(
+    first_org: str, client: Client, info: dict, emulator: ServerHandle
+) -> None:
     mine = await client.list_subscriptions(limit=100)
     assert mine.total == len(mine.items) == len(emulator.emulator.store.subscriptions)
     assert all(isinstance(s, Subscription) and s.id and s.id.startswith("sub_") for s in mine.items)
@@ -264,12 +275,14 @@ async def test_list_webhooks(client: Client, emulator: ServerHandle) -> None:
 # --- workflows --------------------------------------------------------------------------------------------------
 
 
-async def test_get_workflow_trigger_kinds_and_step_props(client: Client, demo_workflow) -> None:  # noqa: ANN001
+async def test_get_workflow_trigger_kinds_and_step_props(client: Client, demo_workflow) -> None:
     kinds = {}
     for name in ("Validate and forward orders", "Nightly report", "GitHub issues to Slack", "Inbound email triage"):
         workflow = await client.get_workflow(demo_workflow(name))
         assert isinstance(workflow, Workflow) and workflow.name == name and workflow.active is True
-        assert all(isinstance(t, Trigger) for t in workflow.triggers) and all(isinstance(s, Step) for s in workflow.steps)
+        assert all(isinstance(t, Trigger) for t in workflow.triggers) and all(
+            isinstance(s, Step) for s in workflow.steps
+        )
         kinds[name] = {t.kind for t in workflow.triggers}
     assert kinds == {
         "Validate and forward orders": {"http"},
@@ -304,11 +317,13 @@ def store_counts(emulator: ServerHandle, environment: str) -> tuple[int, int]:
     """(end users, accounts) of the demo project in one environment, from the emulator's own store."""
     store = emulator.emulator.store
     accounts = [a for a in store.accounts.values() if a.project_id and a.environment == environment]
-    users = {a.external_id for a in accounts} | {u.external_id for u in store.end_users.values() if u.environment == environment}
+    users = {a.external_id for a in accounts} | {
+        u.external_id for u in store.end_users.values() if u.environment == environment
+    }
     return len(users), len(accounts)
 
 
-async def test_connect_info_differs_by_environment(make_client, emulator: ServerHandle) -> None:  # noqa: ANN001
+async def test_connect_info_differs_by_environment(make_client, emulator: ServerHandle) -> None:
     production = await make_client().connect_info()
     development = await make_client(environment="development").connect_info()
     assert production.environment == "production" and development.environment == "development"
@@ -319,7 +334,7 @@ async def test_connect_info_differs_by_environment(make_client, emulator: Server
     assert production.model_extra["account_count"] != development.model_extra["account_count"]
 
 
-async def test_list_connect_accounts_by_environment(make_client, emulator: ServerHandle) -> None:  # noqa: ANN001
+async def test_list_connect_accounts_by_environment(make_client, emulator: ServerHandle) -> None:
     production = await make_client().list_connect_accounts(limit=100)
     development = await make_client(environment="development").list_connect_accounts(limit=100)
     assert production.items and development.items
@@ -350,7 +365,7 @@ async def test_get_connect_account(client: Client) -> None:
     assert isinstance(full.next_refresh_at, datetime)
 
 
-async def test_connect_account_of_the_other_environment_is_not_found(make_client) -> None:  # noqa: ANN001
+async def test_connect_account_of_the_other_environment_is_not_found(make_client) -> None:
     first = (await make_client().list_connect_accounts(limit=1)).items[0]
     with pytest.raises(NotFoundError):
         await make_client(environment="development").get_connect_account(first.id)

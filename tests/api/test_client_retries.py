@@ -30,7 +30,7 @@ async def webhook_count(client: Client) -> int:
 # --- idempotent requests ------------------------------------------------------------------------------
 
 
-async def test_get_is_retried_on_500_twice_then_succeeds(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_get_is_retried_on_500_twice_then_succeeds(make_client, faults, recorder) -> None:
     fault = faults.add("/users/me", count=2, status=500)
     me = await make_client(transport=recorder).me()
     assert me.username == "dana"
@@ -38,21 +38,21 @@ async def test_get_is_retried_on_500_twice_then_succeeds(make_client, faults, re
     assert faults.remaining(fault) == 0
 
 
-async def test_get_is_retried_on_a_dropped_connection(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_get_is_retried_on_a_dropped_connection(make_client, faults, recorder) -> None:
     fault = faults.add("/users/me/sources", count=2, drop=True)
     page = await make_client(transport=recorder).list_sources(limit=5)
     assert len(page.items) == 5
     assert recorder.count("GET", "/users/me/sources") == 3 and faults.remaining(fault) == 0
 
 
-async def test_get_is_retried_on_html_and_empty_5xx(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_get_is_retried_on_html_and_empty_5xx(make_client, faults, recorder) -> None:
     faults.add("/apps", status=502, body="html")
     faults.add("/apps", status=503, body="empty")
     page = await make_client(transport=recorder).list_apps(limit=3)
     assert len(page.items) == 3 and recorder.count("GET", "/apps") == 3
 
 
-async def test_put_and_delete_are_retried_on_500(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_put_and_delete_are_retried_on_500(make_client, faults, recorder) -> None:
     client = make_client(transport=recorder)
     source = await client.deploy_source(key="http-new-requests", name="retry me")
     hook = await client.create_webhook("https://hooks.example.com/in")
@@ -65,7 +65,7 @@ async def test_put_and_delete_are_retried_on_500(make_client, faults, recorder) 
     assert hook.id not in {h.id for h in (await client.list_webhooks(limit=100)).items}
 
 
-async def test_attempts_are_bounded(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_attempts_are_bounded(make_client, faults, recorder) -> None:
     fault = faults.add("/users/me", count=10, status=500)
     error = await expect(ServerError, make_client(transport=recorder).me())
     assert error.status == 500
@@ -73,13 +73,13 @@ async def test_attempts_are_bounded(make_client, faults, recorder) -> None:  # n
     assert faults.remaining(fault) == 10 - FAST.attempts
 
 
-async def test_attempts_follow_the_policy(make_client, faults) -> None:  # noqa: ANN001
+async def test_attempts_follow_the_policy(make_client, faults) -> None:
     fault = faults.add("/users/me", count=10, drop=True)
     await expect(NetworkError, make_client(retry=RetryPolicy(attempts=2, base_delay=0.01)).me())
     assert faults.remaining(fault) == 8
 
 
-async def test_a_4xx_is_not_retried(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_a_4xx_is_not_retried(make_client, faults, recorder) -> None:
     fault = faults.add("/users/me", count=3, status=404)
     await expect(Exception, make_client(transport=recorder).me())
     assert recorder.count() == 1 and faults.remaining(fault) == 2
@@ -88,7 +88,7 @@ async def test_a_4xx_is_not_retried(make_client, faults, recorder) -> None:  # n
 # --- 429 and Retry-After ------------------------------------------------------------------------------
 
 
-async def test_429_retry_after_is_honoured(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_429_retry_after_is_honoured(make_client, faults, recorder) -> None:
     faults.add("/users/me", count=1, status=429, retry_after=3)
     client = make_client(transport=recorder)
     waits: list[float] = []
@@ -102,19 +102,19 @@ async def test_429_retry_after_is_honoured(make_client, faults, recorder) -> Non
     assert waits == [3.0]  # exactly what the server asked for
 
 
-async def test_429_without_retry_after_backs_off_and_retries(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_429_without_retry_after_backs_off_and_retries(make_client, faults, recorder) -> None:
     faults.add("/apps", count=2, status=429)
     assert (await make_client(transport=recorder).list_apps(limit=1)).items
     assert recorder.count() == 3
 
 
-async def test_429_with_a_long_retry_after_is_the_callers_to_wait(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_429_with_a_long_retry_after_is_the_callers_to_wait(make_client, faults, recorder) -> None:
     faults.add("/users/me", count=1, status=429, retry_after=120)
     error = await expect(RateLimitError, make_client(transport=recorder).me())
     assert error.retry_after == 120 and recorder.count() == 1
 
 
-async def test_429_on_the_last_attempt_is_raised(make_client, faults) -> None:  # noqa: ANN001
+async def test_429_on_the_last_attempt_is_raised(make_client, faults) -> None:
     fault = faults.add("/users/me", count=5, status=429, retry_after=0)
     error = await expect(RateLimitError, make_client().me())
     assert error.retry_after == 0 and faults.remaining(fault) == 1
@@ -123,7 +123,7 @@ async def test_429_on_the_last_attempt_is_raised(make_client, faults) -> None:  
 # --- POST ----------------------------------------------------------------------------------------------
 
 
-async def test_post_is_not_retried_on_500(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_post_is_not_retried_on_500(make_client, faults, recorder) -> None:
     client = make_client(transport=recorder)
     before = await webhook_count(client)
     fault = faults.add("/webhooks", count=2, status=500, method="POST")
@@ -133,7 +133,7 @@ async def test_post_is_not_retried_on_500(make_client, faults, recorder) -> None
     assert await webhook_count(client) == before
 
 
-async def test_post_is_not_retried_on_a_dropped_connection(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_post_is_not_retried_on_a_dropped_connection(make_client, faults, recorder) -> None:
     client = make_client(transport=recorder)
     fault = faults.add("/webhooks", count=2, drop=True, method="POST")
     error = await expect(NetworkError, client.create_webhook("https://hooks.example.com/once"))
@@ -141,14 +141,14 @@ async def test_post_is_not_retried_on_a_dropped_connection(make_client, faults, 
     assert faults.remaining(fault) == 1 and recorder.count("POST") == 1
 
 
-async def test_post_is_not_retried_after_a_timeout(make_client, faults) -> None:  # noqa: ANN001
+async def test_post_is_not_retried_after_a_timeout(make_client, faults) -> None:
     fault = faults.add("/subscriptions", count=2, delay=0.8, method="POST")
     client = make_client(timeouts=Timeouts(connect=2, read=5, total=0.2))
     await expect(NetworkError, client.subscribe("dc_x", "wh_x"))
     assert faults.remaining(fault) == 1
 
 
-async def test_post_is_retried_after_a_429(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_post_is_retried_after_a_429(make_client, faults, recorder) -> None:
     client = make_client(transport=recorder)
     before = await webhook_count(client)
     fault = faults.add("/webhooks", count=2, status=429, retry_after=0, method="POST")
@@ -161,28 +161,32 @@ async def test_post_is_retried_after_a_429(make_client, faults, recorder) -> Non
 # --- time limits ---------------------------------------------------------------------------------------
 
 
-async def test_a_slow_answer_beyond_the_total_limit_is_network_error_quickly(make_client, faults) -> None:  # noqa: ANN001
+async def test_a_slow_answer_beyond_the_total_limit_is_network_error_quickly(make_client, faults) -> None:
     faults.add("/users/me", count=1, delay=0.8)
-    client = make_client(timeouts=Timeouts(connect=2, read=10, total=0.2), retry=RetryPolicy(attempts=1, base_delay=0.01))
+    client = make_client(
+        timeouts=Timeouts(connect=2, read=10, total=0.2), retry=RetryPolicy(attempts=1, base_delay=0.01)
+    )
     error = await expect(NetworkError, client.me())
     assert "0.2" in error.message  # the total limit, not the read timeout, ended it
 
 
-async def test_a_slow_answer_beyond_the_read_limit_is_network_error(make_client, faults) -> None:  # noqa: ANN001
+async def test_a_slow_answer_beyond_the_read_limit_is_network_error(make_client, faults) -> None:
     faults.add("/users/me", count=1, delay=0.8)
-    client = make_client(timeouts=Timeouts(connect=2, read=0.2, total=10), retry=RetryPolicy(attempts=1, base_delay=0.01))
+    client = make_client(
+        timeouts=Timeouts(connect=2, read=0.2, total=10), retry=RetryPolicy(attempts=1, base_delay=0.01)
+    )
     error = await expect(NetworkError, client.me())
     assert "timed out" in error.message
 
 
-async def test_a_slow_get_is_retried_and_the_next_attempt_succeeds(make_client, faults, recorder) -> None:  # noqa: ANN001
+async def test_a_slow_get_is_retried_and_the_next_attempt_succeeds(make_client, faults, recorder) -> None:
     faults.add("/users/me", count=1, delay=0.8)
     client = make_client(transport=recorder, timeouts=Timeouts(connect=2, read=10, total=0.2))
     assert (await client.me()).username == "dana"
     assert recorder.count() == 2
 
 
-async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> None:  # noqa: ANN001
+async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> None:
     faults.add("/users/me", count=1, status=503)
     client = make_client()
     heard: list[str] = []

@@ -13,7 +13,11 @@ from aftui.api.auth import ApiKeyAuth, OAuthAuth
     [
         ("http://127.0.0.1:8787/v1", "http://127.0.0.1:8787/v1", "http://127.0.0.1:8787"),
         ("https://api.example.com/v1/", "https://api.example.com/v1", "https://api.example.com"),
-        ("https://gw.example.com/automation/v1", "https://gw.example.com/automation/v1", "https://gw.example.com/automation"),
+        (
+            "https://gw.example.com/automation/v1",
+            "https://gw.example.com/automation/v1",
+            "https://gw.example.com/automation",
+        ),
         ("https://vault.example.com/v1", "https://vault.example.com/v1", "https://vault.example.com"),
         ("https://vault.example.com", "https://vault.example.com", "https://vault.example.com"),  # no version segment
         ("https://example.com/svc/v2", "https://example.com/svc/v2", "https://example.com/svc"),

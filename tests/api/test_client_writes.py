@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import httpx
@@ -65,7 +65,9 @@ async def expect(error: type[Exception], call: Awaitable[Any]) -> Any:
 async def test_create_component_and_get_it_by_id_and_key(client: Client) -> None:
     comp = await client.create_component(code=COUNTER)
     assert isinstance(comp, Component) and comp.id.startswith("sc_")
-    assert comp.key == "test-counter" and comp.name == "Test Counter" and comp.version == "0.0.1" and comp.code == COUNTER
+    assert (
+        comp.key == "test-counter" and comp.name == "Test Counter" and comp.version == "0.0.1" and comp.code == COUNTER
+    )
     props = {p.name: p for p in comp.configurable_props}
     assert props["timer"].type == "$.interface.timer"
     assert props["count"].min == 1 and props["count"].max == 10 and props["label"].optional is True
@@ -88,9 +90,16 @@ async def test_create_component_with_bad_code_names_the_parameter(client: Client
 
 async def test_deploy_update_activate_and_delete_a_source(first_org: str, client: Client, info: dict) -> None:
     comp = await client.create_component(code=COUNTER)
-    source = await client.deploy_source(component_id=comp.id, name="Ticks", configured_props={"timer": {"intervalSeconds": 120}, "count": 3})
+    source = await client.deploy_source(
+        component_id=comp.id, name="Ticks", configured_props={"timer": {"intervalSeconds": 120}, "count": 3}
+    )
     assert isinstance(source, Source) and source.id.startswith("dc_")
-    assert source.component_id == comp.id and source.active is True and source.name == "Ticks" and source.name_slug == "ticks"
+    assert (
+        source.component_id == comp.id
+        and source.active is True
+        and source.name == "Ticks"
+        and source.name_slug == "ticks"
+    )
     assert source.configured_props["timer"] == {"cron": None, "interval_seconds": 120}
     assert source.configured_props["count"] == 3
     assert await client.get_source(source.id) == source
@@ -98,10 +107,16 @@ async def test_deploy_update_activate_and_delete_a_source(first_org: str, client
     assert source.id in {s.id for s in (await client.list_workspace_sources(info["org_id"], limit=100)).items}
     assert source.id not in {s.id for s in (await client.list_workspace_sources(first_org, limit=100)).items}
 
-    renamed = await client.update_source(source.id, name="Ticks renamed", configured_props={"timer": {"cron": "*/5 * * * *"}, "count": 4})
+    renamed = await client.update_source(
+        source.id, name="Ticks renamed", configured_props={"timer": {"cron": "*/5 * * * *"}, "count": 4}
+    )
     assert renamed is not None and renamed.name == "Ticks renamed"
     got = await client.get_source(source.id)
-    assert got.name == "Ticks renamed" and got.configured_props["timer"]["cron"] == "*/5 * * * *" and got.configured_props["count"] == 4
+    assert (
+        got.name == "Ticks renamed"
+        and got.configured_props["timer"]["cron"] == "*/5 * * * *"
+        and got.configured_props["count"] == 4
+    )
 
     paused = await client.set_source_active(source.id, False)
     assert paused is not None and paused.active is False
@@ -139,7 +154,10 @@ async def test_deploy_with_a_bad_prop_names_it(client: Client) -> None:
 async def test_delete_source_events_one_range_and_all(client: Client, root: httpx.Client) -> None:
     root.post("/_emulator/settings", json={"events_delete_delay_s": 0})
     source = await client.deploy_source(key="http-new-requests", name="events to delete")
-    emitted = root.post(f"/_emulator/sources/{source.id}/emit", json={"events": [{"event": {"n": n}, "ts": 1_000 + n} for n in range(5)]})
+    emitted = root.post(
+        f"/_emulator/sources/{source.id}/emit",
+        json={"events": [{"event": {"n": n}, "ts": 1_000 + n} for n in range(5)]},
+    )
     assert emitted.status_code == 200, emitted.text
     ids = emitted.json()["emitted"]
     assert len(ids) == 5
@@ -164,7 +182,10 @@ async def test_delete_source_events_one_range_and_all(client: Client, root: http
 
 async def test_delete_source_events_with_start_after_end_is_400(client: Client, root: httpx.Client) -> None:
     source = await client.deploy_source(key="http-new-requests")
-    ids = root.post(f"/_emulator/sources/{source.id}/emit", json={"events": [{"event": {"n": n}, "ts": 1_000 + n} for n in range(2)]}).json()["emitted"]
+    ids = root.post(
+        f"/_emulator/sources/{source.id}/emit",
+        json={"events": [{"event": {"n": n}, "ts": 1_000 + n} for n in range(2)]},
+    ).json()["emitted"]
     error = await expect(ValidationError, client.delete_source_events(source.id, start_id=ids[1], end_id=ids[0]))
     assert error.param == "start_id"
 
@@ -173,9 +194,15 @@ async def test_delete_source_events_with_start_after_end_is_400(client: Client, 
 
 
 async def test_create_list_and_delete_a_webhook(client: Client) -> None:
-    hook = await client.create_webhook("https://hooks.example.com:8443/in?x=1", name="Test hook", description="for the tests")
+    hook = await client.create_webhook(
+        "https://hooks.example.com:8443/in?x=1", name="Test hook", description="for the tests"
+    )
     assert isinstance(hook, Webhook) and hook.id.startswith("wh_")
-    assert hook.url == "https://hooks.example.com:8443/in?x=1" and hook.name == "Test hook" and hook.description == "for the tests"
+    assert (
+        hook.url == "https://hooks.example.com:8443/in?x=1"
+        and hook.name == "Test hook"
+        and hook.description == "for the tests"
+    )
     assert hook.active is True and isinstance(hook.created_at, datetime)
     listed = {h.id: h for h in (await client.list_webhooks(limit=100)).items}
     assert listed[hook.id] == hook
@@ -237,7 +264,9 @@ async def test_auto_subscribe_needs_a_special_channel(client: Client) -> None:
     assert error.param == "event_name"
 
 
-async def test_org_id_is_added_on_creates_with_a_user_key(first_org: str, make_client, emulator: ServerHandle, info: dict) -> None:  # noqa: ANN001
+async def test_org_id_is_added_on_creates_with_a_user_key(
+    first_org: str, make_client, emulator: ServerHandle, info: dict
+) -> None:
     store = emulator.emulator.store
     in_acme = await make_client(org_id=info["org_id"]).create_webhook("https://hooks.example.com/acme")
     in_dana = await make_client(org_id=first_org).create_webhook("https://hooks.example.com/dana")
@@ -253,7 +282,9 @@ async def test_org_id_is_added_on_creates_with_a_user_key(first_org: str, make_c
     assert in_acme.id not in remaining and in_dana.id in remaining
 
 
-async def test_oauth_creates_land_in_the_token_workspace(first_org: str, make_client, emulator: ServerHandle, info: dict) -> None:  # noqa: ANN001
+async def test_oauth_creates_land_in_the_token_workspace(
+    first_org: str, make_client, emulator: ServerHandle, info: dict
+) -> None:
     hook = await make_client(oauth=True, org_id=first_org).create_webhook("https://hooks.example.com/oauth")
     assert emulator.emulator.store.webhooks[hook.id].org_id == info["org_id"]
 
@@ -278,7 +309,9 @@ async def test_create_workflow_run_it_and_read_its_events_and_errors(client: Cli
     endpoint = got.triggers[0].endpoint_url
     assert endpoint
     async with httpx.AsyncClient(timeout=5) as http:
-        good = await http.post(endpoint, json={"order_id": "o1", "customer_email": "a@b.example", "sku": "S1", "country": "fr"})
+        good = await http.post(
+            endpoint, json={"order_id": "o1", "customer_email": "a@b.example", "sku": "S1", "country": "fr"}
+        )
         bad = await http.post(endpoint, json={"order_id": "o2", "sku": "S2"})
     assert good.status_code == 200 and bad.status_code == 200
 
@@ -302,7 +335,7 @@ async def test_set_workflow_active(client: Client) -> None:
     assert (await client.get_workflow(workflow.id)).active is False
 
 
-async def test_create_workflow_without_org_id_names_the_parameter(make_client) -> None:  # noqa: ANN001
+async def test_create_workflow_without_org_id_names_the_parameter(make_client) -> None:
     error = await expect(ValidationError, make_client(org_id=None).create_workflow(ORDERS_TEMPLATE))
     assert error.param == "org_id"
 
@@ -316,12 +349,14 @@ async def test_create_workflow_with_unknown_template(client: Client) -> None:
 
 
 def emulator_now(root: httpx.Client) -> datetime:
-    return datetime.fromtimestamp(root.get("/_emulator/clock").json()["now_ms"] / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(root.get("/_emulator/clock").json()["now_ms"] / 1000, tz=UTC)
 
 
 async def test_create_connect_token_registers_the_end_user(client: Client, root: httpx.Client) -> None:
     before = (await client.connect_info()).model_extra["end_user_count"]
-    token = await client.create_connect_token("ext-test-1", success_redirect_uri="https://app.example/ok", webhook_uri="https://app.example/hook")
+    token = await client.create_connect_token(
+        "ext-test-1", success_redirect_uri="https://app.example/ok", webhook_uri="https://app.example/hook"
+    )
     assert isinstance(token, ConnectToken) and token.token.startswith("ctok_")
     assert isinstance(token.expires_at, datetime)
     assert token.expires_at - emulator_now(root) == timedelta(hours=4)
@@ -334,7 +369,7 @@ async def test_create_connect_token_with_a_too_long_external_id(client: Client) 
     assert error.param == "external_user_id"
 
 
-async def test_delete_connect_user_in_one_environment_only(make_client) -> None:  # noqa: ANN001
+async def test_delete_connect_user_in_one_environment_only(make_client) -> None:
     production, development = make_client(), make_client(environment="development")
     await production.create_connect_token("ext-both")
     await development.create_connect_token("ext-both")
@@ -372,7 +407,7 @@ async def test_delete_connect_account(client: Client) -> None:
     await expect(NotFoundError, client.delete_connect_account(account.id))
 
 
-async def test_delete_connect_app_accounts_of_a_key_app(make_client) -> None:  # noqa: ANN001
+async def test_delete_connect_app_accounts_of_a_key_app(make_client) -> None:
     production, development = make_client(), make_client(environment="development")
     assert (await production.list_connect_accounts(app="openai", limit=100)).items
     dev_before = (await development.list_connect_accounts(app="openai", limit=100)).total
@@ -390,6 +425,6 @@ async def test_delete_connect_app_accounts_of_an_oauth_app(client: Client, emula
     await expect(NotFoundError, client.get_connect_account(target.id))
 
 
-async def test_connect_without_a_project_is_refused_before_sending(make_client) -> None:  # noqa: ANN001
+async def test_connect_without_a_project_is_refused_before_sending(make_client) -> None:
     with pytest.raises(ValueError, match="project_id"):
         await make_client(project_id=None).connect_info()

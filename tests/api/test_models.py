@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pydantic
 import pytest
@@ -25,7 +25,7 @@ from aftui.api.models import (
     Workflow,
 )
 
-WHEN = datetime(2026, 11, 1, 9, 0, 0, tzinfo=timezone.utc)
+WHEN = datetime(2026, 11, 1, 9, 0, 0, tzinfo=UTC)
 EPOCH_S = int(WHEN.timestamp())
 
 
@@ -75,7 +75,9 @@ def test_connect_token_expiry_as_iso_or_epoch(expires_at: object) -> None:
 
 
 def test_access_token_repr_hides_the_token() -> None:
-    token = AccessToken.model_validate({"access_token": "eyJ.secret.sig", "token_type": "Bearer", "expires_in": 3600, "created_at": EPOCH_S})
+    token = AccessToken.model_validate(
+        {"access_token": "eyJ.secret.sig", "token_type": "Bearer", "expires_in": 3600, "created_at": EPOCH_S}
+    )
     assert "secret" not in repr(token) and token.created_at == WHEN
 
 
@@ -100,8 +102,19 @@ def test_a_page_info_missing_fields() -> None:
         (Webhook, {"id": "wh_1", "url": "https://x.example", "secret_header": "X-Sig"}),
         (Account, {"id": "apn_1", "app": {"id": "app_1", "name": "Slack", "logo_dark": "x.svg"}, "scopes": ["a"]}),
         (User, {"id": "u_1", "orgs": [{"id": "o_1", "plan": "team"}], "avatar": "a.png"}),
-        (Component, {"id": "sc_1", "configurable_props": [{"name": "p", "type": "string", "withLabel": True}], "stars": 3}),
-        (Workflow, {"id": "p_1", "triggers": [{"id": "hi_1", "method": "POST"}], "steps": [{"namespace": "s", "params_json": "{}"}], "memory": 256}),
+        (
+            Component,
+            {"id": "sc_1", "configurable_props": [{"name": "p", "type": "string", "withLabel": True}], "stars": 3},
+        ),
+        (
+            Workflow,
+            {
+                "id": "p_1",
+                "triggers": [{"id": "hi_1", "method": "POST"}],
+                "steps": [{"namespace": "s", "params_json": "{}"}],
+                "memory": 256,
+            },
+        ),
         (EventSummary, {"id": "1-0", "metadata": {"emitter_id": "dc_1", "summary": "hi"}, "extra_top": 1}),
         (Subscription, {"emitter_id": "dc_1", "listener_id": "wh_1", "created_at": 5}),
     ],
@@ -114,7 +127,11 @@ def test_unknown_fields_are_kept(model: type[pydantic.BaseModel], record: dict) 
         if isinstance(part, dict):
             return isinstance(whole, dict) and all(k in whole and contains(whole[k], v) for k, v in part.items())
         if isinstance(part, list):
-            return isinstance(whole, list) and len(whole) == len(part) and all(contains(w, p) for w, p in zip(whole, part))
+            return (
+                isinstance(whole, list)
+                and len(whole) == len(part)
+                and all(contains(w, p) for w, p in zip(whole, part, strict=False))
+            )
         return whole == part or isinstance(whole, datetime)
 
     assert contains(dumped, record)
@@ -184,8 +201,19 @@ def test_event_error_on_an_errors_event() -> None:
             "indexed_at_ms": 1793523360000,
             "event": {
                 "original_event": {"order_id": "o1"},
-                "original_context": {"id": "ctx", "ts": "2026-11-01T08:56:00.000Z", "workflow_id": "p_1", "verified": False},
-                "error": {"code": "Error", "msg": "boom", "cellId": "c_1", "ts": "2026-11-01T08:56:00.000Z", "stack": "Error: boom"},
+                "original_context": {
+                    "id": "ctx",
+                    "ts": "2026-11-01T08:56:00.000Z",
+                    "workflow_id": "p_1",
+                    "verified": False,
+                },
+                "error": {
+                    "code": "Error",
+                    "msg": "boom",
+                    "cellId": "c_1",
+                    "ts": "2026-11-01T08:56:00.000Z",
+                    "stack": "Error: boom",
+                },
             },
             "metadata": {"emitter_id": "p_1", "emit_id": "e", "name": "$errors"},
         }
@@ -197,7 +225,9 @@ def test_event_error_on_an_errors_event() -> None:
     assert summary.channel == "$errors" and summary.key == (1793523360000, 0)
 
 
-@pytest.mark.parametrize("event", [{"order_id": 1}, "truncated {\"error\": ...", None, [1], {"error": "a string, not an object"}])
+@pytest.mark.parametrize(
+    "event", [{"order_id": 1}, 'truncated {"error": ...', None, [1], {"error": "a string, not an object"}]
+)
 def test_event_error_on_other_events(event: object) -> None:
     assert EventSummary.model_validate({"id": "1-0", "event": event}).error() is None
 

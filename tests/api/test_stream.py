@@ -44,7 +44,7 @@ class Reader:
         stream.add_listener(self.states.append)
         self.task: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> "Reader":
+    async def __aenter__(self) -> Reader:
         self.task = asyncio.create_task(self._read())
         return self
 
@@ -74,14 +74,19 @@ class Reader:
         try:
             await asyncio.wait_for(poll(), timeout)
         except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what}; states {self.phases()}, {len(self.events)} events") from None
+            raise AssertionError(
+                f"timed out waiting for {what}; states {self.phases()}, {len(self.events)} events"
+            ) from None
 
     async def events_count(self, count: int) -> list[EventSummary]:
         await self.until(lambda: len(self.events) >= count, f"{count} events")
         return self.events
 
     async def live(self, connections: int = 1) -> None:
-        await self.until(lambda: self.stream.connections >= connections and self.stream.state.phase == "live", f"live connection {connections}")
+        await self.until(
+            lambda: self.stream.connections >= connections and self.stream.state.phase == "live",
+            f"live connection {connections}",
+        )
 
     def phases(self) -> list[tuple[str, int]]:
         """The states as (phase, attempt); `live` and `connecting` carry attempt 0."""
@@ -157,7 +162,9 @@ async def drop(control: httpx.AsyncClient, source_id: str) -> int:
 # --- events ----------------------------------------------------------------------------------
 
 
-async def test_events_arrive_in_order_as_summaries(api: httpx.Client, client: Client, control: httpx.AsyncClient, src: str) -> None:
+async def test_events_arrive_in_order_as_summaries(
+    api: httpx.Client, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
     async with Reader(client.stream_source(src)) as reader:
         await reader.live()
         await inject(control, src, 5)
@@ -210,7 +217,7 @@ async def test_forced_drops_lose_nothing_and_repeat_nothing(
         scheduled = await control.post(f"/sources/{src}/inject", json={"count": total, "rate": 400})
         assert scheduled.status_code == 202
         for at, connection in ((40, 1), (120, 2)):
-            await reader.until(lambda: len(reader.events) >= at, f"{at} events")
+            await reader.until(lambda at=at: len(reader.events) >= at, f"{at} events")
             await reader.live(connection)
             # The reconnect is held up 0.1 s, so ~40 events are emitted while no stream is open:
             # only Last-Event-ID brings them back (the source retains 100).
@@ -228,7 +235,15 @@ async def test_forced_drops_lose_nothing_and_repeat_nothing(
     assert reader.ids[-100:] == retained_ids(api, src)
     assert reader.stream.connections == 3
     phases = reader.phases()
-    assert phases == [("connecting", 0), ("live", 0), ("reconnecting", 1), ("live", 0), ("reconnecting", 1), ("live", 0), ("closed", 0)]
+    assert phases == [
+        ("connecting", 0),
+        ("live", 0),
+        ("reconnecting", 1),
+        ("live", 0),
+        ("reconnecting", 1),
+        ("live", 0),
+        ("closed", 0),
+    ]
     reasons = [s.reason for s in reader.states if s.phase == "reconnecting"]
     assert reasons == ["the service closed the stream"] * 2
 
@@ -293,7 +308,9 @@ async def test_a_revoked_oauth_token_is_refreshed_once_and_the_stream_goes_on(
     api: httpx.Client, info: dict, control: httpx.AsyncClient
 ) -> None:
     source = deploy(api, org_id=info["org_id"])  # the OAuth client's workspace
-    async with Client(info["base_url"], client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"]) as client:
+    async with Client(
+        info["base_url"], client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"]
+    ) as client:
         auth = client.auth
         async with Reader(client.stream_source(source)) as reader:
             await reader.live()
@@ -303,7 +320,11 @@ async def test_a_revoked_oauth_token_is_refreshed_once_and_the_stream_goes_on(
             # Revoked behind the client's back; the open stream was authorised already, so drop it.
             revoked = httpx.post(
                 f"{info['base_url']}/oauth/revoke",
-                json={"token": auth.token, "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]},
+                json={
+                    "token": auth.token,
+                    "client_id": info["oauth_client_id"],
+                    "client_secret": info["oauth_client_secret"],
+                },
             )
             assert revoked.is_success, revoked.text
             assert await drop(control, source) == 1
@@ -336,7 +357,12 @@ async def test_max_attempts_bounds_the_reconnects(client: Client, control: httpx
     stream.add_listener(states.append)
     with pytest.raises(NetworkError):
         await read_until_error(stream)
-    assert [(s.phase, s.attempt) for s in states] == [("connecting", 0), ("reconnecting", 1), ("reconnecting", 2), ("failed", 3)]
+    assert [(s.phase, s.attempt) for s in states] == [
+        ("connecting", 0),
+        ("reconnecting", 1),
+        ("reconnecting", 2),
+        ("failed", 3),
+    ]
     assert stream.state.reason and "injected fault" in stream.state.reason
     assert stream.connections == 0
 
@@ -355,7 +381,9 @@ async def wait_for(predicate: Callable[[], bool], what: str) -> None:
         raise AssertionError(f"timed out waiting for {what}") from None
 
 
-async def test_breaking_out_closes_the_stream_and_its_connection(emulator: ServerHandle, client: Client, control: httpx.AsyncClient, src: str) -> None:
+async def test_breaking_out_closes_the_stream_and_its_connection(
+    emulator: ServerHandle, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
     streams = emulator.emulator.runtime.streams
     stream = client.stream_source(src)
 
@@ -375,7 +403,9 @@ async def test_breaking_out_closes_the_stream_and_its_connection(emulator: Serve
     await wait_for(lambda: not streams.get(src), "the emulator to see the connection close")
 
 
-async def test_aclosing_the_iterator_closes_at_once(emulator: ServerHandle, client: Client, control: httpx.AsyncClient, src: str) -> None:
+async def test_aclosing_the_iterator_closes_at_once(
+    emulator: ServerHandle, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
     streams = emulator.emulator.runtime.streams
     stream = client.stream_source(src)
 
@@ -423,7 +453,22 @@ DATA = [
     "plain text",
     "42",
 ]
-IDS = ["", "1793523600000-7", "1-0", "0-0", "12", "1-2-3", "-1", "1-", "a-1", "１-1", " 1-1", "1_0-1", "+1-1", "99999999999999999999-1"]
+IDS = [
+    "",
+    "1793523600000-7",
+    "1-0",
+    "0-0",
+    "12",
+    "1-2-3",
+    "-1",
+    "1-",
+    "a-1",
+    "１-1",
+    " 1-1",
+    "1_0-1",
+    "+1-1",
+    "99999999999999999999-1",
+]
 
 
 def bare_stream() -> SourceStream:
@@ -452,7 +497,10 @@ def test_the_fast_path_orders_ids_as_event_key_does(event_id: str) -> None:
 
 def test_an_event_at_or_before_the_last_one_is_not_given_twice() -> None:
     stream = bare_stream()
-    given = [stream._accept(SseEvent(data=SUMMARY.replace("1793523600000-7", i), id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "x", "5-3")]
+    given = [
+        stream._accept(SseEvent(data=SUMMARY.replace("1793523600000-7", i), id=i))
+        for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "x", "5-3")
+    ]
     assert [e.id if e else None for e in given] == ["5-1", "5-2", None, None, "5-10", "x", None]
     assert stream.last_event_id == "x" and stream._last_key == (5, 10)
     # an id given at the start counts as already seen
@@ -495,14 +543,18 @@ def test_raw_mode_gives_each_event_once() -> None:
     assert raw.parse() is raw.parse()  # parsed once
 
 
-async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(client: Client, control: httpx.AsyncClient, src: str) -> None:
+async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(
+    client: Client, control: httpx.AsyncClient, src: str
+) -> None:
     async with Reader(client.stream_source(src, raw=True)) as reader:
         await reader.live()
         await inject(control, src, 3, channel="alerts")
         events = await reader.events_count(3)
     assert all(isinstance(e, RawEvent) for e in events)
     parsed = [e.parse() for e in events]  # type: ignore[union-attr]
-    assert [(e.event["seq"], e.channel, e.metadata.emitter_id) for e in parsed] == [(i, "alerts", src) for i in range(3)]
+    assert [(e.event["seq"], e.channel, e.metadata.emitter_id) for e in parsed] == [
+        (i, "alerts", src) for i in range(3)
+    ]
     assert [e.id for e in parsed] == reader.ids
 
 

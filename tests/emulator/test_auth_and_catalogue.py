@@ -53,7 +53,11 @@ export default {
 
 
 def token_for(emulator: ServerHandle, info: dict, **overrides: str) -> httpx.Response:
-    body = {"grant_type": "client_credentials", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]}
+    body = {
+        "grant_type": "client_credentials",
+        "client_id": info["oauth_client_id"],
+        "client_secret": info["oauth_client_secret"],
+    }
     return httpx.post(f"{emulator.base_url}/oauth/token", json={**body, **overrides})
 
 
@@ -114,7 +118,16 @@ def test_missing_authorization_header_gets_401(emulator: ServerHandle) -> None:
 
 @pytest.mark.parametrize(
     "header",
-    [b"Bearer", b"Bearer    x", b"Basic dXNlcjpwYXNz", b"Token abc", b"Bearer a.b.c", b"Bearer \xe9.a.b", b"Bearer \xe9\xe9", b"Bearer " + b"x" * 8000],
+    [
+        b"Bearer",
+        b"Bearer    x",
+        b"Basic dXNlcjpwYXNz",
+        b"Token abc",
+        b"Bearer a.b.c",
+        b"Bearer \xe9.a.b",
+        b"Bearer \xe9\xe9",
+        b"Bearer " + b"x" * 8000,
+    ],
     ids=["no-token", "padded-token", "basic", "other-scheme", "fake-jwt", "latin1-jwt", "latin1-key", "huge-key"],
 )
 def test_malformed_authorization_headers_get_401(emulator: ServerHandle, header: bytes) -> None:
@@ -123,7 +136,9 @@ def test_malformed_authorization_headers_get_401(emulator: ServerHandle, header:
     error_of(response)
 
 
-def test_revoked_user_key_gets_401_and_the_new_key_works(emulator: ServerHandle, info: dict, api: httpx.Client, root: httpx.Client) -> None:
+def test_revoked_user_key_gets_401_and_the_new_key_works(
+    emulator: ServerHandle, info: dict, api: httpx.Client, root: httpx.Client
+) -> None:
     user_id = api.get("/users/me").json()["data"]["id"]
     revoked = root.post(f"/_emulator/users/{user_id}/revoke_key")
     assert revoked.status_code == 200
@@ -167,7 +182,11 @@ def test_oauth_token_is_accepted_as_bearer(oauth: httpx.Client, info: dict) -> N
 
 
 def test_token_endpoint_accepts_a_form_encoded_body(emulator: ServerHandle, info: dict) -> None:
-    form = {"grant_type": "client_credentials", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]}
+    form = {
+        "grant_type": "client_credentials",
+        "client_id": info["oauth_client_id"],
+        "client_secret": info["oauth_client_secret"],
+    }
     response = httpx.post(f"{emulator.base_url}/oauth/token", data=form)
     assert response.status_code == 200, response.text
     token = response.json()["access_token"]
@@ -245,7 +264,9 @@ def test_revoked_token_gets_401(emulator: ServerHandle, info: dict, oauth: httpx
     assert "revoked" in error_of(response)
 
 
-def test_revoke_needs_the_client_credentials(emulator: ServerHandle, info: dict, oauth: httpx.Client, oauth_token: str) -> None:
+def test_revoke_needs_the_client_credentials(
+    emulator: ServerHandle, info: dict, oauth: httpx.Client, oauth_token: str
+) -> None:
     body = {"token": oauth_token, "client_id": info["oauth_client_id"], "client_secret": "wrong"}
     response = httpx.post(f"{emulator.base_url}/oauth/revoke", json=body)
     assert response.status_code == 401
@@ -259,7 +280,9 @@ def test_revoke_without_token_gets_400(emulator: ServerHandle, info: dict) -> No
     assert "token" in error_of(response)
 
 
-def test_revoke_accepts_a_form_encoded_body(emulator: ServerHandle, info: dict, oauth: httpx.Client, oauth_token: str) -> None:
+def test_revoke_accepts_a_form_encoded_body(
+    emulator: ServerHandle, info: dict, oauth: httpx.Client, oauth_token: str
+) -> None:
     form = {"token": oauth_token, "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]}
     response = httpx.post(f"{emulator.base_url}/oauth/revoke", data=form)
     assert response.status_code == 200
@@ -268,7 +291,11 @@ def test_revoke_accepts_a_form_encoded_body(emulator: ServerHandle, info: dict, 
 
 
 def test_revoking_an_unknown_token_is_not_an_error(emulator: ServerHandle, info: dict) -> None:
-    body = {"token": "\u00e9.not.a-jwt", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]}
+    body = {
+        "token": "\u00e9.not.a-jwt",
+        "client_id": info["oauth_client_id"],
+        "client_secret": info["oauth_client_secret"],
+    }
     response = httpx.post(f"{emulator.base_url}/oauth/revoke", json=body)
     assert response.status_code == 200
     assert response.json() == {}
@@ -298,7 +325,9 @@ def test_user_key_only_endpoints_refuse_oauth_tokens_with_403(emulator: ServerHa
         assert "user API key" in error_of(response), (method, path)
 
 
-def test_user_key_only_endpoints_refuse_oauth_tokens_with_trailing_slash(emulator: ServerHandle, oauth: httpx.Client) -> None:
+def test_user_key_only_endpoints_refuse_oauth_tokens_with_trailing_slash(
+    emulator: ServerHandle, oauth: httpx.Client
+) -> None:
     for method, path in user_key_only_requests(emulator):
         response = oauth.request(method, path + "/", json={"active": True})
         assert response.status_code == 403, (method, path, response.text)
@@ -319,7 +348,9 @@ def test_creating_a_workflow_with_a_user_key_needs_org_id(api: httpx.Client) -> 
     assert response.json()["details"]["param"] == "org_id"
 
 
-def test_creating_a_workflow_in_a_workspace_the_user_is_not_in_is_400(api: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_creating_a_workflow_in_a_workspace_the_user_is_not_in_is_400(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     with client(emulator, info["paid_api_key"]) as paid:
         foreign = paid.get("/users/me").json()["data"]["orgs"][0]["id"]
     response = api.post("/workflows", json={"template_id": "tch_3Lm9Qa", "org_id": foreign})
@@ -335,7 +366,9 @@ def test_creating_a_workflow_with_org_id_works(api: httpx.Client, info: dict) ->
     assert api.get(f"/workflows/{workflow['id']}").status_code == 200
 
 
-def test_org_id_is_ignored_with_an_oauth_token(emulator: ServerHandle, info: dict, api: httpx.Client, oauth: httpx.Client) -> None:
+def test_org_id_is_ignored_with_an_oauth_token(
+    emulator: ServerHandle, info: dict, api: httpx.Client, oauth: httpx.Client
+) -> None:
     with client(emulator, info["paid_api_key"]) as paid:
         foreign = paid.get("/users/me").json()["data"]["orgs"][0]["id"]
         created = oauth.post("/webhooks", params={"url": "https://example.com/hook", "org_id": foreign})
@@ -348,7 +381,9 @@ def test_org_id_is_ignored_with_an_oauth_token(emulator: ServerHandle, info: dic
     assert oauth.delete(f"/webhooks/{webhook_id}").status_code == 200
 
 
-def test_org_id_of_another_workspace_is_400_with_a_user_key_on_other_creations(api: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_org_id_of_another_workspace_is_400_with_a_user_key_on_other_creations(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     with client(emulator, info["paid_api_key"]) as paid:
         foreign = paid.get("/users/me").json()["data"]["orgs"][0]["id"]
     response = api.post("/webhooks", params={"url": "https://example.com/hook", "org_id": foreign})
@@ -363,7 +398,12 @@ def test_free_plan_user_record_has_daily_quotas_and_orgs(api: httpx.Client) -> N
     user = api.get("/users/me").json()["data"]
     assert user["id"].startswith("u_")
     assert isinstance(user["username"], str) and "@" in user["email"]
-    for field in ("daily_compute_time_quota", "daily_compute_time_used", "daily_invocations_quota", "daily_invocations_used"):
+    for field in (
+        "daily_compute_time_quota",
+        "daily_compute_time_used",
+        "daily_invocations_quota",
+        "daily_invocations_used",
+    ):
         assert isinstance(user[field], int), field
     assert user["daily_compute_time_used"] <= user["daily_compute_time_quota"]
     assert not {"billing_period_start_ts", "billing_period_end_ts", "billing_period_credits"} & set(user)
@@ -433,7 +473,12 @@ def test_include_credentials_adds_oauth_credentials_and_expires_at(api: httpx.Cl
     accounts = api.get("/accounts", params={"app": "github", "include_credentials": "true"}).json()["data"]
     assert accounts
     for account in accounts:
-        assert set(account["credentials"]) >= {"oauth_access_token", "oauth_client_id", "oauth_refresh_token", "oauth_uid"}
+        assert set(account["credentials"]) >= {
+            "oauth_access_token",
+            "oauth_client_id",
+            "oauth_refresh_token",
+            "oauth_uid",
+        }
         assert is_iso8601(account["expires_at"])
 
 
@@ -670,7 +715,7 @@ def code_server() -> Iterator[str]:
     """A tiny HTTP server on loopback: /served.mjs answers SERVED_CODE, anything else 404."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             if self.path == "/components/served.mjs":
                 body = SERVED_CODE.encode()
                 self.send_response(200)
@@ -718,7 +763,14 @@ def test_component_url_nobody_listens_on_is_400(api: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["ftp://example.com/x.mjs", "not a url", "http:///x.mjs", "http://[::1/x.mjs", "http://localhost:99999/x.mjs", "http://localhost:port/x.mjs"],
+    [
+        "ftp://example.com/x.mjs",
+        "not a url",
+        "http:///x.mjs",
+        "http://[::1/x.mjs",
+        "http://localhost:99999/x.mjs",
+        "http://localhost:port/x.mjs",
+    ],
 )
 def test_invalid_component_url_is_400(api: httpx.Client, url: str) -> None:
     response = api.post("/components", json={"component_url": url})

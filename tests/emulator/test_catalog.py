@@ -62,11 +62,39 @@ def test_auth_type_mix_is_about_two_thirds_oauth():
 
 def test_well_known_apps_present():
     for slug in (
-        "github", "slack", "google_sheets", "stripe", "openai", "postgresql", "airtable", "notion",
-        "hubspot", "shopify", "twilio", "sendgrid", "discord", "trello", "asana", "jira",
-        "salesforce_rest_api", "zoom", "dropbox", "google_drive", "gmail", "mailchimp", "typeform",
-        "intercom", "zendesk", "linear_app", "clickup", "pipedrive", "mongodb", "mysql", "aws",
-        "datadog", "pagerduty",
+        "github",
+        "slack",
+        "google_sheets",
+        "stripe",
+        "openai",
+        "postgresql",
+        "airtable",
+        "notion",
+        "hubspot",
+        "shopify",
+        "twilio",
+        "sendgrid",
+        "discord",
+        "trello",
+        "asana",
+        "jira",
+        "salesforce_rest_api",
+        "zoom",
+        "dropbox",
+        "google_drive",
+        "gmail",
+        "mailchimp",
+        "typeform",
+        "intercom",
+        "zendesk",
+        "linear_app",
+        "clickup",
+        "pipedrive",
+        "mongodb",
+        "mysql",
+        "aws",
+        "datadog",
+        "pagerduty",
     ):
         assert slug in APP_SLUGS, slug
 
@@ -103,7 +131,10 @@ def test_specific_credential_fields():
 
 def test_app_credential_fields():
     assert APP_CREDENTIAL_FIELDS(APPS_BY_SLUG["github"]) == [
-        "oauth_access_token", "oauth_client_id", "oauth_refresh_token", "oauth_uid",
+        "oauth_access_token",
+        "oauth_client_id",
+        "oauth_refresh_token",
+        "oauth_uid",
     ]
     # OAuth extra fields (e.g. a subdomain) are app settings, not credentials.
     assert APP_CREDENTIAL_FIELDS(APPS_BY_SLUG["zendesk"])[0] == "oauth_access_token"
@@ -124,19 +155,34 @@ def test_catalogue_is_static():
 
 
 REQUIRED_SOURCES = {
-    "http-new-requests", "http-custom-response", "schedule-every-interval", "schedule-cron-expression",
-    "github-new-issue", "slack-new-message-in-channels", "stripe-new-payment", "rss-new-item-in-feed",
-    "google_sheets-new-row-added", "postgresql-new-row",
+    "http-new-requests",
+    "http-custom-response",
+    "schedule-every-interval",
+    "schedule-cron-expression",
+    "github-new-issue",
+    "slack-new-message-in-channels",
+    "stripe-new-payment",
+    "rss-new-item-in-feed",
+    "google_sheets-new-row-added",
+    "postgresql-new-row",
 }
 REQUIRED_ACTIONS = {
-    "slack-send-message", "http-send-request", "data_stores-add-update-record", "github-create-issue",
-    "openai-chat", "demo-validate-fields", "demo-transform", "demo-emit", "demo-fail-rate", "demo-call-url",
+    "slack-send-message",
+    "http-send-request",
+    "data_stores-add-update-record",
+    "github-create-issue",
+    "openai-chat",
+    "demo-validate-fields",
+    "demo-transform",
+    "demo-emit",
+    "demo-fail-rate",
+    "demo-call-url",
 }
 
 
 def test_registry_size_and_required_keys():
     assert len(REGISTRY) >= 18
-    assert REQUIRED_SOURCES | REQUIRED_ACTIONS <= set(REGISTRY)
+    assert set(REGISTRY) >= REQUIRED_SOURCES | REQUIRED_ACTIONS
     for key in REQUIRED_SOURCES:
         assert _component_type(REGISTRY[key]) == "source", key
     for key in REQUIRED_ACTIONS:
@@ -196,10 +242,22 @@ def test_every_prop_type_appears():
         if '"$.service.db"' in code:
             types.add("$.service.db")
     expected = {
-        "app", "boolean", "integer", "string", "object", "any",
-        "string[]", "integer[]", "object[]", "boolean[]",
-        "$.interface.http", "$.interface.timer", "$.service.db",
-        "data_store", "http_request", "alert",
+        "app",
+        "boolean",
+        "integer",
+        "string",
+        "object",
+        "any",
+        "string[]",
+        "integer[]",
+        "object[]",
+        "boolean[]",
+        "$.interface.http",
+        "$.interface.timer",
+        "$.service.db",
+        "data_store",
+        "http_request",
+        "alert",
     }
     assert expected <= types, expected - types
     assert types - expected <= {"source", "action"}, types - expected
@@ -208,17 +266,35 @@ def test_every_prop_type_appears():
 def test_every_prop_property_appears():
     text = "\n".join(REGISTRY.values())
     for pattern in (
-        r"label: \"", r"description: \"[^\"]*`[^`]+`", r"description: \"[^\"]*\[[^\]]+\]\(https://",
-        r"description: \"[^\"]*\*\*[^*]+\*\*", r"optional: true", r"default: ", r"secret: true",
-        r"min: \d+", r"max: \d+", r"disabled: true", r"hidden: true", r"reloadProps: true",
-        r"useQuery: true", r"propDefinition: \[", r"async additionalProps\(",
+        r"label: \"",
+        r"description: \"[^\"]*`[^`]+`",
+        r"description: \"[^\"]*\[[^\]]+\]\(https://",
+        r"description: \"[^\"]*\*\*[^*]+\*\*",
+        r"optional: true",
+        r"default: ",
+        r"secret: true",
+        r"min: \d+",
+        r"max: \d+",
+        r"disabled: true",
+        r"hidden: true",
+        r"reloadProps: true",
+        r"useQuery: true",
+        r"propDefinition: \[",
+        r"async additionalProps\(",
         r"options: \[\s*\"",  # static string options
         r"options: \[\s*\{\s*label: \"[^\"]+\",\s*value: ",  # static {label, value} options
         r"async options\(",  # remote options
-        r"prevContext", r"customResponse: true", r"customResponse: false",
-        r"intervalSeconds: \d+", r"cron: \"",
-        r"alertType: \"info\"", r"alertType: \"warning\"",
-        r"\$\.export\(\"\$summary\"", r"this\.db\.get\(", r"this\.db\.set\(", r"\$auth",
+        r"prevContext",
+        r"customResponse: true",
+        r"customResponse: false",
+        r"intervalSeconds: \d+",
+        r"cron: \"",
+        r"alertType: \"info\"",
+        r"alertType: \"warning\"",
+        r"\$\.export\(\"\$summary\"",
+        r"this\.db\.get\(",
+        r"this\.db\.set\(",
+        r"\$auth",
     ):
         assert re.search(pattern, text), pattern
     dedupes = set(re.findall(r'^  dedupe: "(\w+)",$', text, re.MULTILINE))
@@ -230,8 +306,10 @@ def test_every_prop_property_appears():
 def test_specific_components():
     custom = REGISTRY["http-custom-response"]
     assert "this.http.respond({ status: 200, body: { received: true } })" in custom
-    assert re.search(r"status: \{\s*type: \"integer\",[^}]*min: 100,\s*max: 599,\s*default: 200,\s*optional: true", custom)
-    assert 'customResponse: false' in REGISTRY["http-new-requests"]
+    assert re.search(
+        r"status: \{\s*type: \"integer\",[^}]*min: 100,\s*max: 599,\s*default: 200,\s*optional: true", custom
+    )
+    assert "customResponse: false" in REGISTRY["http-new-requests"]
     assert "intervalSeconds: 900" in REGISTRY["schedule-every-interval"]
     cron = REGISTRY["schedule-cron-expression"]
     assert 'cron: "0 9 * * 1-5"' in cron and '"America/New_York"' in cron

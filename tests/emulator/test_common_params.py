@@ -209,7 +209,13 @@ def test_include_shapes_single_records(api: httpx.Client) -> None:
     assert set(api.get("/users/me", params={"include": "id,email"}).json()["data"]) == {"id", "email"}
     assert set(api.get("/apps/github", params={"include": "id,name_slug"}).json()["data"]) == {"id", "name_slug"}
     account_id = page(api, "/accounts", limit=1)["data"][0]["id"]
-    assert set(api.get(f"/accounts/{account_id}", params={"exclude": "app"}).json()["data"]) == {"id", "name", "healthy", "created_at", "updated_at"}
+    assert set(api.get(f"/accounts/{account_id}", params={"exclude": "app"}).json()["data"]) == {
+        "id",
+        "name",
+        "healthy",
+        "created_at",
+        "updated_at",
+    }
 
 
 def test_include_shapes_a_workflow(api: httpx.Client, emulator: ServerHandle) -> None:
@@ -241,7 +247,9 @@ def get_paths(emulator: ServerHandle, info: dict) -> list[str]:
     source_id = next(iter(store.sources))
     workflow_id = next(iter(store.workflows))
     account_id = next(a.id for a in store.accounts.values() if a.project_id is None)
-    connect_account = next(a.id for a in store.accounts.values() if a.project_id is not None and a.environment == "production")
+    connect_account = next(
+        a.id for a in store.accounts.values() if a.project_id is not None and a.environment == "production"
+    )
     project, org = info["project_id"], info["org_id"]
     return [
         "/users/me",
@@ -268,7 +276,9 @@ def get_paths(emulator: ServerHandle, info: dict) -> list[str]:
     ]
 
 
-def test_every_get_path_works_with_and_without_a_trailing_slash(api: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_every_get_path_works_with_and_without_a_trailing_slash(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     for path in get_paths(emulator, info):
         bare, slashed = api.get(path), api.get(path + "/")
         assert bare.status_code == 200, (path, bare.text)
@@ -288,7 +298,11 @@ def test_post_paths_work_with_a_trailing_slash(api: httpx.Client, emulator: Serv
     assert api.post("/webhooks/", params={"url": "https://example.com/x"}).status_code == 200
     token = httpx.post(
         f"{emulator.base_url}/oauth/token/",
-        json={"grant_type": "client_credentials", "client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]},
+        json={
+            "grant_type": "client_credentials",
+            "client_id": info["oauth_client_id"],
+            "client_secret": info["oauth_client_secret"],
+        },
     )
     assert token.status_code == 200
 
@@ -357,7 +371,12 @@ def test_resources_of_another_user_look_unknown(emulator: ServerHandle, info: di
 
 
 def test_body_that_is_not_json_is_400(api: httpx.Client) -> None:
-    response = api.post("/webhooks", params={"url": "https://example.com/x"}, content=b"url=nope", headers={"content-type": "application/json"})
+    response = api.post(
+        "/webhooks",
+        params={"url": "https://example.com/x"},
+        content=b"url=nope",
+        headers={"content-type": "application/json"},
+    )
     assert response.status_code == 400
     assert "JSON" in error_of(response)
 
@@ -370,7 +389,9 @@ def test_json_body_that_is_not_an_object_is_400(api: httpx.Client, body: bytes) 
 
 
 def test_oauth_token_body_that_is_not_json_is_400(emulator: ServerHandle) -> None:
-    response = httpx.post(f"{emulator.base_url}/oauth/token", content=b"{nope", headers={"content-type": "application/json"})
+    response = httpx.post(
+        f"{emulator.base_url}/oauth/token", content=b"{nope", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     error_of(response)
 
@@ -395,7 +416,24 @@ JSON_VALUES: list[Any] = [
     5, -1, 1.5, 1e308, True, None, [], {}, [1], {"a": 1}, [{"a": 1}],
     "", "x" * 3000, "\u00b2", "\u00e9.a.b", "\x00", "p_*", "YWJj",
 ]  # fmt: skip
-QUERY_VALUES = ["", "abc", "-1", "0", "101", "\u00b2", "nan", "inf", "1e5", "[]", "\x00", "\u00e9.a.b", "true", "YWJj", "wrItMQ", "p_*"]
+QUERY_VALUES = [
+    "",
+    "abc",
+    "-1",
+    "0",
+    "101",
+    "\u00b2",
+    "nan",
+    "inf",
+    "1e5",
+    "[]",
+    "\x00",
+    "\u00e9.a.b",
+    "true",
+    "YWJj",
+    "wrItMQ",
+    "p_*",
+]
 RAW_BODIES = [b"not json", b"[1]", b"\xff\xfe\x00", b'{"a":', b"null", b"1e400", b'{"limit": 1e400}', b'{"limit": NaN}']
 
 COMMON = ["include", "exclude", "org_id", "limit", "after", "before"]
@@ -407,8 +445,12 @@ def malformed_routes(emulator: ServerHandle, info: dict) -> list[tuple[str, str,
     source = next(s for s in store.sources.values() if s.org_id == info["org_id"])
     workflow = next(iter(store.workflows))
     account = next(a.id for a in store.accounts.values() if a.project_id is None)
-    github = next(a.id for a in store.accounts.values() if a.project_id is None and store.apps[a.app_id]["name_slug"] == "github")
-    connect_account = next(a.id for a in store.accounts.values() if a.project_id is not None and a.environment == "production")
+    github = next(
+        a.id for a in store.accounts.values() if a.project_id is None and store.apps[a.app_id]["name_slug"] == "github"
+    )
+    connect_account = next(
+        a.id for a in store.accounts.values() if a.project_id is not None and a.environment == "production"
+    )
     project, org = info["project_id"], info["org_id"]
     events = ["limit", "after", "before", "expand", "channel"]
     return [
@@ -422,32 +464,77 @@ def malformed_routes(emulator: ServerHandle, info: dict) -> list[tuple[str, str,
         ("GET", "/components/search", {"query": "github"}, [*COMMON, "query", "app", "similarity_threshold", "debug"]),
         ("GET", "/components/registry/github-new-issue", {}, COMMON),
         ("GET", "/components/github-new-issue", {}, COMMON),
-        ("POST", "/sources", {"key": "http-new-requests"}, [*COMMON, "component_id", "component_code", "component_url", "key", "name", "configured_props"]),
-        ("POST", "/sources", {"key": "github-new-issue", "configured_props": {"github": {"authProvisionId": github}, "repo": "a/b"}}, ["configured_props", "name"]),
+        (
+            "POST",
+            "/sources",
+            {"key": "http-new-requests"},
+            [*COMMON, "component_id", "component_code", "component_url", "key", "name", "configured_props"],
+        ),
+        (
+            "POST",
+            "/sources",
+            {"key": "github-new-issue", "configured_props": {"github": {"authProvisionId": github}, "repo": "a/b"}},
+            ["configured_props", "name"],
+        ),
         ("GET", f"/sources/{source.id}", {}, COMMON),
-        ("PUT", f"/sources/{source.id}", {}, [*COMMON, "component_id", "component_code", "component_url", "key", "name", "active", "configured_props"]),
+        (
+            "PUT",
+            f"/sources/{source.id}",
+            {},
+            [*COMMON, "component_id", "component_code", "component_url", "key", "name", "active", "configured_props"],
+        ),
         ("GET", "/users/me/sources", {}, COMMON),
         ("GET", f"/orgs/{org}/sources", {}, COMMON),
         ("GET", f"/sources/{source.id}/event_summaries", {}, [*COMMON, *events]),
         ("DELETE", f"/sources/{source.id}/events", {}, ["start_id", "end_id"]),
         ("GET", f"/workflows/{workflow}/event_summaries", {}, events),
         ("GET", f"/workflows/{workflow}/$errors/event_summaries", {}, events),
-        ("POST", "/subscriptions", {"emitter_id": source.id, "listener_id": workflow}, [*COMMON, "emitter_id", "listener_id", "event_name"]),
+        (
+            "POST",
+            "/subscriptions",
+            {"emitter_id": source.id, "listener_id": workflow},
+            [*COMMON, "emitter_id", "listener_id", "event_name"],
+        ),
         ("DELETE", "/subscriptions", {}, ["emitter_id", "listener_id", "event_name"]),
-        ("POST", "/auto_subscriptions", {"event_name": "$errors", "listener_id": workflow}, ["event_name", "listener_id", "org_id"]),
+        (
+            "POST",
+            "/auto_subscriptions",
+            {"event_name": "$errors", "listener_id": workflow},
+            ["event_name", "listener_id", "org_id"],
+        ),
         ("GET", "/users/me/subscriptions", {}, COMMON),
         ("GET", f"/orgs/{org}/subscriptions", {}, COMMON),
         ("POST", "/webhooks", {"url": "https://example.com/hook"}, [*COMMON, "url", "name", "description"]),
         ("GET", "/users/me/webhooks", {}, COMMON),
         ("DELETE", "/webhooks/wh_nope", {}, COMMON),
-        ("POST", "/workflows", {"org_id": org, "template_id": "tch_8Wd2Kc"}, ["org_id", "project_id", "template_id", "steps", "triggers", "settings"]),
+        (
+            "POST",
+            "/workflows",
+            {"org_id": org, "template_id": "tch_8Wd2Kc"},
+            ["org_id", "project_id", "template_id", "steps", "triggers", "settings"],
+        ),
         ("POST", "/workflows", {"org_id": org, "template_id": "tch_Gh5rT1"}, ["steps", "triggers", "settings"]),
         ("GET", f"/workflows/{workflow}", {}, [*COMMON, "org_id"]),
         ("PUT", f"/workflows/{workflow}", {}, ["active", "org_id"]),
         ("POST", "/oauth/token", {"grant_type": "client_credentials"}, ["grant_type", "client_id", "client_secret"]),
-        ("POST", "/oauth/revoke", {"client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]}, ["token", "client_id", "client_secret"]),
-        ("POST", f"/connect/{project}/tokens", {"external_user_id": "fuzz"}, ["external_user_id", "success_redirect_uri", "error_redirect_uri", "webhook_uri"]),
-        ("GET", f"/connect/{project}/accounts", {}, [*COMMON, "app", "oauth_app_id", "external_user_id", "include_credentials"]),
+        (
+            "POST",
+            "/oauth/revoke",
+            {"client_id": info["oauth_client_id"], "client_secret": info["oauth_client_secret"]},
+            ["token", "client_id", "client_secret"],
+        ),
+        (
+            "POST",
+            f"/connect/{project}/tokens",
+            {"external_user_id": "fuzz"},
+            ["external_user_id", "success_redirect_uri", "error_redirect_uri", "webhook_uri"],
+        ),
+        (
+            "GET",
+            f"/connect/{project}/accounts",
+            {},
+            [*COMMON, "app", "oauth_app_id", "external_user_id", "include_credentials"],
+        ),
         ("GET", f"/connect/{project}/accounts/{connect_account}", {}, ["include_credentials", "include", "exclude"]),
         ("GET", f"/connect/{project}/info", {}, COMMON),
     ]
@@ -495,7 +582,9 @@ def test_no_malformed_body_gets_a_500(emulator: ServerHandle, info: dict) -> Non
 
 
 def test_malformed_json_body_is_400_even_on_get(api: httpx.Client) -> None:
-    response = api.request("GET", "/users/me/sources", content=b'{"limit": ', headers={"content-type": "application/json"})
+    response = api.request(
+        "GET", "/users/me/sources", content=b'{"limit": ', headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     error_of(response)
 
@@ -550,7 +639,25 @@ def test_control_endpoints_reject_malformed_input_cleanly(emulator: ServerHandle
         f"/_emulator/workflows/{workflow}/test",
         f"/_emulator/accounts/{account}",
     ]
-    names = ["count", "rate", "size", "channel", "event", "id", "ts", "source_id", "now_ms", "advance", "token_lifetime", "keepalive_s", "events_delete_delay_s", "webhook_retry_delays", "to", "healthy", "dead"]
+    names = [
+        "count",
+        "rate",
+        "size",
+        "channel",
+        "event",
+        "id",
+        "ts",
+        "source_id",
+        "now_ms",
+        "advance",
+        "token_lifetime",
+        "keepalive_s",
+        "events_delete_delay_s",
+        "webhook_retry_delays",
+        "to",
+        "healthy",
+        "dead",
+    ]
     raws = ["1e400", "-1e400", '"x"', "[]", "{}", "null", '"\u00b2"', "-1"]
     with httpx.Client(base_url=emulator.root_url, timeout=10) as root:
         for path in controls:

@@ -71,8 +71,14 @@ def test_connect_works_with_an_oauth_token(oauth: httpx.Client, base: str) -> No
 # --- tokens ------------------------------------------------------------------------------------------
 
 
-def test_token_has_a_token_and_an_iso_8601_expiry_in_the_future(api: httpx.Client, root: httpx.Client, base: str) -> None:
-    response = api.post(f"{base}/tokens", json={"external_user_id": "user-abc", "success_redirect_uri": "https://app.example/ok"}, headers=PROD)
+def test_token_has_a_token_and_an_iso_8601_expiry_in_the_future(
+    api: httpx.Client, root: httpx.Client, base: str
+) -> None:
+    response = api.post(
+        f"{base}/tokens",
+        json={"external_user_id": "user-abc", "success_redirect_uri": "https://app.example/ok"},
+        headers=PROD,
+    )
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"token", "expires_at"}
@@ -167,10 +173,16 @@ def test_account_list_filters_by_external_user_id(api: httpx.Client, base: str) 
 
 def test_account_list_filters_by_oauth_app_id(api: httpx.Client, emulator: ServerHandle, base: str) -> None:
     oauth_app_id = next(
-        a.oauth_app_id for a in emulator.emulator.store.accounts.values() if a.oauth_app_id and a.environment == "production"
+        a.oauth_app_id
+        for a in emulator.emulator.store.accounts.values()
+        if a.oauth_app_id and a.environment == "production"
     )
     listed = accounts(api, base, oauth_app_id=oauth_app_id)
-    expected = {a.id for a in emulator.emulator.store.accounts.values() if a.oauth_app_id == oauth_app_id and a.environment == "production"}
+    expected = {
+        a.id
+        for a in emulator.emulator.store.accounts.values()
+        if a.oauth_app_id == oauth_app_id and a.environment == "production"
+    }
     assert {a["id"] for a in listed} == expected
 
 
@@ -186,7 +198,9 @@ def test_single_account_read_has_the_full_app_record(api: httpx.Client, base: st
 
 def test_include_credentials_adds_credentials_and_refresh_details(api: httpx.Client, base: str) -> None:
     account = accounts(api, base, app="slack")[0]
-    data = api.get(f"{base}/accounts/{account['id']}", params={"include_credentials": "true"}, headers=PROD).json()["data"]
+    data = api.get(f"{base}/accounts/{account['id']}", params={"include_credentials": "true"}, headers=PROD).json()[
+        "data"
+    ]
     assert {"oauth_access_token", "oauth_client_id", "oauth_refresh_token", "oauth_uid"} <= set(data["credentials"])
     parse_iso(data["expires_at"])
     assert isinstance(data["project_id"], int)
@@ -234,7 +248,9 @@ def test_deleting_an_account_is_204_and_it_is_gone(api: httpx.Client, base: str)
 
 def test_deleting_the_accounts_of_a_keys_app_by_name_slug(api: httpx.Client, base: str) -> None:
     keys_slug = next(
-        slug for slug in ("openai", "stripe", "airtable") if api.get(f"/apps/{slug}").json()["data"]["auth_type"] == "keys" and accounts(api, base, app=slug)
+        slug
+        for slug in ("openai", "stripe", "airtable")
+        if api.get(f"/apps/{slug}").json()["data"]["auth_type"] == "keys" and accounts(api, base, app=slug)
     )
     others = len(accounts(api, base)) - len(accounts(api, base, app=keys_slug))
     assert api.delete(f"{base}/apps/{keys_slug}/accounts", headers=PROD).status_code == 204
@@ -242,9 +258,13 @@ def test_deleting_the_accounts_of_a_keys_app_by_name_slug(api: httpx.Client, bas
     assert len(accounts(api, base)) == others
 
 
-def test_deleting_the_accounts_of_an_oauth_app_by_oauth_app_id(api: httpx.Client, emulator: ServerHandle, base: str) -> None:
+def test_deleting_the_accounts_of_an_oauth_app_by_oauth_app_id(
+    api: httpx.Client, emulator: ServerHandle, base: str
+) -> None:
     oauth_app_id = next(
-        a.oauth_app_id for a in emulator.emulator.store.accounts.values() if a.oauth_app_id and a.environment == "production"
+        a.oauth_app_id
+        for a in emulator.emulator.store.accounts.values()
+        if a.oauth_app_id and a.environment == "production"
     )
     assert accounts(api, base, oauth_app_id=oauth_app_id)
     assert api.delete(f"{base}/apps/{oauth_app_id}/accounts", headers=PROD).status_code == 204
@@ -276,7 +296,9 @@ def test_an_end_user_made_by_a_token_can_be_deleted(api: httpx.Client, base: str
 
 
 @pytest.mark.parametrize("external", ["org-7/user-42", "ann+test@example.com", "name with spaces"])
-def test_an_end_user_with_any_characters_in_their_id_can_be_deleted(api: httpx.Client, base: str, external: str) -> None:
+def test_an_end_user_with_any_characters_in_their_id_can_be_deleted(
+    api: httpx.Client, base: str, external: str
+) -> None:
     assert api.post(f"{base}/tokens", json={"external_user_id": external}, headers=PROD).status_code == 200
     assert api.delete(f"{base}/users/{quote(external, safe='')}", headers=PROD).status_code == 204
     assert api.delete(f"{base}/users/{quote(external, safe='')}", headers=PROD).status_code == 404

@@ -23,7 +23,9 @@ def fault(root: httpx.Client, **spec: Any) -> None:
     assert response.status_code == 200, response.text
 
 
-def every(client: httpx.Client, path: str, headers: dict[str, str] | None = None, key: str | None = None) -> list[dict[str, Any]]:
+def every(
+    client: httpx.Client, path: str, headers: dict[str, str] | None = None, key: str | None = None
+) -> list[dict[str, Any]]:
     """Every item of a paginated list, 100 a page."""
     items: list[dict[str, Any]] = []
     params: dict[str, Any] = {"limit": 100}
@@ -94,7 +96,9 @@ def test_fault_that_drops_the_connection_raises_on_the_client(api: httpx.Client,
     assert api.get("/users/me/sources").status_code == 200
 
 
-def test_fault_with_a_delay_outlasts_a_short_client_timeout(emulator: ServerHandle, info: dict, root: httpx.Client) -> None:
+def test_fault_with_a_delay_outlasts_a_short_client_timeout(
+    emulator: ServerHandle, info: dict, root: httpx.Client
+) -> None:
     fault(root, path="/v1/users/me", delay=2)
     headers = {"Authorization": f"Bearer {info['api_key']}"}
     with pytest.raises(httpx.ReadTimeout):
@@ -231,7 +235,9 @@ def test_demo_has_workflow_templates(emulator: ServerHandle) -> None:
     assert all(t.startswith("tch_") and spec["triggers"] and spec["steps"] for t, spec in templates.items())
 
 
-def test_demo_connect_project_has_40_end_users_in_production_and_some_in_development(api: httpx.Client, info: dict) -> None:
+def test_demo_connect_project_has_40_end_users_in_production_and_some_in_development(
+    api: httpx.Client, info: dict
+) -> None:
     base = f"/connect/{info['project_id']}"
     prod = every(api, f"{base}/accounts", PROD, key="accounts")
     dev = every(api, f"{base}/accounts", DEV, key="accounts")
@@ -265,7 +271,9 @@ def _snapshot(handle: ServerHandle) -> dict[str, bytes]:
     account = next(a.id for a in em.store.accounts.values() if a.project_id is None)
     base = f"/connect/{info['project_id']}"
     out: dict[str, bytes] = {}
-    with httpx.Client(base_url=handle.base_url, headers={"Authorization": f"Bearer {info['api_key']}"}, timeout=10) as api:
+    with httpx.Client(
+        base_url=handle.base_url, headers={"Authorization": f"Bearer {info['api_key']}"}, timeout=10
+    ) as api:
         cursor = api.get("/users/me/sources").json()["page_info"]["end_cursor"]
         out["second page of /users/me/sources"] = api.get("/users/me/sources", params={"after": cursor}).content
         paths = [
@@ -304,11 +312,17 @@ def test_a_different_seed_gives_different_ids(emulator: ServerHandle, info: dict
     other = start_emulator(seed=2)
     try:
         other_info = other.emulator.describe()
-        with httpx.Client(base_url=other.base_url, headers={"Authorization": f"Bearer {other_info['api_key']}"}, timeout=10) as api2:
-            with httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {info['api_key']}"}, timeout=10) as api1:
-                me1, me2 = api1.get("/users/me").json()["data"], api2.get("/users/me").json()["data"]
-                sources1 = {s["id"] for s in every(api1, "/users/me/sources")}
-                sources2 = {s["id"] for s in every(api2, "/users/me/sources")}
+        with (
+            httpx.Client(
+                base_url=other.base_url, headers={"Authorization": f"Bearer {other_info['api_key']}"}, timeout=10
+            ) as api2,
+            httpx.Client(
+                base_url=emulator.base_url, headers={"Authorization": f"Bearer {info['api_key']}"}, timeout=10
+            ) as api1,
+        ):
+            me1, me2 = api1.get("/users/me").json()["data"], api2.get("/users/me").json()["data"]
+            sources1 = {s["id"] for s in every(api1, "/users/me/sources")}
+            sources2 = {s["id"] for s in every(api2, "/users/me/sources")}
         assert me1["id"] != me2["id"]
         assert other_info["api_key"] != info["api_key"]
         assert len(sources1) == len(sources2)

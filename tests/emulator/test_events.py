@@ -24,7 +24,7 @@ def deploy(api: httpx.Client, **body: object) -> dict:
 def source_of_code(api: httpx.Client, *, dedupe: str | None = None) -> str:
     dedupe_line = f'dedupe: "{dedupe}",' if dedupe else ""
     code = f"""export default {{
-  name: "Emitter {dedupe or 'plain'}",
+  name: "Emitter {dedupe or "plain"}",
   version: "0.0.1",
   {dedupe_line}
   props: {{}},
@@ -210,7 +210,9 @@ def test_delete_with_both_equal_removes_one(api: httpx.Client, src: str, ten: li
     assert delete_and_wait(api, src, 9, start_id=ten[3], end_id=ten[3]) == [0, 1, 2, 4, 5, 6, 7, 8, 9]
 
 
-def test_delete_is_accepted_then_done_asynchronously(api: httpx.Client, root: httpx.Client, src: str, ten: list[str]) -> None:
+def test_delete_is_accepted_then_done_asynchronously(
+    api: httpx.Client, root: httpx.Client, src: str, ten: list[str]
+) -> None:
     root.post("/_emulator/settings", json={"events_delete_delay_s": 1.0})
     response = api.delete(f"/sources/{src}/events")
     assert response.status_code == 202
@@ -226,7 +228,12 @@ def test_delete_leaves_the_logs(api: httpx.Client, src: str, ten: list[str]) -> 
 
 @pytest.mark.parametrize(
     "params",
-    [{"start_id": "abc"}, {"end_id": "12"}, {"start_id": "1-x"}, {"start_id": "1793523600000-5", "end_id": "1793523600000-2"}],
+    [
+        {"start_id": "abc"},
+        {"end_id": "12"},
+        {"start_id": "1-x"},
+        {"start_id": "1793523600000-5", "end_id": "1793523600000-2"},
+    ],
 )
 def test_delete_with_bad_ids_is_400(api: httpx.Client, src: str, ten: list[str], params: dict[str, str]) -> None:
     assert api.delete(f"/sources/{src}/events", params=params).status_code == 400
@@ -360,7 +367,16 @@ def test_workflow_error_becomes_an_errors_event(emulator: ServerHandle, api: htt
     assert event["original_event"]["body"] == order
     assert event["original_event"]["method"] == "POST"
     context = event["original_context"]
-    for field in ("id", "ts", "workflow_id", "deployment_id", "source_type", "verified", "owner_id", "platform_version"):
+    for field in (
+        "id",
+        "ts",
+        "workflow_id",
+        "deployment_id",
+        "source_type",
+        "verified",
+        "owner_id",
+        "platform_version",
+    ):
         assert field in context, field
     assert context["workflow_id"] == wid
     assert context["workflow_name"] == workflow["name"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -24,7 +24,12 @@ ACCOUNTS = {"apn_gh1": "github", "apn_sl1": "slack"}
 PROPS = [
     {"name": "github", "type": "app", "app": "github"},
     {"name": "repo", "type": "string", "label": "Repository"},
-    {"name": "state", "type": "string", "options": ["open", "closed", {"label": "All", "value": "all"}], "default": "open"},
+    {
+        "name": "state",
+        "type": "string",
+        "options": ["open", "closed", {"label": "All", "value": "all"}],
+        "default": "open",
+    },
     {"name": "limit", "type": "integer", "min": 1, "max": 10, "optional": True},
     {"name": "draft", "type": "boolean", "optional": True},
     {"name": "filters", "type": "object", "optional": True},
@@ -291,8 +296,8 @@ def test_next_fire_cron_follows_the_timezone_across_dst() -> None:
     before_dst = at("2024-03-30T08:00:00", "Europe/Paris")  # DST starts on the 31st at 02:00
     first = next_fire(timer, before_dst)
     second = next_fire(timer, first)
-    assert datetime.fromtimestamp(first, timezone.utc).hour == 8  # 09:00 CET
-    assert datetime.fromtimestamp(second, timezone.utc).hour == 7  # 09:00 CEST
+    assert datetime.fromtimestamp(first, UTC).hour == 8  # 09:00 CET
+    assert datetime.fromtimestamp(second, UTC).hour == 7  # 09:00 CEST
     assert second - first == 23 * 3600
 
 

@@ -35,13 +35,19 @@ class Recorder:
         recorder = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("content-length") or 0))
                 with recorder._changed:
                     recorder.attempts += 1
                     failing = recorder.attempts <= recorder.fail_first
                     if not failing:
-                        recorder.received.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": json.loads(raw)})
+                        recorder.received.append(
+                            {
+                                "path": self.path,
+                                "headers": {k.lower(): v for k, v in self.headers.items()},
+                                "body": json.loads(raw),
+                            }
+                        )
                     recorder._changed.notify_all()
                 self.send_response(500 if failing else 200)
                 self.send_header("Content-Length", "0")
@@ -101,7 +107,9 @@ def make_webhook(api: httpx.Client, url: str, org_id: str, name: str = "test hoo
     return response.json()["data"]["id"]
 
 
-def subscribe(api: httpx.Client, emitter: str, listener: str, event_name: str | None = None, **extra: str) -> dict[str, Any]:
+def subscribe(
+    api: httpx.Client, emitter: str, listener: str, event_name: str | None = None, **extra: str
+) -> dict[str, Any]:
     params = {"emitter_id": emitter, "listener_id": listener, **extra}
     if event_name is not None:
         params["event_name"] = event_name
@@ -192,7 +200,9 @@ def test_subscription_accepts_a_glob_emitter(api: httpx.Client, emulator: Server
 
 
 @pytest.mark.parametrize("missing", ["emitter_id", "listener_id"])
-def test_subscription_without_a_required_id_is_400_naming_it(api: httpx.Client, emulator: ServerHandle, missing: str) -> None:
+def test_subscription_without_a_required_id_is_400_naming_it(
+    api: httpx.Client, emulator: ServerHandle, missing: str
+) -> None:
     params = {"emitter_id": source_id(emulator, "Stripe payments"), "listener_id": webhook_id(emulator, "Ops intake")}
     del params[missing]
     response = api.post("/subscriptions", params=params)
@@ -210,7 +220,9 @@ def test_subscription_with_an_unknown_id_is_404(api: httpx.Client, emulator: Ser
 # --- deleting and listing ---------------------------------------------------------------------------
 
 
-def test_deleting_a_subscription_without_event_name_param_is_400_that_says_so(api: httpx.Client, emulator: ServerHandle) -> None:
+def test_deleting_a_subscription_without_event_name_param_is_400_that_says_so(
+    api: httpx.Client, emulator: ServerHandle
+) -> None:
     emitter, listener = source_id(emulator, "Intercom conversations"), webhook_id(emulator, "Ops intake")
     subscribe(api, emitter, listener)
     response = api.delete("/subscriptions", params={"emitter_id": emitter, "listener_id": listener})
@@ -218,7 +230,9 @@ def test_deleting_a_subscription_without_event_name_param_is_400_that_says_so(ap
     assert "event_name=" in response.json()["error"]
 
 
-def test_deleting_an_unnamed_subscription_with_empty_event_name_removes_it(api: httpx.Client, emulator: ServerHandle) -> None:
+def test_deleting_an_unnamed_subscription_with_empty_event_name_removes_it(
+    api: httpx.Client, emulator: ServerHandle
+) -> None:
     emitter, listener = source_id(emulator, "Intercom conversations"), webhook_id(emulator, "Ops intake")
     sub = subscribe(api, emitter, listener)
     response = api.delete("/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": ""})
@@ -230,8 +244,18 @@ def test_deleting_an_unnamed_subscription_with_empty_event_name_removes_it(api: 
 def test_deleting_a_named_subscription_needs_its_name(api: httpx.Client, emulator: ServerHandle) -> None:
     emitter, listener = source_id(emulator, "Intercom conversations"), webhook_id(emulator, "Ops intake")
     subscribe(api, emitter, listener, "orders")
-    assert api.delete("/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": ""}).status_code == 404
-    assert api.delete("/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": "orders"}).status_code == 200
+    assert (
+        api.delete(
+            "/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": ""}
+        ).status_code
+        == 404
+    )
+    assert (
+        api.delete(
+            "/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": "orders"}
+        ).status_code
+        == 200
+    )
 
 
 def test_user_subscriptions_are_listed_page_by_page(api: httpx.Client, emulator: ServerHandle) -> None:
@@ -353,7 +377,9 @@ def test_workflow_glob_reaches_every_workflow_of_the_workspace(
     assert {g["headers"]["x-emitter-id"] for g in got} == {orders, relay}
 
 
-def test_a_workflow_listener_runs_with_each_event(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_a_workflow_listener_runs_with_each_event(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     source = source_id(emulator, "Intercom conversations")
     orders = emulator.emulator.demo.order_workflow_id
     subscribe(api, source, orders)
@@ -381,7 +407,9 @@ def test_auto_subscription_needs_event_name(api: httpx.Client, emulator: ServerH
 
 
 def test_auto_subscription_takes_only_errors_or_logs(api: httpx.Client, emulator: ServerHandle) -> None:
-    response = api.post("/auto_subscriptions", params={"event_name": "orders", "listener_id": webhook_id(emulator, "Ops intake")})
+    response = api.post(
+        "/auto_subscriptions", params={"event_name": "orders", "listener_id": webhook_id(emulator, "Ops intake")}
+    )
     assert response.status_code == 400
 
 
@@ -403,10 +431,14 @@ def _new_workflow(api: httpx.Client, org_id: str, name: str) -> str:
     return response.json()["data"]["id"]
 
 
-def test_auto_subscription_applies_only_to_sources_created_after_it(api: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_auto_subscription_applies_only_to_sources_created_after_it(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     hook = webhook_id(emulator, "Ops intake")
     before = _new_source(api, info["org_id"], "made before")
-    response = api.post("/auto_subscriptions", params={"event_name": "$logs", "listener_id": hook, "org_id": info["org_id"]})
+    response = api.post(
+        "/auto_subscriptions", params={"event_name": "$logs", "listener_id": hook, "org_id": info["org_id"]}
+    )
     assert response.status_code == 200
     after = _new_source(api, info["org_id"], "made after")
     listed, _ = all_pages(api, f"/orgs/{info['org_id']}/subscriptions", limit=100)
@@ -415,10 +447,14 @@ def test_auto_subscription_applies_only_to_sources_created_after_it(api: httpx.C
     assert not any(emitter == before for emitter, _ in routed)
 
 
-def test_auto_subscription_applies_only_to_workflows_created_after_it(api: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_auto_subscription_applies_only_to_workflows_created_after_it(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     hook = webhook_id(emulator, "Ops intake")
     before = _new_workflow(api, info["org_id"], "made before")
-    response = api.post("/auto_subscriptions", params={"event_name": "$errors", "listener_id": hook, "org_id": info["org_id"]})
+    response = api.post(
+        "/auto_subscriptions", params={"event_name": "$errors", "listener_id": hook, "org_id": info["org_id"]}
+    )
     assert response.status_code == 200
     after = _new_workflow(api, info["org_id"], "made after")
     listed, _ = all_pages(api, f"/orgs/{info['org_id']}/subscriptions", limit=100)
@@ -469,8 +505,12 @@ def test_webhook_without_url_is_400(api: httpx.Client) -> None:
     assert api.post("/webhooks", params={"name": "no url"}).status_code == 400
 
 
-def test_webhook_record_has_name_description_id_and_epoch_second_times(api: httpx.Client, root: httpx.Client, info: dict) -> None:
-    response = api.post("/webhooks", params={"url": "https://hooks.example.com/x", "name": "Audit", "description": "for the auditors"})
+def test_webhook_record_has_name_description_id_and_epoch_second_times(
+    api: httpx.Client, root: httpx.Client, info: dict
+) -> None:
+    response = api.post(
+        "/webhooks", params={"url": "https://hooks.example.com/x", "name": "Audit", "description": "for the auditors"}
+    )
     data = response.json()["data"]
     now_s = root.get("/_emulator/clock").json()["now_ms"] // 1000
     assert data["id"].startswith("wh_")
@@ -561,7 +601,9 @@ def test_webhook_delivery_gives_up_after_the_last_retry(
         broken.close()
 
 
-def test_two_webhooks_on_one_emitter_both_get_the_event(api: httpx.Client, root: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_two_webhooks_on_one_emitter_both_get_the_event(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     first, second = Recorder(), Recorder()
     try:
         source = source_id(emulator, "Status page callbacks")

@@ -123,7 +123,7 @@ def code_server() -> Iterator[str]:
     """A loopback HTTP server that serves PLAIN as a component file."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             body = PLAIN.encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/javascript")
@@ -287,18 +287,30 @@ def test_unknown_prop_is_400_naming_it(api: httpx.Client) -> None:
 
 def test_app_prop_with_account_of_another_app_is_400(api: httpx.Client) -> None:
     slack = account_of(api, "slack")
-    body = refused(api, component_id="github-new-issue", configured_props={"github": {"authProvisionId": slack}, "repo": "acme/api"})
+    body = refused(
+        api,
+        component_id="github-new-issue",
+        configured_props={"github": {"authProvisionId": slack}, "repo": "acme/api"},
+    )
     assert "github" in body["error"]
 
 
 def test_app_prop_with_unknown_account_is_400(api: httpx.Client) -> None:
-    body = refused(api, component_id="github-new-issue", configured_props={"github": {"authProvisionId": "apn_nope000"}, "repo": "acme/api"})
+    body = refused(
+        api,
+        component_id="github-new-issue",
+        configured_props={"github": {"authProvisionId": "apn_nope000"}, "repo": "acme/api"},
+    )
     assert "apn_nope000" in body["error"]
 
 
 def test_app_prop_with_account_of_the_right_app_is_accepted(api: httpx.Client) -> None:
     github = account_of(api, "github")
-    source = deploy(api, component_id="github-new-issue", configured_props={"github": {"authProvisionId": github}, "repo": "acme/api"})
+    source = deploy(
+        api,
+        component_id="github-new-issue",
+        configured_props={"github": {"authProvisionId": github}, "repo": "acme/api"},
+    )
     assert source["configured_props"]["github"] == {"authProvisionId": github}
 
 
@@ -333,7 +345,11 @@ def test_deploy_runs_deploy_then_activate(api: httpx.Client) -> None:
 
 def test_registry_github_source_runs_deploy_then_activate(api: httpx.Client) -> None:
     github = account_of(api, "github")
-    source = deploy(api, component_id="github-new-issue", configured_props={"github": {"authProvisionId": github}, "repo": "acme/api"})
+    source = deploy(
+        api,
+        component_id="github-new-issue",
+        configured_props={"github": {"authProvisionId": github}, "repo": "acme/api"},
+    )
     assert hook_log(api, source["id"]) == ["deploy", "activate"]
 
 
@@ -357,7 +373,9 @@ def test_delete_runs_deactivate(api: httpx.Client) -> None:
     """Seen through a `$logs` subscription, since the deleted source's own events go with it."""
     source = deploy(api, component_code=HOOKED)
     listener = deploy(api, component_id="http-new-requests", name="log collector")
-    sub = api.post("/subscriptions", params={"emitter_id": source["id"], "listener_id": listener["id"], "event_name": "$logs"})
+    sub = api.post(
+        "/subscriptions", params={"emitter_id": source["id"], "listener_id": listener["id"], "event_name": "$logs"}
+    )
     assert sub.status_code == 200, sub.text
     assert api.delete(f"/sources/{source['id']}").status_code == 200
     events = api.get(f"/sources/{listener['id']}/event_summaries", params={"expand": "event"}).json()["data"]

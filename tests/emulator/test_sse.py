@@ -113,7 +113,9 @@ def test_stream_without_auth_is_401(info: dict, src: str) -> None:
 
 
 def test_stream_with_a_bad_key_is_401(info: dict, src: str) -> None:
-    response = httpx.get(f"{info['root_url']}/sources/{src}/sse", headers={"Authorization": "Bearer nope"}, timeout=READ_TIMEOUT)
+    response = httpx.get(
+        f"{info['root_url']}/sources/{src}/sse", headers={"Authorization": "Bearer nope"}, timeout=READ_TIMEOUT
+    )
     assert response.status_code == 401
 
 
@@ -122,7 +124,9 @@ def test_stream_with_an_oauth_token_is_allowed(info: dict, oauth_token: str, fas
     with httpx.Client(base_url=info["base_url"], headers={"Authorization": f"Bearer {oauth_token}"}) as client:
         source_id = client.get(f"/orgs/{info['org_id']}/sources", params={"limit": 1}).json()["data"][0]["id"]
     headers = {"Authorization": f"Bearer {oauth_token}"}
-    with httpx.stream("GET", f"{info['root_url']}/sources/{source_id}/sse", headers=headers, timeout=READ_TIMEOUT) as response:
+    with httpx.stream(
+        "GET", f"{info['root_url']}/sources/{source_id}/sse", headers=headers, timeout=READ_TIMEOUT
+    ) as response:
         assert response.status_code == 200
 
 
@@ -203,7 +207,9 @@ def test_last_event_id_resumes_with_exactly_the_retained_events_after_it(
     assert [f.id for f in got] == ids[4:]
 
 
-def test_last_event_id_of_the_newest_event_replays_nothing(api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None) -> None:
+def test_last_event_id_of_the_newest_event_replays_nothing(
+    api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None
+) -> None:
     inject(root, src, 5)
     ids = retained_ids(api, src)
     with stream(root, src, last_event_id=ids[-1]) as response:
@@ -223,7 +229,9 @@ def test_last_event_id_older_than_the_window_replays_all_retained(
     assert [f.id for f in got] == ids
 
 
-def test_stream_without_last_event_id_sends_only_new_events(api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None) -> None:
+def test_stream_without_last_event_id_sends_only_new_events(
+    api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None
+) -> None:
     inject(root, src, 5)
     with stream(root, src) as response:
         inject(root, src, 2)
@@ -242,7 +250,9 @@ def test_drop_ends_the_stream(root: httpx.Client, src: str, fast_keepalive: None
     assert root.post("/_emulator/sse/drop", json={"source_id": src}).json() == {"dropped": 0}
 
 
-def test_drop_of_another_source_leaves_the_stream_open(api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None) -> None:
+def test_drop_of_another_source_leaves_the_stream_open(
+    api: httpx.Client, root: httpx.Client, src: str, fast_keepalive: None
+) -> None:
     other = deploy(api)
     with stream(root, src) as response:
         assert root.post("/_emulator/sse/drop", json={"source_id": other}).json() == {"dropped": 0}

@@ -72,7 +72,9 @@ def emails_of(root: httpx.Client, workflow_id: str) -> list[dict[str, Any]]:
 
 def listening_source(api: httpx.Client, info: dict, emitter: str, channel: str) -> str:
     """A new source subscribed to `emitter` on `channel`: it re-emits every event it is given."""
-    response = api.post("/sources", json={"key": "http-new-requests", "name": f"listens to {emitter}", "org_id": info["org_id"]})
+    response = api.post(
+        "/sources", json={"key": "http-new-requests", "name": f"listens to {emitter}", "org_id": info["org_id"]}
+    )
     assert response.status_code == 200, response.text
     listener = response.json()["data"]["id"]
     sub = api.post("/subscriptions", params={"emitter_id": emitter, "listener_id": listener, "event_name": channel})
@@ -92,13 +94,17 @@ def test_every_demo_template_creates_a_workflow(api: httpx.Client, emulator: Ser
         body: dict[str, Any] = {"template_id": template_id}
         if template_id == GITHUB_TEMPLATE:
             body["triggers"] = [{"props": {"github": {"authProvisionId": github}, "repo": "acme/api"}}]
-            body["steps"] = [{"namespace": "send_message", "props": {"slack": {"authProvisionId": slack}, "channel": "C1"}}]
+            body["steps"] = [
+                {"namespace": "send_message", "props": {"slack": {"authProvisionId": slack}, "channel": "C1"}}
+            ]
         data = created(api, info, **body)
         assert data["id"].startswith("p_")
 
 
 def test_step_props_are_given_by_namespace(api: httpx.Client, info: dict) -> None:
-    data = created(api, info, template_id=ORDERS_TEMPLATE, steps=[{"namespace": "validate", "props": {"required_fields": ["sku"]}}])
+    data = created(
+        api, info, template_id=ORDERS_TEMPLATE, steps=[{"namespace": "validate", "props": {"required_fields": ["sku"]}}]
+    )
     validate = step(get_workflow(api, data["id"]), "validate")
     assert json.loads(validate["configured_props_json"]) == {"required_fields": ["sku"]}
     transform = step(get_workflow(api, data["id"]), "transform")
@@ -133,7 +139,9 @@ def test_trigger_props_are_given_by_index_and_app_props_as_auth_provision_ids(ap
         (None, "required"),
     ],
 )
-def test_a_bad_trigger_prop_is_400_naming_it_by_trigger_index(api: httpx.Client, info: dict, github: Any, problem: str) -> None:
+def test_a_bad_trigger_prop_is_400_naming_it_by_trigger_index(
+    api: httpx.Client, info: dict, github: Any, problem: str
+) -> None:
     slack = account_of(api, "slack")
     props: dict[str, Any] = {"repo": "acme/api"}
     if github is not None:
@@ -259,9 +267,13 @@ def test_steps_have_the_shape_of_the_spec(api: httpx.Client, emulator: ServerHan
     assert "export default" in saved["code"] and saved["codeHash"]
     assert {p["name"] for p in saved["configurableProps"]} >= {"slack", "channel", "text"}
     assert saved["version"]
-    assert saved["apps"] == [{"appId": api.get("/apps/slack").json()["data"]["id"], "nameSlug": "slack", "authType": "oauth"}]
+    assert saved["apps"] == [
+        {"appId": api.get("/apps/slack").json()["data"]["id"], "nameSlug": "slack", "authType": "oauth"}
+    ]
     assert isinstance(send["configured_props_json"], str)
-    assert json.loads(send["configured_props_json"])["slack"] == {"authProvisionId": send["authProvisionIdMap"]["slack"]}
+    assert json.loads(send["configured_props_json"])["slack"] == {
+        "authProvisionId": send["authProvisionIdMap"]["slack"]
+    }
     assert isinstance(json.loads(send["params_json"]), dict)
 
 
@@ -292,14 +304,18 @@ def test_a_template_with_a_source_or_timer_trigger_names_their_props(api: httpx.
     assert {p["name"] for p in source["configurable_props"]} >= {"github", "repo"}
     (timer,) = get_workflow(api, "tch_8Wd2Kc")["triggers"]
     assert (timer["cron"], timer["timezone"]) == ("0 2 * * *", "UTC")
-    assert timer["configurable_props"] == [{"name": "timer", "type": "$.interface.timer", "default": {"cron": "0 2 * * *"}}]
+    assert timer["configurable_props"] == [
+        {"name": "timer", "type": "$.interface.timer", "default": {"cron": "0 2 * * *"}}
+    ]
 
 
 def test_the_props_a_template_shows_are_the_ones_creation_takes(api: httpx.Client, info: dict) -> None:
     template = get_workflow(api, ORDERS_TEMPLATE)
     steps = [{"namespace": s["namespace"], "props": json.loads(s["configured_props_json"])} for s in template["steps"]]
     workflow = created(api, info, template_id=ORDERS_TEMPLATE, steps=steps)
-    assert json.loads(step(workflow, "validate")["configured_props_json"]) == {"required_fields": ["order_id", "customer_email"]}
+    assert json.loads(step(workflow, "validate")["configured_props_json"]) == {
+        "required_fields": ["order_id", "customer_email"]
+    }
 
 
 def test_an_unknown_template_is_404_naming_it(api: httpx.Client) -> None:
@@ -333,10 +349,14 @@ def test_put_without_active_is_400(api: httpx.Client, emulator: ServerHandle) ->
 
 
 def test_put_with_an_oauth_token_is_403(oauth: httpx.Client, emulator: ServerHandle) -> None:
-    assert oauth.put(f"/workflows/{emulator.emulator.demo.order_workflow_id}", json={"active": False}).status_code == 403
+    assert (
+        oauth.put(f"/workflows/{emulator.emulator.demo.order_workflow_id}", json={"active": False}).status_code == 403
+    )
 
 
-def test_an_inactive_workflows_http_trigger_does_not_run_it(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_an_inactive_workflows_http_trigger_does_not_run_it(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     workflow_id = emulator.emulator.demo.order_workflow_id
     events = f"/workflows/{workflow_id}/event_summaries"
     before = total(api, events)
@@ -352,10 +372,14 @@ def test_an_inactive_workflows_http_trigger_does_not_run_it(api: httpx.Client, r
 # --- runs ------------------------------------------------------------------------------------------
 
 
-def test_http_trigger_runs_the_workflow_with_the_request_as_event(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_http_trigger_runs_the_workflow_with_the_request_as_event(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     relay = workflow_named(emulator, "Acknowledge and relay webhooks")  # emits its trigger event unchanged
     key = http_key(get_workflow(api, relay))
-    response = httpx.put(f"{emulator.root_url}/e/{key}/hooks/in?tag=a", json={"hello": "world"}, headers={"X-Caller": "test"}, timeout=10)
+    response = httpx.put(
+        f"{emulator.root_url}/e/{key}/hooks/in?tag=a", json={"hello": "world"}, headers={"X-Caller": "test"}, timeout=10
+    )
     assert response.status_code == 200
     event = newest(api, f"/workflows/{relay}/event_summaries")["event"]
     assert event["method"] == "PUT"
@@ -370,15 +394,25 @@ def test_an_unknown_http_endpoint_is_404(root: httpx.Client) -> None:
     assert root.post("/e/ennothere", json={}).status_code == 404
 
 
-def test_order_workflow_emits_the_transformed_order_on_success(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_order_workflow_emits_the_transformed_order_on_success(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     workflow_id = emulator.emulator.demo.order_workflow_id
     assert root.post(f"/e/{emulator.emulator.demo.order_endpoint_key}", json=GOOD_ORDER).status_code == 200
     summary = newest(api, f"/workflows/{workflow_id}/event_summaries")
     assert summary["metadata"]["emitter_id"] == workflow_id
-    assert summary["event"] == {**GOOD_ORDER, "country": "FR", "currency": "EUR", "source": "webshop", "pipeline": "orders-v2"}
+    assert summary["event"] == {
+        **GOOD_ORDER,
+        "country": "FR",
+        "currency": "EUR",
+        "source": "webshop",
+        "pipeline": "orders-v2",
+    }
 
 
-def test_order_without_customer_email_raises_an_errors_event(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_order_without_customer_email_raises_an_errors_event(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     workflow_id = emulator.emulator.demo.order_workflow_id
     errors = f"/workflows/{workflow_id}/$errors/event_summaries"
     before_errors, before_events = total(api, errors), total(api, f"/workflows/{workflow_id}/event_summaries")
@@ -398,7 +432,9 @@ def test_order_without_customer_email_raises_an_errors_event(api: httpx.Client, 
     assert "customer_email" in error["stack"] and error["ts"]
 
 
-def test_workflow_errors_reach_errors_subscribers(api: httpx.Client, root: httpx.Client, emulator: ServerHandle, info: dict) -> None:
+def test_workflow_errors_reach_errors_subscribers(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
     workflow_id = emulator.emulator.demo.order_workflow_id
     listener = listening_source(api, info, workflow_id, "$errors")
     root.post(f"/e/{emulator.emulator.demo.order_endpoint_key}", json=BAD_ORDER)
@@ -408,7 +444,9 @@ def test_workflow_errors_reach_errors_subscribers(api: httpx.Client, root: httpx
     assert heard[0]["event"]["error"]["msg"] == "Missing required field: customer_email"
 
 
-def test_identical_errors_within_a_day_send_one_email_and_another_after_a_day(api: httpx.Client, root: httpx.Client, info: dict) -> None:
+def test_identical_errors_within_a_day_send_one_email_and_another_after_a_day(
+    api: httpx.Client, root: httpx.Client, info: dict
+) -> None:
     data = created(api, info, template_id=ORDERS_TEMPLATE, settings={"name": "Orders mailer", "auto_deploy": True})
     key = http_key(data)
     errors = f"/workflows/{data['id']}/$errors/event_summaries"
@@ -455,10 +493,17 @@ def test_successful_test_run_does_not_emit(api: httpx.Client, root: httpx.Client
     assert total(api, f"/workflows/{data['id']}/event_summaries") == 0
 
 
-def test_email_to_the_trigger_address_runs_the_workflow(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_email_to_the_trigger_address_runs_the_workflow(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     workflow_id = workflow_named(emulator, "Inbound email triage")
     (trigger,) = get_workflow(api, workflow_id)["triggers"]
-    mail = {"to": trigger["email_address"], "from": "customer@example.com", "subject": "Refund please", "text": "Order 42"}
+    mail = {
+        "to": trigger["email_address"],
+        "from": "customer@example.com",
+        "subject": "Refund please",
+        "text": "Order 42",
+    }
     response = root.post("/_emulator/email", json=mail)
     assert response.status_code == 200
     assert response.json()["status"] == "success"
@@ -466,12 +511,16 @@ def test_email_to_the_trigger_address_runs_the_workflow(api: httpx.Client, root:
     assert event == {**mail, "queue": "support", "triaged": True}
 
 
-def test_email_without_subject_is_a_workflow_error(api: httpx.Client, root: httpx.Client, emulator: ServerHandle) -> None:
+def test_email_without_subject_is_a_workflow_error(
+    api: httpx.Client, root: httpx.Client, emulator: ServerHandle
+) -> None:
     workflow_id = workflow_named(emulator, "Inbound email triage")
     (trigger,) = get_workflow(api, workflow_id)["triggers"]
     errors = f"/workflows/{workflow_id}/$errors/event_summaries"
     before = total(api, errors)
-    response = root.post("/_emulator/email", json={"to": trigger["email_address"], "from": "customer@example.com", "text": "hi"})
+    response = root.post(
+        "/_emulator/email", json={"to": trigger["email_address"], "from": "customer@example.com", "text": "hi"}
+    )
     assert response.json()["status"] == "error"
     assert total(api, errors) == before + 1
     assert newest(api, errors)["event"]["original_context"]["source_type"] == "EMAIL"
@@ -489,13 +538,17 @@ def test_running_a_timer_trigger_runs_its_workflow(root: httpx.Client, emulator:
     assert status in ("success", "error")
 
 
-def test_a_step_calling_a_url_no_request_can_be_made_to_raises_an_errors_event(api: httpx.Client, root: httpx.Client, info: dict) -> None:
+def test_a_step_calling_a_url_no_request_can_be_made_to_raises_an_errors_event(
+    api: httpx.Client, root: httpx.Client, info: dict
+) -> None:
     data = created(
         api,
         info,
         template_id="tch_8Wd2Kc",
         settings={"auto_deploy": True},
-        steps=[{"namespace": "fetch_metrics", "props": {"url": "http://xn--.example/metrics"}}],  # a malformed IDNA host
+        steps=[
+            {"namespace": "fetch_metrics", "props": {"url": "http://xn--.example/metrics"}}
+        ],  # a malformed IDNA host
     )
     response = root.post(f"/_emulator/timers/{data['id']}/run")
     assert response.status_code == 200

@@ -42,5 +42,5 @@ def inject(root: httpx.Client) -> Callable[..., None]:
     return add
 
 
-async def until(pilot, predicate: Callable[[], bool], timeout: float = 20.0) -> None:  # noqa: ANN001
+async def until(pilot, predicate: Callable[[], bool], timeout: float = 20.0) -> None:
     assert await wait_until(pilot, predicate, timeout), "timed out waiting for the app"

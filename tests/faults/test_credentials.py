@@ -17,13 +17,27 @@ from aftui.tui.widgets.paged_table import PagedTable
 from .conftest import SIZE, until
 
 
-async def test_a_revoked_key_fixed_in_the_profile_form_keeps_the_open_form(config_file: Path, emulator: ServerHandle, info: dict, root: httpx.Client, api: httpx.Client) -> None:
+async def test_a_revoked_key_fixed_in_the_profile_form_keeps_the_open_form(
+    config_file: Path, emulator: ServerHandle, info: dict, root: httpx.Client, api: httpx.Client
+) -> None:
     user_id = api.get("/users/me").json()["data"]["id"]
-    save_config(Config(default="work", profiles={"work": Profile(name="work", base_url=emulator.base_url, api_key=info["api_key"], org_id=info["org_id"])}))
+    save_config(
+        Config(
+            default="work",
+            profiles={
+                "work": Profile(name="work", base_url=emulator.base_url, api_key=info["api_key"], org_id=info["org_id"])
+            },
+        )
+    )
     app = run.make_app()
     app.start_pane = "webhooks"
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable", PagedTable).pager.done)
+        await until(
+            pilot,
+            lambda: (
+                bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable", PagedTable).pager.done
+            ),
+        )
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
         form = app.screen
@@ -37,11 +51,15 @@ async def test_a_revoked_key_fixed_in_the_profile_form_keeps_the_open_form(confi
         assert form.query_one("#url", Input).value == "https://hooks.example.com/after-revocation"
         await pilot.press("ctrl+s")  # the same form, sent again with the fixed key
         await until(pilot, lambda: app.screen is not form, 30)
-    made = httpx.get(f"{emulator.base_url}/users/me/webhooks", headers={"Authorization": f"Bearer {new_key}"}).json()["data"]
+    made = httpx.get(f"{emulator.base_url}/users/me/webhooks", headers={"Authorization": f"Bearer {new_key}"}).json()[
+        "data"
+    ]
     assert any(w["url"] == "https://hooks.example.com/after-revocation" for w in made)
 
 
-async def test_an_expiring_oauth_token_is_renewed_without_the_user(config_file: Path, emulator: ServerHandle, info: dict, root: httpx.Client) -> None:
+async def test_an_expiring_oauth_token_is_renewed_without_the_user(
+    config_file: Path, emulator: ServerHandle, info: dict, root: httpx.Client
+) -> None:
     root.post("/_emulator/settings", json={"token_lifetime": 1}).raise_for_status()
     save_config(Config(default="ci", profiles={"ci": Profile(
         name="ci", base_url=emulator.base_url, client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"], org_id=info["org_id"],
@@ -49,7 +67,12 @@ async def test_an_expiring_oauth_token_is_renewed_without_the_user(config_file: 
     app = run.make_app()
     async with app.run_test(size=SIZE) as pilot:
         table = None
-        await until(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done)
+        await until(
+            pilot,
+            lambda: (
+                bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done
+            ),
+        )
         table = app.query_one("#sources PagedTable", PagedTable)
         first = [s.id for s in table.rows]
         for _ in range(3):  # each reload comes after the last token has expired

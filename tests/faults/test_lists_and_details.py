@@ -26,7 +26,7 @@ LIST_FAULTS = [
 ]
 
 
-def _sources(app) -> PagedTable:  # noqa: ANN001
+def _sources(app) -> PagedTable:
     return app.query_one("#sources PagedTable", PagedTable)
 
 
@@ -35,7 +35,9 @@ def _said(table: PagedTable) -> str:
 
 
 @pytest.mark.parametrize(("fault", "said"), LIST_FAULTS)
-async def test_a_list_says_what_failed_then_recovers_by_itself(make_app, inject, info: dict, fault: dict, said: str) -> None:  # noqa: ANN001
+async def test_a_list_says_what_failed_then_recovers_by_itself(
+    make_app, inject, info: dict, fault: dict, said: str
+) -> None:
     app = make_app(start_pane="sources")
     app.session.client.timeouts = Timeouts(connect=2, read=2, total=0.5)
     async with app.run_test(size=SIZE) as pilot:
@@ -50,7 +52,9 @@ async def test_a_list_says_what_failed_then_recovers_by_itself(make_app, inject,
         assert app.is_running
 
 
-async def test_a_detail_says_what_failed_then_recovers_by_itself(make_app, inject, info: dict, api: httpx.Client) -> None:  # noqa: ANN001
+async def test_a_detail_says_what_failed_then_recovers_by_itself(
+    make_app, inject, info: dict, api: httpx.Client
+) -> None:
     source_id = api.get(f"/orgs/{info['org_id']}/sources").json()["data"][0]["id"]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
@@ -58,10 +62,17 @@ async def test_a_detail_says_what_failed_then_recovers_by_itself(make_app, injec
         app.push_screen(SourceScreen(source_id, ("Sources", source_id)))
         await until(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query(".problem")))
         assert "injected fault" in str(app.screen.query_one(".problem", Static).render())
-        await until(pilot, lambda: not app.screen.query(".problem") and app.screen.record is not None and bool(app.screen.query("TabbedContent")))
+        await until(
+            pilot,
+            lambda: (
+                not app.screen.query(".problem")
+                and app.screen.record is not None
+                and bool(app.screen.query("TabbedContent"))
+            ),
+        )
 
 
-async def test_a_resource_deleted_while_on_screen_is_said_not_found(make_app, info: dict, api: httpx.Client) -> None:  # noqa: ANN001
+async def test_a_resource_deleted_while_on_screen_is_said_not_found(make_app, info: dict, api: httpx.Client) -> None:
     source_id = api.get(f"/orgs/{info['org_id']}/sources").json()["data"][0]["id"]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
@@ -79,11 +90,15 @@ async def test_a_resource_deleted_while_on_screen_is_said_not_found(make_app, in
         await until(pilot, lambda: _sources(app).pager.done and all(s.id != source_id for s in _sources(app).rows))
 
 
-async def test_a_revoked_key_keeps_the_form_as_typed(make_app, root: httpx.Client, info: dict, api: httpx.Client) -> None:  # noqa: ANN001
+async def test_a_revoked_key_keeps_the_form_as_typed(
+    make_app, root: httpx.Client, info: dict, api: httpx.Client
+) -> None:
     """The key is revoked while a form is being filled: the refusal is said, the form keeps every field."""
     app = make_app(start_pane="webhooks")
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done)
+        await until(
+            pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done
+        )
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
         form = app.screen

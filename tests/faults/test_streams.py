@@ -11,10 +11,14 @@ from .conftest import SIZE, until
 
 
 def _deploy(api: httpx.Client, info: dict, name: str) -> str:
-    return api.post("/sources", json={"component_id": "http-new-requests", "name": name, "org_id": info["org_id"]}).json()["data"]["id"]
+    return api.post(
+        "/sources", json={"component_id": "http-new-requests", "name": name, "org_id": info["org_id"]}
+    ).json()["data"]["id"]
 
 
-async def test_an_sse_drop_loses_no_event_and_repeats_none(make_app, api: httpx.Client, root: httpx.Client, info: dict) -> None:  # noqa: ANN001
+async def test_an_sse_drop_loses_no_event_and_repeats_none(
+    make_app, api: httpx.Client, root: httpx.Client, info: dict
+) -> None:
     source = _deploy(api, info, "drop probe")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:

@@ -61,5 +61,7 @@ def test_bodies_too_deep_are_refused_not_a_500(api: httpx.Client, root: httpx.Cl
     deep = '{"a":' * 50_000 + "1" + "}" * 50_000
     refused = api.post("/webhooks", content=deep, headers={"content-type": "application/json"})
     assert refused.status_code == 400 and "nested" in refused.json()["error"]
-    endpoint = root.post(f"/e/{info.get('order_endpoint_key') or 'none'}", content=deep, headers={"content-type": "application/json"})
+    endpoint = root.post(
+        f"/e/{info.get('order_endpoint_key') or 'none'}", content=deep, headers={"content-type": "application/json"}
+    )
     assert endpoint.status_code < 500

@@ -25,12 +25,39 @@ JSON = st.recursive(
 )
 # Keys the models look at, so the properties reach their validators, not only `extra`.
 FIELDS = st.sampled_from(
-    ["id", "name", "event", "metadata", "indexed_at_ms", "created_at", "updated_at", "active", "configured_props",
-     "configured_props_json", "custom_fields_json", "emitter_id", "listener_id", "event_name", "url", "app", "credentials",
-     "expires_at", "error", "original_event", "original_context", "page_info", "data", "ts", "stack"]
+    [
+        "id",
+        "name",
+        "event",
+        "metadata",
+        "indexed_at_ms",
+        "created_at",
+        "updated_at",
+        "active",
+        "configured_props",
+        "configured_props_json",
+        "custom_fields_json",
+        "emitter_id",
+        "listener_id",
+        "event_name",
+        "url",
+        "app",
+        "credentials",
+        "expires_at",
+        "error",
+        "original_event",
+        "original_context",
+        "page_info",
+        "data",
+        "ts",
+        "stack",
+    ]
 )
 RECORDS = st.dictionaries(FIELDS | st.text(max_size=6), JSON, max_size=8)
-MODELS = [getattr(models, name) for name in ("EventSummary", "Source", "Webhook", "Subscription", "Account", "App", "Component", "Workflow", "User")]
+MODELS = [
+    getattr(models, name)
+    for name in ("EventSummary", "Source", "Webhook", "Subscription", "Account", "App", "Component", "Workflow", "User")
+]
 
 
 def _depth(value: object) -> int:
@@ -91,4 +118,3 @@ def test_a_deep_sse_event_arrives_cut_rather_than_ending_the_stream() -> None:
 @given(value=JSON)
 def test_ordinary_json_comes_back_unchanged(value: object) -> None:
     assert jsontext.loads(json.dumps(value)) == value
-

@@ -27,11 +27,11 @@ from aftui.tui.widgets.paged_table import PagedTable
 SIZE = (120, 36)
 
 
-async def _settle(pilot, predicate, timeout: float = 20.0) -> None:  # noqa: ANN001
+async def _settle(pilot, predicate, timeout: float = 20.0) -> None:
     assert await wait_until(pilot, predicate, timeout), "timed out waiting for the app"
 
 
-async def _open(app: AftuiApp, pilot, ident: str) -> DetailScreen:  # noqa: ANN001
+async def _open(app: AftuiApp, pilot, ident: str) -> DetailScreen:
     assert open_resource(app, ident)
     await _settle(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == ident)
     await walk_tabs(pilot)
@@ -44,18 +44,25 @@ def _make_app(emulator: ServerHandle, info: dict, tmp_path: Path) -> AftuiApp:
     return app
 
 
-async def test_lists_and_details_render_hostile_data_inertly(emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path) -> None:
+async def test_lists_and_details_render_hostile_data_inertly(
+    emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path
+) -> None:
     app = _make_app(emulator, info, tmp_path)
     async with app.run_test(headless=False, size=SIZE) as pilot:
         for pane in ("sources", "webhooks", "connect", "accounts", "apps"):
             app.show_pane(pane)
             await pilot.pause(0.5)
         source = await _open(app, pilot, hostile["source_id"])
-        await _settle(pilot, lambda: any(len(t.rows) == len(data.SAMPLES) + 3 for t in source.query(PagedTable) if t.noun == "events"))
+        await _settle(
+            pilot,
+            lambda: any(len(t.rows) == len(data.SAMPLES) + 3 for t in source.query(PagedTable) if t.noun == "events"),
+        )
         events = [row for table in source.query(PagedTable) for row in table.rows if isinstance(row, EventSummary)]
         assert len(events) == len(data.SAMPLES) + 3
         for event in events:
-            app.push_screen(EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=hostile["source_id"]))
+            app.push_screen(
+                EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=hostile["source_id"])
+            )
             await _settle(pilot, lambda e=event: isinstance(app.screen, EventScreen) and app.screen.record is not None)
             await walk_tabs(pilot)
             app.pop_screen()
@@ -81,7 +88,9 @@ def test_the_scan_catches_each_kind_of_smuggled_sequence() -> None:
     assert attacks("plain \\e[31mCSI-RED text") == []
 
 
-async def test_the_monitor_replay_editor_and_export_render_hostile_data_inertly(emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path) -> None:
+async def test_the_monitor_replay_editor_and_export_render_hostile_data_inertly(
+    emulator: ServerHandle, info: dict, hostile: dict, tmp_path: Path
+) -> None:
     """The monitor on the hostile source and workflow (every row drawn, each selected into the detail), an export of
     them all, and the replay screen and JSON editor on a hostile `$errors` event."""
     from aftui.api import Client
@@ -91,9 +100,19 @@ async def test_the_monitor_replay_editor_and_export_render_hostile_data_inertly(
 
     app = _make_app(emulator, info, tmp_path)
     async with app.run_test(headless=False, size=SIZE) as pilot:
-        targets = [Target("source", hostile["source_id"], "hostile"), Target("errors", hostile["workflow_id"], "orders")]
+        targets = [
+            Target("source", hostile["source_id"], "hostile"),
+            Target("errors", hostile["workflow_id"], "orders"),
+        ]
         app.push_screen(MonitorScreen(targets))
-        await _settle(pilot, lambda: isinstance(app.screen, MonitorScreen) and bool(app.screen.query("Timeline")) and len(app.screen.timeline.rows) >= len(data.SAMPLES) + 3)
+        await _settle(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MonitorScreen)
+                and bool(app.screen.query("Timeline"))
+                and len(app.screen.timeline.rows) >= len(data.SAMPLES) + 3
+            ),
+        )
         monitor = app.screen
         for _ in range(min(40, len(monitor.timeline.rows))):
             await pilot.press("up")
@@ -108,11 +127,22 @@ async def test_the_monitor_replay_editor_and_export_render_hostile_data_inertly(
             errors = (await client.list_workflow_errors(hostile["workflow_id"], limit=100, expand=True)).items
         error = next(e for e in errors if e.error() and e.error().error.msg == data.SAMPLES["ansi_csi"])
         open_replay(app, error, hostile["workflow_id"], edit=True)
-        await _settle(pilot, lambda: isinstance(app.screen, ReplayEditorScreen) or (isinstance(app.screen, ReplayScreen) and bool(app.screen.query("*"))))
+        await _settle(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ReplayEditorScreen)
+                or (isinstance(app.screen, ReplayScreen) and bool(app.screen.query("*")))
+            ),
+        )
         await pilot.pause(1.0)
         assert app.is_running
     exported = b"".join(p.read_bytes() for p in (tmp_path / "data" / "exports").glob("*.ndjson"))
-    assert b"CSI-RED" in exported and b"\x1b" not in exported and b"\xc2\x9b" not in exported and "\u202e".encode() not in exported
+    assert (
+        b"CSI-RED" in exported
+        and b"\x1b" not in exported
+        and b"\xc2\x9b" not in exported
+        and "\u202e".encode() not in exported
+    )
     output = output_of(app)
     assert attacks(output) == []
     assert "\\e[31mCSI-RED" in output

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.skipif(not fts5_available(), reason="SQLite without FTS
 
 
 def ev(i: int, word: str) -> EventSummary:
-    return EventSummary(id=f"{1_700_000_000_000 + i}-0", event={"note": word, "i": i}, metadata={"emitter_id": "dc_a", "name": "default"})
+    return EventSummary(
+        id=f"{1_700_000_000_000 + i}-0",
+        event={"note": word, "i": i},
+        metadata={"emitter_id": "dc_a", "name": "default"},
+    )
 
 
 def indexed(path: Path) -> int:

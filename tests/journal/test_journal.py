@@ -18,7 +18,9 @@ from aftui.journal import Journal, JournalWriter, fts5_available
 T0 = 1_700_000_000_000
 
 
-def ev(i: int, payload: object = None, *, channel: str | None = None, emitter: str | None = "dc_a", **meta: object) -> EventSummary:
+def ev(
+    i: int, payload: object = None, *, channel: str | None = None, emitter: str | None = "dc_a", **meta: object
+) -> EventSummary:
     metadata = {"emitter_id": emitter, "name": channel, **meta}
     return EventSummary(
         id=f"{T0 + i * 1000}-{i % 3}",
@@ -43,7 +45,17 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
     columns = [row[1] for row in db.execute("PRAGMA table_info(events)")]
-    assert columns == ["emitter_id", "event_id", "ms", "seq", "channel", "indexed_at_ms", "payload", "metadata", "seen_at"]
+    assert columns == [
+        "emitter_id",
+        "event_id",
+        "ms",
+        "seq",
+        "channel",
+        "indexed_at_ms",
+        "payload",
+        "metadata",
+        "seen_at",
+    ]
     db.close()
 
 
@@ -84,11 +96,13 @@ def test_persists_across_reopen(tmp_path: Path) -> None:
 
 
 def test_search_finds_payload_words_only(journal: Journal) -> None:
-    journal.add([
-        ev(1, {"customer": "Alice Smith", "total": 12}),
-        ev(2, {"customer": "Bob"}, emit_id="alicehidden"),
-        ev(3, "plain string payload with banana"),
-    ])
+    journal.add(
+        [
+            ev(1, {"customer": "Alice Smith", "total": 12}),
+            ev(2, {"customer": "Bob"}, emit_id="alicehidden"),
+            ev(3, "plain string payload with banana"),
+        ]
+    )
     assert [e.id for e in journal.search("alice")] == [ev(1).id]  # case-insensitive, metadata not indexed
     assert [e.id for e in journal.search("banana")] == [ev(3).id]
     assert journal.search("alicehidden") == []
@@ -114,7 +128,9 @@ def test_fts_syntax(tmp_path: Path) -> None:
         assert j.stats()["fts"] is True
 
 
-@pytest.mark.parametrize("query", ['"unbalanced', "AND", "foo(", "payload:", "nosuchcolumn:x", "*", "a + - ^", "NEAR(", "'\"'"])
+@pytest.mark.parametrize(
+    "query", ['"unbalanced', "AND", "foo(", "payload:", "nosuchcolumn:x", "*", "a + - ^", "NEAR(", "'\"'"]
+)
 def test_bad_fts_syntax_never_raises(journal: Journal, query: str) -> None:
     journal.add([ev(1, {"t": "foo( bar"})])
     assert isinstance(journal.search(query), list)
@@ -216,11 +232,13 @@ def test_writer_flushes_by_size_and_by_time(tmp_path: Path) -> None:
 def test_writer_from_many_threads(tmp_path: Path) -> None:
     with Journal(tmp_path / "j.sqlite3") as j:
         with JournalWriter(j, batch_size=50, interval=0.01) as writer:
+
             def produce(k: int) -> None:
                 for i in range(200):
                     writer.add([ev(k * 1000 + i)])
                     if i % 50 == 0:
                         j.search("n")  # reads while the writer writes
+
             threads = [threading.Thread(target=produce, args=(k,)) for k in range(4)]
             for t in threads:
                 t.start()
@@ -251,7 +269,9 @@ def _wait(condition, timeout: float = 5.0) -> None:
 def aftui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AFTUI_", "XDG_"))}
     env.update(AFTUI_DATA_DIR=str(data), AFTUI_CONFIG=str(data / "none.toml"), COLUMNS="120")
-    return subprocess.run([sys.executable, "-m", "aftui.cli", *args], check=False, env=env, capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [sys.executable, "-m", "aftui.cli", *args], check=False, env=env, capture_output=True, text=True, timeout=30
+    )
 
 
 @pytest.fixture
@@ -259,7 +279,13 @@ def data(tmp_path: Path) -> Path:
     data = tmp_path / "data"
     data.mkdir()
     with Journal(data / "journal.sqlite3") as j:
-        j.add([ev(1, {"msg": "payment failed"}, channel="billing"), ev(2, {"msg": "payment ok"}), ev(3, {"msg": "shipped \x1b[31m"})])
+        j.add(
+            [
+                ev(1, {"msg": "payment failed"}, channel="billing"),
+                ev(2, {"msg": "payment ok"}),
+                ev(3, {"msg": "shipped \x1b[31m"}),
+            ]
+        )
     return data
 
 

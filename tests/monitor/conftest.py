@@ -50,7 +50,9 @@ class Taker:
             if predicate():
                 return
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; have {len(self.records)} records, states {self.states}")
+                raise AssertionError(
+                    f"timed out waiting for {what}; have {len(self.records)} records, states {self.states}"
+                )
             time.sleep(0.02)
 
     def phase(self, key: str) -> str | None:

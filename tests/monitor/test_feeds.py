@@ -12,13 +12,17 @@ from aftui.monitor import Target
 from .conftest import Taker, deploy, inject
 
 
-def test_a_forced_drop_loses_nothing_and_repeats_nothing(emulator: ServerHandle, api: httpx.Client, make_monitor) -> None:
+def test_a_forced_drop_loses_nothing_and_repeats_nothing(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
     src = deploy(api)
     other = deploy(api, "second")
     monitor, writer = make_monitor()
     monitor.watch([Target("source", src, "first"), Target("source", other, "second")])
     taker = Taker(monitor)
-    taker.until(lambda: taker.phase(f"source:{src}") == "live" and taker.phase(f"source:{other}") == "live", "both streams live")
+    taker.until(
+        lambda: taker.phase(f"source:{src}") == "live" and taker.phase(f"source:{other}") == "live", "both streams live"
+    )
     total = 200
     inject(emulator, src, total, rate=400)  # arrives over half a second
     inject(emulator, other, 50, rate=400)
@@ -33,7 +37,9 @@ def test_a_forced_drop_loses_nothing_and_repeats_nothing(emulator: ServerHandle,
     pairs = [(r.emitter_id, r.event.id) for r in taker.records]  # ids are per emitter: both sources count from 0
     assert len(set(pairs)) == len(pairs) == total + 50
     assert {r.name for r in taker.records} == {"first", "second"}
-    taker.until(lambda: writer.journal.count(src) == total and writer.journal.count(other) == 50, "the journal to have them all")
+    taker.until(
+        lambda: writer.journal.count(src) == total and writer.journal.count(other) == 50, "the journal to have them all"
+    )
 
 
 def test_polled_errors_are_delivered_once(emulator: ServerHandle, make_monitor) -> None:
@@ -64,7 +70,9 @@ def test_polled_errors_are_delivered_once(emulator: ServerHandle, make_monitor) 
 def test_a_failing_poll_backs_off_says_why_and_recovers(emulator: ServerHandle, make_monitor) -> None:
     orders = emulator.emulator.demo.order_workflow_id
     path = f"/v1/workflows/{orders}/$errors/event_summaries"
-    fault = httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": path, "count": 6, "status": 503})  # beyond the client's own 4 tries
+    fault = httpx.post(
+        f"{emulator.root_url}/_emulator/faults", json={"path": path, "count": 6, "status": 503}
+    )  # beyond the client's own 4 tries
     assert fault.is_success, fault.text
     monitor, _ = make_monitor(poll_interval_s=0.05)
     monitor.watch([Target("errors", orders, "orders")])
@@ -91,7 +99,9 @@ def test_an_unknown_source_fails_with_the_reason(make_monitor) -> None:
     assert taker.states["source:dc_doesnotexist"][1].reason
 
 
-def test_history_comes_back_after_a_restart_and_live_events_follow_it(emulator: ServerHandle, api: httpx.Client, make_monitor) -> None:
+def test_history_comes_back_after_a_restart_and_live_events_follow_it(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
     src = deploy(api)
     target = Target("source", src, "inbox")
     monitor, writer = make_monitor()
@@ -119,7 +129,9 @@ def test_history_comes_back_after_a_restart_and_live_events_follow_it(emulator: 
     assert len(after.records) == 8 and len(set(after.ids)) == 8
 
 
-def test_search_finds_journaled_events_of_watched_emitters(emulator: ServerHandle, api: httpx.Client, make_monitor) -> None:
+def test_search_finds_journaled_events_of_watched_emitters(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
     src = deploy(api)
     target = Target("source", src, "inbox")
     monitor, writer = make_monitor()
@@ -152,7 +164,9 @@ def test_an_unwatched_feed_stops(emulator: ServerHandle, api: httpx.Client, make
     assert [r.emitter_id for r in taker.records] == [src]
 
 
-def test_changes_in_quick_succession_start_each_feed_once(emulator: ServerHandle, api: httpx.Client, make_monitor) -> None:
+def test_changes_in_quick_succession_start_each_feed_once(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
     src, other = deploy(api), deploy(api, "other")
     first, second = Target("source", src, "a"), Target("source", other, "b")
     monitor, _ = make_monitor()

@@ -20,7 +20,9 @@ ERR = Target("errors", "p_xyz", "Validate orders")
 
 
 def ev(event_id: str | None, payload: object = None, channel: str = "default", **meta: object) -> EventSummary:
-    return EventSummary(id=event_id, event=payload if payload is not None else {"n": 1}, metadata={"name": channel, **meta})
+    return EventSummary(
+        id=event_id, event=payload if payload is not None else {"n": 1}, metadata={"name": channel, **meta}
+    )
 
 
 def rec(n: int, event: EventSummary, target: Target = SRC) -> Record:
@@ -66,7 +68,7 @@ def test_plain_text_matches_any_case_and_regexes_need_slashes() -> None:
     assert Matcher.parse("dc_abc").matches(event) and Matcher.parse("default").matches(event)
     assert not Matcher.parse("a.me").matches(event), "plain text is literal"
     assert Matcher.parse("/a.me/").matches(event)
-    assert Matcher.parse("/total\":4[0-9]/").matches(event)
+    assert Matcher.parse('/total":4[0-9]/').matches(event)
     assert Matcher.parse("   ") is None
 
 
@@ -78,11 +80,17 @@ def test_a_broken_regex_is_matched_as_text_and_says_why() -> None:
 
 
 def test_summaries_are_one_safe_line() -> None:
-    assert rec(1, ev("1-0", "x\x1b[2Jy\u202e")).summary == "x\\e[2Jy\\u202e", "a bare string payload, escapes made visible"
+    assert rec(1, ev("1-0", "x\x1b[2Jy\u202e")).summary == "x\\e[2Jy\\u202e", (
+        "a bare string payload, escapes made visible"
+    )
     assert rec(1, ev("1-0", {"a": "x\x1b"})).summary == '{"a":"x\\u001b"}'
     cut = rec(2, ev("1-1", '{"a": "xx', truncated=True, event_size=5000))
     assert cut.summary.startswith("[cut, 5,000 B] ")
-    error = {"original_event": {}, "original_context": {"workflow_name": "Validate orders"}, "error": {"code": "ValidationError", "msg": "Missing required field: customer_email"}}
+    error = {
+        "original_event": {},
+        "original_context": {"workflow_name": "Validate orders"},
+        "error": {"code": "ValidationError", "msg": "Missing required field: customer_email"},
+    }
     failed = rec(3, ev("1-2", error, channel="$errors"), ERR)
     assert failed.is_error
     assert failed.summary == "✖ ValidationError: Missing required field: customer_email  [Validate orders]"
@@ -113,7 +121,9 @@ def test_export_writes_one_json_object_a_line(tmp_path: Path) -> None:
         ("1_000", "-1", Retention(1000, None)),
     ],
 )
-def test_retention_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, rows: str | None, mb: str | None, expected: Retention) -> None:
+def test_retention_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, rows: str | None, mb: str | None, expected: Retention
+) -> None:
     for name, value in (("AFTUI_JOURNAL_MAX_ROWS", rows), ("AFTUI_JOURNAL_MAX_MB", mb)):
         if value is None:
             monkeypatch.delenv(name, raising=False)

@@ -13,7 +13,12 @@ from aftui.emulator.server import ServerHandle
 
 async def post_order(emulator: ServerHandle, endpoint_key: str, body: dict[str, Any], path: str = "") -> httpx.Response:
     """An order as the shop sends it: with a credential and a cookie the replay must not pass on."""
-    headers = {"Authorization": "Bearer shop-secret", "Cookie": "sid=abc", "X-Shop-Signature": "sig", "User-Agent": "shop-backend/4.2"}
+    headers = {
+        "Authorization": "Bearer shop-secret",
+        "Cookie": "sid=abc",
+        "X-Shop-Signature": "sig",
+        "User-Agent": "shop-backend/4.2",
+    }
     return await post(f"{emulator.root_url}/e/{endpoint_key}{path}", json=body, headers=headers, params={"src": "shop"})
 
 
@@ -27,7 +32,11 @@ async def newest_error(client: Client, workflow_id: str, order_id: str) -> Event
     for event in page.items:
         error = event.error()
         original = error.original_event if error else None
-        if isinstance(original, dict) and isinstance(original.get("body"), dict) and original["body"].get("order_id") == order_id:
+        if (
+            isinstance(original, dict)
+            and isinstance(original.get("body"), dict)
+            and original["body"].get("order_id") == order_id
+        ):
             return event
     raise AssertionError(f"no error for {order_id}")
 

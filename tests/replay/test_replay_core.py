@@ -46,8 +46,21 @@ async def test_plan_for_an_http_trigger_sends_the_request_with_safe_headers_only
 
 
 def test_header_rules() -> None:
-    for name in ("Authorization", "Cookie", "Host", "Content-Length", "Connection", "Transfer-Encoding", "X-Forwarded-For",
-                 "X-Real-IP", "Stripe-Signature", "X-Api-Key", "X-Auth-Token", "CF-Connecting-IP", REPLAY_HEADER):
+    for name in (
+        "Authorization",
+        "Cookie",
+        "Host",
+        "Content-Length",
+        "Connection",
+        "Transfer-Encoding",
+        "X-Forwarded-For",
+        "X-Real-IP",
+        "Stripe-Signature",
+        "X-Api-Key",
+        "X-Auth-Token",
+        "CF-Connecting-IP",
+        REPLAY_HEADER,
+    ):
         assert not is_safe_header(name), name
     for name in ("Content-Type", "User-Agent", "Accept", "X-GitHub-Event", "X-Request-Source"):
         assert is_safe_header(name), name
@@ -62,7 +75,16 @@ def test_a_body_only_event_is_posted_as_json() -> None:
 
 def test_an_unedited_request_sends_the_original_bytes() -> None:
     raw = '{"b": 2,  "a": 1}'
-    request = request_for({"method": "PUT", "path": "/x", "headers": {"content-type": "application/json"}, "body": {"a": 1, "b": 2}, "bodyRaw": raw}, "https://e.test/e/k")
+    request = request_for(
+        {
+            "method": "PUT",
+            "path": "/x",
+            "headers": {"content-type": "application/json"},
+            "body": {"a": 1, "b": 2},
+            "bodyRaw": raw,
+        },
+        "https://e.test/e/k",
+    )
     assert request.content()[0] == raw.encode()
     assert request.with_body({"a": 1}).content()[0] == b'{"a":1}'
 
@@ -76,7 +98,9 @@ def test_matching_an_emitted_event_to_the_payload_sent() -> None:
     assert not carries({"headers": {REPLAY_HEADER: "rp_2"}, "body": sent}, "rp_1", sent)
 
 
-async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emits_it(emulator, client, demo, tmp_path) -> None:
+async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emits_it(
+    emulator, client, demo, tmp_path
+) -> None:
     await post_order(emulator, demo.order_endpoint_key, order(42))
     error = await newest_error(client, demo.order_workflow_id, "ord_42")
     plan = await plan_replay(client, error, demo.order_workflow_id)
@@ -96,7 +120,13 @@ async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emit
     # Journaled with its link to the replayed event and to the outcome.
     assert len(rows) == 1
     row = rows[0]
-    assert (row.emitter_id, row.event_id, row.outcome, row.status_code, row.edited) == (demo.order_workflow_id, error.id, "succeeded", 200, True)
+    assert (row.emitter_id, row.event_id, row.outcome, row.status_code, row.edited) == (
+        demo.order_workflow_id,
+        error.id,
+        "succeeded",
+        200,
+        True,
+    )
     assert row.target_url == plan.request.full_url  # type: ignore[union-attr]
     assert (row.outcome_emitter_id, row.outcome_event_id) == (demo.order_workflow_id, result.outcome.event.id)  # type: ignore[union-attr]
 
@@ -182,7 +212,10 @@ async def test_bulk_replays_ten_errors_in_their_original_order(emulator, client,
 
     with ReplayLog(tmp_path / "journal.sqlite3") as log:
         summary = await replay_bulk(
-            client, shuffled, demo.order_workflow_id, log=log,
+            client,
+            shuffled,
+            demo.order_workflow_id,
+            log=log,
             on_progress=lambda i, s, r: progress.append((i, r.outcome.kind if r else None)),
         )
         journaled = {row.event_id: row for row in log.recent()}
@@ -193,7 +226,9 @@ async def test_bulk_replays_ten_errors_in_their_original_order(emulator, client,
     assert progress == [(i, kind) for i in range(10) for kind in (None, "failed")]
     # What the workflow received, in the order it received it: the new errors, oldest first.
     received = (await client.list_workflow_errors(demo.order_workflow_id, expand=True)).items
-    replayed = sorted((e for e in received if e.error().original_event["headers"].get(REPLAY_HEADER)), key=lambda e: e.key)  # type: ignore[union-attr]
+    replayed = sorted(
+        (e for e in received if e.error().original_event["headers"].get(REPLAY_HEADER)), key=lambda e: e.key
+    )  # type: ignore[union-attr]
     assert [e.error().original_event["body"]["order_id"] for e in replayed] == [f"ord_bulk{n}" for n in range(10)]  # type: ignore[union-attr]
     assert set(journaled) == {e.id for e in errors} and {row.outcome for row in journaled.values()} == {"failed"}
 
@@ -217,7 +252,15 @@ async def test_bulk_stops_on_demand(emulator, client, demo) -> None:
 async def test_bulk_skips_what_cannot_be_replayed_with_its_reason(emulator, client, demo) -> None:
     await post_order(emulator, demo.order_endpoint_key, order(50))
     good = await newest_error(client, demo.order_workflow_id, "ord_50")
-    timer_error = good.model_copy(update={"id": "1-0", "event": {**good.event, "original_context": {**good.event["original_context"], "emitter_id": None, "source_type": "TIMER"}}})
+    timer_error = good.model_copy(
+        update={
+            "id": "1-0",
+            "event": {
+                **good.event,
+                "original_context": {**good.event["original_context"], "emitter_id": None, "source_type": "TIMER"},
+            },
+        }
+    )
     planner = Planner(client)
 
     summary = await replay_bulk(client, [good, timer_error], demo.order_workflow_id, planner=planner)
@@ -262,16 +305,26 @@ def test_event_json_escapes_what_a_terminal_would_act_on_and_keeps_the_value() -
     assert "üñ" in text and "[red]x[/]" in text
 
 
-async def test_an_error_that_does_not_say_how_the_run_started_goes_to_the_only_http_way_in(emulator, client, demo) -> None:
+async def test_an_error_that_does_not_say_how_the_run_started_goes_to_the_only_http_way_in(
+    emulator, client, demo
+) -> None:
     from aftui.replay.plan import GUESSED
 
     await post_order(emulator, demo.order_endpoint_key, order(61))
     error = await newest_error(client, demo.order_workflow_id, "ord_61")
-    silent = error.model_copy(update={"event": {**error.event, "original_context": {"workflow_id": demo.order_workflow_id}}})
+    silent = error.model_copy(
+        update={"event": {**error.event, "original_context": {"workflow_id": demo.order_workflow_id}}}
+    )
 
     plan = await plan_replay(client, silent, demo.order_workflow_id)
 
     assert plan.replayable and plan.warning == GUESSED
     assert plan.request is not None and plan.request.url == f"{emulator.root_url}/e/{demo.order_endpoint_key}/"
-    other = await plan_replay(client, silent, (await client.create_workflow("tch_8Wd2Kc", name="Timers only", auto_deploy=True)).id)
-    assert not other.replayable and other.reason == "the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow"
+    other = await plan_replay(
+        client, silent, (await client.create_workflow("tch_8Wd2Kc", name="Timers only", auto_deploy=True)).id
+    )
+    assert (
+        not other.replayable
+        and other.reason
+        == "the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow"
+    )

@@ -26,7 +26,9 @@ CODE = """export default {
 """
 
 
-async def test_secret_prop_values_never_reach_the_screen(emulator: ServerHandle, info: dict, api: httpx.Client, tmp_path: Path) -> None:
+async def test_secret_prop_values_never_reach_the_screen(
+    emulator: ServerHandle, info: dict, api: httpx.Client, tmp_path: Path
+) -> None:
     component = api.post("/components", json={"component_code": CODE}).json()["data"]
     source = api.post("/sources", json={
         "component_id": component["id"], "name": "secret probe", "configured_props": {"token": SECRET, "region": "eu-west-1", "timer": {"intervalSeconds": 900}},

@@ -42,7 +42,11 @@ def leaks(text: str, secrets: set[str]) -> list[str]:
 def test_the_screenshots_and_snapshots_show_no_secret(emulator: ServerHandle) -> None:
     secrets = secrets_of(emulator)
     # A snapshot of credentials revealed on purpose shows them: that is the one exception.
-    pictures = [p for p in (*ROOT.glob("screenshots/*.svg"), *ROOT.glob("tests/**/__snapshots__/**/*.svg")) if "revealed" not in p.name]
+    pictures = [
+        p
+        for p in (*ROOT.glob("screenshots/*.svg"), *ROOT.glob("tests/**/__snapshots__/**/*.svg"))
+        if "revealed" not in p.name
+    ]
     assert pictures, "the screenshots and snapshots are where the test looks"
     found = {p.name: leaks(p.read_text(errors="replace"), secrets) for p in pictures}
     assert {name: hit for name, hit in found.items() if hit} == {}
@@ -60,7 +64,9 @@ async def test_a_walk_through_accounts_and_the_profile_form_shows_and_logs_no_se
     app = run.make_app()
     app.driver_class = CapturingDriver
     # One account of each kind of credential (OAuth or key, management or Connect), not all 80 of them.
-    by_kind = {(a.app_id, a.project_id is None): a.id for a in emulator.emulator.store.accounts.values() if a.credentials}
+    by_kind = {
+        (a.app_id, a.project_id is None): a.id for a in emulator.emulator.store.accounts.values() if a.credentials
+    }
     accounts = list(by_kind.values())[:8]
     async with app.run_test(headless=False, size=SIZE) as pilot:
         for pane in ("accounts", "connect", "workspaces"):

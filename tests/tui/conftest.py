@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
 
 # The emulator's frozen clock with activity off (2026-11-01T09:00:00Z).
-FIXED_NOW = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A source component whose props cover every prop type and property of the spec (for the props form tests)."""
 
-EVERY_PROP_CODE = r'''export default {
+EVERY_PROP_CODE = r"""export default {
   key: "every-prop-type",
   name: "Every Prop Type",
   version: "0.1.0",
@@ -31,4 +31,4 @@ EVERY_PROP_CODE = r'''export default {
     this.$emit(event, { summary: this.title });
   },
 };
-'''
+"""

@@ -62,7 +62,9 @@ def listed(pane: str, row_of: Callable[[object], bool] | None = None) -> Step:
 
     async def run(pilot: Pilot) -> None:
         query = f"#{pane} PagedTable"
-        await wait_for(pilot, lambda: bool(pilot.app.query(query)) and pilot.app.query_one(query).pager.done, timeout=10)
+        await wait_for(
+            pilot, lambda: bool(pilot.app.query(query)) and pilot.app.query_one(query).pager.done, timeout=10
+        )
         table = pilot.app.query_one(query, PagedTable)
         if row_of is not None:
             table.table.focus()
@@ -86,7 +88,11 @@ def events_tab_row(index: int) -> Step:
     async def run(pilot: Pilot) -> None:
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
         screen = pilot.app.screen
-        await wait_for(pilot, lambda: bool(screen.query("#events")) and screen.query_one("#events", PagedTable).pager.done, timeout=10)
+        await wait_for(
+            pilot,
+            lambda: bool(screen.query("#events")) and screen.query_one("#events", PagedTable).pager.done,
+            timeout=10,
+        )
         table = screen.query_one("#events", PagedTable)
         table.table.focus()
         table.table.move_cursor(row=index)
@@ -103,13 +109,19 @@ def cases(emulator: ServerHandle) -> dict[str, tuple[str, list[Step]]]:
     return {
         "new_subscription": ("subscriptions", [listed("subscriptions"), press("n")]),
         "auto_subscription": ("subscriptions", [listed("subscriptions"), press("A")]),
-        "delete_subscription": ("subscriptions", [listed("subscriptions", lambda s: s.emitter_id == stripe), press("d")]),
+        "delete_subscription": (
+            "subscriptions",
+            [listed("subscriptions", lambda s: s.emitter_id == stripe), press("d")],
+        ),
         "route_errors": ("sources", [opened(validate), press("E")]),
         "send_to_webhook": ("sources", [opened(orders), press("w")]),
         "delete_source": ("sources", [listed("sources", lambda s: s.id == orders), press("d")]),
         "deactivate_source": ("sources", [listed("sources", lambda s: s.id == orders), press("t")]),
         "deactivate_workflow": ("sources", [opened(validate), press("t")]),
-        "delete_events": ("sources", [opened(orders), events_tab_row(4), press("D"), press("enter", "up", "up", "enter")]),
+        "delete_events": (
+            "sources",
+            [opened(orders), events_tab_row(4), press("D"), press("enter", "up", "up", "enter")],
+        ),
         "delete_events_confirm": ("sources", [opened(orders), events_tab_row(4), press("D"), press("ctrl+s")]),
     }
 
@@ -132,4 +144,6 @@ NAMES = [
 @pytest.mark.parametrize("name", NAMES)
 def test_change(snap_compare, app, fixed_emulator, name, size) -> None:
     pane, steps = cases(fixed_emulator)[name]
-    assert snap_compare(app(start_pane=pane), terminal_size=size, run_before=settled(*steps, wait=steady, after_each=True))
+    assert snap_compare(
+        app(start_pane=pane), terminal_size=size, run_before=settled(*steps, wait=steady, after_each=True)
+    )

@@ -42,7 +42,9 @@ def key(ident: str) -> tuple[int, int]:
 
 
 async def sources_table(app, pilot) -> PagedTable:
-    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+    await wait_for(
+        pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15
+    )
     return app.query_one("#sources PagedTable", PagedTable)
 
 
@@ -109,7 +111,9 @@ async def test_activate_at_once_and_deactivate_after_asking(make_app, emulator, 
         question = await confirm(app, pilot)
         assert "nothing is deleted" in str(question.query_one(".what").render())
         question.query_one("#yes", Button).press()
-        await wait_for(pilot, lambda: any("Deactivated source Cache warmer" in n.message for n in app._notifications), 15)
+        await wait_for(
+            pilot, lambda: any("Deactivated source Cache warmer" in n.message for n in app._notifications), 15
+        )
         await wait_for(pilot, lambda: any(s.id == ident and s.active is False for s in table.rows), 15)
     assert active(api, ident) is False
 
@@ -120,7 +124,11 @@ async def test_toggle_from_the_detail_shows_the_new_state(make_app, emulator, ap
     async with app.run_test(size=SIZE) as pilot:
         detail = await open_source(app, pilot, ident)
         await pilot.press("t")
-        await wait_for(pilot, lambda: detail.record is not None and detail.record.active is True and bool(detail.query("#json")), 15)
+        await wait_for(
+            pilot,
+            lambda: detail.record is not None and detail.record.active is True and bool(detail.query("#json")),
+            15,
+        )
     assert active(api, ident) is True
 
 
@@ -148,7 +156,11 @@ async def test_delete_needs_the_name_typed_and_says_what_goes(make_app, emulator
         await pilot.press("d")
         question = await confirm(app, pilot)
         what = str(question.query_one(".what").render())
-        assert "Order webhooks" in what and "events" in what and "1 subscription (0 where it emits, 1 where it listens)" not in what
+        assert (
+            "Order webhooks" in what
+            and "events" in what
+            and "1 subscription (0 where it emits, 1 where it listens)" not in what
+        )
         assert "subscription" in what and "cannot be undone" in what
         yes = question.query_one("#yes", Button)
         assert yes.disabled
@@ -211,7 +223,9 @@ async def test_the_preview_counts_each_choice(make_app, emulator, api: httpx.Cli
         assert "estimate" not in preview(form)
 
 
-async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(
+    make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(source_events, "MAX_READ", 5)
     ident = source_id(emulator, "Order webhooks")
     app = make_app(start_pane="sources")
@@ -221,7 +235,9 @@ async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(ma
         assert "an estimate" in preview(form)
 
 
-async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulator, api: httpx.Client, tmp_path: Path) -> None:
+async def test_delete_up_to_the_selected_event_then_watch_it_go(
+    make_app, emulator, api: httpx.Client, tmp_path: Path
+) -> None:
     ident = source_id(emulator, "Order webhooks")
     ids = event_ids(api, ident)
     app = make_app(start_pane="sources")
@@ -242,7 +258,9 @@ async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulat
         assert "6 events of the" in preview(form)
         await pilot.press("ctrl+s")
         question = await confirm(app, pilot)
-        assert "6 events" in str(question.query_one(".what").render()) and ids[5] in str(question.query_one(".what").render())
+        assert "6 events" in str(question.query_one(".what").render()) and ids[5] in str(
+            question.query_one(".what").render()
+        )
         question.query_one("#yes", Button).press()
         await wait_for(pilot, lambda: any(n.message.startswith("Deleted 6 events") for n in app._notifications), 20)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == len(ids) - 6, 15)
@@ -252,7 +270,9 @@ async def test_delete_up_to_the_selected_event_then_watch_it_go(make_app, emulat
     assert set(ids[:6]) <= kept
 
 
-async def test_a_202_not_yet_done_is_said_as_such(make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_202_not_yet_done_is_said_as_such(
+    make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The service accepts but takes longer than aftui watches: the user is told it is still pending."""
     monkeypatch.setattr(source_events, "WAIT_S", 0.5)
     control(emulator, "settings", {"events_delete_delay_s": 60})
@@ -264,7 +284,11 @@ async def test_a_202_not_yet_done_is_said_as_such(make_app, emulator, api: httpx
         fill(form, mode="one", start=ids[0])
         await pilot.press("ctrl+s")
         (await confirm(app, pilot)).query_one("#yes", Button).press()
-        await wait_for(pilot, lambda: any("still listed" in n.message and "asynchronous" in n.message for n in app._notifications), 20)
+        await wait_for(
+            pilot,
+            lambda: any("still listed" in n.message and "asynchronous" in n.message for n in app._notifications),
+            20,
+        )
     assert event_ids(api, ident) == ids
 
 

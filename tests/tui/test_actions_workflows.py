@@ -25,7 +25,11 @@ async def known_table(app, pilot) -> KnownTable:
     await wait_for(pilot, lambda: bool(app.query("#workflows KnownTable")), 10)
     pane = app.query_one("#workflows", WorkflowsPane)
     table = pane.query_one(KnownTable)
-    await wait_for(pilot, lambda: not pane._discovering and bool(table.rows) and all(r.workflow or r.problem for r in table.rows), 15)
+    await wait_for(
+        pilot,
+        lambda: not pane._discovering and bool(table.rows) and all(r.workflow or r.problem for r in table.rows),
+        15,
+    )
     return table
 
 
@@ -43,7 +47,13 @@ def shown_active(table: KnownTable, ident: str) -> bool | None:
 
 async def open_detail(app, pilot, ident: str) -> WorkflowScreen:
     app.open_id(ident)
-    await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json")), 15)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json"))
+        ),
+        15,
+    )
     return app.screen
 
 
@@ -56,7 +66,9 @@ async def test_activate_from_the_pane_then_deactivate_after_asking(make_app, emu
         table = await known_table(app, pilot)
         await select(pilot, table, ident)
         await pilot.press("t")
-        await wait_for(pilot, lambda: any("Activated workflow Validate refunds" in n.message for n in app._notifications), 15)
+        await wait_for(
+            pilot, lambda: any("Activated workflow Validate refunds" in n.message for n in app._notifications), 15
+        )
         await wait_for(pilot, lambda: shown_active(table, ident) is True, 15)
         assert active(api, ident) is True
         await pilot.press("t")
@@ -82,7 +94,16 @@ async def test_deactivate_from_the_detail_updates_it_and_the_pane(make_app, emul
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
         app.screen.query_one("#yes", Button).press()
-        await wait_for(pilot, lambda: app.screen is detail and detail.record is not None and detail.record.active is False and bool(detail.query("#json")), 15)
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen is detail
+                and detail.record is not None
+                and detail.record.active is False
+                and bool(detail.query("#json"))
+            ),
+            15,
+        )
         assert shown_active(table, ident) is False  # the pane behind learned it too
     assert active(api, ident) is False
 
@@ -133,7 +154,12 @@ async def test_an_oauth_token_is_told_a_user_key_is_needed(make_app, emulator, i
     ident = workflow_id(emulator, "Validate refunds")
     app = make_app(start_pane="workflows")
     old = app.session.client
-    app.session.client = Client(emulator.base_url, client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"], org_id=info["org_id"])
+    app.session.client = Client(
+        emulator.base_url,
+        client_id=info["oauth_client_id"],
+        client_secret=info["oauth_client_secret"],
+        org_id=info["org_id"],
+    )
     async with app.run_test(size=SIZE) as pilot:
         await open_detail(app, pilot, ident)
         await pilot.press("t")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from tui_helpers import wait_for
 
 from aftui.api import RetryPolicy
 from aftui.tui.screens.accounts import AccountScreen, AccountsPane
@@ -15,8 +16,6 @@ from aftui.tui.widgets import paged_table
 from aftui.tui.widgets.fields import Fields
 from aftui.tui.widgets.paged_table import PagedTable
 from aftui.tui.widgets.status import StatusHeader
-
-from tui_helpers import wait_for
 
 
 def text_of(renderable: Any, width: int = 160) -> str:
@@ -33,14 +32,20 @@ def error_of(table: PagedTable) -> str:
     return text_of(table.query_one(".error").content) if table.has_class("failed") else ""
 
 
-async def pane_table(app, pilot, pane_id: str) -> PagedTable:  # noqa: ANN001
-    await wait_for(pilot, lambda: bool(app.query(f"#{pane_id} PagedTable")) and app.query_one(f"#{pane_id} PagedTable").pager.total is not None)
+async def pane_table(app, pilot, pane_id: str) -> PagedTable:
+    await wait_for(
+        pilot,
+        lambda: (
+            bool(app.query(f"#{pane_id} PagedTable"))
+            and app.query_one(f"#{pane_id} PagedTable").pager.total is not None
+        ),
+    )
     table = app.query_one(f"#{pane_id} PagedTable", PagedTable)
     await wait_for(pilot, lambda: table.table.has_focus)  # keys go to the list, not the sidebar
     return table
 
 
-def spy_requests(app) -> list[tuple[str, str, dict]]:  # noqa: ANN001
+def spy_requests(app) -> list[tuple[str, str, dict]]:
     """Every request the client sends, with its parameters."""
     client = app.session.client
     sent: list[tuple[str, str, dict]] = []
@@ -72,7 +77,7 @@ async def test_apps_load_page_by_page_as_the_cursor_goes_down(make_app, monkeypa
         assert len({a.id for a in table.pager.items}) == 20  # the second page, not the first again
         for loaded in (30, 40, 41):  # each trip to the end fetches the next page
             await pilot.press("ctrl+end")
-            await wait_for(pilot, lambda: len(table.rows) == loaded and not table._loading)
+            await wait_for(pilot, lambda loaded=loaded: len(table.rows) == loaded and not table._loading)
         assert table.pager.done
         assert "41 of 41" in status_of(table)
 
@@ -87,7 +92,12 @@ async def test_apps_search_asks_the_server_and_clearing_brings_back_the_catalogu
         assert {a.name_slug for a in table.rows} == {"github", "gitlab"}
         # A word only the description holds: the server's answer is shown, not filtered away again.
         await pilot.press(*["backspace"] * 3, *"open source")
-        await wait_for(pilot, lambda: table.pager._params.get("q") == "open source" and table.pager.total is not None and not table._loading)
+        await wait_for(
+            pilot,
+            lambda: (
+                table.pager._params.get("q") == "open source" and table.pager.total is not None and not table._loading
+            ),
+        )
         assert "postgresql" in {a.name_slug for a in table.rows}
         assert len(table.rows) == table.pager.total
         await pilot.press("escape")
@@ -153,7 +163,14 @@ async def test_accounts_filter_by_app_on_the_server_and_an_unknown_app_says_so(m
         assert "14 of 14" in status_of(table)
         # A slug the app column does not show ("Google Sheets"): the server's rows stay.
         await pilot.press("slash", *"google_sheets")
-        await wait_for(pilot, lambda: table.pager._params.get("app") == "google_sheets" and table.pager.total is not None and not table._loading)
+        await wait_for(
+            pilot,
+            lambda: (
+                table.pager._params.get("app") == "google_sheets"
+                and table.pager.total is not None
+                and not table._loading
+            ),
+        )
         assert {a.id for a in table.rows} == expected
         await pilot.press(*["backspace"] * len("google_sheets"), *"nope")
         await wait_for(pilot, lambda: "app nope not found" in error_of(table))
@@ -248,7 +265,10 @@ async def test_connect_rate_limit_shows_the_message_and_the_wait(make_app, emula
     app = make_app(start_pane="connect")
     app.session.client.retry = RetryPolicy(attempts=1)  # show the 429 rather than wait it out
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#connect PagedTable")) and app.query_one("#connect PagedTable").has_class("failed"))
+        await wait_for(
+            pilot,
+            lambda: bool(app.query("#connect PagedTable")) and app.query_one("#connect PagedTable").has_class("failed"),
+        )
         message = error_of(app.query_one("#connect PagedTable", PagedTable))
         assert "Throttled" in message and "100 account reads a minute" in message and "try again in" in message
 
@@ -259,7 +279,9 @@ async def test_connect_rate_limit_shows_the_message_and_the_wait(make_app, emula
 async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus)
+        await wait_for(
+            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
+        )
         pane = app.query_one("#components", ComponentsPane)
         await pilot.press(*"new github issue", "enter")
         await wait_for(pilot, lambda: bool(pane.results))
@@ -280,7 +302,9 @@ async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
 async def test_threshold_steps_by_five_hundredths_and_searches_again(make_app) -> None:
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus)
+        await wait_for(
+            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
+        )
         pane = app.query_one("#components", ComponentsPane)
         await pilot.press(*"new github issue", "enter")
         await wait_for(pilot, lambda: len(pane.results) == 4)
@@ -298,14 +322,30 @@ async def test_open_a_component_by_key_and_by_id(make_app, emulator) -> None:
     saved = next(c for c in emulator.emulator.store.components.values() if c.key == "schedule-every-interval")
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus)
+        await wait_for(
+            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
+        )
         app.query_one("#components #open").focus()
         await pilot.press(*"rss-new-item-in-feed", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and app.screen.record is not None and bool(app.screen.query("#code")))
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ComponentScreen)
+                and app.screen.record is not None
+                and bool(app.screen.query("#code"))
+            ),
+        )
         assert app.screen.record.key == "rss-new-item-in-feed"
         await pilot.press("escape")
         app.open_id(saved.id)
-        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and app.screen.ident == saved.id and bool(app.screen.query("#code")))
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ComponentScreen)
+                and app.screen.ident == saved.id
+                and bool(app.screen.query("#code"))
+            ),
+        )
         assert app.screen.record.id == saved.id
         await pilot.press("escape")
         app.query_one("#components #open").focus()
@@ -319,7 +359,9 @@ async def test_open_a_component_by_key_and_by_id(make_app, emulator) -> None:
 
 async def test_hostile_names_are_shown_as_inert_text(make_app, emulator, info) -> None:
     store = emulator.emulator.store
-    account = next(a for a in store.accounts.values() if a.project_id == info["project_id"] and a.environment == "production")
+    account = next(
+        a for a in store.accounts.values() if a.project_id == info["project_id"] and a.environment == "production"
+    )
     hostile = "[bold red]x[/] \x1b]52;c;aGk=\x07 \u202e"
     account.external_id = hostile
     account.name = hostile

@@ -71,7 +71,11 @@ def typed(selector: str, value: str) -> Step:
 
 
 async def end_users(pilot: Pilot) -> None:
-    await wait_for(pilot, lambda: bool(pilot.app.query("#connect PagedTable")) and pilot.app.query_one("#connect PagedTable").pager.done, 15)
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.query("#connect PagedTable")) and pilot.app.query_one("#connect PagedTable").pager.done,
+        15,
+    )
     await idle(pilot)
 
 
@@ -86,7 +90,11 @@ def steps(*parts: Step) -> Step:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_token_form(snap_compare, app, size) -> None:
-    assert snap_compare(app(start_pane="connect"), terminal_size=size, run_before=steps(press("t"), typed("#external_user_id", "signup-4711")))
+    assert snap_compare(
+        app(start_pane="connect"),
+        terminal_size=size,
+        run_before=steps(press("t"), typed("#external_user_id", "signup-4711")),
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -96,7 +104,12 @@ def test_token_form_refusing_an_empty_id(snap_compare, app, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_token_result(snap_compare, app, size) -> None:
-    run = steps(press("t"), typed("#external_user_id", "signup-4711"), typed("#webhook", "https://hooks.example.com/connect"), press("ctrl+s"))
+    run = steps(
+        press("t"),
+        typed("#external_user_id", "signup-4711"),
+        typed("#webhook", "https://hooks.example.com/connect"),
+        press("ctrl+s"),
+    )
     assert snap_compare(app(start_pane="connect"), terminal_size=size, run_before=run)
 
 
@@ -107,7 +120,11 @@ def test_delete_end_user_confirm(snap_compare, app, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_delete_app_accounts_confirm(snap_compare, app, size) -> None:
-    assert snap_compare(app(start_pane="connect"), terminal_size=size, run_before=steps(press("a"), typed("#app", "openai"), asking("ctrl+s")))
+    assert snap_compare(
+        app(start_pane="connect"),
+        terminal_size=size,
+        run_before=steps(press("a"), typed("#app", "openai"), asking("ctrl+s")),
+    )
 
 
 # ada.0's account: Connect › ada.0@customers.example › its only account (a key app, one field).

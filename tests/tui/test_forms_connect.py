@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -47,7 +47,9 @@ def accounts(api: httpx.Client, base: str, headers: dict[str, str] = PROD, **par
     found: list[dict[str, Any]] = []
     after = None
     while True:
-        body = api.get(f"{base}/accounts", params={"limit": 100, **params, **({"after": after} if after else {})}, headers=headers).json()
+        body = api.get(
+            f"{base}/accounts", params={"limit": 100, **params, **({"after": after} if after else {})}, headers=headers
+        ).json()
         found += body["data"]["accounts"]
         after = body["page_info"]["end_cursor"]
         if not after:
@@ -71,7 +73,9 @@ def text_of(widget: Any) -> str:
 
 
 async def open_connect(app: Any, pilot: Any) -> PagedTable:
-    await wait_for(pilot, lambda: bool(app.query("#connect PagedTable")) and app.query_one("#connect PagedTable").pager.done, 15)
+    await wait_for(
+        pilot, lambda: bool(app.query("#connect PagedTable")) and app.query_one("#connect PagedTable").pager.done, 15
+    )
     table = app.query_one("#connect PagedTable", PagedTable)
     table.table.focus()
     await pilot.pause()
@@ -115,7 +119,9 @@ def test_redirects_take_any_absolute_uri_and_the_webhook_an_http_url() -> None:
 
 def test_expiry_is_read_from_iso_or_epoch_and_counts_down() -> None:
     iso = ConnectToken.model_validate({"token": "t", "expires_at": "2026-11-01T13:00:00Z"})
-    epoch = ConnectToken.model_validate({"token": "t", "expires_at": int(datetime(2026, 11, 1, 13, tzinfo=timezone.utc).timestamp())})
+    epoch = ConnectToken.model_validate(
+        {"token": "t", "expires_at": int(datetime(2026, 11, 1, 13, tzinfo=UTC).timestamp())}
+    )
     assert iso.expires_at == epoch.expires_at
     assert "in 4h 00m 00s" in countdown(iso.expires_at, FIXED_NOW).plain
     assert "in 59s" in countdown(iso.expires_at, iso.expires_at - timedelta(seconds=59)).plain  # type: ignore[operator]
@@ -145,7 +151,9 @@ async def test_a_token_is_created_shown_with_its_countdown_and_copied(make_app, 
         assert token.startswith("ctok_") and token in fields
         assert "in 4h 00m 00s" in fields and "signup-4711" in fields and "production" in fields
         assert "https://hooks.example.com/connect" in fields
-        await wait_for(pilot, lambda: any("Created a connect token for signup-4711" in n.message for n in app._notifications))
+        await wait_for(
+            pilot, lambda: any("Created a connect token for signup-4711" in n.message for n in app._notifications)
+        )
         assert all(token not in n.message for n in app._notifications)  # never in a notification
         await pilot.press("c")
         assert app.clipboard == token
@@ -295,7 +303,9 @@ async def test_every_account_of_a_key_app_is_counted_then_deleted(make_app, api:
         what = text_of(confirm.query_one(".what"))
         assert f"{len(in_prod)} accounts of OpenAI" in what and "production" in what
         await pilot.press("escape")  # no: the form says nothing was deleted and keeps the app
-        await wait_for(pilot, lambda: isinstance(app.screen, AppAccountsForm) and form.query_one("#problem").has_class("shown"))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, AppAccountsForm) and form.query_one("#problem").has_class("shown")
+        )
         assert "Nothing was deleted" in text_of(form.query_one("#problem"))
         assert len(accounts(api, base, app="openai")) == len(in_prod)
         await pilot.press("ctrl+s")
@@ -305,12 +315,16 @@ async def test_every_account_of_a_key_app_is_counted_then_deleted(make_app, api:
         confirm.query_one("#yes", Button).press()
         await wait_for(pilot, lambda: not isinstance(app.screen, (ConfirmScreen, AppAccountsForm)), 15)
         await wait_for(pilot, lambda: table.pager.done, 15)
-        await wait_for(pilot, lambda: any(f"Deleted {len(in_prod)} accounts of OpenAI" in n.message for n in app._notifications))
+        await wait_for(
+            pilot, lambda: any(f"Deleted {len(in_prod)} accounts of OpenAI" in n.message for n in app._notifications)
+        )
     assert accounts(api, base, app="openai") == []
     assert len(accounts(api, base, DEV, app="openai")) == len(in_dev)  # the other environment is untouched
 
 
-async def test_an_oauth_apps_slug_and_an_unknown_app_are_refused_beside_the_field(make_app, api: httpx.Client, base: str) -> None:
+async def test_an_oauth_apps_slug_and_an_unknown_app_are_refused_beside_the_field(
+    make_app, api: httpx.Client, base: str
+) -> None:
     before = len(accounts(api, base))
     app = make_app(start_pane="connect")
     async with app.run_test(size=SIZE) as pilot:
@@ -371,7 +385,9 @@ async def test_read_only_dims_every_connect_change_and_says_why(make_app, api: h
         app.push_screen(AccountScreen(account.id, ("Connect", account.id), connect=True))
         await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen) and app.screen.query(CredentialsPanel), 15)
         screen = app.screen
-        assert screen.check_action("delete_account", ()) is None and screen.check_action("delete_app_accounts", ()) is None
+        assert (
+            screen.check_action("delete_account", ()) is None and screen.check_action("delete_app_accounts", ()) is None
+        )
         assert screen.check_action("credentials", ()) is True  # reading them is not a change
         await pilot.press("d")
         await pilot.pause()
@@ -382,7 +398,9 @@ async def test_read_only_dims_every_connect_change_and_says_why(make_app, api: h
     assert len(accounts(api, base)) == before
 
 
-async def test_a_management_account_offers_no_connect_deletion_but_reveals_through_its_own_api(make_app, api: httpx.Client) -> None:
+async def test_a_management_account_offers_no_connect_deletion_but_reveals_through_its_own_api(
+    make_app, api: httpx.Client
+) -> None:
     mine = api.get("/accounts", params={"limit": 1}).json()["data"][0]
     secret = api.get(f"/accounts/{mine['id']}", params={"include_credentials": "true"}).json()["data"]["credentials"]
     app = make_app(start_pane="accounts")
@@ -423,9 +441,13 @@ def json_text(screen: AccountScreen) -> str:
     return screen.query_one(JsonView).json_text()
 
 
-async def test_credentials_are_fetched_on_v_masked_revealed_then_hidden_again(make_app, api: httpx.Client, base: str) -> None:
+async def test_credentials_are_fetched_on_v_masked_revealed_then_hidden_again(
+    make_app, api: httpx.Client, base: str
+) -> None:
     target = accounts(api, base)[0]
-    secret = api.get(f"{base}/accounts/{target['id']}", params={"include_credentials": "true"}, headers=PROD).json()["data"]["credentials"]
+    secret = api.get(f"{base}/accounts/{target['id']}", params={"include_credentials": "true"}, headers=PROD).json()[
+        "data"
+    ]["credentials"]
     values = [v for v in secret.values() if isinstance(v, str) and len(v) > 6]
     assert values
     app = make_app(start_pane="connect")
@@ -506,7 +528,9 @@ async def test_a_failed_fetch_says_why_in_the_tab(make_app, emulator, api: httpx
         screen = await open_account(app, pilot, target["id"])
         panel = screen.query_one(CredentialsPanel)
         path = f"/v1/connect/{info['project_id']}/accounts/{target['id']}"
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": path, "method": "GET", "status": 403, "count": 1}).raise_for_status()
+        httpx.post(
+            f"{emulator.root_url}/_emulator/faults", json={"path": path, "method": "GET", "status": 403, "count": 1}
+        ).raise_for_status()
         await pilot.press("v")
         await wait_for(pilot, lambda: panel.state == "failed", 15)
         assert "injected fault" in text_of(panel)

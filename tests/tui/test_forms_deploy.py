@@ -33,7 +33,9 @@ def _error(form, row: str) -> str:
 
 
 async def _open_deploy(app, pilot, **kwargs: Any) -> DeploySourceForm:
-    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+    await wait_for(
+        pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15
+    )
     if kwargs:
         app.push_screen(DeploySourceForm(**kwargs))
     else:
@@ -98,7 +100,9 @@ async def test_the_registry_search_picks_a_key(make_app, api: httpx.Client) -> N
         await pilot.press(*"every interval", "enter")
         picker = app.screen
         await wait_for(pilot, lambda: picker.query_one("#keys").option_count > 0, 15)
-        keys = [picker.query_one("#keys").get_option_at_index(i).id for i in range(picker.query_one("#keys").option_count)]
+        keys = [
+            picker.query_one("#keys").get_option_at_index(i).id for i in range(picker.query_one("#keys").option_count)
+        ]
         assert "schedule-every-interval" in keys
         picker.query_one("#keys").highlighted = keys.index("schedule-every-interval")
         await pilot.press("enter")
@@ -129,7 +133,12 @@ async def test_deploy_from_pasted_code(make_app, api: httpx.Client, info: dict) 
     assert len(new) == 1
     props = new[0]["configured_props"]
     assert props["github"] == {"authProvisionId": account.account_ids[0]}
-    assert (props["title"], props["table"], props["filters"], props["limit"]) == ("From the TUI", "orders", {"status": "paid"}, 25)
+    assert (props["title"], props["table"], props["filters"], props["limit"]) == (
+        "From the TUI",
+        "orders",
+        {"status": "paid"},
+        25,
+    )
     component = api.get(f"/components/{new[0]['component_id']}").json()["data"]
     assert component["key"] == "every-prop-type"
 
@@ -211,7 +220,9 @@ async def test_client_side_problems_beside_each_prop_and_nothing_sent(make_app, 
         _field(section, "filters").query_one(JsonEditor).text = '{"status": }'
         problem = await _submit_and_wait_invalid(pilot, form, "configured_props.filters")
         assert "not valid JSON" in problem
-        assert "is required" in _error(form, "configured_props.postgresql") and "is required" in _error(form, "configured_props.table")
+        assert "is required" in _error(form, "configured_props.postgresql") and "is required" in _error(
+            form, "configured_props.table"
+        )
         assert _field(section, "filters").query_one(JsonEditor).text == '{"status": }'  # nothing typed is lost
         app.pop_screen()
 
@@ -240,7 +251,13 @@ async def test_code_the_service_cannot_read_is_said_beside_the_component(make_ap
 
 async def _open_update(app, pilot, source_id: str) -> UpdateSourceForm:
     app.push_screen(SourceScreen(source_id, ("Sources", source_id)))
-    await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and app.screen.record is not None and app.screen.query("TabbedContent"), 15)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, SourceScreen) and app.screen.record is not None and app.screen.query("TabbedContent")
+        ),
+        15,
+    )
     await pilot.press("u")
     await wait_for(pilot, lambda: isinstance(app.screen, UpdateSourceForm) and bool(app.screen.query("#submit")), 15)
     return app.screen
@@ -293,7 +310,10 @@ async def test_update_a_server_refusal_keeps_the_form(make_app, emulator, api: h
         form = await _open_update(app, pilot, source["id"])
         await _props_loaded(pilot, form)
         form.query_one("#name", Input).value = "Renamed"
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": f"/v1/sources/{source['id']}", "method": "PUT", "status": 400, "count": 1}).raise_for_status()
+        httpx.post(
+            f"{emulator.root_url}/_emulator/faults",
+            json={"path": f"/v1/sources/{source['id']}", "method": "PUT", "status": 400, "count": 1},
+        ).raise_for_status()
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
         await wait_for(pilot, lambda: box.has_class("shown"), 15)
@@ -323,8 +343,15 @@ async def test_a_prop_the_service_refuses_is_shown_beside_it(make_app, api: http
     (param configured_props.timezone), and the message lands beside Timezone without the param prefix."""
     key = "schedule-cron-expression"
     component_id = api.get(f"/components/registry/{key}").json()["data"]["id"]
-    made = api.post("/sources", json={"component_id": component_id, "name": "Tokyo mornings", "org_id": info["org_id"],
-                                     "configured_props": {"timer": {"cron": "0 7 * * *"}, "timezone": "Asia/Tokyo"}}).json()["data"]
+    made = api.post(
+        "/sources",
+        json={
+            "component_id": component_id,
+            "name": "Tokyo mornings",
+            "org_id": info["org_id"],
+            "configured_props": {"timer": {"cron": "0 7 * * *"}, "timezone": "Asia/Tokyo"},
+        },
+    ).json()["data"]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
         form = await _open_update(app, pilot, made["id"])
@@ -369,7 +396,11 @@ async def test_update_with_other_code(make_app, api: httpx.Client) -> None:
 
 
 async def _open_template(app, pilot) -> TemplateWorkflowForm:
-    await wait_for(pilot, lambda: bool(app.query("#workflows PagedTable")) and app.query_one("#workflows PagedTable").pager.done, 15)
+    await wait_for(
+        pilot,
+        lambda: bool(app.query("#workflows PagedTable")) and app.query_one("#workflows PagedTable").pager.done,
+        15,
+    )
     await pilot.press("n")
     await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query("#submit")))
     return app.screen
@@ -410,7 +441,14 @@ async def test_workflow_from_a_template_with_accounts(make_app, api: httpx.Clien
         form = await _open_template(app, pilot)
         form.query_one("#template", Input).value = "tch_Gh5rT1"
         await pilot.press("ctrl+s")  # loads, then stops: accounts and the repo are required
-        await wait_for(pilot, lambda: form.rows().get("steps.send_message.props.slack") is not None and form.rows()["steps.send_message.props.slack"].has_class("-invalid"), 15)
+        await wait_for(
+            pilot,
+            lambda: (
+                form.rows().get("steps.send_message.props.slack") is not None
+                and form.rows()["steps.send_message.props.slack"].has_class("-invalid")
+            ),
+            15,
+        )
         assert "is required" in _error(form, "triggers[0].props.github")
         sections = {s.prefix: s for s in form.query(PropsSection)}
         for section in sections.values():
@@ -453,7 +491,9 @@ async def test_template_errors_land_beside_the_prop_they_name(make_app) -> None:
         form.query_one("#template", Input).value = "tch_Fk7pZ2"
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(form.query(PropsSection)), 15)
-        form.show_problems({"triggers.props.timer": "triggers timer: intervalSeconds must be a whole number of seconds, at least 1"})
+        form.show_problems(
+            {"triggers.props.timer": "triggers timer: intervalSeconds must be a whole number of seconds, at least 1"}
+        )
         assert "whole number" in _error(form, "triggers[0].props.timer")
         # a step's prop as the emulator names it (param steps.<namespace>.props.<name>): beside it, the prefix left out
         form.show_problems({"steps.sync.props.url": "steps.sync.props.url: is required"})
@@ -464,7 +504,11 @@ async def test_read_only_disables_the_new_forms(make_app) -> None:
     app = make_app(start_pane="sources")
     app.session.client.read_only = True
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+        await wait_for(
+            pilot,
+            lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done,
+            15,
+        )
         pane = app.query_one("#sources")
         await wait_for(pilot, lambda: app.focused is not None and pane in app.focused.ancestors)
         assert pane.check_action("new_source", ()) is None
@@ -472,18 +516,26 @@ async def test_read_only_disables_the_new_forms(make_app) -> None:
         await wait_for(pilot, lambda: any("read-only" in n.message for n in app._notifications))
         assert not isinstance(app.screen, DeploySourceForm)
         app.push_screen(TemplateWorkflowForm())
-        await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query("#submit")))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query("#submit"))
+        )
         assert app.screen.query_one("#submit", Button).disabled
 
 
 async def test_the_palette_creates_from_a_template_id(make_app) -> None:
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+        await wait_for(
+            pilot,
+            lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done,
+            15,
+        )
         await pilot.press("ctrl+p")
         await pilot.press(*"tch", "underscore", *"Em4xV7")
         await pilot.pause(0.3)
         await pilot.press("down", "enter")  # the second hit: create (the first opens the template)
-        await wait_for(pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query(PropsSection)), 15)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query(PropsSection)), 15
+        )
         titles = [s.title for s in app.screen.query(PropsSection)]
         assert titles[0].startswith("Trigger 1 · Email trigger") and any(t.startswith("Step tag") for t in titles)

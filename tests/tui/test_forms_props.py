@@ -69,7 +69,12 @@ def test_integers_are_whole_and_within_min_max() -> None:
     limited = prop(type="integer", min=100, max=599)
     assert read_integer(" 200 ", limited) == 200
     assert read_integer("", limited) is OMIT
-    for text, words in (("99", "at least 100"), ("600", "at most 599"), ("2.5", "whole number"), ("1e3", "whole number")):
+    for text, words in (
+        ("99", "at least 100"),
+        ("600", "at most 599"),
+        ("2.5", "whole number"),
+        ("1e3", "whole number"),
+    ):
         with pytest.raises(ValueProblem, match=words):
             read_integer(text, limited)
 
@@ -243,7 +248,9 @@ async def test_every_registry_component_maps_to_props_the_service_accepts(make_a
 
 async def test_every_prop_type_and_property(make_app, api: httpx.Client, info: dict) -> None:
     """One component with each type: secret masked, hidden and disabled kept out, alert shown, service props noted."""
-    component = api.post("/components", json={"component_code": EVERY_PROP_CODE, "org_id": info["org_id"]}).json()["data"]
+    component = api.post("/components", json={"component_code": EVERY_PROP_CODE, "org_id": info["org_id"]}).json()[
+        "data"
+    ]
     props = [ComponentProp.model_validate(p) for p in component["configurable_props"]]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
@@ -252,14 +259,20 @@ async def test_every_prop_type_and_property(make_app, api: httpx.Client, info: d
         assert "internal" not in fields  # hidden
         assert fields["frozen"].disabled
         assert isinstance(fields["db"], NoteField) and isinstance(fields["store"], NoteField)
-        assert isinstance(fields["http"], HttpField) and fields["http"].query_one(Switch).value is True  # customResponse, from the code
+        assert (
+            isinstance(fields["http"], HttpField) and fields["http"].query_one(Switch).value is True
+        )  # customResponse, from the code
         assert section.query_one("AlertBox").has_class("alert-warning")
         assert "next" in str(section.query_one("AlertBox").render())
         token = fields["token"].query_one(Input)
         assert token.password
         with pytest.raises(Invalid) as missing:
             section.collect()
-        assert set(missing.value.problems) == {"configured_props.github", "configured_props.title", "configured_props.table"}
+        assert set(missing.value.problems) == {
+            "configured_props.github",
+            "configured_props.title",
+            "configured_props.table",
+        }
         expected = {}
         for name, field in fields.items():
             if not field.disabled:
@@ -268,8 +281,14 @@ async def test_every_prop_type_and_property(make_app, api: httpx.Client, info: d
                     expected[name] = value
         await pilot.pause()
         assert section.collect() == expected
-        assert expected["timer"] == {"intervalSeconds": 900} and expected["table"] == "customers" and expected["region"] == "us"
-    configured = api.post("/sources", json={"component_id": component["id"], "configured_props": expected, "org_id": info["org_id"]})
+        assert (
+            expected["timer"] == {"intervalSeconds": 900}
+            and expected["table"] == "customers"
+            and expected["region"] == "us"
+        )
+    configured = api.post(
+        "/sources", json={"component_id": component["id"], "configured_props": expected, "org_id": info["org_id"]}
+    )
     assert configured.status_code == 200, configured.text
     stored = configured.json()["data"]["configured_props"]
     assert stored["tags"] == [expected["tags"][0]] and stored["limit"] == 1 and stored["internal"] == "x"
@@ -292,7 +311,11 @@ async def test_secret_is_masked_until_revealed(make_app) -> None:
 
 
 async def test_problems_show_beside_the_prop_as_you_type(make_app) -> None:
-    props = [prop(name="status", type="integer", min=100, max=599), prop(name="filters", type="object", optional=True), prop(name="timer", type="$.interface.timer")]
+    props = [
+        prop(name="status", type="integer", min=100, max=599),
+        prop(name="filters", type="object", optional=True),
+        prop(name="timer", type="$.interface.timer"),
+    ]
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
         section = await host(app, pilot, props)
@@ -301,7 +324,14 @@ async def test_problems_show_beside_the_prop_as_you_type(make_app) -> None:
         section.fields["filters"].query_one(JsonEditor).text = "[1, 2]"
         section.fields["timer"].query_one(Input).value = "61 * * * *"
         words = section.fields["timer"].query_one(".words")
-        await wait_for(pilot, lambda: rows["configured_props.status"].has_class("-invalid") and rows["configured_props.filters"].has_class("-invalid") and words.has_class("bad"))
+        await wait_for(
+            pilot,
+            lambda: (
+                rows["configured_props.status"].has_class("-invalid")
+                and rows["configured_props.filters"].has_class("-invalid")
+                and words.has_class("bad")
+            ),
+        )
         assert "at most 599" in str(rows["configured_props.status"].query_one(".field-error").render())
         assert "JSON object" in str(rows["configured_props.filters"].query_one(".field-error").render())
         assert "not a valid cron" in str(words.render())
@@ -321,8 +351,9 @@ async def test_stored_values_fill_the_form_and_come_back_unchanged(make_app, api
             props = [ComponentProp.model_validate(p) for p in component["configurable_props"]]
             section = await host(app, pilot, props, source["configured_props"])
             collected = section.collect()
-            answer = api.put(f"/sources/{source['id']}", json={"component_id": component["id"], "configured_props": collected})
+            answer = api.put(
+                f"/sources/{source['id']}", json={"component_id": component["id"], "configured_props": collected}
+            )
             assert answer.status_code == 200, (source["name"], answer.text)
             assert answer.json()["data"]["configured_props"] == source["configured_props"], source["name"]
             app.pop_screen()
-

@@ -51,7 +51,9 @@ async def steady(pilot: Pilot) -> None:
 
 async def open_form(pilot: Pilot, form: object) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+    await wait_for(
+        pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15
+    )
     app.push_screen(form)  # type: ignore[arg-type]
     await wait_for(pilot, lambda: app.screen is form and bool(app.screen.query(PropsSection)), 15)
     await steady(pilot)
@@ -94,17 +96,34 @@ def test_deploy_form(snap_compare, app: AftuiApp, size: tuple[int, int]) -> None
 def test_update_form(snap_compare, fixed_emulator: ServerHandle, app: AftuiApp, size: tuple[int, int]) -> None:
     """An HTTP source: its endpoint read-only, its props filled in."""
     describe = fixed_emulator.emulator.describe()
-    with httpx.Client(base_url=fixed_emulator.base_url, headers={"Authorization": f"Bearer {describe['api_key']}"}) as api:
+    with httpx.Client(
+        base_url=fixed_emulator.base_url, headers={"Authorization": f"Bearer {describe['api_key']}"}
+    ) as api:
         component = api.get("/components/registry/http-new-requests").json()["data"]["id"]
-        source = min((s for s in api.get("/users/me/sources", params={"limit": 100}).json()["data"] if s["component_id"] == component), key=lambda s: s["created_at"])
+        source = min(
+            (
+                s
+                for s in api.get("/users/me/sources", params={"limit": 100}).json()["data"]
+                if s["component_id"] == component
+            ),
+            key=lambda s: s["created_at"],
+        )
 
     async def run(pilot: Pilot) -> None:
         app = pilot.app
-        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done, 15)
+        await wait_for(
+            pilot,
+            lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done,
+            15,
+        )
         app.push_screen(SourceScreen(source["id"], ("Sources", source["name"])))
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("TabbedContent")), 15)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("TabbedContent")), 15
+        )
         await pilot.press("u")
-        await wait_for(pilot, lambda: isinstance(app.screen, UpdateSourceForm) and bool(app.screen.query(PropsSection)), 15)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, UpdateSourceForm) and bool(app.screen.query(PropsSection)), 15
+        )
         await steady(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run)

@@ -46,7 +46,11 @@ def webhooks(api: httpx.Client) -> list[dict]:
 
 
 async def pane_table(app, pilot) -> PagedTable:
-    await wait_for(pilot, lambda: bool(app.query("#subscriptions PagedTable")) and app.query_one("#subscriptions PagedTable").pager.done, 15)
+    await wait_for(
+        pilot,
+        lambda: bool(app.query("#subscriptions PagedTable")) and app.query_one("#subscriptions PagedTable").pager.done,
+        15,
+    )
     return app.query_one("#subscriptions PagedTable", PagedTable)
 
 
@@ -87,14 +91,22 @@ def test_the_ends_follow_the_spec() -> None:
     assert "template" in (emitter_problem("tch_abc123") or "")
     assert "p_*" in (emitter_problem("x_*") or "")
     assert "required" in (emitter_problem("") or "")
-    assert listener_problem("wh_abc123") is None and listener_problem("dc_abc") is None and listener_problem("p_abc") is None
+    assert (
+        listener_problem("wh_abc123") is None
+        and listener_problem("dc_abc") is None
+        and listener_problem("p_abc") is None
+    )
     assert "glob" in (listener_problem("p_*") or "")
     assert "saved component" in (listener_problem("sc_abc") or "")
     assert "letters and digits" in (listener_problem("p_a b") or "")
     assert "itself" in pair_problems("dc_a1", "dc_a1", "")["listener"]
     assert "sources" in pair_problems("p_a1", "wh_b1", "$logs")["channel"]
     assert pair_problems("dc_a1", "wh_b1", "$logs") == {}
-    assert channel_value(CUSTOM, " default ") == "" and channel_value(CUSTOM, "orders") == "orders" and channel_value("$errors", "x") == "$errors"
+    assert (
+        channel_value(CUSTOM, " default ") == ""
+        and channel_value(CUSTOM, "orders") == "orders"
+        and channel_value("$errors", "x") == "$errors"
+    )
 
 
 # --- create -----------------------------------------------------------------------------------------------------
@@ -118,7 +130,9 @@ async def test_create_a_subscription_picked_and_typed(make_app, emulator, info, 
         await pilot.pause()
         assert listener.value == webhook
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("Subscribed" in n.message and "Ops intake" in n.message for n in app._notifications), 15)
+        await wait_for(
+            pilot, lambda: any("Subscribed" in n.message and "Ops intake" in n.message for n in app._notifications), 15
+        )
         assert not isinstance(app.screen, SubscriptionForm)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == before + 1, 15)
     assert (source, webhook, "$errors") in subs(api, info["org_id"])
@@ -224,7 +238,11 @@ async def test_delete_a_default_channel_subscription_from_the_pane(make_app, emu
 
 
 async def test_delete_an_errors_subscription_from_its_detail(make_app, emulator, info, api: httpx.Client) -> None:
-    sub = next(s for s in emulator.emulator.store.subscriptions.values() if s.event_name == "$errors" and s.emitter_id.startswith("p_") and s.emitter_id != "p_*")
+    sub = next(
+        s
+        for s in emulator.emulator.store.subscriptions.values()
+        if s.event_name == "$errors" and s.emitter_id.startswith("p_") and s.emitter_id != "p_*"
+    )
     app = make_app(start_pane="subscriptions")
     async with app.run_test(size=SIZE) as pilot:
         await pane_table(app, pilot)
@@ -241,7 +259,9 @@ async def test_delete_an_errors_subscription_from_its_detail(make_app, emulator,
 # --- auto-subscriptions -------------------------------------------------------------------------------------------
 
 
-async def test_auto_subscription_reaches_only_what_is_created_later(make_app, emulator, info, api: httpx.Client) -> None:
+async def test_auto_subscription_reaches_only_what_is_created_later(
+    make_app, emulator, info, api: httpx.Client
+) -> None:
     webhook = by_name(emulator, "webhooks", "Ops intake")
     existing = by_name(emulator, "sources", "Order webhooks")
     app = make_app(start_pane="subscriptions")
@@ -253,7 +273,11 @@ async def test_auto_subscription_reaches_only_what_is_created_later(make_app, em
         form.query_one("#channel", Select).value = "$logs"
         await pilot.press(*webhook)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("Auto-subscribed" in n.message and "from now on" in n.message for n in app._notifications), 15)
+        await wait_for(
+            pilot,
+            lambda: any("Auto-subscribed" in n.message and "from now on" in n.message for n in app._notifications),
+            15,
+        )
         assert not isinstance(app.screen, AutoSubscriptionForm)
     component = api.get(f"/sources/{existing}").json()["data"]["component_id"]
     code = api.get(f"/components/{component}").json()["data"]["code"]
@@ -322,7 +346,9 @@ async def test_send_to_an_existing_webhook_on_a_channel(make_app, emulator, info
     assert len(webhooks(api)) == count
 
 
-async def test_a_failed_subscribe_after_creating_the_webhook_does_not_make_another(make_app, emulator, info, api: httpx.Client) -> None:
+async def test_a_failed_subscribe_after_creating_the_webhook_does_not_make_another(
+    make_app, emulator, info, api: httpx.Client
+) -> None:
     source = by_name(emulator, "sources", "Orders sheet")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
@@ -392,7 +418,9 @@ async def test_read_only_disables_every_subscription_change(make_app, emulator, 
     assert subs(api, info["org_id"]) == before
 
 
-async def test_a_refused_delete_says_the_servers_message_and_keeps_the_row(make_app, emulator, info, api: httpx.Client) -> None:
+async def test_a_refused_delete_says_the_servers_message_and_keeps_the_row(
+    make_app, emulator, info, api: httpx.Client
+) -> None:
     stripe = by_name(emulator, "sources", "Stripe payments")
     app = make_app(start_pane="subscriptions")
     async with app.run_test(size=SIZE) as pilot:

@@ -19,7 +19,9 @@ def _webhooks(api: httpx.Client) -> list[dict]:
 
 
 async def _loaded(app, pilot) -> PagedTable:
-    await wait_for(pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done, 15)
+    await wait_for(
+        pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done, 15
+    )
     return app.query_one("#webhooks PagedTable", PagedTable)
 
 
@@ -77,7 +79,10 @@ async def test_a_server_refusal_keeps_the_form_and_shows_the_message(make_app, e
         form = await _new_form(app, pilot)
         form.query_one("#url", Input).value = "https://hooks.example.com/x"
         form.query_one("#name", Input).value = "kept"
-        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": "/v1/webhooks", "method": "POST", "status": 400, "count": 1}).raise_for_status()
+        httpx.post(
+            f"{emulator.root_url}/_emulator/faults",
+            json={"path": "/v1/webhooks", "method": "POST", "status": 400, "count": 1},
+        ).raise_for_status()
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
         await wait_for(pilot, lambda: box.has_class("shown"), 15)

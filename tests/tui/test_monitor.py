@@ -27,13 +27,19 @@ from aftui.tui.widgets.timeline import Timeline
 
 
 def deploy(api: httpx.Client, name: str, org_id: str | None = None) -> str:
-    response = api.post("/sources", json={"component_id": "http-new-requests", "name": name, **({"org_id": org_id} if org_id else {})})
+    response = api.post(
+        "/sources", json={"component_id": "http-new-requests", "name": name, **({"org_id": org_id} if org_id else {})}
+    )
     assert response.status_code == 200, response.text
     return response.json()["data"]["id"]
 
 
 def inject(emulator: ServerHandle, source_id: str, count: int, **extra: Any) -> None:
-    response = httpx.post(f"{emulator.root_url}/_emulator/sources/{source_id}/inject", json={"count": count, "wait": True, **extra}, timeout=30)
+    response = httpx.post(
+        f"{emulator.root_url}/_emulator/sources/{source_id}/inject",
+        json={"count": count, "wait": True, **extra},
+        timeout=30,
+    )
     assert response.is_success, response.text
 
 
@@ -47,7 +53,13 @@ async def monitor_on(app: AftuiApp, pilot: Any, targets: list[Target]) -> Monito
     open_monitor(app, targets)
     await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None, timeout=10)
     screen: MonitorScreen = app.screen  # type: ignore[assignment]
-    await wait_for(pilot, lambda: len(screen.last.states) == len(targets) and all(s.phase == "live" for _, s in screen.last.states.values()), timeout=10)
+    await wait_for(
+        pilot,
+        lambda: (
+            len(screen.last.states) == len(targets) and all(s.phase == "live" for _, s in screen.last.states.values())
+        ),
+        timeout=10,
+    )
     return screen
 
 
@@ -61,18 +73,36 @@ def src(api: httpx.Client, info: dict) -> str:
     return deploy(api, "Monitor inbox", info["org_id"])
 
 
-async def test_m_watches_every_source_and_events_arrive_and_are_journaled(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_m_watches_every_source_and_events_arrive_and_are_journaled(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
         await pilot.press("m")
-        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.monitor is not None and app.screen.monitor.targets, timeout=10)
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MonitorScreen) and app.screen.monitor is not None and app.screen.monitor.targets
+            ),
+            timeout=10,
+        )
         screen: MonitorScreen = app.screen  # type: ignore[assignment]
         assert src in {t.emitter_id for t in screen.monitor.targets}
         errors = {t.emitter_id for t in screen.monitor.targets if t.kind == "errors"}
-        assert emulator.emulator.demo.order_workflow_id in errors, "workflows named by the workspace's subscriptions: their $errors"
+        assert emulator.emulator.demo.order_workflow_id in errors, (
+            "workflows named by the workspace's subscriptions: their $errors"
+        )
         assert {t.kind for t in screen.monitor.targets} == {"source", "errors"}
-        await wait_for(pilot, lambda: screen.last is not None and screen.last.states.get(f"source:{src}", (None, None))[1] is not None and screen.last.states[f"source:{src}"][1].phase == "live", timeout=15)
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.last is not None
+                and screen.last.states.get(f"source:{src}", (None, None))[1] is not None
+                and screen.last.states[f"source:{src}"][1].phase == "live"
+            ),
+            timeout=15,
+        )
         inject(emulator, src, 5)
         await wait_for(pilot, lambda: sum(1 for r in screen.records if r.emitter_id == src) == 5)
         mine = [r for r in screen.query_one(Timeline).rows if r.emitter_id == src]
@@ -85,7 +115,9 @@ async def test_m_watches_every_source_and_events_arrive_and_are_journaled(make_a
         assert sum(isinstance(s, MonitorScreen) for s in app.screen_stack) == 1
 
 
-async def test_following_stops_on_moving_and_resumes_on_end(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_following_stops_on_moving_and_resumes_on_end(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
@@ -106,7 +138,9 @@ async def test_following_stops_on_moving_and_resumes_on_end(make_app: Callable[.
         assert not timeline.following
 
 
-async def test_pause_counts_what_waits_and_resume_shows_it(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_pause_counts_what_waits_and_resume_shows_it(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
@@ -123,7 +157,9 @@ async def test_pause_counts_what_waits_and_resume_shows_it(make_app: Callable[..
         assert screen.waiting_total == 0 and "PAUSED" not in str(screen.query_one("#monitor-status").render())
 
 
-async def test_filter_by_text_and_regex_with_highlights(make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, src: str) -> None:
+async def test_filter_by_text_and_regex_with_highlights(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, src: str
+) -> None:
     other = deploy(api, "Billing feed")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -133,13 +169,17 @@ async def test_filter_by_text_and_regex_with_highlights(make_app: Callable[..., 
         await wait_for(pilot, lambda: len(rows(screen)) == 15)
         await pilot.press("slash", *"INVOICES")
         await wait_for(pilot, lambda: len(rows(screen)) == 3)
-        assert {r.channel for r in screen.query_one(Timeline).rows} == {"invoices"}, "plain text matches the channel, any case"
+        assert {r.channel for r in screen.query_one(Timeline).rows} == {"invoices"}, (
+            "plain text matches the channel, any case"
+        )
         await pilot.press("enter")
         assert screen.focused is screen.query_one(Timeline)
         # The match is highlighted in the row as drawn.
         strip = screen.query_one(Timeline).render_line(0)
         match_style = screen.query_one(Timeline).get_component_rich_style("timeline--match", partial=True)
-        assert any(seg.text.lower() == "invoices" and seg.style and seg.style.bgcolor == match_style.bgcolor for seg in strip)
+        assert any(
+            seg.text.lower() == "invoices" and seg.style and seg.style.bgcolor == match_style.bgcolor for seg in strip
+        )
         await pilot.press("escape")  # clears the filter
         await wait_for(pilot, lambda: len(rows(screen)) == 15)
         await pilot.press("slash", *'/"seq":1[01]\\b/', "enter")
@@ -152,7 +192,9 @@ async def test_filter_by_text_and_regex_with_highlights(make_app: Callable[..., 
         assert len(rows(screen)) == 15 and screen.matcher is None
 
 
-async def test_errors_only_shows_the_workflows_errors(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_errors_only_shows_the_workflows_errors(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     orders = emulator.emulator.demo.order_workflow_id
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -171,7 +213,9 @@ async def test_errors_only_shows_the_workflows_errors(make_app: Callable[..., Af
         assert len(rows(screen)) == retained + 5
 
 
-async def test_export_writes_the_marked_events_as_ndjson(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str, tmp_path: Path) -> None:
+async def test_export_writes_the_marked_events_as_ndjson(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str, tmp_path: Path
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
@@ -197,7 +241,9 @@ async def test_export_writes_the_marked_events_as_ndjson(make_app: Callable[...,
         assert [json.loads(line)["event"]["seq"] for line in newest.read_text().splitlines()] == [0, 1, 2]
 
 
-async def test_c_copies_the_selected_events_json(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_c_copies_the_selected_events_json(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
@@ -208,7 +254,9 @@ async def test_c_copies_the_selected_events_json(make_app: Callable[..., AftuiAp
         assert copied["event"]["seq"] == 1 and copied["metadata"]["emitter_id"] == src
 
 
-async def test_history_survives_a_restart_and_h_searches_the_journal(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_history_survives_a_restart_and_h_searches_the_journal(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     target = Target("source", src, "inbox")
     first = make_app()
     async with first.run_test(size=(120, 36)) as pilot:
@@ -236,7 +284,9 @@ async def test_history_survives_a_restart_and_h_searches_the_journal(make_app: C
         assert screen.history is None and len(timeline.rows) == 6 and timeline.following
 
 
-async def test_a_cut_event_is_fetched_in_full_for_the_detail(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_a_cut_event_is_fetched_in_full_for_the_detail(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     inject(emulator, src, 1, size=3000)  # over 1 KB: listed without expand, the summary is cut
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -250,10 +300,14 @@ async def test_a_cut_event_is_fetched_in_full_for_the_detail(make_app: Callable[
         assert record.history and record.summary.startswith("[cut,")
         await wait_for(pilot, lambda: not record.event.truncated, timeout=10)
         assert len(record.event.event["data"]) == 3000
-        await wait_for(pilot, lambda: screen.query_one("#monitor-json").data_value["event"]["data"] == record.event.event["data"])
+        await wait_for(
+            pilot, lambda: screen.query_one("#monitor-json").data_value["event"]["data"] == record.event.event["data"]
+        )
 
 
-async def test_m_on_a_source_detail_watches_that_source(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_m_on_a_source_detail_watches_that_source(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         app.push_screen(SourceScreen(src, ("Sources", "Monitor inbox")))
@@ -263,7 +317,9 @@ async def test_m_on_a_source_detail_watches_that_source(make_app: Callable[..., 
         assert app.screen.monitor.targets == [Target("source", src, "Monitor inbox")]
 
 
-async def test_w_changes_what_is_watched(make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, info: dict, src: str) -> None:
+async def test_w_changes_what_is_watched(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, info: dict, src: str
+) -> None:
     other = deploy(api, "Second inbox", info["org_id"])
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -276,8 +332,16 @@ async def test_w_changes_what_is_watched(make_app: Callable[..., AftuiApp], emul
         listing.deselect(Target("source", src, "inbox"))
         listing.select(next(o.value for o in listing.options if o.value.emitter_id == other))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is screen and [t.emitter_id for t in screen.monitor.targets] == [other])
-        await wait_for(pilot, lambda: set(screen.last.states) == {f"source:{other}"} and screen.last.states[f"source:{other}"][1].phase == "live")
+        await wait_for(
+            pilot, lambda: app.screen is screen and [t.emitter_id for t in screen.monitor.targets] == [other]
+        )
+        await wait_for(
+            pilot,
+            lambda: (
+                set(screen.last.states) == {f"source:{other}"}
+                and screen.last.states[f"source:{other}"][1].phase == "live"
+            ),
+        )
         inject(emulator, src, 2)
         inject(emulator, other, 1)
         await wait_for(pilot, lambda: len(rows(screen)) == 1)
@@ -289,8 +353,16 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
 ) -> None:
     orders = emulator.emulator.demo.order_workflow_id
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(replay_screens, "open_replay", lambda app, event, workflow_id, edit=False: calls.append(("one", event.id, workflow_id, edit)))
-    monkeypatch.setattr(replay_screens, "open_bulk_replay", lambda app, events, workflow_id: calls.append(("bulk", [e.id for e in events], workflow_id)))
+    monkeypatch.setattr(
+        replay_screens,
+        "open_replay",
+        lambda app, event, workflow_id, edit=False: calls.append(("one", event.id, workflow_id, edit)),
+    )
+    monkeypatch.setattr(
+        replay_screens,
+        "open_bulk_replay",
+        lambda app, events, workflow_id: calls.append(("bulk", [e.id for e in events], workflow_id)),
+    )
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("errors", orders, "Orders")])
@@ -301,14 +373,18 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
         await pilot.press("e")
         assert calls == [("one", newest.event.id, orders, False), ("one", newest.event.id, orders, True)]
         calls.clear()
-        await pilot.press("space", "up", "up", "space", "up", "space")  # newest, older, then the oldest of the three... in any order
+        await pilot.press(
+            "space", "up", "up", "space", "up", "space"
+        )  # newest, older, then the oldest of the three... in any order
         marked = sorted([newest, older, timeline.rows[-4]], key=lambda r: r.event.key)
         assert before.n not in timeline.marked
         await pilot.press("R")
         assert calls == [("bulk", [r.event.id for r in marked], orders)], "marked errors, in their original order"
 
 
-async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
@@ -323,12 +399,16 @@ async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(make
         await wait_for(pilot, lambda: timeline.rows[-1].event.event["seq"] == 29 and len(timeline.rows) == 50)
         assert timeline.current is chosen, "the selected event is still the selected one"
         index = timeline.rows.index(chosen)
-        assert timeline.scroll_offset.y <= index < timeline.scroll_offset.y + timeline.scrollable_content_region.height, "still in view"
+        assert (
+            timeline.scroll_offset.y <= index < timeline.scroll_offset.y + timeline.scrollable_content_region.height
+        ), "still in view"
         assert timeline.scroll_offset.y <= top
         assert timeline.rows[0].event.event["seq"] == 20
 
 
-async def test_a_key_press_holds_the_feeds_until_its_frame_is_drawn(make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str) -> None:
+async def test_a_key_press_holds_the_feeds_until_its_frame_is_drawn(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])

@@ -45,11 +45,18 @@ def app(fixed_emulator: ServerHandle, tmp_path: Path) -> AftuiApp:
 def watching(emulator: ServerHandle, *keys: str) -> Step:
     """Open the monitor, let both feeds read what the service keeps, inject events, then press `keys`."""
     demo = emulator.emulator.demo
-    targets = [Target("source", demo.inbox_source_id, "Webhook inbox"), Target("errors", demo.order_workflow_id, "Validate and forward orders")]
+    targets = [
+        Target("source", demo.inbox_source_id, "Webhook inbox"),
+        Target("errors", demo.order_workflow_id, "Validate and forward orders"),
+    ]
 
     async def run(pilot: Pilot) -> None:
         app = pilot.app
-        await wait_for(pilot, lambda: bool(app.query("#sources DataTable")) and app.query_one("#sources DataTable").row_count > 0, timeout=10)
+        await wait_for(
+            pilot,
+            lambda: bool(app.query("#sources DataTable")) and app.query_one("#sources DataTable").row_count > 0,
+            timeout=10,
+        )
         open_monitor(app, targets)
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None, timeout=10)
         screen: MonitorScreen = app.screen  # type: ignore[assignment]
@@ -83,6 +90,8 @@ def test_monitor(snap_compare, app: AftuiApp, fixed_emulator: ServerHandle, size
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_monitor_detail_of_an_error(snap_compare, app: AftuiApp, fixed_emulator: ServerHandle, size: tuple[int, int]) -> None:
+def test_monitor_detail_of_an_error(
+    snap_compare, app: AftuiApp, fixed_emulator: ServerHandle, size: tuple[int, int]
+) -> None:
     """Errors only (E), the cursor one up from the newest error: its JSON in the detail pane."""
     assert snap_compare(app, terminal_size=size, run_before=watching(fixed_emulator, "E", "up"))

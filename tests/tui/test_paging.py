@@ -19,13 +19,19 @@ async def test_paging_across_three_pages_as_the_cursor_goes_down(tmp_path: Path)
         session.now = lambda: FIXED_NOW
         app = AftuiApp(session)
         async with app.run_test(size=(120, 36)) as pilot:
-            await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and len(app.query_one("#sources PagedTable").pager.items) == 100)
+            await wait_for(
+                pilot,
+                lambda: (
+                    bool(app.query("#sources PagedTable"))
+                    and len(app.query_one("#sources PagedTable").pager.items) == 100
+                ),
+            )
             table = app.query_one("#sources PagedTable", PagedTable)
             assert table.pager.total == 326
             assert "100 of 326" in str(table.query_one(".status").render())
             for expected in (200, 300, 326):
                 await pilot.press("ctrl+end")
-                await wait_for(pilot, lambda: len(table.pager.items) == expected, timeout=10)
+                await wait_for(pilot, lambda expected=expected: len(table.pager.items) == expected, timeout=10)
             assert table.pager.done
             assert len({s.id for s in table.pager.items}) == 326
             assert "326 of 326" in str(table.query_one(".status").render())

@@ -31,7 +31,12 @@ async def oauth_form(app: Any, pilot: Any, emulator: ServerHandle, client_id: st
     screen = app.screen
     screen.query_one("#kind", Select).value = "oauth"
     await pilot.pause()
-    for ident, value in {"name": "ci", "base_url": emulator.base_url, "client_id": client_id, "client_secret": secret}.items():
+    for ident, value in {
+        "name": "ci",
+        "base_url": emulator.base_url,
+        "client_id": client_id,
+        "client_secret": secret,
+    }.items():
         screen.query_one(f"#{ident}", Input).value = value
     return screen
 
@@ -53,7 +58,9 @@ async def test_good_client_credentials_say_ok_with_the_expiry_and_nothing_is_sav
     assert not config_file.exists()
 
 
-async def test_a_wrong_secret_shows_the_servers_message(config_file: Path, make_app, emulator: ServerHandle, info: dict) -> None:
+async def test_a_wrong_secret_shows_the_servers_message(
+    config_file: Path, make_app, emulator: ServerHandle, info: dict
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await oauth_form(app, pilot, emulator, info["oauth_client_id"], "not-the-secret")
@@ -103,7 +110,11 @@ async def oauth_app(emulator: ServerHandle, info: dict) -> Any:
 
 
 async def sources_loaded(app: Any, pilot: Any) -> None:
-    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done, 15)
+    await wait_for(
+        pilot,
+        lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable", PagedTable).pager.done,
+        15,
+    )
 
 
 async def test_revoking_the_current_token_asks_then_the_next_call_gets_a_new_one(
@@ -125,7 +136,12 @@ async def test_revoking_the_current_token_asks_then_the_next_call_gets_a_new_one
         assert info["oauth_client_id"] in what and "new token" in what
         await pilot.press("escape")  # no: the token still works
         await wait_for(pilot, lambda: app.screen is screen)
-        assert httpx.get(f"{emulator.base_url}/apps", params={"limit": 1}, headers={"Authorization": f"Bearer {old}"}).status_code == 200
+        assert (
+            httpx.get(
+                f"{emulator.base_url}/apps", params={"limit": 1}, headers={"Authorization": f"Bearer {old}"}
+            ).status_code
+            == 200
+        )
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         app.screen.query_one("#yes", Button).press()
@@ -134,7 +150,12 @@ async def test_revoking_the_current_token_asks_then_the_next_call_gets_a_new_one
         await wait_for(pilot, lambda: any("next call fetches a new one" in n.message for n in app._notifications))
         assert client.auth.token is None
         # The service no longer takes the old token; the session's next call fetches a new one and works.
-        assert httpx.get(f"{emulator.base_url}/apps", params={"limit": 1}, headers={"Authorization": f"Bearer {old}"}).status_code == 401
+        assert (
+            httpx.get(
+                f"{emulator.base_url}/apps", params={"limit": 1}, headers={"Authorization": f"Bearer {old}"}
+            ).status_code
+            == 401
+        )
         fetched = client.auth.fetches
         await client.list_apps(limit=1)
         assert client.auth.fetches == fetched + 1 and client.auth.token not in (None, old)

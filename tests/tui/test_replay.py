@@ -46,16 +46,24 @@ def text_of(widget: Static) -> str:
 
 
 def api(emulator: ServerHandle) -> httpx.Client:
-    return httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}, timeout=10)
+    return httpx.Client(
+        base_url=emulator.base_url, headers={"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}, timeout=10
+    )
 
 
 def post_orders(emulator: ServerHandle, *names: str) -> list[EventSummary]:
     """Orders without a customer e-mail, sent to the demo's order endpoint; their `$errors`, oldest first."""
     demo = emulator.emulator.demo
     for name in names:
-        httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json={"order_id": name, "sku": "SKU-1001", "country": "de"}, timeout=10)
+        httpx.post(
+            f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+            json={"order_id": name, "sku": "SKU-1001", "country": "de"},
+            timeout=10,
+        )
     with api(emulator) as client:
-        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+        items = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
+        ).json()["data"]
     by_order = {e["event"]["original_event"]["body"].get("order_id"): EventSummary.model_validate(e) for e in items}
     return [by_order[name] for name in names]
 
@@ -66,7 +74,9 @@ def timer_errors(emulator: ServerHandle) -> list[dict[str, Any]]:
     with api(emulator) as client:
         for _ in range(40):
             httpx.post(f"{emulator.root_url}/_emulator/timers/{flaky.id}/run", timeout=10)
-            errors = client.get(f"/workflows/{flaky.id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+            errors = client.get(f"/workflows/{flaky.id}/$errors/event_summaries", params={"expand": "event"}).json()[
+                "data"
+            ]
             if errors:
                 return errors
     raise AssertionError("the flaky workflow never failed")
@@ -85,7 +95,11 @@ def outcome(app) -> str:
 async def replay_screen(app, pilot, event: EventSummary, *, edit: bool = False) -> ReplayScreen:
     open_replay(app, event, event.metadata.emitter_id or "", edit=edit)
     if edit:  # the editor, once its text area is in
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen) and bool(app.screen.query("JsonEditor TextArea")), timeout=10)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ReplayEditorScreen) and bool(app.screen.query("JsonEditor TextArea")),
+            timeout=10,
+        )
     else:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
     screen = app.screen if not edit else app.screen_stack[-2]
@@ -101,16 +115,29 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
         screen = await replay_screen(app, pilot, error, edit=True)
         editor = app.screen.query_one(JsonEditor)
         assert json.loads(editor.text) == {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de"}
-        editor.text = json.dumps({"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de", "customer_email": "fixed@shop.example"})
+        editor.text = json.dumps(
+            {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de", "customer_email": "fixed@shop.example"}
+        )
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen and screen.result is not None, timeout=15)
         shown = outcome(app)
         assert "✔ succeeded" in shown and "sent with the edited payload" in shown
-        assert "ValidationError: Missing required field: customer_email" in text_of(screen.query_one("#error", Static))  # the original beside it
+        assert "ValidationError: Missing required field: customer_email" in text_of(
+            screen.query_one("#error", Static)
+        )  # the original beside it
         journal = ReplayJournal(app.session).path()
 
     emitted = [e["event"] for e in workflow_output(emulator) if e["event"].get("order_id") == "ord_tui1"]
-    assert emitted == [{"order_id": "ord_tui1", "sku": "SKU-1001", "country": "DE", "customer_email": "fixed@shop.example", "source": "webshop", "pipeline": "orders-v2"}]
+    assert emitted == [
+        {
+            "order_id": "ord_tui1",
+            "sku": "SKU-1001",
+            "country": "DE",
+            "customer_email": "fixed@shop.example",
+            "source": "webshop",
+            "pipeline": "orders-v2",
+        }
+    ]
     with ReplayLog(journal) as log:
         rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
     assert [(r.outcome, r.edited, r.status_code) for r in rows] == [("succeeded", True, 200)]
@@ -133,7 +160,9 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
         assert "✖ failed again" in shown and "ValidationError: Missing required field: customer_email" in shown
         new_id = screen.result.outcome.event.id  # type: ignore[union-attr]
     errors = workflow_output(emulator, "$errors/event_summaries")
-    assert [e["event"]["original_event"]["headers"][REPLAY_HEADER] for e in errors if e["id"] == new_id] == [screen.result.replay_id]  # type: ignore[union-attr]
+    assert [e["event"]["original_event"]["headers"][REPLAY_HEADER] for e in errors if e["id"] == new_id] == [
+        screen.result.replay_id
+    ]  # type: ignore[union-attr]
 
 
 async def test_invalid_json_is_refused_with_line_and_column(make_app, emulator) -> None:
@@ -167,7 +196,10 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await replay_screen(app, pilot, EventSummary.model_validate(errors[0]))
         plan = text_of(screen.query_one("#plan", Static))
-        assert "Cannot be replayed: a timer started this run: the API has no way to run a workflow's timer on demand" in plan
+        assert (
+            "Cannot be replayed: a timer started this run: the API has no way to run a workflow's timer on demand"
+            in plan
+        )
         assert "c copies the original event, x exports it as NDJSON" in plan
         await pilot.press("r")
         await pilot.pause()
@@ -217,8 +249,15 @@ async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emula
         assert screen.query_one(ProgressBar).progress == 10
         assert text_of(screen.query_one("#summary", Static)).startswith("Done: 10 failed again")
         journal = ReplayJournal(app.session).path()
-    replayed = [e for e in workflow_output(emulator, "$errors/event_summaries") if REPLAY_HEADER in e["event"]["original_event"]["headers"]]
-    received = [e["event"]["original_event"]["body"]["order_id"] for e in sorted(replayed, key=lambda e: tuple(map(int, e["id"].split("-"))))]
+    replayed = [
+        e
+        for e in workflow_output(emulator, "$errors/event_summaries")
+        if REPLAY_HEADER in e["event"]["original_event"]["headers"]
+    ]
+    received = [
+        e["event"]["original_event"]["body"]["order_id"]
+        for e in sorted(replayed, key=lambda e: tuple(map(int, e["id"].split("-"))))
+    ]
     assert received == names
     with ReplayLog(journal) as log:
         assert {r.event_id for r in log.recent()} == {e.id for e in errors}
@@ -243,7 +282,9 @@ async def test_bulk_stops_when_asked(make_app, emulator) -> None:
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         summary = screen.summary
         assert summary.stopped and 3 <= len(summary.results) < 10
-        assert text_of(screen.query_one("#summary", Static)).startswith(f"Stopped: {len(summary.results)} failed again · {10 - len(summary.results)} not replayed (stopped)")
+        assert text_of(screen.query_one("#summary", Static)).startswith(
+            f"Stopped: {len(summary.results)} failed again · {10 - len(summary.results)} not replayed (stopped)"
+        )
         await pilot.press("escape")
         assert not isinstance(app.screen, BulkReplayScreen)
 
@@ -276,7 +317,9 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
         await pilot.press("r")
         await wait_for(pilot, lambda: replay.result is not None, timeout=15)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: len(table.rows) == before + 1, timeout=10)  # the new error, listed on the way back
+        await wait_for(
+            pilot, lambda: len(table.rows) == before + 1, timeout=10
+        )  # the new error, listed on the way back
         table.table.focus()
         await pilot.pause()
         await pilot.press("enter")
@@ -291,10 +334,13 @@ def text_of_cell(table: ErrorsTable, event: EventSummary) -> str:
     return table.table.get_cell(event.id or "", "mark").plain
 
 
-
 async def test_a_cut_summary_is_read_in_full(make_app, emulator) -> None:
     demo = emulator.emulator.demo
-    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json={"order_id": "ord_big", "note": "n" * 3000}, timeout=10)
+    httpx.post(
+        f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+        json={"order_id": "ord_big", "note": "n" * 3000},
+        timeout=10,
+    )
     with api(emulator) as client:
         items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries").json()["data"]
     cut = EventSummary.model_validate(next(e for e in items if e["metadata"].get("truncated")))
@@ -308,10 +354,19 @@ async def test_a_cut_summary_is_read_in_full(make_app, emulator) -> None:
 async def test_hostile_strings_in_an_error_are_shown_as_text(make_app, emulator) -> None:
     demo = emulator.emulator.demo
     body = {"order_id": "[bold red]ord_evil[/]", "note": "\x1b]52;c;ZXZpbA==\x07 \u202egnp.exe [link=http://x]y[/link]"}
-    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=body, headers={"User-Agent": "[blink]ua\x1b[2J"}, timeout=10)
+    httpx.post(
+        f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+        json=body,
+        headers={"User-Agent": "[blink]ua\x1b[2J"},
+        timeout=10,
+    )
     with api(emulator) as client:
-        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
-    evil = EventSummary.model_validate(next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "[bold red]ord_evil[/]"))
+        items = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
+        ).json()["data"]
+    evil = EventSummary.model_validate(
+        next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "[bold red]ord_evil[/]")
+    )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await replay_screen(app, pilot, evil, edit=True)
@@ -328,8 +383,12 @@ async def test_a_payload_too_big_for_the_editor_is_refused_and_its_view_capped(m
     big = {"order_id": "ord_huge", "blob": "b" * (4 * 1024 * 1024 + 10)}
     httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=big, timeout=30)
     with api(emulator) as client:
-        items = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event", "limit": 3}).json()["data"]
-    huge = EventSummary.model_validate(next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "ord_huge"))
+        items = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event", "limit": 3}
+        ).json()["data"]
+    huge = EventSummary.model_validate(
+        next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "ord_huge")
+    )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await replay_screen(app, pilot, huge)

@@ -57,8 +57,12 @@ def app(fixed_emulator: ServerHandle, tmp_path: Path, monkeypatch: pytest.Monkey
 def oldest_errors(emulator: ServerHandle, n: int) -> list[EventSummary]:
     """The demo's first `n` order errors, oldest first."""
     demo = emulator.emulator.demo
-    with httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {demo.api_key}"}, timeout=10) as client:
-        data = client.get(f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}).json()["data"]
+    with httpx.Client(
+        base_url=emulator.base_url, headers={"Authorization": f"Bearer {demo.api_key}"}, timeout=10
+    ) as client:
+        data = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
+        ).json()["data"]
     events = sorted((EventSummary.model_validate(e) for e in data), key=lambda e: e.key or (0, 0))
     return events[:n]
 
@@ -104,7 +108,10 @@ def test_bulk_replay_summary(snap_compare, app, fixed_emulator, size) -> None:
     errors = oldest_errors(fixed_emulator, 3)
 
     async def run(pilot: Pilot) -> None:
-        await opened(lambda a: open_bulk_replay(a, errors, errors[0].metadata.emitter_id or ""), lambda a: isinstance(a.screen, BulkReplayScreen) and a.screen.planned)(pilot)
+        await opened(
+            lambda a: open_bulk_replay(a, errors, errors[0].metadata.emitter_id or ""),
+            lambda a: isinstance(a.screen, BulkReplayScreen) and a.screen.planned,
+        )(pilot)
         await pilot.press("r")
         await wait_for(pilot, lambda: pilot.app.screen.summary is not None, timeout=30)
         await steady(pilot)

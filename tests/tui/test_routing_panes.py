@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
 from textual.widgets import OptionList, Static, TabbedContent
+from tui_helpers import wait_for as _wait_for
 
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.sources import SourceScreen
@@ -15,12 +16,10 @@ from aftui.tui.screens.webhooks import WebhookScreen, WebhooksPane
 from aftui.tui.widgets.fields import Fields
 from aftui.tui.widgets.paged_table import PagedTable
 
-from tui_helpers import wait_for as _wait_for
-
 SIZE = (120, 36)
 
 
-async def wait_for(pilot, predicate, timeout: float = 15.0) -> None:  # noqa: ANN001
+async def wait_for(pilot, predicate, timeout: float = 15.0) -> None:
     """As tui_helpers', with room for a machine busy running other suites."""
     await _wait_for(pilot, predicate, timeout)
 
@@ -28,8 +27,10 @@ async def wait_for(pilot, predicate, timeout: float = 15.0) -> None:  # noqa: AN
 # --- helpers ----------------------------------------------------------------------------------------------
 
 
-async def _pane_table(app, pilot, pane_id: str) -> PagedTable:  # noqa: ANN001
-    await wait_for(pilot, lambda: bool(app.query(f"#{pane_id} PagedTable")) and app.query_one(f"#{pane_id} PagedTable").pager.done)
+async def _pane_table(app, pilot, pane_id: str) -> PagedTable:
+    await wait_for(
+        pilot, lambda: bool(app.query(f"#{pane_id} PagedTable")) and app.query_one(f"#{pane_id} PagedTable").pager.done
+    )
     table = app.query_one(f"#{pane_id} PagedTable", PagedTable)
     await wait_for(pilot, lambda: len(table.table.rows) == len(table.rows))
     return table
@@ -39,7 +40,7 @@ def _cells(table: PagedTable, column: str) -> list[str]:
     return [table.table.get_cell(table.item_id(row), column).plain for row in table.rows]
 
 
-async def _choose(pilot, table: PagedTable, predicate) -> Any:  # noqa: ANN001
+async def _choose(pilot, table: PagedTable, predicate) -> Any:
     """Move the cursor to the first row matching `predicate` and press enter."""
     index = next(i for i, row in enumerate(table.rows) if predicate(row))
     table.table.focus()
@@ -49,7 +50,7 @@ async def _choose(pilot, table: PagedTable, predicate) -> Any:  # noqa: ANN001
     return table.rows[index]
 
 
-def _fields_text(screen) -> str:  # noqa: ANN001
+def _fields_text(screen) -> str:
     """What the detail's field columns say, as plain text."""
     out = []
     for fields in screen.query(Fields):
@@ -58,25 +59,32 @@ def _fields_text(screen) -> str:  # noqa: ANN001
     return "\n".join(out)
 
 
-async def _detail(app, pilot, kind: type, ident: str | None = None) -> DetailScreen:  # noqa: ANN001
-    await wait_for(pilot, lambda: isinstance(app.screen, kind) and (ident is None or app.screen.ident == ident) and bool(app.screen.query(TabbedContent)))
+async def _detail(app, pilot, kind: type, ident: str | None = None) -> DetailScreen:
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, kind)
+            and (ident is None or app.screen.ident == ident)
+            and bool(app.screen.query(TabbedContent))
+        ),
+    )
     await pilot.pause()
     return app.screen
 
 
-def _store(emulator):  # noqa: ANN001, ANN202
+def _store(emulator):
     return emulator.emulator.store
 
 
-def _source_named(emulator, name: str):  # noqa: ANN001, ANN202
+def _source_named(emulator, name: str):
     return next(s for s in _store(emulator).sources.values() if s.name == name)
 
 
-def _webhook_named(emulator, name: str):  # noqa: ANN001, ANN202
+def _webhook_named(emulator, name: str):
     return next(w for w in _store(emulator).webhooks.values() if w.name == name)
 
 
-async def _palette_open(app, pilot, ident: str) -> None:  # noqa: ANN001
+async def _palette_open(app, pilot, ident: str) -> None:
     await pilot.press("ctrl+p")
     await pilot.press(*ident)
     await pilot.pause(0.3)
@@ -109,7 +117,14 @@ async def test_webhook_detail_shows_its_fields_and_the_subscriptions_that_feed_i
         await _choose(pilot, table, lambda w: w.id == relay.id)
         screen = await _detail(app, pilot, WebhookScreen, relay.id)
         text = _fields_text(screen)
-        for expected in (relay.id, "Relay to inbox", "Loops events back into the Webhook inbox source", relay.url, "yes", "2026-"):
+        for expected in (
+            relay.id,
+            "Relay to inbox",
+            "Loops events back into the Webhook inbox source",
+            relay.url,
+            "yes",
+            "2026-",
+        ):
             assert expected in text, expected
 
         screen.query_one(TabbedContent).active = screen.query_one(TabbedContent).query("TabPane")[1].id
@@ -167,7 +182,9 @@ async def test_an_unknown_webhook_id_is_said_in_place(make_app) -> None:
 
 
 async def test_markup_and_escapes_in_a_webhook_name_render_literally(make_app, emulator, api, info) -> None:
-    response = api.post("/webhooks", params={"url": "https://example.com/hook", "name": "[bold]x[/] \x1b[31m", "org_id": info["org_id"]})
+    response = api.post(
+        "/webhooks", params={"url": "https://example.com/hook", "name": "[bold]x[/] \x1b[31m", "org_id": info["org_id"]}
+    )
     response.raise_for_status()
     hostile = response.json()["data"]["id"]
     app = make_app(start_pane="webhooks")
@@ -197,8 +214,13 @@ async def test_subscriptions_pane_lists_both_ends_with_kind_and_name(make_app, e
         table = await _pane_table(app, pilot, "subscriptions")
         assert len(table.rows) == len(expected) >= 7
         # Source names arrive from a background walk of the workspace's sources.
-        await wait_for(pilot, lambda: any(e.startswith(f"source Order webhooks ({order_webhooks.id}") for e in _cells(table, "emitter")))
-        await wait_for(pilot, lambda: any(e.startswith("webhook Error audit (wh_") for e in _cells(table, "listener")))  # webhook names: a walk of their own
+        await wait_for(
+            pilot,
+            lambda: any(e.startswith(f"source Order webhooks ({order_webhooks.id}") for e in _cells(table, "emitter")),
+        )
+        await wait_for(
+            pilot, lambda: any(e.startswith("webhook Error audit (wh_") for e in _cells(table, "listener"))
+        )  # webhook names: a walk of their own
         emitters, listeners, channels = _cells(table, "emitter"), _cells(table, "listener"), _cells(table, "channel")
         glob = emitters.index("all workflows (p_*)")
         assert channels[glob] == "$errors"
@@ -297,7 +319,10 @@ async def test_r_reloads_the_subscriptions(make_app, emulator, api, info) -> Non
         before = len(table.rows)
         inbox = _source_named(emulator, "Webhook inbox")
         slack = _webhook_named(emulator, "Slack #alerts")
-        api.post("/subscriptions", params={"emitter_id": inbox.id, "listener_id": slack.id, "event_name": "alerts", "org_id": info["org_id"]}).raise_for_status()
+        api.post(
+            "/subscriptions",
+            params={"emitter_id": inbox.id, "listener_id": slack.id, "event_name": "alerts", "org_id": info["org_id"]},
+        ).raise_for_status()
         table.table.focus()
         await pilot.press("r")
         await wait_for(pilot, lambda: len(table.rows) == before + 1 and table.pager.done)
@@ -363,16 +388,26 @@ async def test_with_a_workspace_oauth_token_webhooks_say_they_need_a_user_key(em
     from aftui.tui.session import Session
     from aftui.tui.widgets.status import StatusHeader
 
-    client = Client(emulator.base_url, client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"], org_id=info["org_id"])
+    client = Client(
+        emulator.base_url,
+        client_id=info["oauth_client_id"],
+        client_secret=info["oauth_client_secret"],
+        org_id=info["org_id"],
+    )
     session = Session(client=client, profile_name="oauth", known=KnownWorkflows(tmp_path / "known.json"))
-    session.now = lambda: datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+    session.now = lambda: datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
     app = AftuiApp(session, start_pane="subscriptions")
     async with app.run_test(size=SIZE) as pilot:
         # Subscriptions of the token's workspace still list (GET /orgs/{org_id}/subscriptions).
         subs = await _pane_table(app, pilot, "subscriptions")
         assert len(subs.rows) >= 7
         app.show_pane("webhooks")
-        await wait_for(pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").has_class("failed"))
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").has_class("failed")
+            ),
+        )
         error = str(app.query_one("#webhooks PagedTable .error", Static).render())
         assert "needs a user API key" in error
         assert app.query_one(StatusHeader).connection != "auth"  # not a bad key: no "check your key" state

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from tui_helpers import wait_for
+
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.keys import KeysScreen
 from aftui.tui.widgets.paged_table import PagedTable
-
-from tui_helpers import wait_for
 
 
 async def test_sources_are_listed_with_a_count(make_app) -> None:
@@ -71,6 +71,8 @@ async def test_palette_opens_a_source_by_pasted_id(make_app, emulator) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == source.id)
 
 
-async def _loaded_table(app, pilot) -> PagedTable:  # noqa: ANN001
-    await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.items)
+async def _loaded_table(app, pilot) -> PagedTable:
+    await wait_for(
+        pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.items
+    )
     return app.query_one("#sources PagedTable", PagedTable)

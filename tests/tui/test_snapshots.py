@@ -86,7 +86,9 @@ def test_detail(snap_compare, app, pane, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_source_events_tab(snap_compare, app, size) -> None:
-    steps = settled(table_of("sources"), idle, press("down", "down", "down", "enter"), idle, press("right", "right", "right"))
+    steps = settled(
+        table_of("sources"), idle, press("down", "down", "down", "enter"), idle, press("right", "right", "right")
+    )
     assert snap_compare(app(), terminal_size=size, run_before=steps)
 
 

@@ -21,7 +21,7 @@ from aftui.tui.widgets.paged_table import PagedTable
 from aftui.tui.widgets.status import StatusHeader
 
 
-def profile_screen(app) -> ProfileScreen:  # noqa: ANN001
+def profile_screen(app) -> ProfileScreen:
     assert isinstance(app.screen, ProfileScreen)
     return app.screen
 
@@ -36,12 +36,14 @@ def problem_text(screen: ProfileScreen) -> str:
     return str(box.render()) if box.has_class("shown") else ""
 
 
-async def sources_loaded(app, pilot) -> PagedTable:  # noqa: ANN001
+async def sources_loaded(app, pilot) -> PagedTable:
     await wait_for(
         pilot,
-        lambda: len(app.screen_stack) == 1
-        and bool(app.query("#sources PagedTable"))
-        and bool(app.query_one("#sources PagedTable", PagedTable).pager.items),
+        lambda: (
+            len(app.screen_stack) == 1
+            and bool(app.query("#sources PagedTable"))
+            and bool(app.query_one("#sources PagedTable", PagedTable).pager.items)
+        ),
     )
     return app.query_one("#sources PagedTable", PagedTable)
 
@@ -65,7 +67,9 @@ async def test_with_nothing_configured_the_start_screen_offers_the_demo_and_a_pr
     assert not config_file.exists()
 
 
-async def test_a_bad_key_shows_the_servers_message_and_keeps_every_field(config_file: Path, emulator: ServerHandle, info: dict) -> None:
+async def test_a_bad_key_shows_the_servers_message_and_keeps_every_field(
+    config_file: Path, emulator: ServerHandle, info: dict
+) -> None:
     app = run.make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
@@ -86,7 +90,9 @@ async def test_a_bad_key_shows_the_servers_message_and_keeps_every_field(config_
     assert not config_file.exists()
 
 
-async def test_a_good_key_is_saved_privately_and_the_app_opens_on_sources(config_file: Path, emulator: ServerHandle, info: dict) -> None:
+async def test_a_good_key_is_saved_privately_and_the_app_opens_on_sources(
+    config_file: Path, emulator: ServerHandle, info: dict
+) -> None:
     app = run.make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
@@ -106,7 +112,9 @@ async def test_a_good_key_is_saved_privately_and_the_app_opens_on_sources(config
     assert config.profiles["local"].org_id == info["org_id"]
 
 
-async def test_oauth_client_credentials_are_tested_with_a_token(config_file: Path, emulator: ServerHandle, info: dict) -> None:
+async def test_oauth_client_credentials_are_tested_with_a_token(
+    config_file: Path, emulator: ServerHandle, info: dict
+) -> None:
     app = run.make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
@@ -116,7 +124,14 @@ async def test_oauth_client_credentials_are_tested_with_a_token(config_file: Pat
         screen.query_one("#kind", Select).value = "oauth"
         await pilot.pause()
         assert screen.query_one("#row-client_secret").display and not screen.query_one("#row-api_key").display
-        fill(screen, name="ci", base_url=emulator.base_url, client_id=info["oauth_client_id"], client_secret="wrong", org_id=info["org_id"])
+        fill(
+            screen,
+            name="ci",
+            base_url=emulator.base_url,
+            client_id=info["oauth_client_id"],
+            client_secret="wrong",
+            org_id=info["org_id"],
+        )
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "refused" in problem_text(screen))
         assert not config_file.exists()
@@ -127,7 +142,9 @@ async def test_oauth_client_credentials_are_tested_with_a_token(config_file: Pat
     assert profile.client_id == info["oauth_client_id"] and profile.client_secret == info["oauth_client_secret"]
 
 
-async def test_a_key_revoked_mid_session_leads_to_the_profile_screen(config_file: Path, emulator: ServerHandle, info: dict) -> None:
+async def test_a_key_revoked_mid_session_leads_to_the_profile_screen(
+    config_file: Path, emulator: ServerHandle, info: dict
+) -> None:
     profile = Profile(name="local", base_url=emulator.base_url, api_key=info["api_key"], org_id=info["org_id"])
     save_config(Config(default="local", profiles={"local": profile}))
     app = run.make_app()
@@ -160,12 +177,16 @@ async def test_a_key_revoked_mid_session_leads_to_the_profile_screen(config_file
 async def test_a_profile_whose_key_is_refused_at_start_opens_on_the_profile_screen(
     config_file: Path, emulator: ServerHandle, info: dict
 ) -> None:
-    save_config(Config(profiles={"old": Profile(name="old", base_url=emulator.base_url, api_key="stale-key-0123456789")}))
+    save_config(
+        Config(profiles={"old": Profile(name="old", base_url=emulator.base_url, api_key="stale-key-0123456789")})
+    )
     app = run.make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
         await pilot.pause(0.2)
-        assert sum(isinstance(screen, ProfileScreen) for screen in app.screen_stack) == 1  # once, however many requests failed
+        assert (
+            sum(isinstance(screen, ProfileScreen) for screen in app.screen_stack) == 1
+        )  # once, however many requests failed
         assert "invalid API key" in str(app.screen.query_one("#note", Static).render())
         fill(app.screen, api_key=info["api_key"])
         await pilot.press("ctrl+s")
@@ -189,11 +210,13 @@ async def test_a_refused_key_in_the_demo_only_notifies(make_app, emulator: Serve
         assert any("revoked" in str(n.message) for n in app._notifications)
 
 
-async def test_the_demo_from_the_start_screen_runs_until_the_app_exits(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_demo_from_the_start_screen_runs_until_the_app_exits(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     stopped: list[bool] = []
     real_start = run.start_demo
 
-    def start_quietly(seed: int = 1, activity: bool = True):  # noqa: ANN202 - activity off: nothing runs in the background
+    def start_quietly(seed: int = 1, activity: bool = True):
         session, stop = real_start(seed, activity=False)
         return session, lambda: (stop(), stopped.append(True))
 
@@ -246,7 +269,7 @@ async def test_the_palette_changes_the_theme(make_app) -> None:
         await wait_for(pilot, lambda: app.theme == "nord")
 
 
-def hits(app) -> str:  # noqa: ANN001
+def hits(app) -> str:
     """The palette's hits as text, the highlighted one first."""
     if not isinstance(app.screen, CommandPalette):
         return ""

@@ -7,17 +7,21 @@ import json
 
 from rich.console import Console
 from textual.widgets import Input, Static, TabbedContent
+from tui_helpers import wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.tui.screens.events import EventScreen
 from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.screens.events import EventScreen
 from aftui.tui.screens.workflows import AddWorkflowScreen, KnownTable, WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.fields import Fields
 from aftui.tui.widgets.paged_table import PagedTable
 
-from tui_helpers import wait_for
-
-FROM_SUBSCRIPTIONS = {"Validate and forward orders", "Acknowledge and relay webhooks", "Flaky partner sync", "GitHub issues to Slack"}
+FROM_SUBSCRIPTIONS = {
+    "Validate and forward orders",
+    "Acknowledge and relay webhooks",
+    "Flaky partner sync",
+    "GitHub issues to Slack",
+}
 
 
 def workflow_id(emulator: ServerHandle, name: str) -> str:
@@ -31,12 +35,16 @@ def text_of(widget: Static) -> str:
     return console.export_text()
 
 
-async def discovered(app, pilot) -> KnownTable:  # noqa: ANN001
+async def discovered(app, pilot) -> KnownTable:
     """The pane, once discovery has finished and every row has its details."""
     await wait_for(pilot, lambda: bool(app.query("#workflows KnownTable")), timeout=10)
     pane = app.query_one("#workflows", WorkflowsPane)
     table = pane.query_one(KnownTable)
-    await wait_for(pilot, lambda: not pane._discovering and table.rows and all(r.workflow or r.problem for r in table.rows), timeout=10)
+    await wait_for(
+        pilot,
+        lambda: not pane._discovering and table.rows and all(r.workflow or r.problem for r in table.rows),
+        timeout=10,
+    )
     return table
 
 
@@ -44,7 +52,7 @@ def names(table: KnownTable) -> set[str]:
     return {r.title or "" for r in table.rows}
 
 
-async def add(pilot, text: str) -> AddWorkflowScreen:  # noqa: ANN001
+async def add(pilot, text: str) -> AddWorkflowScreen:
     await pilot.press("a")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, AddWorkflowScreen))
     modal = pilot.app.screen
@@ -53,9 +61,15 @@ async def add(pilot, text: str) -> AddWorkflowScreen:  # noqa: ANN001
     return modal
 
 
-async def open_detail(app, pilot, ident: str) -> WorkflowScreen:  # noqa: ANN001
+async def open_detail(app, pilot, ident: str) -> WorkflowScreen:
     app.open_id(ident)
-    await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json")), timeout=10)
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, WorkflowScreen) and app.screen.ident == ident and bool(app.screen.query("#json"))
+        ),
+        timeout=10,
+    )
     return app.screen
 
 
@@ -160,7 +174,10 @@ async def test_opening_a_workflow_by_id_remembers_it(make_app, emulator) -> None
     async with app.run_test(size=(120, 36)) as pilot:
         table = await discovered(app, pilot)
         await open_detail(app, pilot, refunds)
-        assert app.session.known.in_workspace(app.session.org_id)[refunds] == {"name": "Validate refunds", "found": "opened"}
+        assert app.session.known.in_workspace(app.session.org_id)[refunds] == {
+            "name": "Validate refunds",
+            "found": "opened",
+        }
         await pilot.press("escape")
         await wait_for(pilot, lambda: "Validate refunds" in names(table))
         await wait_for(pilot, lambda: next(r for r in table.rows if r.id == refunds).workflow is not None)
@@ -177,7 +194,9 @@ async def test_enter_opens_the_detail_with_the_http_endpoint(make_app, emulator)
         table.table.move_cursor(row=[r.id for r in table.rows].index(orders))
         table.table.focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("#json")), timeout=10)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("#json")), timeout=10
+        )
         screen = app.screen
         assert screen.ident == orders
         overview, triggers, steps = (text_of(f) for f in screen.query(Fields)[:3])
@@ -209,7 +228,9 @@ async def test_the_errors_tab_lists_the_order_workflows_errors(make_app, emulato
         await wait_for(pilot, lambda: len(errors.rows) == 12, timeout=10)
         first = errors.rows[0]
         assert first.error() is not None
-        cells = [column.render(first).plain for column in errors.columns if column.key != "mark"]  # the replay mark comes first
+        cells = [
+            column.render(first).plain for column in errors.columns if column.key != "mark"
+        ]  # the replay mark comes first
         assert cells[1] == "validate"  # the step that threw, by namespace
         assert cells[2] == "HTTP"
         assert cells[3].startswith("ValidationError: Missing required field")
@@ -252,7 +273,9 @@ async def test_an_unknown_workflow_shows_the_error_in_place(make_app) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await discovered(app, pilot)
         app.open_id("p_gone1234")
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(".problem")), timeout=10)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(".problem")), timeout=10
+        )
         assert "not found" in text_of(app.screen.query_one(".problem", Static))
         assert "p_gone1234" not in app.session.known.in_workspace(app.session.org_id)
 
@@ -275,13 +298,15 @@ async def test_names_come_from_errors_when_the_service_does_not_send_one(make_ap
     client = app.session.client
     real = client.get_workflow
 
-    async def nameless(workflow_id: str):  # noqa: ANN202
+    async def nameless(workflow_id: str):
         return (await real(workflow_id)).model_copy(update={"name": None})
 
     client.get_workflow = nameless
     async with app.run_test(size=(120, 36)) as pilot:
         table = await discovered(app, pilot)
-        await wait_for(pilot, lambda: next(r for r in table.rows if r.id == orders).title == "Validate and forward orders")
+        await wait_for(
+            pilot, lambda: next(r for r in table.rows if r.id == orders).title == "Validate and forward orders"
+        )
         assert app.session.known.in_workspace(app.session.org_id)[orders]["name"] == "Validate and forward orders"
         flaky = next(r for r in table.rows if r.id == workflow_id(emulator, "Flaky partner sync"))
         assert flaky.title is None  # no errors, no name: the row says so

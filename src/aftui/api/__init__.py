@@ -1,7 +1,16 @@
 """The client of the service: no Textual here, usable without the TUI."""
 
 from .client import MUTATING, Client, RetryPolicy, Timeouts
-from .errors import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ReadOnlyError, ServerError, ValidationError
+from .errors import (
+    ApiError,
+    AuthError,
+    NetworkError,
+    NotFoundError,
+    RateLimitError,
+    ReadOnlyError,
+    ServerError,
+    ValidationError,
+)
 from .paging import Pager, iterate
 from .stream import SourceStream, StreamState
 

@@ -87,7 +87,9 @@ class OAuthAuth:
             token = AccessToken.model_validate(response.json())
         except ValueError:  # pydantic's ValidationError included: never a raw exception to the caller
             message = "the token endpoint sent an answer without a usable access token"
-            raise ServerError(message, status=response.status_code, method="POST", url=f"{self._base_url}/oauth/token") from None
+            raise ServerError(
+                message, status=response.status_code, method="POST", url=f"{self._base_url}/oauth/token"
+            ) from None
         self._token = token
         self._expires_at = started + token.expires_in
         self.fetches += 1
@@ -112,10 +114,17 @@ async def _post(http: httpx.AsyncClient, url: str, body: dict[str, str]) -> http
     if response.status_code >= 400:
         error = error_for(response)
         if isinstance(error, AuthError) or response.status_code == 400:
-            raise AuthError(f"OAuth client credentials refused: {error.message}", status=error.status, method="POST", url=url)
+            raise AuthError(
+                f"OAuth client credentials refused: {error.message}", status=error.status, method="POST", url=url
+            )
         raise error
     try:
         response.json()
     except ValueError:
-        raise ServerError("the token endpoint answered with something that is not JSON", status=response.status_code, method="POST", url=url) from None
+        raise ServerError(
+            "the token endpoint answered with something that is not JSON",
+            status=response.status_code,
+            method="POST",
+            url=url,
+        ) from None
     return response

@@ -152,7 +152,7 @@ class Client:
         )
 
     @classmethod
-    def from_profile(cls, profile: Any, **kwargs: Any) -> "Client":
+    def from_profile(cls, profile: Any, **kwargs: Any) -> Client:
         """A client from an `aftui.config` profile, its secrets resolved now."""
         from ..config import resolve_secret
 
@@ -169,7 +169,7 @@ class Client:
             **kwargs,
         )
 
-    async def __aenter__(self) -> "Client":
+    async def __aenter__(self) -> Client:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -201,7 +201,9 @@ class Client:
         response = await self._send(method, url, params=_clean(params or {}), json=json, headers=headers or {})
         return _decode(response)
 
-    async def _send(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+    async def _send(
+        self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
+    ) -> httpx.Response:
         """`_exchange`, telling the status listeners how the connection is doing."""
         try:
             response = await self._exchange(method, url, params=params, json=json, headers=headers)
@@ -227,7 +229,9 @@ class Client:
             for listener in self._status_listeners:
                 listener(state)
 
-    async def _exchange(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+    async def _exchange(
+        self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
+    ) -> httpx.Response:
         attempt, refreshed = 1, False
         while True:
             try:
@@ -269,11 +273,15 @@ class Client:
             return self.retry.delay(attempt)
         return None
 
-    async def _attempt(self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]) -> httpx.Response:
+    async def _attempt(
+        self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
+    ) -> httpx.Response:
         try:
             async with asyncio.timeout(self.timeouts.total):  # a token fetch, if one is due, is part of the attempt
                 auth = await self.auth.header(self._http)
-                return await self._http.request(method, url, params=params, json=json, headers={**headers, "Authorization": auth})
+                return await self._http.request(
+                    method, url, params=params, json=json, headers={**headers, "Authorization": auth}
+                )
         except TimeoutError:
             raise NetworkError(f"no complete answer within {self.timeouts.total:g} s", method=method, url=url) from None
         except httpx.TimeoutException as exc:
@@ -288,7 +296,9 @@ class Client:
         data = body.get("data", body) if isinstance(body, dict) else body
         return _validate(model, data, method, path)
 
-    async def _page(self, model: type[M], path: str, params: dict[str, Any], *, nested: str | None = None, **kwargs: Any) -> Page[M]:
+    async def _page(
+        self, model: type[M], path: str, params: dict[str, Any], *, nested: str | None = None, **kwargs: Any
+    ) -> Page[M]:
         body = await self.request("GET", path, params=params, **kwargs)
         if not isinstance(body, dict):
             raise ServerError("the service sent a list answer without data", method="GET", url=path)
@@ -330,15 +340,25 @@ class Client:
         return await self._page(Account, "/accounts", params)
 
     async def get_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
-        return await self._one(Account, "GET", f"/accounts/{_seg(account_id)}", params={"include_credentials": include_credentials or None})
+        return await self._one(
+            Account, "GET", f"/accounts/{_seg(account_id)}", params={"include_credentials": include_credentials or None}
+        )
 
     async def list_workspace_accounts(
-        self, workspace_id: str, *, query: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None
+        self,
+        workspace_id: str,
+        *,
+        query: str | None = None,
+        limit: int | None = None,
+        after: str | None = None,
+        before: str | None = None,
     ) -> Page[WorkspaceAccount]:
         params = {"query": query, "limit": limit, "after": after, "before": before}
         return await self._page(WorkspaceAccount, f"/workspaces/{_seg(workspace_id)}/accounts", params)
 
-    async def list_apps(self, *, q: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[App]:
+    async def list_apps(
+        self, *, q: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[App]:
         return await self._page(App, "/apps", {"q": q, "limit": limit, "after": after, "before": before})
 
     async def get_app(self, app_id_or_slug: str) -> App:
@@ -360,9 +380,21 @@ class Client:
         return await self._one(Component, "GET", f"/components/registry/{_seg(key)}")
 
     async def search_components(
-        self, query: str, *, app: str | None = None, similarity_threshold: float | None = None, debug: bool = False, limit: int | None = None
+        self,
+        query: str,
+        *,
+        app: str | None = None,
+        similarity_threshold: float | None = None,
+        debug: bool = False,
+        limit: int | None = None,
     ) -> ComponentSearch:
-        params = {"query": query, "app": app, "similarity_threshold": similarity_threshold, "debug": debug or None, "limit": limit}
+        params = {
+            "query": query,
+            "app": app,
+            "similarity_threshold": similarity_threshold,
+            "debug": debug or None,
+            "limit": limit,
+        }
         return await self._one(ComponentSearch, "GET", "/components/search", params=params)
 
     # --- sources ------------------------------------------------------------------------------------------
@@ -409,9 +441,15 @@ class Client:
             "configured_props": configured_props,
             "active": active,
         }
-        answer = await self.request("PUT", f"/sources/{_seg(source_id)}", json={k: v for k, v in body.items() if v is not None})
+        answer = await self.request(
+            "PUT", f"/sources/{_seg(source_id)}", json={k: v for k, v in body.items() if v is not None}
+        )
         data = answer.get("data") if isinstance(answer, dict) else None
-        return _validate(Source, data, "PUT", f"/sources/{_seg(source_id)}") if isinstance(data, dict) and "id" in data else None
+        return (
+            _validate(Source, data, "PUT", f"/sources/{_seg(source_id)}")
+            if isinstance(data, dict) and "id" in data
+            else None
+        )
 
     @mutating("activating or deactivating a source")
     async def set_source_active(self, source_id: str, active: bool) -> Source | None:
@@ -425,15 +463,24 @@ class Client:
         """GET /sources/{id}: not in the spec's table, served by the real service and the emulator."""
         return await self._one(Source, "GET", f"/sources/{_seg(source_id)}")
 
-    async def list_sources(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Source]:
+    async def list_sources(
+        self, *, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[Source]:
         """The caller's sources (`/users/me/sources`; user API keys only)."""
         return await self._page(Source, "/users/me/sources", {"limit": limit, "after": after, "before": before})
 
     async def list_workspace_sources(
-        self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
+        self,
+        org_id: str | None = None,
+        *,
+        limit: int | None = None,
+        after: str | None = None,
+        before: str | None = None,
     ) -> Page[Source]:
         org = org_id or self._need_org()
-        return await self._page(Source, f"/orgs/{_seg(org)}/sources", {"limit": limit, "after": after, "before": before})
+        return await self._page(
+            Source, f"/orgs/{_seg(org)}/sources", {"limit": limit, "after": after, "before": before}
+        )
 
     # --- events ---------------------------------------------------------------------------------------------
 
@@ -447,22 +494,44 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[EventSummary]:
-        params = {"limit": limit, "expand": "event" if expand else None, "channel": channel, "after": after, "before": before}
+        params = {
+            "limit": limit,
+            "expand": "event" if expand else None,
+            "channel": channel,
+            "after": after,
+            "before": before,
+        }
         return await self._page(EventSummary, f"/sources/{_seg(source_id)}/event_summaries", params)
 
     @mutating("deleting events")
-    async def delete_source_events(self, source_id: str, *, start_id: str | None = None, end_id: str | None = None) -> None:
+    async def delete_source_events(
+        self, source_id: str, *, start_id: str | None = None, end_id: str | None = None
+    ) -> None:
         """Accepted (202); the service removes the events shortly after."""
-        await self.request("DELETE", f"/sources/{_seg(source_id)}/events", params={"start_id": start_id, "end_id": end_id})
+        await self.request(
+            "DELETE", f"/sources/{_seg(source_id)}/events", params={"start_id": start_id, "end_id": end_id}
+        )
 
     async def list_workflow_events(
-        self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
+        self,
+        workflow_id: str,
+        *,
+        limit: int | None = None,
+        expand: bool = False,
+        after: str | None = None,
+        before: str | None = None,
     ) -> Page[EventSummary]:
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
         return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/event_summaries", params)
 
     async def list_workflow_errors(
-        self, workflow_id: str, *, limit: int | None = None, expand: bool = False, after: str | None = None, before: str | None = None
+        self,
+        workflow_id: str,
+        *,
+        limit: int | None = None,
+        expand: bool = False,
+        after: str | None = None,
+        before: str | None = None,
     ) -> Page[EventSummary]:
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
         return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/$errors/event_summaries", params)
@@ -492,21 +561,34 @@ class Client:
         body = await self.request("POST", "/auto_subscriptions", params=params)
         return body.get("data", body) if isinstance(body, dict) else {}
 
-    async def list_subscriptions(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Subscription]:
-        return await self._page(Subscription, "/users/me/subscriptions", {"limit": limit, "after": after, "before": before})
+    async def list_subscriptions(
+        self, *, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[Subscription]:
+        return await self._page(
+            Subscription, "/users/me/subscriptions", {"limit": limit, "after": after, "before": before}
+        )
 
     async def list_workspace_subscriptions(
-        self, org_id: str | None = None, *, limit: int | None = None, after: str | None = None, before: str | None = None
+        self,
+        org_id: str | None = None,
+        *,
+        limit: int | None = None,
+        after: str | None = None,
+        before: str | None = None,
     ) -> Page[Subscription]:
         org = org_id or self._need_org()
-        return await self._page(Subscription, f"/orgs/{_seg(org)}/subscriptions", {"limit": limit, "after": after, "before": before})
+        return await self._page(
+            Subscription, f"/orgs/{_seg(org)}/subscriptions", {"limit": limit, "after": after, "before": before}
+        )
 
     @mutating("creating a webhook")
     async def create_webhook(self, url: str, *, name: str | None = None, description: str | None = None) -> Webhook:
         params = self._org_params({"url": url, "name": name, "description": description})
         return await self._one(Webhook, "POST", "/webhooks", params=params)
 
-    async def list_webhooks(self, *, limit: int | None = None, after: str | None = None, before: str | None = None) -> Page[Webhook]:
+    async def list_webhooks(
+        self, *, limit: int | None = None, after: str | None = None, before: str | None = None
+    ) -> Page[Webhook]:
         return await self._page(Webhook, "/users/me/webhooks", {"limit": limit, "after": after, "before": before})
 
     @mutating("deleting a webhook")
@@ -529,7 +611,13 @@ class Client:
         """Steps are addressed by namespace (`{namespace, props}`), triggers by index (`{props}`)."""
         settings = {k: v for k, v in {"name": name, "auto_deploy": auto_deploy}.items() if v is not None}
         body = self._org_params(
-            {"template_id": template_id, "project_id": project_id, "steps": steps, "triggers": triggers, "settings": settings or None}
+            {
+                "template_id": template_id,
+                "project_id": project_id,
+                "steps": steps,
+                "triggers": triggers,
+                "settings": settings or None,
+            }
         )
         return await self._one(Workflow, "POST", "/workflows", json={k: v for k, v in body.items() if v is not None})
 
@@ -590,11 +678,15 @@ class Client:
         before: str | None = None,
     ) -> Page[Account]:
         params = _account_filters(app, oauth_app_id, external_user_id, include_credentials, limit, after, before)
-        return await self._page(Account, self._connect("/accounts"), params, nested="accounts", headers=self._env_header)
+        return await self._page(
+            Account, self._connect("/accounts"), params, nested="accounts", headers=self._env_header
+        )
 
     async def get_connect_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
         params = {"include_credentials": include_credentials or None}
-        return await self._one(Account, "GET", self._connect(f"/accounts/{_seg(account_id)}"), params=params, headers=self._env_header)
+        return await self._one(
+            Account, "GET", self._connect(f"/accounts/{_seg(account_id)}"), params=params, headers=self._env_header
+        )
 
     @mutating("deleting a connected account")
     async def delete_connect_account(self, account_id: str) -> None:
@@ -681,4 +773,8 @@ def _validate(model: type[M], data: Any, method: str, path: str) -> M:
     except ValueError as exc:
         first = exc.errors()[0] if hasattr(exc, "errors") else {}  # type: ignore[attr-defined]
         where = ".".join(str(p) for p in first.get("loc", ())) or "the body"
-        raise ServerError(f"the service sent a {model.__name__} we cannot read ({where}: {first.get('msg', exc)})", method=method, url=path) from None
+        raise ServerError(
+            f"the service sent a {model.__name__} we cannot read ({where}: {first.get('msg', exc)})",
+            method=method,
+            url=path,
+        ) from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -151,7 +151,7 @@ def retry_after_seconds(response: httpx.Response) -> float | None:
         when = parsedate_to_datetime(raw)
     except (TypeError, ValueError):
         return None
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def error_for(response: httpx.Response) -> ApiError:

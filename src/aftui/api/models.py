@@ -9,7 +9,7 @@ ISO 8601; a last page's `end_cursor` as null or "".
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -25,7 +25,7 @@ def _to_datetime(value: Any) -> Any:
     if isinstance(value, (int, float)):
         seconds = value / 1000 if abs(value) > 1e11 else value  # epoch ms vs s
         try:
-            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+            return datetime.fromtimestamp(seconds, tz=UTC)
         except (OverflowError, OSError, ValueError):  # beyond year 9999, or NaN: refused like any non-timestamp
             raise ValueError(f"timestamp out of range: {value!r}") from None
     if isinstance(value, str):
@@ -33,7 +33,7 @@ def _to_datetime(value: Any) -> Any:
         if text.lstrip("-").isdecimal():
             return _to_datetime(int(text))
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     raise ValueError(f"not a timestamp: {value!r}")
 
 

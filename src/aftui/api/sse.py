@@ -25,7 +25,7 @@ class SseEvent:
 
     __slots__ = ("data", "event", "id")
 
-    def __init__(self, event: str = "message", data: str = "", id: str = "") -> None:  # noqa: A002 - the spec's name
+    def __init__(self, event: str = "message", data: str = "", id: str = "") -> None:
         self.event = event
         self.data = data
         self.id = id
@@ -84,7 +84,7 @@ class SseParser:
                     data = []
                 event = ""
                 continue
-            name, colon, value = line.partition(":")
+            name, _colon, value = line.partition(":")
             if not name:
                 continue  # a comment (keepalives are these)
             if value[:1] == " ":

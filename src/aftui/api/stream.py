@@ -65,7 +65,7 @@ class SourceStream:
 
     def __init__(
         self,
-        client: "Client",
+        client: Client,
         source_id: str,
         *,
         last_event_id: str | None = None,
@@ -147,12 +147,16 @@ class SourceStream:
     async def _open(self) -> AsyncIterator[httpx.Response]:
         """The stream's response, live (after at most one fresh OAuth token); closed on exit."""
         client = self.client
-        http = client._http  # noqa: SLF001 - the stream is the client's, sharing its pool
+        http = client._http
         url = f"{client.root_url}/sources/{self.source_id}/sse"
         # httpx's read timeout is "no byte for this long": keepalives count, silence does not.
         timeout = httpx.Timeout(self.keepalive_s * 2, connect=client.timeouts.connect)
         for refresh in (False, True):
-            headers = {"Authorization": await client.auth.header(http), "Accept": "text/event-stream", "Cache-Control": "no-cache"}
+            headers = {
+                "Authorization": await client.auth.header(http),
+                "Accept": "text/event-stream",
+                "Cache-Control": "no-cache",
+            }
             if self.last_event_id:
                 headers["Last-Event-ID"] = self.last_event_id
             async with http.stream("GET", url, headers=headers, timeout=timeout) as response:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from . import jwt
 from .errors import ApiProblem, bad_request, unauthorized
@@ -38,7 +39,9 @@ class Principal:
         org_id = params.get("org_id")
         if not org_id:
             if required:
-                raise ApiProblem(400, "org_id is required with a user API key", code="missing_parameter", details={"param": "org_id"})
+                raise ApiProblem(
+                    400, "org_id is required with a user API key", code="missing_parameter", details={"param": "org_id"}
+                )
             return self.org_ids[0]
         if not isinstance(org_id, str) or org_id not in self.org_ids:
             raise bad_request(f"org_id {org_id} is not a workspace of this user", param="org_id")

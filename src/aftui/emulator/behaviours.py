@@ -60,7 +60,9 @@ def _github_issues(source: Source, now_ms: int, rng: random.Random) -> list[Emis
     out = []
     for _ in range(rng.randint(0, 2)):
         number = _counter(source, "last_issue")
-        title = rng.choice(["Crash on empty payload", "Timeout talking to billing", "Docs: webhook retries", "Flaky test in CI"])
+        title = rng.choice(
+            ["Crash on empty payload", "Timeout talking to billing", "Docs: webhook retries", "Flaky test in CI"]
+        )
         issue = {
             "number": number,
             "title": title,
@@ -83,7 +85,14 @@ def _slack_messages(source: Source, now_ms: int, rng: random.Random) -> list[Emi
     for i in range(rng.randint(0, 3)):
         ts = f"{now_ms / 1000 + i / 1000:.6f}"
         text = rng.choice(["deploy finished", "anyone seen the 502s?", "standup in 5", "rolled back v2.3.1"])
-        out.append(Emission({"type": "message", "channel": channel, "text": text, "ts": ts, "user": "U0G9QF9C6"}, id=ts, summary=text, ts=now_ms + i))
+        out.append(
+            Emission(
+                {"type": "message", "channel": channel, "text": text, "ts": ts, "user": "U0G9QF9C6"},
+                id=ts,
+                summary=text,
+                ts=now_ms + i,
+            )
+        )
     return out
 
 

@@ -45,7 +45,7 @@ def _field(
     label: str,
     description: str,
     *,
-    type: str = "string",  # noqa: A002 - mirrors the JSON key
+    type: str = "string",
     optional: bool = False,
 ) -> dict:
     return {
@@ -59,7 +59,7 @@ def _field(
 
 
 def _app(
-    id: str,  # noqa: A002 - mirrors the JSON key
+    id: str,
     name_slug: str,
     name: str,
     auth_type: str,
@@ -82,32 +82,50 @@ def _app(
 APPS: tuple[dict, ...] = (
     # ---- OAuth apps ------------------------------------------------------
     _app(
-        "app_OrZhaO", "github", "GitHub", "oauth",
+        "app_OrZhaO",
+        "github",
+        "GitHub",
+        "oauth",
         "Where the world builds software: repositories, issues, pull requests and Actions.",
         ["Developer Tools"],
     ),
     _app(
-        "app_OkrhR1", "slack", "Slack", "oauth",
+        "app_OkrhR1",
+        "slack",
+        "Slack",
+        "oauth",
         "Slack is a channel-based messaging platform for teams.",
         ["Communication"],
     ),
     _app(
-        "app_168hvn", "google_sheets", "Google Sheets", "oauth",
+        "app_168hvn",
+        "google_sheets",
+        "Google Sheets",
+        "oauth",
         "Create, edit and share spreadsheets from anywhere with Google Sheets.",
         ["Productivity", "Databases"],
     ),
     _app(
-        "app_X7Lhxr", "notion", "Notion", "oauth",
+        "app_X7Lhxr",
+        "notion",
+        "Notion",
+        "oauth",
         "Notion is a connected workspace for docs, wikis, projects and databases.",
         ["Productivity"],
     ),
     _app(
-        "app_Mqh3aV", "hubspot", "HubSpot", "oauth",
+        "app_Mqh3aV",
+        "hubspot",
+        "HubSpot",
+        "oauth",
         "HubSpot is a CRM platform with marketing, sales, service and content tools.",
         ["CRM", "Marketing"],
     ),
     _app(
-        "app_P4jhvq", "shopify", "Shopify", "oauth",
+        "app_P4jhvq",
+        "shopify",
+        "Shopify",
+        "oauth",
         "Shopify is a commerce platform to start, run and grow an online store.",
         ["E-commerce"],
         [
@@ -119,67 +137,106 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_mWnhBo", "discord", "Discord", "oauth",
+        "app_mWnhBo",
+        "discord",
+        "Discord",
+        "oauth",
         "Voice, video and text chat for communities and teams.",
         ["Communication"],
     ),
     _app(
-        "app_Nlh6vQ", "trello", "Trello", "oauth",
+        "app_Nlh6vQ",
+        "trello",
+        "Trello",
+        "oauth",
         "Trello organizes projects into boards, lists and cards.",
         ["Project Management"],
     ),
     _app(
-        "app_1Z2hw1", "asana", "Asana", "oauth",
+        "app_1Z2hw1",
+        "asana",
+        "Asana",
+        "oauth",
         "Asana helps teams orchestrate work, from daily tasks to cross-functional initiatives.",
         ["Project Management"],
     ),
     _app(
-        "app_Bkah2G", "jira", "Jira", "oauth",
+        "app_Bkah2G",
+        "jira",
+        "Jira",
+        "oauth",
         "Jira is Atlassian's issue and project tracker for software teams.",
         ["Developer Tools", "Project Management"],
     ),
     _app(
-        "app_9dKhnP", "salesforce_rest_api", "Salesforce", "oauth",
+        "app_9dKhnP",
+        "salesforce_rest_api",
+        "Salesforce",
+        "oauth",
         "Salesforce is the customer relationship management platform for sales, service and marketing.",
         ["CRM"],
     ),
     _app(
-        "app_yLVh7e", "zoom", "Zoom", "oauth",
+        "app_yLVh7e",
+        "zoom",
+        "Zoom",
+        "oauth",
         "Zoom provides video meetings, webinars and chat.",
         ["Communication"],
     ),
     _app(
-        "app_OQYhq7", "dropbox", "Dropbox", "oauth",
+        "app_OQYhq7",
+        "dropbox",
+        "Dropbox",
+        "oauth",
         "Dropbox stores, syncs and shares files across devices.",
         ["File Storage"],
     ),
     _app(
-        "app_1Orh5e", "google_drive", "Google Drive", "oauth",
+        "app_1Orh5e",
+        "google_drive",
+        "Google Drive",
+        "oauth",
         "Google Drive is a file storage and synchronization service by Google.",
         ["File Storage", "Productivity"],
     ),
     _app(
-        "app_mvWhYn", "gmail", "Gmail", "oauth",
+        "app_mvWhYn",
+        "gmail",
+        "Gmail",
+        "oauth",
         "Gmail is Google's email service.",
         ["Communication", "Email"],
     ),
     _app(
-        "app_Rd2hpK", "mailchimp", "Mailchimp", "oauth",
+        "app_Rd2hpK",
+        "mailchimp",
+        "Mailchimp",
+        "oauth",
         "Mailchimp is an email marketing and automation platform.",
         ["Marketing", "Email"],
     ),
     _app(
-        "app_WY6h4v", "typeform", "Typeform", "oauth",
+        "app_WY6h4v",
+        "typeform",
+        "Typeform",
+        "oauth",
         "Typeform builds conversational forms, surveys and quizzes.",
         ["Forms"],
     ),
     _app(
-        "app_ZAxhqG", "intercom", "Intercom", "oauth",
+        "app_ZAxhqG",
+        "intercom",
+        "Intercom",
+        "oauth",
         "Intercom is a customer messaging platform for support, engagement and onboarding.",
         ["Customer Support"],
     ),
     _app(
-        "app_Jr8hJ0", "zendesk", "Zendesk", "oauth",
+        "app_Jr8hJ0",
+        "zendesk",
+        "Zendesk",
+        "oauth",
         "Zendesk is customer service software with ticketing, chat and a help center.",
         ["Customer Support"],
         [
@@ -191,32 +248,50 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_1dBhP3", "linear_app", "Linear", "oauth",
+        "app_1dBhP3",
+        "linear_app",
+        "Linear",
+        "oauth",
         "Linear is the issue tracker built for high-performance software teams.",
         ["Developer Tools", "Project Management"],
     ),
     _app(
-        "app_8ywhKE", "clickup", "ClickUp", "oauth",
+        "app_8ywhKE",
+        "clickup",
+        "ClickUp",
+        "oauth",
         "ClickUp brings tasks, docs, goals and chat into one workspace.",
         ["Project Management", "Productivity"],
     ),
     _app(
-        "app_G7nh1k", "pipedrive", "Pipedrive", "oauth",
+        "app_G7nh1k",
+        "pipedrive",
+        "Pipedrive",
+        "oauth",
         "Pipedrive is a sales CRM and pipeline management tool.",
         ["CRM"],
     ),
     _app(
-        "app_rmBhEq", "pagerduty", "PagerDuty", "oauth",
+        "app_rmBhEq",
+        "pagerduty",
+        "PagerDuty",
+        "oauth",
         "PagerDuty is an incident response platform for on-call engineering teams.",
         ["Developer Tools", "Monitoring"],
     ),
     _app(
-        "app_2ZahRo", "microsoft_outlook", "Microsoft Outlook", "oauth",
+        "app_2ZahRo",
+        "microsoft_outlook",
+        "Microsoft Outlook",
+        "oauth",
         "Outlook is Microsoft's email, calendar and contacts service.",
         ["Communication", "Email"],
     ),
     _app(
-        "app_13Gh2V", "google_calendar", "Google Calendar", "oauth",
+        "app_13Gh2V",
+        "google_calendar",
+        "Google Calendar",
+        "oauth",
         "Google Calendar schedules meetings and events and shares calendars.",
         ["Productivity"],
         [
@@ -229,18 +304,27 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_dpVhR2", "gitlab", "GitLab", "oauth",
+        "app_dpVhR2",
+        "gitlab",
+        "GitLab",
+        "oauth",
         "GitLab is a DevSecOps platform for source control, CI/CD and issue tracking.",
         ["Developer Tools"],
     ),
     _app(
-        "app_vgKhQ9", "calendly_v2", "Calendly", "oauth",
+        "app_vgKhQ9",
+        "calendly_v2",
+        "Calendly",
+        "oauth",
         "Calendly schedules meetings without the back-and-forth emails.",
         ["Productivity"],
     ),
     # ---- Key-based apps --------------------------------------------------
     _app(
-        "app_OrZhYA", "stripe", "Stripe", "keys",
+        "app_OrZhYA",
+        "stripe",
+        "Stripe",
+        "keys",
         "Stripe powers online payments, subscriptions and invoicing.",
         ["Payments", "E-commerce"],
         [
@@ -253,7 +337,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_mWnhGb", "openai", "OpenAI", "keys",
+        "app_mWnhGb",
+        "openai",
+        "OpenAI",
+        "keys",
         "OpenAI provides the GPT models through a REST API.",
         ["Artificial Intelligence"],
         [
@@ -266,7 +353,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_kpnhW3", "postgresql", "PostgreSQL", "keys",
+        "app_kpnhW3",
+        "postgresql",
+        "PostgreSQL",
+        "keys",
         "PostgreSQL is a powerful, open source object-relational database.",
         ["Databases", "Developer Tools"],
         [
@@ -278,7 +368,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_m9zhdv", "twilio", "Twilio", "keys",
+        "app_m9zhdv",
+        "twilio",
+        "Twilio",
+        "keys",
         "Twilio offers programmable SMS, voice, video and email APIs.",
         ["Communication", "Developer Tools"],
         [
@@ -287,7 +380,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_1z8hW9", "sendgrid", "SendGrid", "keys",
+        "app_1z8hW9",
+        "sendgrid",
+        "SendGrid",
+        "keys",
         "Twilio SendGrid delivers transactional and marketing email.",
         ["Email", "Marketing"],
         [
@@ -300,7 +396,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_XBxhAl", "airtable", "Airtable", "keys",
+        "app_XBxhAl",
+        "airtable",
+        "Airtable",
+        "keys",
         "Airtable is a low-code platform for building collaborative apps on relational tables.",
         ["Databases", "Productivity"],
         [
@@ -313,7 +412,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_mE7hpQ", "mongodb", "MongoDB", "keys",
+        "app_mE7hpQ",
+        "mongodb",
+        "MongoDB",
+        "keys",
         "MongoDB is a document database with scalability and flexibility.",
         ["Databases"],
         [
@@ -328,7 +430,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_OQYh2q", "mysql", "MySQL", "keys",
+        "app_OQYh2q",
+        "mysql",
+        "MySQL",
+        "keys",
         "MySQL is the world's most popular open source relational database.",
         ["Databases"],
         [
@@ -340,7 +445,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_8Gnhvb", "aws", "AWS", "keys",
+        "app_8Gnhvb",
+        "aws",
+        "AWS",
+        "keys",
         "Amazon Web Services offers on-demand cloud computing platforms and APIs.",
         ["Cloud", "Developer Tools"],
         [
@@ -354,7 +462,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_A6phq4", "datadog", "Datadog", "keys",
+        "app_A6phq4",
+        "datadog",
+        "Datadog",
+        "keys",
         "Datadog is the monitoring and security platform for cloud applications.",
         ["Monitoring", "Developer Tools"],
         [
@@ -374,7 +485,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_lGwh4x", "anthropic", "Anthropic", "keys",
+        "app_lGwh4x",
+        "anthropic",
+        "Anthropic",
+        "keys",
         "Anthropic builds the Claude family of large language models.",
         ["Artificial Intelligence"],
         [
@@ -382,7 +496,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_0Gkhoj", "mailgun", "Mailgun", "keys",
+        "app_0Gkhoj",
+        "mailgun",
+        "Mailgun",
+        "keys",
         "Mailgun is an email API for sending, receiving and tracking email.",
         ["Email"],
         [
@@ -392,7 +509,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_eZkh8v", "telegram_bot_api", "Telegram Bot", "keys",
+        "app_eZkh8v",
+        "telegram_bot_api",
+        "Telegram Bot",
+        "keys",
         "The Telegram Bot API lets bots send and receive messages in Telegram chats.",
         ["Communication"],
         [
@@ -405,7 +525,10 @@ APPS: tuple[dict, ...] = (
         ],
     ),
     _app(
-        "app_Jkvh4n", "supabase", "Supabase", "keys",
+        "app_Jkvh4n",
+        "supabase",
+        "Supabase",
+        "keys",
         "Supabase is an open source backend with a Postgres database, auth and storage.",
         ["Databases", "Developer Tools"],
         [
@@ -421,7 +544,7 @@ APPS: tuple[dict, ...] = (
 )
 
 
-def APP_CREDENTIAL_FIELDS(app: dict) -> list[str]:  # noqa: N802 - public name fixed by the brief
+def APP_CREDENTIAL_FIELDS(app: dict) -> list[str]:
     """Names of the credential fields an account of ``app`` exposes.
 
     OAuth apps expose the four ``oauth_*`` fields of the spec; key-based apps
@@ -441,7 +564,7 @@ BUILTIN_NAMESPACES: frozenset[str] = frozenset({"http", "schedule", "rss", "data
 # Registry components
 # --------------------------------------------------------------------------
 
-_HTTP_NEW_REQUESTS = r'''import { axios } from "@pipedream/platform";
+_HTTP_NEW_REQUESTS = r"""import { axios } from "@pipedream/platform";
 
 export default {
   key: "http-new-requests",
@@ -510,9 +633,9 @@ export default {
     });
   },
 };
-'''
+"""
 
-_HTTP_CUSTOM_RESPONSE = r'''export default {
+_HTTP_CUSTOM_RESPONSE = r"""export default {
   key: "http-custom-response",
   name: "New Requests (Custom Response)",
   description: "Get a unique URL and choose the HTTP response returned to the caller. Each request is emitted as an event.",
@@ -558,9 +681,9 @@ _HTTP_CUSTOM_RESPONSE = r'''export default {
     });
   },
 };
-'''
+"""
 
-_SCHEDULE_EVERY_INTERVAL = r'''export default {
+_SCHEDULE_EVERY_INTERVAL = r"""export default {
   key: "schedule-every-interval",
   name: "Custom Interval",
   description: "Emit an event on a regular interval, for example every 15 minutes.",
@@ -590,9 +713,9 @@ _SCHEDULE_EVERY_INTERVAL = r'''export default {
     });
   },
 };
-'''
+"""
 
-_SCHEDULE_CRON_EXPRESSION = r'''export default {
+_SCHEDULE_CRON_EXPRESSION = r"""export default {
   key: "schedule-cron-expression",
   name: "Cron Schedule",
   description: "Emit an event on a cron schedule, e.g. `0 9 * * 1-5` for 9 AM on weekdays. [Crontab guru](https://crontab.guru) helps write expressions.",
@@ -637,9 +760,9 @@ _SCHEDULE_CRON_EXPRESSION = r'''export default {
     });
   },
 };
-'''
+"""
 
-_GITHUB_NEW_ISSUE = r'''import github from "../../github.app.mjs";
+_GITHUB_NEW_ISSUE = r"""import github from "../../github.app.mjs";
 
 export default {
   key: "github-new-issue",
@@ -729,9 +852,9 @@ export default {
     fresh.reverse().forEach((issue) => this.emitIssue(issue));
   },
 };
-'''
+"""
 
-_SLACK_NEW_MESSAGE_IN_CHANNELS = r'''import slack from "../../slack.app.mjs";
+_SLACK_NEW_MESSAGE_IN_CHANNELS = r"""import slack from "../../slack.app.mjs";
 
 export default {
   key: "slack-new-message-in-channels",
@@ -827,9 +950,9 @@ export default {
     }
   },
 };
-'''
+"""
 
-_STRIPE_NEW_PAYMENT = r'''import stripe from "../../stripe.app.mjs";
+_STRIPE_NEW_PAYMENT = r"""import stripe from "../../stripe.app.mjs";
 
 export default {
   key: "stripe-new-payment",
@@ -904,9 +1027,9 @@ export default {
     });
   },
 };
-'''
+"""
 
-_RSS_NEW_ITEM_IN_FEED = r'''import { axios } from "@pipedream/platform";
+_RSS_NEW_ITEM_IN_FEED = r"""import { axios } from "@pipedream/platform";
 import { XMLParser } from "fast-xml-parser";
 
 export default {
@@ -993,9 +1116,9 @@ export default {
     }
   },
 };
-'''
+"""
 
-_GOOGLE_SHEETS_NEW_ROW_ADDED = r'''import google_sheets from "../../google_sheets.app.mjs";
+_GOOGLE_SHEETS_NEW_ROW_ADDED = r"""import google_sheets from "../../google_sheets.app.mjs";
 
 export default {
   key: "google_sheets-new-row-added",
@@ -1068,9 +1191,9 @@ export default {
     this._setRowCount(rows.length);
   },
 };
-'''
+"""
 
-_POSTGRESQL_NEW_ROW = r'''import postgresql from "../../postgresql.app.mjs";
+_POSTGRESQL_NEW_ROW = r"""import postgresql from "../../postgresql.app.mjs";
 
 export default {
   key: "postgresql-new-row",
@@ -1189,9 +1312,9 @@ export default {
     }
   },
 };
-'''
+"""
 
-_SLACK_SEND_MESSAGE = r'''import slack from "../../slack.app.mjs";
+_SLACK_SEND_MESSAGE = r"""import slack from "../../slack.app.mjs";
 
 export default {
   key: "slack-send-message",
@@ -1258,9 +1381,9 @@ export default {
     return response;
   },
 };
-'''
+"""
 
-_HTTP_SEND_REQUEST = r'''export default {
+_HTTP_SEND_REQUEST = r"""export default {
   key: "http-send-request",
   name: "Send any HTTP Request",
   description: "Send an HTTP request to any URL. Configure the method, URL, headers, query and body in the request builder.",
@@ -1294,9 +1417,9 @@ _HTTP_SEND_REQUEST = r'''export default {
     }
   },
 };
-'''
+"""
 
-_DATA_STORES_ADD_UPDATE_RECORD = r'''export default {
+_DATA_STORES_ADD_UPDATE_RECORD = r"""export default {
   key: "data_stores-add-update-record",
   name: "Add or update a single record",
   description: "Add a new record or update an existing one in a data store, by key.",
@@ -1353,9 +1476,9 @@ _DATA_STORES_ADD_UPDATE_RECORD = r'''export default {
     };
   },
 };
-'''
+"""
 
-_GITHUB_CREATE_ISSUE = r'''import github from "../../github.app.mjs";
+_GITHUB_CREATE_ISSUE = r"""import github from "../../github.app.mjs";
 
 export default {
   key: "github-create-issue",
@@ -1414,9 +1537,9 @@ export default {
     return issue;
   },
 };
-'''
+"""
 
-_OPENAI_CHAT = r'''import { axios } from "@pipedream/platform";
+_OPENAI_CHAT = r"""import { axios } from "@pipedream/platform";
 
 export default {
   key: "openai-chat",
@@ -1523,9 +1646,9 @@ export default {
     return response;
   },
 };
-'''
+"""
 
-_TWILIO_SEND_SMS = r'''import twilio from "../../twilio.app.mjs";
+_TWILIO_SEND_SMS = r"""import twilio from "../../twilio.app.mjs";
 
 export default {
   key: "twilio-send-sms",
@@ -1575,9 +1698,9 @@ export default {
     return message;
   },
 };
-'''
+"""
 
-_DATADOG_POST_METRIC = r'''import datadog from "../../datadog.app.mjs";
+_DATADOG_POST_METRIC = r"""import datadog from "../../datadog.app.mjs";
 
 export default {
   key: "datadog-post-metric-data",
@@ -1638,9 +1761,9 @@ export default {
     return response;
   },
 };
-'''
+"""
 
-_TRELLO_UPDATE_CHECKLIST_ITEMS = r'''import trello from "../../trello.app.mjs";
+_TRELLO_UPDATE_CHECKLIST_ITEMS = r"""import trello from "../../trello.app.mjs";
 
 export default {
   key: "trello-complete-checklist-items",
@@ -1690,9 +1813,9 @@ export default {
     return results;
   },
 };
-'''
+"""
 
-_DEMO_VALIDATE_FIELDS = r'''export default {
+_DEMO_VALIDATE_FIELDS = r"""export default {
   key: "demo-validate-fields",
   name: "Validate Required Fields",
   description: "Fail the run when the triggering event lacks any of the required fields. Checks the request body for HTTP triggers and the event itself otherwise.",
@@ -1720,9 +1843,9 @@ _DEMO_VALIDATE_FIELDS = r'''export default {
     return payload;
   },
 };
-'''
+"""
 
-_DEMO_TRANSFORM = r'''export default {
+_DEMO_TRANSFORM = r"""export default {
   key: "demo-transform",
   name: "Transform Event",
   description: "Upper-case some string fields of the previous step's result (or the trigger event) and merge extra fields into it.",
@@ -1762,9 +1885,9 @@ _DEMO_TRANSFORM = r'''export default {
     return data;
   },
 };
-'''
+"""
 
-_DEMO_EMIT = r'''export default {
+_DEMO_EMIT = r"""export default {
   key: "demo-emit",
   name: "Emit Event",
   description: "Emit the result of the previous step (or the trigger event) to the workflow's emit destination, where subscriptions and webhooks pick it up.",
@@ -1786,9 +1909,9 @@ _DEMO_EMIT = r'''export default {
     return event;
   },
 };
-'''
+"""
 
-_DEMO_FAIL_RATE = r'''export default {
+_DEMO_FAIL_RATE = r"""export default {
   key: "demo-fail-rate",
   name: "Fail Randomly",
   description: "Throw an error on a given percentage of runs, to exercise error handling and `$errors` listeners.",
@@ -1812,9 +1935,9 @@ _DEMO_FAIL_RATE = r'''export default {
     $.export("$summary", "Passed");
   },
 };
-'''
+"""
 
-_DEMO_CALL_URL = r'''import { axios } from "@pipedream/platform";
+_DEMO_CALL_URL = r"""import { axios } from "@pipedream/platform";
 
 export default {
   key: "demo-call-url",
@@ -1861,7 +1984,7 @@ export default {
     return response.data;
   },
 };
-'''
+"""
 
 REGISTRY: dict[str, str] = {
     # sources
@@ -2043,8 +2166,7 @@ TEMPLATES: tuple[dict, ...] = (
         "id": "tch_Wr6hN0",
         "name": "Acknowledge and relay webhooks",
         "description": (
-            "Answer webhook callers from the workflow itself and relay every payload "
-            "to subscribers of the workflow."
+            "Answer webhook callers from the workflow itself and relay every payload to subscribers of the workflow."
         ),
         "triggers": [
             {"kind": "http", "custom_response": True},

@@ -104,7 +104,22 @@ _NUMBER = re.compile(
 _MULTI_CHAR_PUNCT = ("...", "=>", "++", "--")
 # After these keywords a `/` starts a regular expression, not a division.
 _KEYWORDS_BEFORE_EXPRESSION = frozenset(
-    "return typeof instanceof in of new delete void throw case do else yield await".split()
+    [
+        "return",
+        "typeof",
+        "instanceof",
+        "in",
+        "of",
+        "new",
+        "delete",
+        "void",
+        "throw",
+        "case",
+        "do",
+        "else",
+        "yield",
+        "await",
+    ]
 )
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -362,11 +377,7 @@ class _Parser:
     def first_respond(self) -> dict | None:
         """The argument of the first `.respond({...})` call, if it is a static object."""
         for index, token in enumerate(self.tokens):
-            if (
-                _is(token, ".")
-                and _is_ident(self._tok(index + 1), "respond")
-                and _is(self._tok(index + 2), "(")
-            ):
+            if _is(token, ".") and _is_ident(self._tok(index + 1), "respond") and _is(self._tok(index + 2), "("):
                 if not _is(self._tok(index + 3), "{"):
                     return None
                 self.i = index + 3
@@ -773,10 +784,7 @@ def _prop_from_object(name: str, definition: JsObject, line: int, apps: dict[str
     if kind is None and "propDefinition" in definition:
         kind = "string"  # the real type lives in the app file, which is not read
     if not isinstance(kind, str):
-        if kind is None:
-            reason = definition.missing("has no `type`")
-        else:
-            reason = "has a `type` that is not a string literal"
+        reason = definition.missing("has no `type`") if kind is None else "has a `type` that is not a string literal"
         raise ComponentCodeError(f"prop '{name}' {reason}", definition.key_lines.get("type", line))
     prop: dict = {"name": name, "type": kind}
     for field in _PROP_FIELDS:

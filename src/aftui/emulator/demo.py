@@ -39,7 +39,7 @@ class DemoInfo:
     inbox_source_id: str | None = None
 
 
-def populate(em: "Emulator", *, data: str = "demo", scale: int = 0) -> DemoInfo:
+def populate(em: Emulator, *, data: str = "demo", scale: int = 0) -> DemoInfo:
     """Load the catalogue, the demo people and, for `data="demo"`, their resources."""
     store = em.store
     for app in catalog.APPS:
@@ -57,9 +57,20 @@ def populate(em: "Emulator", *, data: str = "demo", scale: int = 0) -> DemoInfo:
     return info
 
 
-def _people(em: "Emulator") -> DemoInfo:
+def _people(em: Emulator) -> DemoInfo:
     store, now = em.store, em.store.clock.now_ms()
-    personal = Org(store.ids.new("o_"), "Dana's workspace", "dana", "dana@example.com", 10_000, 1_420, 3_600_000, 812_000, 10_000, 2_310)
+    personal = Org(
+        store.ids.new("o_"),
+        "Dana's workspace",
+        "dana",
+        "dana@example.com",
+        10_000,
+        1_420,
+        3_600_000,
+        812_000,
+        10_000,
+        2_310,
+    )
     acme = Org(store.ids.new("o_"), "Acme Ops", "acme-ops", "ops@acme.example", 250_000, 61_870)
     for org in (personal, acme):
         store.orgs[org.id] = org
@@ -92,7 +103,14 @@ def _people(em: "Emulator") -> DemoInfo:
     store.users[paid.id] = paid
     client = OAuthClient(store.ids.token("", 22), store.ids.token("", 40), acme.id, "aftui demo")
     store.oauth_clients[client.client_id] = client
-    project = ConnectProject(store.ids.new("proj_"), acme.id, "Acme Customer Portal", "Acme Portal", "support@acme.example", now // 1000 - 120 * 86400)
+    project = ConnectProject(
+        store.ids.new("proj_"),
+        acme.id,
+        "Acme Customer Portal",
+        "Acme Portal",
+        "support@acme.example",
+        now // 1000 - 120 * 86400,
+    )
     store.projects[project.id] = project
     return DemoInfo(user.api_key, paid.api_key, client.client_id, client.client_secret, acme.id, project.id, user.id)
 
@@ -100,7 +118,17 @@ def _people(em: "Emulator") -> DemoInfo:
 # --- resources ------------------------------------------------------------------------------------
 
 
-def _account(em: "Emulator", app_slug: str, org_id: str, owner_id: str, rng: random.Random, *, name: str | None = None, age_days: int = 30, **connect: Any) -> Account:
+def _account(
+    em: Emulator,
+    app_slug: str,
+    org_id: str,
+    owner_id: str,
+    rng: random.Random,
+    *,
+    name: str | None = None,
+    age_days: int = 30,
+    **connect: Any,
+) -> Account:
     store = em.store
     app = store.app(app_slug)
     assert app is not None, app_slug
@@ -126,7 +154,7 @@ def _account(em: "Emulator", app_slug: str, org_id: str, owner_id: str, rng: ran
     return account
 
 
-def _credentials(em: "Emulator", app: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _credentials(em: Emulator, app: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ids = em.store.ids
     if app["auth_type"] == "oauth":
         return {
@@ -150,28 +178,60 @@ _SOURCE_PLAN: list[tuple[str, str, dict[str, Any]]] = [
     ("schedule-every-interval", "Heartbeat every 5 minutes", {"timer": {"intervalSeconds": 300}}),
     ("schedule-every-interval", "Cache warmer", {"timer": {"intervalSeconds": 900}}),
     ("schedule-every-interval", "Hourly invoice sweep", {"timer": {"intervalSeconds": 3600}}),
-    ("schedule-cron-expression", "Weekday standup reminder", {"timer": {"cron": "0 9 * * 1-5"}, "timezone": "Europe/Berlin"}),
+    (
+        "schedule-cron-expression",
+        "Weekday standup reminder",
+        {"timer": {"cron": "0 9 * * 1-5"}, "timezone": "Europe/Berlin"},
+    ),
     ("schedule-cron-expression", "Nightly backup check", {"timer": {"cron": "30 2 * * *"}}),
     ("schedule-cron-expression", "Month-end close", {"timer": {"cron": "0 6 1 * *"}}),
     ("github-new-issue", "New issues in acme/api", {"github": "@github", "repo": "acme/api", "labels": ["bug"]}),
     ("github-new-issue", "New issues in acme/web", {"github": "@github", "repo": "acme/web"}),
-    ("github-new-issue", "New issues in acme/infra", {"github": "@github", "repo": "acme/infra", "timer": {"intervalSeconds": 600}}),
-    ("slack-new-message-in-channels", "Messages in #incidents", {"slack": "@slack", "channel": "C01INCIDENT", "keyword": "sev"}),
+    (
+        "github-new-issue",
+        "New issues in acme/infra",
+        {"github": "@github", "repo": "acme/infra", "timer": {"intervalSeconds": 600}},
+    ),
+    (
+        "slack-new-message-in-channels",
+        "Messages in #incidents",
+        {"slack": "@slack", "channel": "C01INCIDENT", "keyword": "sev"},
+    ),
     ("slack-new-message-in-channels", "Messages in #deploys", {"slack": "@slack", "channel": "C02DEPLOYS"}),
     ("stripe-new-payment", "Stripe payments", {"stripe": "@stripe", "minAmount": 100}),
     ("stripe-new-payment", "Stripe payments (EU)", {"stripe": "@stripe"}),
     ("rss-new-item-in-feed", "Engineering blog", {"urls": ["https://blog.example.com/feed.xml"]}),
-    ("rss-new-item-in-feed", "Status feeds", {"urls": ["https://status.example.com/history.rss", "https://status.partner.example/feed"]}),
-    ("google_sheets-new-row-added", "Orders sheet", {"google_sheets": "@google_sheets", "sheetId": "1AbCdEfGhIjK", "worksheet": 0}),
-    ("google_sheets-new-row-added", "Refund requests sheet", {"google_sheets": "@google_sheets", "sheetId": "1ZyXwVuTsRqP", "worksheet": 2}),
-    ("postgresql-new-row", "New signups (postgres)", {"postgresql": "@postgresql", "table": "customers", "column": "id"}),
-    ("postgresql-new-row", "New orders (postgres)", {"postgresql": "@postgresql", "table": "orders", "filters": {"status": "paid"}}),
+    (
+        "rss-new-item-in-feed",
+        "Status feeds",
+        {"urls": ["https://status.example.com/history.rss", "https://status.partner.example/feed"]},
+    ),
+    (
+        "google_sheets-new-row-added",
+        "Orders sheet",
+        {"google_sheets": "@google_sheets", "sheetId": "1AbCdEfGhIjK", "worksheet": 0},
+    ),
+    (
+        "google_sheets-new-row-added",
+        "Refund requests sheet",
+        {"google_sheets": "@google_sheets", "sheetId": "1ZyXwVuTsRqP", "worksheet": 2},
+    ),
+    (
+        "postgresql-new-row",
+        "New signups (postgres)",
+        {"postgresql": "@postgresql", "table": "customers", "column": "id"},
+    ),
+    (
+        "postgresql-new-row",
+        "New orders (postgres)",
+        {"postgresql": "@postgresql", "table": "orders", "filters": {"status": "paid"}},
+    ),
     ("schedule-every-interval", "Quota watcher", {"timer": {"intervalSeconds": 120}}),
     ("http-new-requests", "Sandbox endpoint", {}),
 ]
 
 
-def _resources(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
+def _resources(em: Emulator, info: DemoInfo, rng: random.Random) -> None:
     store = em.store
     user = store.users[info.user_id]
     acme, personal = info.org_id, user.org_ids[0]
@@ -204,12 +264,17 @@ def _resources(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
     _connect(em, info, rng)
 
 
-def _sources(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str) -> dict[str, Source]:
+def _sources(
+    em: Emulator, info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str
+) -> dict[str, Source]:
     out: dict[str, Source] = {}
     for i, (key, name, props) in enumerate(_SOURCE_PLAN):
         comp = em.store.registry_component(key)
         assert comp is not None, key
-        configured = {k: ({"authProvisionId": accounts[v[1:]].id} if isinstance(v, str) and v.startswith("@") else v) for k, v in props.items()}
+        configured = {
+            k: ({"authProvisionId": accounts[v[1:]].id} if isinstance(v, str) and v.startswith("@") else v)
+            for k, v in props.items()
+        }
         org = personal if i % 7 == 6 else acme
         if org == personal and any(isinstance(v, dict) and "authProvisionId" in v for v in configured.values()):
             org = acme
@@ -224,30 +289,57 @@ def _sources(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], rng: 
     return out
 
 
-def _age(em: "Emulator", record: Any, rng: random.Random) -> None:
+def _age(em: Emulator, record: Any, rng: random.Random) -> None:
     now = em.store.clock.now_s()
     record.created_at = now - rng.randint(2, 200) * 86400 - rng.randint(0, 86400)
     record.updated_at = min(now, record.created_at + rng.randint(0, 30) * 86400)
 
 
-def _loopback(em: "Emulator", source: Source, path: str) -> str:
+def _loopback(em: Emulator, source: Source, path: str) -> str:
     """Demo URLs point back at the emulator, so nothing leaves the machine."""
     return f"{em.root_url}/e/{source.endpoint_key}/{path}"
 
 
-def _workflows(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], sources: dict[str, Source], acme: str) -> dict[str, Workflow]:
+def _workflows(
+    em: Emulator, info: DemoInfo, accounts: dict[str, Account], sources: dict[str, Source], acme: str
+) -> dict[str, Workflow]:
     inbox = sources["Webhook inbox"]
     plan: list[tuple[str, str, dict[str, Any]]] = [
         ("tch_3Lm9Qa", "Validate and forward orders", {}),
-        ("tch_8Wd2Kc", "Nightly report", {"steps": [{"namespace": "fetch_metrics", "props": {"url": _loopback(em, inbox, "metrics"), "method": "POST"}}]}),
-        ("tch_Gh5rT1", "GitHub issues to Slack", {
-            "triggers": [{"props": {"github": {"authProvisionId": accounts["github"].id}, "repo": "acme/api"}}],
-            "steps": [{"namespace": "send_message", "props": {"slack": {"authProvisionId": accounts["slack"].id}, "channel": "C01INCIDENT"}}],
-        }),
+        (
+            "tch_8Wd2Kc",
+            "Nightly report",
+            {
+                "steps": [
+                    {"namespace": "fetch_metrics", "props": {"url": _loopback(em, inbox, "metrics"), "method": "POST"}}
+                ]
+            },
+        ),
+        (
+            "tch_Gh5rT1",
+            "GitHub issues to Slack",
+            {
+                "triggers": [{"props": {"github": {"authProvisionId": accounts["github"].id}, "repo": "acme/api"}}],
+                "steps": [
+                    {
+                        "namespace": "send_message",
+                        "props": {"slack": {"authProvisionId": accounts["slack"].id}, "channel": "C01INCIDENT"},
+                    }
+                ],
+            },
+        ),
         ("tch_Em4xV7", "Inbound email triage", {}),
-        ("tch_Fk7pZ2", "Flaky partner sync", {"steps": [{"namespace": "sync", "props": {"url": _loopback(em, inbox, "partner-sync")}}]}),
+        (
+            "tch_Fk7pZ2",
+            "Flaky partner sync",
+            {"steps": [{"namespace": "sync", "props": {"url": _loopback(em, inbox, "partner-sync")}}]},
+        ),
         ("tch_Wr6hN0", "Acknowledge and relay webhooks", {}),
-        ("tch_3Lm9Qa", "Validate refunds", {"steps": [{"namespace": "validate", "props": {"required_fields": ["refund_id", "amount"]}}]}),
+        (
+            "tch_3Lm9Qa",
+            "Validate refunds",
+            {"steps": [{"namespace": "validate", "props": {"required_fields": ["refund_id", "amount"]}}]},
+        ),
     ]
     out: dict[str, Workflow] = {}
     for template_id, name, params in plan:
@@ -261,29 +353,84 @@ def _workflows(em: "Emulator", info: DemoInfo, accounts: dict[str, Account], sou
     return out
 
 
-def _routing(em: "Emulator", info: DemoInfo, sources: dict[str, Source], workflows: dict[str, Workflow], acme: str) -> None:
+def _routing(
+    em: Emulator, info: DemoInfo, sources: dict[str, Source], workflows: dict[str, Workflow], acme: str
+) -> None:
     uid = info.user_id
     orgs = tuple(em.store.users[uid].org_ids)
     inbox = sources["Webhook inbox"]
-    relay = operations.create_webhook(em, uid, acme, _loopback(em, inbox, "relay"), "Relay to inbox", "Loops events back into the Webhook inbox source")
-    audit = operations.create_webhook(em, uid, acme, _loopback(em, inbox, "errors"), "Error audit", "Every workflow error, for the audit log")
-    operations.create_webhook(em, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None)
-    operations.create_webhook(em, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet")
+    relay = operations.create_webhook(
+        em,
+        uid,
+        acme,
+        _loopback(em, inbox, "relay"),
+        "Relay to inbox",
+        "Loops events back into the Webhook inbox source",
+    )
+    audit = operations.create_webhook(
+        em, uid, acme, _loopback(em, inbox, "errors"), "Error audit", "Every workflow error, for the audit log"
+    )
+    operations.create_webhook(
+        em, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None
+    )
+    operations.create_webhook(
+        em, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet"
+    )
     sub = operations.create_subscription
     sub(em, uid, orgs, acme, sources["Order webhooks"].id, workflows["Acknowledge and relay webhooks"].id, None)
     sub(em, uid, orgs, acme, sources["Stripe payments"].id, relay.id, None)
     sub(em, uid, orgs, acme, workflows["Validate and forward orders"].id, relay.id, None)
     sub(em, uid, orgs, acme, "p_*", audit.id, "$errors")
-    sub(em, uid, orgs, acme, workflows["Flaky partner sync"].id, workflows["Acknowledge and relay webhooks"].id, "$errors")
+    sub(
+        em,
+        uid,
+        orgs,
+        acme,
+        workflows["Flaky partner sync"].id,
+        workflows["Acknowledge and relay webhooks"].id,
+        "$errors",
+    )
     sub(em, uid, orgs, acme, sources["Messages in #incidents"].id, sources["Sandbox endpoint"].id, None)
     sub(em, uid, orgs, acme, sources["Heartbeat every 5 minutes"].id, relay.id, "$logs")
 
 
-_FIRST = ["ada", "bo", "cyd", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kai", "lu", "max", "nia", "oz", "pia", "quin", "rae", "sam", "tey"]
-_CONNECT_APPS = ["slack", "google_sheets", "github", "notion", "hubspot", "stripe", "airtable", "gmail", "openai", "zendesk"]
+_FIRST = [
+    "ada",
+    "bo",
+    "cyd",
+    "dee",
+    "eli",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jo",
+    "kai",
+    "lu",
+    "max",
+    "nia",
+    "oz",
+    "pia",
+    "quin",
+    "rae",
+    "sam",
+    "tey",
+]
+_CONNECT_APPS = [
+    "slack",
+    "google_sheets",
+    "github",
+    "notion",
+    "hubspot",
+    "stripe",
+    "airtable",
+    "gmail",
+    "openai",
+    "zendesk",
+]
 
 
-def _connect(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
+def _connect(em: Emulator, info: DemoInfo, rng: random.Random) -> None:
     project = em.store.projects[info.project_id]
     for env, count in (("production", 46), ("development", 14)):
         for n in range(count):
@@ -292,10 +439,16 @@ def _connect(em: "Emulator", info: DemoInfo, rng: random.Random) -> None:
             em.store.end_users[(project.id, env, external)] = EndUser(project.id, env, external, created)
             for slug in rng.sample(_CONNECT_APPS, rng.choice([1, 1, 2, 2, 3])):
                 account = _account(
-                    em, slug, project.org_id, info.user_id, rng,
+                    em,
+                    slug,
+                    project.org_id,
+                    info.user_id,
+                    rng,
                     name=None if rng.random() < 0.6 else f"{external}'s {slug}",
                     age_days=rng.randint(1, 200),
-                    external_id=external, project_id=project.id, environment=env,
+                    external_id=external,
+                    project_id=project.id,
+                    environment=env,
                 )
                 if rng.random() < 0.12:
                     account.healthy = False
@@ -312,14 +465,20 @@ def _external_id(rng: random.Random, n: int, env: str) -> str:
     return f"{'dev' if env == 'development' else 'user'}-{n:05d}"
 
 
-def _history(em: "Emulator", sources: dict[str, Source], rng: random.Random, *, until_ms: int) -> None:
+def _history(em: Emulator, sources: dict[str, Source], rng: random.Random, *, until_ms: int) -> None:
     """Two hours of events already there, as on a workspace that has been running a while."""
     clock = em.store.clock
     for minute in range(0, HISTORY_MS // 60_000, 4):
         clock.set(until_ms - HISTORY_MS + minute * 60_000)
         for event in activity_requests(em.store, rng):
             run_sync(em.runtime.handle_endpoint(*event))
-        for name in ("Heartbeat every 5 minutes", "New issues in acme/api", "Messages in #incidents", "New signups (postgres)", "Orders sheet"):
+        for name in (
+            "Heartbeat every 5 minutes",
+            "New issues in acme/api",
+            "Messages in #incidents",
+            "New signups (postgres)",
+            "Orders sheet",
+        ):
             source = sources[name]
             if source.active:
                 run_sync(em.runtime.fire_source_timer(source))
@@ -341,13 +500,23 @@ def activity_requests(store: Any, rng: random.Random) -> list[tuple[str, dict[st
     if orders is not None:
         key = next(t.endpoint_key for t in orders.triggers if t.kind == "http")
         n = rng.randint(1000, 99999)
-        body = {"order_id": f"ord_{n}", "customer_email": rng.choice(_CUSTOMERS), "sku": rng.choice(_SKUS), "quantity": rng.randint(1, 5), "country": "de", "currency": "eur"}
+        body = {
+            "order_id": f"ord_{n}",
+            "customer_email": rng.choice(_CUSTOMERS),
+            "sku": rng.choice(_SKUS),
+            "quantity": rng.randint(1, 5),
+            "country": "de",
+            "currency": "eur",
+        }
         if body["customer_email"] is None:
             del body["customer_email"]
         out.append((key, _http_event("POST", "/", body)))
     webhooks = next((s for s in store.sources.values() if s.name == "Order webhooks"), None)
     if webhooks is not None and webhooks.endpoint_key:
-        body = {"type": rng.choice(["order.created", "order.paid", "order.shipped"]), "id": f"evt_{rng.randint(10**6, 10**7)}"}
+        body = {
+            "type": rng.choice(["order.created", "order.paid", "order.shipped"]),
+            "id": f"evt_{rng.randint(10**6, 10**7)}",
+        }
         out.append((webhooks.endpoint_key, _http_event("POST", "/hooks/orders", body)))
     return out
 
@@ -360,13 +529,17 @@ def _http_event(method: str, path: str, body: Any) -> dict[str, Any]:
         "method": method,
         "path": path,
         "query": {},
-        "headers": {"content-type": "application/json", "user-agent": "shop-backend/4.2", "content-length": str(len(raw))},
+        "headers": {
+            "content-type": "application/json",
+            "user-agent": "shop-backend/4.2",
+            "content-length": str(len(raw)),
+        },
         "body": body,
         "bodyRaw": raw,
     }
 
 
-def _scale(em: "Emulator", info: DemoInfo, count: int) -> None:
+def _scale(em: Emulator, info: DemoInfo, count: int) -> None:
     """`--scale N`: N more timer sources, for load tests."""
     comp = em.store.registry_component("schedule-every-interval")
     assert comp is not None

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from .ids import EventIdClock, format_event_id
 from .raw import RawJson, encode
@@ -59,10 +60,16 @@ class StoredEvent:
     def sse_frame(self) -> bytes:
         """The SSE frame, built once and shared by every subscriber."""
         if self._frame is None:
-            payload = dumps(self.event) if isinstance(self.event, RawJson) else self.payload_json()  # a placeholder `encode` swaps
-            body = (
-                '{"id":"%s","indexed_at_ms":%d,"event":%s,"metadata":{"emitter_id":%s,"emit_id":%s,"name":%s}}'
-                % (self.id, self.key[0], payload, dumps(self.emitter_id), dumps(self.emit_id), dumps(self.channel))
+            # a placeholder `encode` swaps
+            payload = dumps(self.event) if isinstance(self.event, RawJson) else self.payload_json()
+            # %-formatting: JSON's own braces stay readable, where an f-string would double each one
+            body = '{"id":"%s","indexed_at_ms":%d,"event":%s,"metadata":{"emitter_id":%s,"emit_id":%s,"name":%s}}' % (  # noqa: UP031
+                self.id,
+                self.key[0],
+                payload,
+                dumps(self.emitter_id),
+                dumps(self.emit_id),
+                dumps(self.channel),
             )
             self._frame = encode(f"id: {self.id}\ndata: {body}\n\n")
         return self._frame

@@ -40,7 +40,7 @@ class Fault:
     id: int = field(default_factory=lambda: next(_ids))
 
     @classmethod
-    def from_params(cls, params: dict[str, Any]) -> "Fault":
+    def from_params(cls, params: dict[str, Any]) -> Fault:
         path = params.get("path")
         if not isinstance(path, str) or not path.startswith("/"):
             raise bad_request("path is required and must start with /", param="path")
@@ -68,7 +68,9 @@ class Fault:
         return fault
 
     def matches(self, method: str, path: str) -> bool:
-        return (self.method is None or self.method == method) and (path == self.path or path.startswith(self.path + "/"))
+        return (self.method is None or self.method == method) and (
+            path == self.path or path.startswith(self.path + "/")
+        )
 
     def describe(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -124,7 +126,13 @@ class FaultMiddleware:
 
 
 async def _drop(send: Send) -> None:
-    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")],
+        }
+    )
     await send({"type": "http.response.body", "body": b'{"data": [{"id": "dc_', "more_body": True})
     raise InjectedDrop("connection dropped by an injected fault")
 

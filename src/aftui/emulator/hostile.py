@@ -47,7 +47,7 @@ def invalid_utf8_document() -> RawJson:
     return RawJson(b'{"kind":"invalid_utf8","text":"bad \xff\xfe bytes \xc0\xaf and \xed\xa0\x80 INVALID-UTF8"}')
 
 
-def plant(em: "Emulator") -> dict[str, Any]:
+def plant(em: Emulator) -> dict[str, Any]:
     """Add the hostile records to the demo user's workspace; returns their ids."""
     store, runtime = em.store, em.runtime
     info = em.demo
@@ -62,8 +62,15 @@ def plant(em: "Emulator") -> dict[str, Any]:
     runtime.emit(source.id, invalid_utf8_document())
 
     webhook = Webhook(
-        id=store.ids.new("wh_"), user_id=owner, org_id=org, name=ALL_IN_ONE, description=ALL_IN_ONE + "\n" + BIG_TEXT[:100_000],
-        url="https://hooks.example.com/[bold]PWNED[/]", active=True, created_at=now_s, updated_at=now_s,
+        id=store.ids.new("wh_"),
+        user_id=owner,
+        org_id=org,
+        name=ALL_IN_ONE,
+        description=ALL_IN_ONE + "\n" + BIG_TEXT[:100_000],
+        url="https://hooks.example.com/[bold]PWNED[/]",
+        active=True,
+        created_at=now_s,
+        updated_at=now_s,
     )
     store.webhooks[webhook.id] = webhook
 
@@ -78,10 +85,17 @@ def plant(em: "Emulator") -> dict[str, Any]:
     store.apps[app["id"]] = app
 
     account = _connect_account(em, org, app["id"], now_ms)
-    return {"source_id": source.id, "webhook_id": webhook.id, "workflow_id": workflow_id, "app_id": app["id"], "account_id": account.id, "external_user_id": account.external_id}
+    return {
+        "source_id": source.id,
+        "webhook_id": webhook.id,
+        "workflow_id": workflow_id,
+        "app_id": app["id"],
+        "account_id": account.id,
+        "external_user_id": account.external_id,
+    }
 
 
-def _source(em: "Emulator", owner: str, org: str) -> Any:
+def _source(em: Emulator, owner: str, org: str) -> Any:
     from . import operations
 
     component = em.store.registry_component("http-new-requests")
@@ -94,20 +108,44 @@ def _source(em: "Emulator", owner: str, org: str) -> Any:
 
 def _error(kind: str, text: str) -> dict[str, Any]:
     return {
-        "original_event": {"kind": kind, "body": {"customer": {"name": text}}, "method": "POST", "path": "/", "headers": {"x-evil": text}},
+        "original_event": {
+            "kind": kind,
+            "body": {"customer": {"name": text}},
+            "method": "POST",
+            "path": "/",
+            "headers": {"x-evil": text},
+        },
         "original_context": {"id": f"ctx-{kind}", "workflow_name": text, "trigger": text},
-        "error": {"code": "Error", "msg": text, "cellId": "c_h0st1e", "ts": "2026-11-01T09:00:00.000Z", "stack": f"Error: {text}\n    at run ({text})"},
+        "error": {
+            "code": "Error",
+            "msg": text,
+            "cellId": "c_h0st1e",
+            "ts": "2026-11-01T09:00:00.000Z",
+            "stack": f"Error: {text}\n    at run ({text})",
+        },
     }
 
 
-def _connect_account(em: "Emulator", org: str, app_id: str, now_ms: int) -> Account:
+def _connect_account(em: Emulator, org: str, app_id: str, now_ms: int) -> Account:
     store, info = em.store, em.demo
     external = "user-" + SAMPLES["markup"] + SAMPLES["ansi_csi"]
-    store.end_users[(info.project_id, "production", external)] = EndUser(info.project_id, "production", external, now_ms)
+    store.end_users[(info.project_id, "production", external)] = EndUser(
+        info.project_id, "production", external, now_ms
+    )
     account = Account(
-        id=store.ids.new("apn_"), app_id=app_id, name=ALL_IN_ONE, org_id=org, owner_id=info.user_id,
-        created_at_ms=now_ms, updated_at_ms=now_ms, credentials=dict(SAMPLES), expires_at_ms=None,
-        external_id=external, project_id=info.project_id, environment="production", error=ALL_IN_ONE,
+        id=store.ids.new("apn_"),
+        app_id=app_id,
+        name=ALL_IN_ONE,
+        org_id=org,
+        owner_id=info.user_id,
+        created_at_ms=now_ms,
+        updated_at_ms=now_ms,
+        credentials=dict(SAMPLES),
+        expires_at_ms=None,
+        external_id=external,
+        project_id=info.project_id,
+        environment="production",
+        error=ALL_IN_ONE,
     )
     store.accounts[account.id] = account
     return account

@@ -31,12 +31,12 @@ def problem_response(problem: ApiProblem) -> Response:
 @dataclass
 class Ctx:
     request: Request
-    em: "Emulator"
+    em: Emulator
     principal: Principal
     params: dict[str, Any]
 
     @property
-    def store(self):  # noqa: ANN201 - Store, imported lazily to avoid a cycle
+    def store(self):
         return self.em.store
 
     def path(self, name: str) -> str:

@@ -34,10 +34,14 @@ def read_component(code: str) -> ComponentMeta:
     try:
         return parse_component(code)
     except ComponentCodeError as err:
-        raise ApiProblem(400, f"cannot read the component code: {err}", code="invalid_component", details={"param": "component_code"}) from None
+        raise ApiProblem(
+            400, f"cannot read the component code: {err}", code="invalid_component", details={"param": "component_code"}
+        ) from None
 
 
-def save_component(em: "Emulator", owner_id: str | None, org_id: str | None, code: str, url: str | None, *, registry: bool = False) -> Component:
+def save_component(
+    em: Emulator, owner_id: str | None, org_id: str | None, code: str, url: str | None, *, registry: bool = False
+) -> Component:
     meta = read_component(code)
     now = em.store.clock.now_s()
     comp = Component(
@@ -56,7 +60,7 @@ def save_component(em: "Emulator", owner_id: str | None, org_id: str | None, cod
     return comp
 
 
-async def fetch_code(em: "Emulator", url: str) -> str:
+async def fetch_code(em: Emulator, url: str) -> str:
     """The code behind `component_url`.
 
     The emulator has no network: a URL whose file name is a registry key
@@ -85,7 +89,7 @@ async def fetch_code(em: "Emulator", url: str) -> str:
     return response.text
 
 
-async def component_from_params(em: "Emulator", owner_id: str, org_id: str, params: dict[str, Any]) -> Component:
+async def component_from_params(em: Emulator, owner_id: str, org_id: str, params: dict[str, Any]) -> Component:
     """component_id, then component_code, then component_url (kept as metadata when code is given)."""
     comp_id, code, url = params.get("component_id"), params.get("component_code"), params.get("component_url")
     for name, value in (("component_id", comp_id), ("component_code", code), ("component_url", url)):
@@ -106,7 +110,12 @@ async def component_from_params(em: "Emulator", owner_id: str, org_id: str, para
         if comp is None:
             raise not_found("registry component", key)
         return comp
-    raise ApiProblem(400, "one of component_id, component_code or component_url is required", code="missing_parameter", details={"param": "component_id"})
+    raise ApiProblem(
+        400,
+        "one of component_id, component_code or component_url is required",
+        code="missing_parameter",
+        details={"param": "component_id"},
+    )
 
 
 # --- sources -------------------------------------------------------------------------
@@ -117,7 +126,7 @@ def _slugify(name: str) -> str:
     return slug or "source"
 
 
-def unique_slug(em: "Emulator", name: str, org_id: str, except_id: str | None = None) -> str:
+def unique_slug(em: Emulator, name: str, org_id: str, except_id: str | None = None) -> str:
     base = _slugify(name)
     slug, n = base, 1
     while em.store.slug_taken(slug, org_id, except_id):
@@ -126,7 +135,7 @@ def unique_slug(em: "Emulator", name: str, org_id: str, except_id: str | None = 
     return slug
 
 
-def check_props(em: "Emulator", comp: Component, configured: Any, where: str = "configured_props") -> dict[str, Any]:
+def check_props(em: Emulator, comp: Component, configured: Any, where: str = "configured_props") -> dict[str, Any]:
     """A source's props, checked; errors name the prop as the client wrote it (`where`.<name>)."""
     if comp.meta.type != "source":
         raise bad_request(f"component {comp.meta.key or comp.id} is an action, not a source", param="component_id")
@@ -137,7 +146,7 @@ def check_props(em: "Emulator", comp: Component, configured: Any, where: str = "
     return validate_props(em, comp, configured, where)
 
 
-def validate_props(em: "Emulator", comp: Component, configured: dict[str, Any], where: str) -> dict[str, Any]:
+def validate_props(em: Emulator, comp: Component, configured: dict[str, Any], where: str) -> dict[str, Any]:
     def account_app(account_id: str) -> str | None:
         account = em.store.accounts.get(account_id)
         return em.store.apps[account.app_id]["name_slug"] if account else None
@@ -150,7 +159,13 @@ def validate_props(em: "Emulator", comp: Component, configured: dict[str, Any], 
 
 
 def deploy_source(
-    em: "Emulator", owner_id: str, org_id: str, comp: Component, name: str | None, configured: Any, where: str = "configured_props"
+    em: Emulator,
+    owner_id: str,
+    org_id: str,
+    comp: Component,
+    name: str | None,
+    configured: Any,
+    where: str = "configured_props",
 ) -> Source:
     props = check_props(em, comp, configured, where)
     now = em.store.clock.now_s()
@@ -175,7 +190,7 @@ def deploy_source(
     return source
 
 
-def _give_endpoint(em: "Emulator", source: Source) -> None:
+def _give_endpoint(em: Emulator, source: Source) -> None:
     has_http = any(isinstance(v, dict) and "endpoint_url" in v for v in source.configured_props.values())
     if has_http and source.endpoint_key is None:
         source.endpoint_key = em.store.ids.new("en", 14).lower()
@@ -185,11 +200,17 @@ def _give_endpoint(em: "Emulator", source: Source) -> None:
         source.endpoint_key = None
 
 
-def update_source(em: "Emulator", source: Source, comp: Component | None, name: str | None, configured: Any, active: bool | None) -> Source:
+def update_source(
+    em: Emulator, source: Source, comp: Component | None, name: str | None, configured: Any, active: bool | None
+) -> Source:
     """deactivate() runs, then code and props are replaced, then activate() runs."""
     new_comp = comp or em.store.components[source.component_id]
     changes_code = comp is not None or configured is not None
-    props = check_props(em, new_comp, configured if configured is not None else _reconfigurable(source)) if changes_code else None
+    props = (
+        check_props(em, new_comp, configured if configured is not None else _reconfigurable(source))
+        if changes_code
+        else None
+    )
     if changes_code:
         em.runtime.run_hooks(source, ("deactivate",))
         source.component_id = new_comp.id
@@ -217,7 +238,7 @@ def _reconfigurable(source: Source) -> dict[str, Any]:
     return out
 
 
-def delete_source(em: "Emulator", source: Source) -> None:
+def delete_source(em: Emulator, source: Source) -> None:
     em.runtime.run_hooks(source, ("deactivate",))
     em.runtime.drop_streams(source.id)
     if source.endpoint_key:
@@ -227,7 +248,7 @@ def delete_source(em: "Emulator", source: Source) -> None:
     _forget_subscriptions(em, source.id)
 
 
-def _forget_subscriptions(em: "Emulator", resource_id: str) -> None:
+def _forget_subscriptions(em: Emulator, resource_id: str) -> None:
     subs = em.store.subscriptions
     for sub_id in [s.id for s in subs.values() if resource_id in (s.emitter_id, s.listener_id)]:
         del subs[sub_id]
@@ -258,7 +279,9 @@ def check_webhook_url(url: Any) -> str:
     return url
 
 
-def create_webhook(em: "Emulator", owner_id: str, org_id: str, url: Any, name: str | None, description: str | None) -> Webhook:
+def create_webhook(
+    em: Emulator, owner_id: str, org_id: str, url: Any, name: str | None, description: str | None
+) -> Webhook:
     now = em.store.clock.now_s()
     webhook = Webhook(
         id=em.store.ids.new("wh_"),
@@ -275,12 +298,12 @@ def create_webhook(em: "Emulator", owner_id: str, org_id: str, url: Any, name: s
     return webhook
 
 
-def delete_webhook(em: "Emulator", webhook: Webhook) -> None:
+def delete_webhook(em: Emulator, webhook: Webhook) -> None:
     del em.store.webhooks[webhook.id]
     _forget_subscriptions(em, webhook.id)
 
 
-def org_of(em: "Emulator", resource_id: str) -> str | None:
+def org_of(em: Emulator, resource_id: str) -> str | None:
     store = em.store
     for table in (store.sources, store.workflows, store.webhooks):
         record = table.get(resource_id)
@@ -289,14 +312,24 @@ def org_of(em: "Emulator", resource_id: str) -> str | None:
     return None
 
 
-def create_subscription(em: "Emulator", owner_id: str, visible_orgs: tuple[str, ...], org_id: str, emitter_id: Any, listener_id: Any, event_name: Any) -> Subscription:
+def create_subscription(
+    em: Emulator,
+    owner_id: str,
+    visible_orgs: tuple[str, ...],
+    org_id: str,
+    emitter_id: Any,
+    listener_id: Any,
+    event_name: Any,
+) -> Subscription:
     emitter = _id_param(emitter_id, "emitter_id")
     listener = _id_param(listener_id, "listener_id")
     if event_name is not None and not isinstance(event_name, str):
         raise bad_request("event_name must be a string", param="event_name")
     if emitter not in ("p_*", "dc_*"):
         if not emitter.startswith(("p_", "dc_")):
-            raise bad_request("emitter_id must be a source (dc_) or workflow (p_) id, or the glob p_* or dc_*", param="emitter_id")
+            raise bad_request(
+                "emitter_id must be a source (dc_) or workflow (p_) id, or the glob p_* or dc_*", param="emitter_id"
+            )
         emitter_org = org_of(em, emitter)
         if emitter_org not in visible_orgs:
             raise not_found("emitter", emitter)
@@ -307,7 +340,11 @@ def create_subscription(em: "Emulator", owner_id: str, visible_orgs: tuple[str, 
         raise not_found("listener", listener)
     channel = event_name or ""
     existing = next(
-        (s for s in em.store.subscriptions.values() if (s.emitter_id, s.listener_id, s.event_name) == (emitter, listener, channel)),
+        (
+            s
+            for s in em.store.subscriptions.values()
+            if (s.emitter_id, s.listener_id, s.event_name) == (emitter, listener, channel)
+        ),
         None,
     )
     if existing is not None:
@@ -326,7 +363,7 @@ def _id_param(value: Any, name: str) -> str:
     return value
 
 
-def delete_subscription(em: "Emulator", visible_orgs: tuple[str, ...], params: dict[str, Any]) -> int:
+def delete_subscription(em: Emulator, visible_orgs: tuple[str, ...], params: dict[str, Any]) -> int:
     emitter = _id_param(params.get("emitter_id"), "emitter_id")
     listener = _id_param(params.get("listener_id"), "listener_id")
     if "event_name" not in params:
@@ -343,17 +380,23 @@ def delete_subscription(em: "Emulator", visible_orgs: tuple[str, ...], params: d
         if (s.emitter_id, s.listener_id, s.event_name) == (emitter, listener, channel) and s.org_id in visible_orgs
     ]
     if not doomed:
-        raise ApiProblem(404, f"no subscription from {emitter} to {listener} on {channel or 'the default channel'}", code="not_found")
+        raise ApiProblem(
+            404, f"no subscription from {emitter} to {listener} on {channel or 'the default channel'}", code="not_found"
+        )
     for sub_id in doomed:
         del em.store.subscriptions[sub_id]
     em.runtime.subscriptions_changed()
     return len(doomed)
 
 
-def create_auto_subscription(em: "Emulator", owner_id: str, org_id: str | None, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any) -> AutoSubscription:
+def create_auto_subscription(
+    em: Emulator, owner_id: str, org_id: str | None, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any
+) -> AutoSubscription:
     """Subscribe `listener_id` to what is created later in `org_id`, by default the listener's workspace."""
     if event_name in (None, ""):
-        raise ApiProblem(400, "event_name is required ($errors or $logs)", code="missing_parameter", details={"param": "event_name"})
+        raise ApiProblem(
+            400, "event_name is required ($errors or $logs)", code="missing_parameter", details={"param": "event_name"}
+        )
     if event_name not in SPECIAL_CHANNELS:
         raise bad_request("event_name must be $errors or $logs", param="event_name")
     listener = _id_param(listener_id, "listener_id")
@@ -365,11 +408,13 @@ def create_auto_subscription(em: "Emulator", owner_id: str, org_id: str | None, 
     return auto
 
 
-def apply_auto_subscriptions(em: "Emulator", emitter_id: str, org_id: str, created_seq: int) -> None:
+def apply_auto_subscriptions(em: Emulator, emitter_id: str, org_id: str, created_seq: int) -> None:
     """Auto-subscriptions reach only emitters created after them."""
     for auto in list(em.store.auto_subscriptions.values()):
         if auto.org_id == org_id and auto.created_seq < created_seq and auto.listener_id != emitter_id:
-            sub = Subscription(em.store.ids.new("sub_"), emitter_id, auto.listener_id, auto.event_name, auto.owner_id, org_id)
+            sub = Subscription(
+                em.store.ids.new("sub_"), emitter_id, auto.listener_id, auto.event_name, auto.owner_id, org_id
+            )
             em.store.subscriptions[sub.id] = sub
     em.runtime.subscriptions_changed()
 
@@ -377,7 +422,7 @@ def apply_auto_subscriptions(em: "Emulator", emitter_id: str, org_id: str, creat
 # --- workflows ---------------------------------------------------------------------------
 
 
-def create_workflow(em: "Emulator", owner_id: str, org_id: str, params: dict[str, Any]) -> Workflow:
+def create_workflow(em: Emulator, owner_id: str, org_id: str, params: dict[str, Any]) -> Workflow:
     template_id = params.get("template_id")
     if not template_id:
         raise ApiProblem(400, "template_id is required", code="missing_parameter", details={"param": "template_id"})
@@ -409,7 +454,8 @@ def create_workflow(em: "Emulator", owner_id: str, org_id: str, params: dict[str
     )
     workflow.steps = [_make_step(em, spec, step_props.get(spec["namespace"], {})) for spec in template["steps"]]
     workflow.triggers = [
-        _make_trigger(em, owner_id, org_id, spec, trigger_props.get(i, {}), workflow, i) for i, spec in enumerate(template["triggers"])
+        _make_trigger(em, owner_id, org_id, spec, trigger_props.get(i, {}), workflow, i)
+        for i, spec in enumerate(template["triggers"])
     ]
     em.store.workflows[workflow.id] = workflow
     apply_auto_subscriptions(em, workflow.id, org_id, workflow.seq)
@@ -440,7 +486,9 @@ def _step_props(raw: Any, template: dict[str, Any]) -> dict[str, dict[str, Any]]
         if not isinstance(item, dict) or not isinstance(item.get("namespace"), str):
             raise bad_request(f"steps[{i}] must be an object with a namespace", param=f"steps[{i}].namespace")
         if item["namespace"] not in namespaces:
-            raise bad_request(f"steps[{i}]: the template has no step {item['namespace']!r}", param=f"steps[{i}].namespace")
+            raise bad_request(
+                f"steps[{i}]: the template has no step {item['namespace']!r}", param=f"steps[{i}].namespace"
+            )
         props = item.get("props", {})
         if not isinstance(props, dict):
             raise bad_request(f"steps[{i}].props must be an object", param=f"steps[{i}].props")
@@ -461,7 +509,10 @@ def _trigger_props(raw: Any, template: dict[str, Any]) -> dict[int, dict[str, An
         if not isinstance(item, dict):
             raise bad_request(f"triggers[{i}] must be an object with props", param=f"triggers[{i}]")
         if "namespace" in item:
-            raise bad_request(f"triggers[{i}]: triggers are addressed by index and take no namespace", param=f"triggers[{i}].namespace")
+            raise bad_request(
+                f"triggers[{i}]: triggers are addressed by index and take no namespace",
+                param=f"triggers[{i}].namespace",
+            )
         props = item.get("props", {})
         if not isinstance(props, dict):
             raise bad_request(f"triggers[{i}].props must be an object", param=f"triggers[{i}].props")
@@ -469,7 +520,7 @@ def _trigger_props(raw: Any, template: dict[str, Any]) -> dict[int, dict[str, An
     return out
 
 
-def _make_step(em: "Emulator", spec: dict[str, Any], given: dict[str, Any]) -> Step:
+def _make_step(em: Emulator, spec: dict[str, Any], given: dict[str, Any]) -> Step:
     comp = em.store.registry_component(spec["component_key"])
     if comp is None:  # a template naming a missing component is our bug, not the client's
         raise RuntimeError(f"template step {spec['namespace']} names unknown component {spec['component_key']}")
@@ -478,7 +529,15 @@ def _make_step(em: "Emulator", spec: dict[str, Any], given: dict[str, Any]) -> S
     return Step(em.store.ids.new("c_"), spec["namespace"], comp.id, props)
 
 
-def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, Any], props: dict[str, Any], workflow: Workflow, index: int) -> Trigger:
+def _make_trigger(
+    em: Emulator,
+    owner_id: str,
+    org_id: str,
+    spec: dict[str, Any],
+    props: dict[str, Any],
+    workflow: Workflow,
+    index: int,
+) -> Trigger:
     now = em.store.clock.now_s()
     kind = spec["kind"]
     trigger = Trigger(id="", kind=kind, created_at=now, updated_at=now)
@@ -501,7 +560,9 @@ def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, An
         comp = em.store.registry_component(spec["component_key"])
         if comp is None:
             raise RuntimeError(f"template trigger names unknown component {spec['component_key']}")
-        source = deploy_source(em, owner_id, org_id, comp, f"{workflow.name} trigger", props, f"triggers[{index}].props")
+        source = deploy_source(
+            em, owner_id, org_id, comp, f"{workflow.name} trigger", props, f"triggers[{index}].props"
+        )
         trigger.id = source.id
         trigger.source_id = source.id
         sub = Subscription(em.store.ids.new("sub_"), source.id, workflow.id, "", owner_id, org_id)
@@ -513,7 +574,11 @@ def _make_trigger(em: "Emulator", owner_id: str, org_id: str, spec: dict[str, An
 def _timer_from(props: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     raw = props.get("timer", props) if props else {}
     if not raw:
-        raw = {"cron": spec["cron"], "timezone": spec.get("timezone")} if spec.get("cron") else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+        raw = (
+            {"cron": spec["cron"], "timezone": spec.get("timezone")}
+            if spec.get("cron")
+            else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+        )
     if not isinstance(raw, dict):
         raise bad_request("triggers timer must be an object with intervalSeconds or cron", param="triggers.props.timer")
     try:

@@ -46,9 +46,7 @@ _PASS_THROUGH_TYPES = frozenset({"$.service.db", "data_store", "http_request"})
 _OMIT = object()  # the prop gets no entry in the normalized result
 
 
-def validate_configured_props(
-    props: list[dict], configured: dict, *, account_app: Callable[[str], str | None]
-) -> dict:
+def validate_configured_props(props: list[dict], configured: dict, *, account_app: Callable[[str], str | None]) -> dict:
     """Return the normalized configured props, or raise PropError naming the first bad prop.
 
     `account_app(account_id)` returns the app name slug of a connected

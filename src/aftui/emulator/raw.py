@@ -24,7 +24,7 @@ class RawJson(str):
 
     raw: bytes
 
-    def __new__(cls, raw: bytes) -> "RawJson":
+    def __new__(cls, raw: bytes) -> RawJson:
         ident = next(_ids)
         _raw[ident] = raw
         made = super().__new__(cls, f"{_PREFIX}{ident}")
@@ -46,4 +46,3 @@ def encode(text: str) -> bytes:
 
 def is_raw(value: Any) -> bool:
     return isinstance(value, RawJson)
-

@@ -120,7 +120,9 @@ class Runtime:
 
     # --- emission -----------------------------------------------------------------
 
-    def emit(self, emitter_id: str, event: Any, channel: str = "default", *, emit_id: str | None = None, hops: int = 0) -> StoredEvent:
+    def emit(
+        self, emitter_id: str, event: Any, channel: str = "default", *, emit_id: str | None = None, hops: int = 0
+    ) -> StoredEvent:
         """Store one event of an emitter, stream it and route it to listeners."""
         log_ = self.store.log(emitter_id)
         key = log_.ids.next(self.store.clock.now_ms())
@@ -143,12 +145,17 @@ class Runtime:
             emissions = sorted(emissions, key=lambda e: e.ts if e.ts is not None else 0)
         if dedupe:
             emissions = self._dedupe(source, dedupe, emissions)
-        return [self.emit(source.id, e.event, e.channel, emit_id=None if e.id is None else str(e.id), hops=hops) for e in emissions]
+        return [
+            self.emit(source.id, e.event, e.channel, emit_id=None if e.id is None else str(e.id), hops=hops)
+            for e in emissions
+        ]
 
     def _dedupe(self, source: Source, strategy: str, emissions: list[Emission]) -> list[Emission]:
         missing_id = [e for e in emissions if e.id is None]
         if missing_id:
-            self.log_line(source, f"$emit called without an id while dedupe is {strategy!r}; {len(missing_id)} event(s) dropped")
+            self.log_line(
+                source, f"$emit called without an id while dedupe is {strategy!r}; {len(missing_id)} event(s) dropped"
+            )
         with_id = [e for e in emissions if e.id is not None]
         if strategy == "unique":
             kept = []
@@ -213,7 +220,9 @@ class Runtime:
         elif listener.startswith("p_"):
             workflow = self.store.workflows.get(listener)
             if workflow is not None and workflow.active:
-                self.spawn(self.run_workflow(workflow, stored.event, source_type="COMPONENT", emitter_id=stored.emitter_id))
+                self.spawn(
+                    self.run_workflow(workflow, stored.event, source_type="COMPONENT", emitter_id=stored.emitter_id)
+                )
         elif listener.startswith("dc_"):
             source = self.store.sources.get(listener)
             if source is not None and source.active and source.id != stored.emitter_id:
@@ -229,7 +238,13 @@ class Runtime:
             "X-Event-Id": stored.id,
             "X-Webhook-Id": webhook_id,
         }
-        record: dict[str, Any] = {"webhook_id": webhook_id, "url": url, "event_id": stored.id, "emitter_id": stored.emitter_id, "attempts": []}
+        record: dict[str, Any] = {
+            "webhook_id": webhook_id,
+            "url": url,
+            "event_id": stored.id,
+            "emitter_id": stored.emitter_id,
+            "attempts": [],
+        }
         self.deliveries.append(record)
         if self._http is None:
             record["skipped"] = "the emulator was not serving yet"
@@ -255,7 +270,9 @@ class Runtime:
 
     # --- workflows ----------------------------------------------------------------
 
-    async def run_workflow(self, workflow: Workflow, event: Any, *, source_type: str, emitter_id: str | None = None, test: bool = False) -> dict[str, Any]:
+    async def run_workflow(
+        self, workflow: Workflow, event: Any, *, source_type: str, emitter_id: str | None = None, test: bool = False
+    ) -> dict[str, Any]:
         """Run the steps in order; a thrown error becomes a `$errors` event.
 
         Test runs (the editor's "test") are neither e-mailed nor forwarded,
@@ -311,7 +328,13 @@ class Runtime:
             f"    at Object.run (file:///tmp/__pdg__/dist/code/{code_hash[:16]}/component.mjs:24:15)\n"
             f"    at null.executeComponent (/var/task/launch_worker.js:292:53)"
         )
-        return {"code": err.code, "msg": err.message, "cellId": cell_id, "ts": iso(self.store.clock.now_ms()), "stack": stack}
+        return {
+            "code": err.code,
+            "msg": err.message,
+            "cellId": cell_id,
+            "ts": iso(self.store.clock.now_ms()),
+            "stack": stack,
+        }
 
     def _raise_error(self, workflow: Workflow, event: Any, context: dict[str, Any], error: dict[str, Any]) -> None:
         self.emit(workflow.id, {"original_event": event, "original_context": context, "error": error}, "$errors")
@@ -328,7 +351,15 @@ class Runtime:
             return
         self._last_email[key] = now
         owner = self.store.users[workflow.owner_id]
-        self.emails.append({"to": owner.email, "workflow_id": workflow.id, "subject": f"[{workflow.name}] {key[1]}", "error": error, "sent_at": iso(now)})
+        self.emails.append(
+            {
+                "to": owner.email,
+                "workflow_id": workflow.id,
+                "subject": f"[{workflow.name}] {key[1]}",
+                "error": error,
+                "sent_at": iso(now),
+            }
+        )
 
     # --- HTTP interfaces ------------------------------------------------------------
 
@@ -416,7 +447,7 @@ class Runtime:
             await asyncio.sleep(0.25)
             try:
                 await self.fire_due(max_catch_up=1)
-            except Exception:  # noqa: BLE001 - a bad timer must not stop the others
+            except Exception:
                 log.exception("timer tick failed")
 
     async def _activity_loop(self) -> None:
@@ -428,7 +459,7 @@ class Runtime:
             for key, request_event in activity_requests(self.store, self.rng):
                 try:
                     await self.handle_endpoint(key, request_event)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("demo activity failed")
 
     # --- streams ---------------------------------------------------------------------
@@ -498,7 +529,9 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def _custom_response(respond: dict[str, Any] | None, source: Source, stored: list[StoredEvent]) -> tuple[int, dict[str, str], Any]:
+def _custom_response(
+    respond: dict[str, Any] | None, source: Source, stored: list[StoredEvent]
+) -> tuple[int, dict[str, str], Any]:
     """The component's literal `respond({...})`, or its `status`/`body` props."""
     spec = dict(respond or {})
     props = source.configured_props

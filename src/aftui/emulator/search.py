@@ -18,8 +18,39 @@ __all__ = ["TextIndex", "tokenize"]
 # Words too common to tell components apart; kept short so that words with
 # meaning in this domain ("new", "every", "all") still count.
 _STOP_WORDS = frozenset(
-    "a an and are as at be by for from i in into is it its me my of on or "
-    "that the this to was when whenever with you your".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "when",
+        "whenever",
+        "with",
+        "you",
+        "your",
+    ]
 )
 _WORD = re.compile(r"[a-z0-9]+")  # so `github-new-issue` and `new_issue` split into words
 _VOWEL = re.compile(r"[aeiouy]")
@@ -87,9 +118,7 @@ class TextIndex:
         """idf as if one extra document held every term: never zero, never divides by zero."""
         return math.log((1 + self._doc_count) / (1 + document_frequency)) + 1.0
 
-    def search(
-        self, query: str, *, threshold: float = 0.0, limit: int | None = None
-    ) -> list[tuple[str, float]]:
+    def search(self, query: str, *, threshold: float = 0.0, limit: int | None = None) -> list[tuple[str, float]]:
         """(key, cosine similarity) of documents sharing a term with `query`, best first.
 
         Only scores >= threshold are kept; equal scores are ordered by key.

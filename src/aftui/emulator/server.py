@@ -118,7 +118,7 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
 
 async def _crash(request: Request, exc: Exception) -> Response:
     """A bug of ours: logged here, a plain message there, never a traceback in the body."""
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return json_response({"error": "internal error in the emulator"}, 500)
 
 
@@ -223,7 +223,9 @@ def serve_in_thread(options: Options, *, log_level: str = "warning") -> ServerHa
     sock, root_url = _bind(options.host, options.port)
     em = Emulator(options, root_url)
     server = uvicorn.Server(_config(em, options.host, options.port, log_level))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), name="aftui-emulator", daemon=True)
+    thread = threading.Thread(
+        target=lambda: asyncio.run(server.serve(sockets=[sock])), name="aftui-emulator", daemon=True
+    )
     thread.start()
     while not server.started:
         if not thread.is_alive():
@@ -238,7 +240,5 @@ def serve(options: Options, *, announce: Any = print, log_level: str = "warning"
     em = Emulator(options, root_url)
     server = uvicorn.Server(_config(em, options.host, options.port, log_level))
     announce(em)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass

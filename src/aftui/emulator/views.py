@@ -7,7 +7,7 @@ and triggers carry integer epoch seconds.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .store import Account, Component, Org, Source, Step, Store, Subscription, Trigger, User, Webhook, Workflow
@@ -16,7 +16,7 @@ from .store import Account, Component, Org, Source, Step, Store, Subscription, T
 def iso(ms: int | None) -> str | None:
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def user(u: User, store: Store) -> dict[str, Any]:
@@ -47,7 +47,12 @@ def org(o: Org) -> dict[str, Any]:
         "daily_credits_quota": o.daily_credits_quota,
         "daily_credits_used": o.daily_credits_used,
     }
-    for field in ("daily_compute_time_quota", "daily_compute_time_used", "daily_invocations_quota", "daily_invocations_used"):
+    for field in (
+        "daily_compute_time_quota",
+        "daily_compute_time_used",
+        "daily_invocations_quota",
+        "daily_invocations_used",
+    ):
         value = getattr(o, field)
         if value is not None:
             data[field] = value
@@ -149,7 +154,12 @@ def subscription(s: Subscription) -> dict[str, Any]:
 def trigger(t: Trigger, store: Store, root_url: str) -> dict[str, Any]:
     base = {"id": t.id, "created_at": t.created_at, "updated_at": t.updated_at}
     if t.kind == "http":
-        return {**base, "key": t.endpoint_key, "endpoint_url": endpoint_url(root_url, t.endpoint_key), "custom_response": t.custom_response}
+        return {
+            **base,
+            "key": t.endpoint_key,
+            "endpoint_url": endpoint_url(root_url, t.endpoint_key),
+            "custom_response": t.custom_response,
+        }
     if t.kind == "timer":
         return {
             **base,
@@ -248,9 +258,18 @@ def _template_trigger(spec: dict[str, Any], suffix: str, store: Store) -> dict[s
     if kind == "http":
         custom = bool(spec.get("custom_response", False))
         prop = {"name": "custom_response", "type": "boolean", "optional": True, "default": custom}
-        return {"id": f"hi_{suffix}", "key": None, "endpoint_url": None, "custom_response": custom, **times, "configurable_props": [prop]}
+        return {
+            "id": f"hi_{suffix}",
+            "key": None,
+            "endpoint_url": None,
+            "custom_response": custom,
+            **times,
+            "configurable_props": [prop],
+        }
     if kind == "timer":
-        default = {"cron": spec["cron"]} if spec.get("cron") else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+        default = (
+            {"cron": spec["cron"]} if spec.get("cron") else {"intervalSeconds": spec.get("interval_seconds", 3600)}
+        )
         return {
             "id": f"ti_{suffix}",
             "interval_seconds": spec.get("interval_seconds"),

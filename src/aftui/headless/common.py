@@ -8,9 +8,18 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
-from ..api import ApiError, AuthError, Client, NetworkError, NotFoundError, RateLimitError, ReadOnlyError, ServerError, ValidationError
+from ..api import (
+    ApiError,
+    AuthError,
+    Client,
+    NetworkError,
+    NotFoundError,
+    RateLimitError,
+    ReadOnlyError,
+    ServerError,
+    ValidationError,
+)
 from ..config import ConfigError, effective_profile, load_config
-
 from ..exitcodes import AUTH, NETWORK, NOT_FOUND, OK, USAGE
 
 __all__ = ["AUTH", "NETWORK", "NOT_FOUND", "OK", "USAGE", "describe", "exit_code", "make_client", "run"]
@@ -46,7 +55,9 @@ def make_client(args: argparse.Namespace) -> Client:
     return Client.from_profile(profile)
 
 
-def run(command: Callable[[argparse.Namespace], Awaitable[int]], args: argparse.Namespace, err: TextIO = sys.stderr) -> int:
+def run(
+    command: Callable[[argparse.Namespace], Awaitable[int]], args: argparse.Namespace, err: TextIO = sys.stderr
+) -> int:
     """Run an async command, turning every expected failure into a message and an exit code."""
     try:
         return asyncio.run(command(args))

@@ -33,7 +33,9 @@ def show(args: argparse.Namespace) -> int:
     config = cfg.load_config()
     names = [args.name] if args.name else sorted(config.profiles)
     if not names:
-        print(f"no profiles in {cfg.config_path()}; add one with `aftui config add NAME --api-key-env VAR` or try `aftui demo`")
+        print(
+            f"no profiles in {cfg.config_path()}; add one with `aftui config add NAME --api-key-env VAR` or try `aftui demo`"
+        )
         return OK
     for name in names:
         profile = config.get(name)
@@ -53,7 +55,9 @@ def add(args: argparse.Namespace) -> int:
     if args.default or config.default is None:
         config.default = profile.name
     cfg.save_config(config)
-    print(f"profile {args.name!r} saved in {cfg.config_path()}" + (" (default)" if config.default == profile.name else ""))
+    print(
+        f"profile {args.name!r} saved in {cfg.config_path()}" + (" (default)" if config.default == profile.name else "")
+    )
     return OK
 
 
@@ -115,6 +119,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p_use = sub.add_parser("use", help="make a profile the default")
     p_use.add_argument("name")
     p_use.set_defaults(handler=use)
-    p_import = sub.add_parser("import", help="import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config)")
+    p_import = sub.add_parser(
+        "import", help="import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config)"
+    )
     p_import.add_argument("--force", action="store_true", help="replace profiles of the same name")
     p_import.set_defaults(handler=import_cli)

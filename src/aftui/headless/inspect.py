@@ -23,7 +23,11 @@ async def whoami(args: argparse.Namespace) -> int:
     print(f"base URL  {client.base_url}{'  (read-only)' if client.read_only else ''}")
     for org in me.orgs:
         mark = "*" if org.id == client.org_id else " "
-        credits = f"{org.daily_credits_used or 0}/{org.daily_credits_quota or 0} credits today" if org.daily_credits_quota else ""
+        credits = (
+            f"{org.daily_credits_used or 0}/{org.daily_credits_quota or 0} credits today"
+            if org.daily_credits_quota
+            else ""
+        )
         print(f" {mark} {org.id}  {visible(org.name or org.orgname or '', 40)}  {credits}")
     return OK
 

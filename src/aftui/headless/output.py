@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..api.models import EventSummary
@@ -24,7 +24,11 @@ def event_record(event: EventSummary, emitter: str | None = None) -> dict[str, A
 
 def event_line(event: EventSummary, *, width: int = 100, emitter: str | None = None) -> str:
     """`HH:MM:SS  id  emitter  channel  payload`, the payload as compact JSON clipped to the width."""
-    when = datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=timezone.utc).strftime("%H:%M:%S") if event.indexed_at_ms else "--:--:--"
+    when = (
+        datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=UTC).strftime("%H:%M:%S")
+        if event.indexed_at_ms
+        else "--:--:--"
+    )
     who = event.metadata.emitter_id or emitter or "?"
     head = f"{when}  {visible(event.id or '-', 24)}  {visible(who, 16)}  {visible(event.channel, 16)}"
     payload = _summary(event)
@@ -38,5 +42,9 @@ def _summary(event: EventSummary) -> str:
         name = error.original_context.workflow_name or error.original_context.workflow_id or ""
         return f"ERROR {error.error.code or ''}: {error.error.msg or ''} [{name}]"
     payload = event.event
-    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
+    text = (
+        payload
+        if isinstance(payload, str)
+        else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
+    )
     return f"(truncated) {text}" if event.truncated else text

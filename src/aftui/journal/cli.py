@@ -17,7 +17,9 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
     p_search = sub.add_parser("search", help="full-text search over journaled events (newest N, printed oldest first)")
-    p_search.add_argument("query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*; anything else is searched as a phrase')
+    p_search.add_argument(
+        "query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*; anything else is searched as a phrase'
+    )
     p_search.add_argument("-n", type=int, default=20, help="how many, newest first (default: 20)")
     p_search.add_argument("--emitter", help="only events of this emitter (source or workflow id)")
     p_search.add_argument("--channel", help="only events of this channel")

@@ -88,7 +88,17 @@ def _raw_row(event: RawEvent, emitter_id: str, now: float) -> Row | None:
         return None
     ms, seq = event.key
     metadata_text = bytes(metadata_raw).decode() if metadata_raw else "{}"
-    return (emitter_id, event.id, ms, seq, metadata.name or "default", indexed, bytes(summary.event).decode(), metadata_text, now)
+    return (
+        emitter_id,
+        event.id,
+        ms,
+        seq,
+        metadata.name or "default",
+        indexed,
+        bytes(summary.event).decode(),
+        metadata_text,
+        now,
+    )
 
 
 _NO_METADATA = _Metadata()
@@ -98,7 +108,9 @@ def _int64(value: int | None) -> bool:
     return value is None or -INT64 <= value < INT64
 
 
-def summary_of_row(event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str) -> EventSummary:
+def summary_of_row(
+    event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str
+) -> EventSummary:
     """The event a row holds. Deep payloads are cut as everywhere else (jsontext); bad metadata is dropped, not raised."""
     meta = _loads(metadata) if metadata else {}
     if not isinstance(meta, dict):

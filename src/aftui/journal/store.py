@@ -126,7 +126,9 @@ class Journal:
     `fts=False` forces the LIKE fallback (used where FTS5 is missing, and by tests).
     """
 
-    def __init__(self, path: Path | str | None = None, *, fts: bool | None = None, index_every_s: float = INDEX_EVERY_S) -> None:
+    def __init__(
+        self, path: Path | str | None = None, *, fts: bool | None = None, index_every_s: float = INDEX_EVERY_S
+    ) -> None:
         self.path = Path(path) if path is not None else default_path()
         # How long new rows may wait for the search index while a stream runs (the writer indexes as
         # soon as it is quiet). A burst is stored at once and indexed in one statement afterwards: 1.4 us
@@ -162,7 +164,9 @@ class Journal:
             if row is None:
                 db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             elif row[0] > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"{self.path}: journal schema {row[0]} is newer than this aftui ({SCHEMA_VERSION})")
+                raise sqlite3.DatabaseError(
+                    f"{self.path}: journal schema {row[0]} is newer than this aftui ({SCHEMA_VERSION})"
+                )
             if self.fts:
                 stale = db.execute("SELECT value FROM meta WHERE key = 'fts_stale'").fetchone()
                 for statement in _statements(_FTS):
@@ -176,7 +180,9 @@ class Journal:
                 self._index_new(db)  # rows an interrupted session stored but did not index
             else:
                 # Without FTS5 the triggers of an index made elsewhere would fail every insert.
-                had = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'events_fts_%'").fetchone()[0]
+                had = db.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'events_fts_%'"
+                ).fetchone()[0]
                 for name in _TRIGGERS:
                     db.execute(f"DROP TRIGGER IF EXISTS {name}")
                 has_index = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events_fts'").fetchone()
@@ -259,7 +265,9 @@ class Journal:
 
     # --- reading ----------------------------------------------------------------------------------
 
-    def search(self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100) -> list[EventSummary]:
+    def search(
+        self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100
+    ) -> list[EventSummary]:
         """Events whose payload, emitter or channel match `query`, newest first.
 
         `query` is FTS5 syntax (words, "phrases", OR, NOT, prefix*); text that is
@@ -297,7 +305,9 @@ class Journal:
         with self._lock:
             db = self._db
             rows, oldest, newest = db.execute("SELECT count(*), min(ms), max(ms) FROM events").fetchone()
-            emitters = dict(db.execute("SELECT emitter_id, count(*) FROM events GROUP BY emitter_id ORDER BY 2 DESC, 1").fetchall())
+            emitters = dict(
+                db.execute("SELECT emitter_id, count(*) FROM events GROUP BY emitter_id ORDER BY 2 DESC, 1").fetchall()
+            )
             used = self._used_bytes()
         on_disk = sum(p.stat().st_size for p in (self.path, self.path.with_name(self.path.name + "-wal")) if p.exists())
         return {
@@ -348,7 +358,9 @@ class Journal:
 
     # --- internals --------------------------------------------------------------------------------
 
-    def _select(self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int) -> list[EventSummary]:
+    def _select(
+        self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int
+    ) -> list[EventSummary]:
         clauses = [where] if where else []
         if emitter_id is not None:
             clauses.append("e.emitter_id = ?")
@@ -369,7 +381,9 @@ class Journal:
         clauses, params = [], []
         for word in _words(query):
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            clauses.append("(e.payload LIKE ? ESCAPE '\\' OR e.emitter_id LIKE ? ESCAPE '\\' OR e.channel LIKE ? ESCAPE '\\')")
+            clauses.append(
+                "(e.payload LIKE ? ESCAPE '\\' OR e.emitter_id LIKE ? ESCAPE '\\' OR e.channel LIKE ? ESCAPE '\\')"
+            )
             params += [pattern] * 3
         return self._select(" AND ".join(clauses), params, emitter_id, channel, limit)
 

@@ -112,7 +112,9 @@ class JournalWriter:
                             pause()
                         new += self.journal.add(events[start : start + CHUNK], emitter_id)
                 self.written += new
-                if (self.max_rows is not None or self.max_mb is not None) and time.monotonic() - self._last_prune >= self.prune_every:
+                if (
+                    self.max_rows is not None or self.max_mb is not None
+                ) and time.monotonic() - self._last_prune >= self.prune_every:
                     self._last_prune = time.monotonic()
                     self.journal.prune(self.max_rows, self.max_mb)
             except Exception as error:  # noqa: BLE001 - a full disk must not kill the stream

@@ -53,12 +53,15 @@ class Gate:
 
     async def passage(self) -> None:
         """Return once the gate is open (or its hold ran out)."""
-        while (left := self.until - time.monotonic()) > 0:
+        # A deadline that keys keep pushing back, not a flag anyone sets: polling it is the point.
+        while (left := self.until - time.monotonic()) > 0:  # noqa: ASYNC110
             await asyncio.sleep(min(left, 0.005))
         self.until = 0.0
 
 
-async def source_feed(client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report, gate: Gate | None = None) -> None:
+async def source_feed(
+    client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report, gate: Gate | None = None
+) -> None:
     """SSE of a source, resumed after the newest event already shown (none: after the retained ones, read first)."""
     if cursor.last_key is None and cursor.last_id is None:
         try:
@@ -73,7 +76,9 @@ async def source_feed(client: Client, target: Target, cursor: FeedCursor, delive
                 if cursor.fresh(event):
                     deliver(target, event)
     # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
-    stream = client.stream_source(target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True)
+    stream = client.stream_source(
+        target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True
+    )
     gate = gate or Gate()
     try:
         # The hot loop of the monitor: two checks and one call per event.

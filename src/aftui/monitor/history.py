@@ -29,7 +29,9 @@ def history_of(journal: Journal, targets: Sequence[Target], limit: int) -> list[
     return _oldest_first(found)
 
 
-def search_history(journal: Journal, targets: Sequence[Target], query: str, limit: int) -> list[tuple[Target, EventSummary]]:
+def search_history(
+    journal: Journal, targets: Sequence[Target], query: str, limit: int
+) -> list[tuple[Target, EventSummary]]:
     """The newest `limit` journaled events of the watched emitters matching `query` (FTS5 syntax), oldest first."""
     by_emitter: dict[str, dict[bool, Target]] = {}
     for target in targets:

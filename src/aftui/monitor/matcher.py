@@ -24,7 +24,11 @@ class Matcher:
             try:
                 return cls(re.compile(body, re.IGNORECASE), text)
             except re.error as error:
-                return cls(re.compile(re.escape(text), re.IGNORECASE), text, f"not a valid regex ({error}); matching the text as typed")
+                return cls(
+                    re.compile(re.escape(text), re.IGNORECASE),
+                    text,
+                    f"not a valid regex ({error}); matching the text as typed",
+                )
         return cls(re.compile(re.escape(text), re.IGNORECASE), text)
 
     def matches(self, record: Record) -> bool:

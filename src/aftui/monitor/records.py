@@ -54,7 +54,9 @@ class Record:
 
     __slots__ = ("_event", "_name", "_raw", "_search", "_summary", "history", "n", "seen", "target", "time_ms")
 
-    def __init__(self, n: int, target: Target, event: EventSummary | RawEvent, seen: float, history: bool = False) -> None:
+    def __init__(
+        self, n: int, target: Target, event: EventSummary | RawEvent, seen: float, history: bool = False
+    ) -> None:
         self.n = n
         self.target = target
         self.seen = seen  # wall-clock seconds when it arrived (or was read from the journal)

@@ -78,14 +78,23 @@ class Planner:
     async def plan(self, event: EventSummary, workflow_id: str | None = None) -> ReplayPlan:
         error = event.error()
         if error is None:
-            return ReplayPlan(event, WorkflowError(), workflow_id or "", None, "unknown", reason="this event is not a workflow error (it has no original_event)")
+            return ReplayPlan(
+                event,
+                WorkflowError(),
+                workflow_id or "",
+                None,
+                "unknown",
+                reason="this event is not a workflow error (it has no original_event)",
+            )
         ctx = error.original_context
         wf_id = workflow_id or ctx.workflow_id or event.metadata.emitter_id or ""
         name = ctx.workflow_name
 
         step: str | None = None
 
-        def plan(trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None) -> ReplayPlan:
+        def plan(
+            trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None
+        ) -> ReplayPlan:
             return ReplayPlan(event, error, wf_id, name, trigger, request, reason, warning, step)
 
         if not wf_id:
@@ -95,23 +104,37 @@ class Planner:
             return plan("unknown", reason=f"the workflow could not be read: {workflow.message}")
         name = workflow.name or name
         step = next((s.namespace for s in workflow.steps if s.id and s.id == error.error.cellId), None)
-        inactive = None if workflow.active is not False else "the workflow is inactive: its endpoint will refuse the request"
+        inactive = (
+            None if workflow.active is not False else "the workflow is inactive: its endpoint will refuse the request"
+        )
         emitter = ctx.emitter_id or ""
         source_type = (ctx.source_type or "").upper()
 
         if emitter.startswith("hi_") or (not emitter and source_type == "HTTP"):
             trigger = _http_trigger(workflow, emitter)
             if trigger is None:
-                return plan("HTTP trigger", reason="the workflow no longer has the HTTP trigger that received this request")
+                return plan(
+                    "HTTP trigger", reason="the workflow no longer has the HTTP trigger that received this request"
+                )
             if not trigger.endpoint_url:
                 return plan(f"HTTP trigger {trigger.id}", reason="the service did not give the trigger's endpoint URL")
-            return plan(f"HTTP trigger {trigger.id}", request_for(error.original_event, trigger.endpoint_url), warning=inactive)
+            return plan(
+                f"HTTP trigger {trigger.id}", request_for(error.original_event, trigger.endpoint_url), warning=inactive
+            )
         if emitter.startswith("ti_") or source_type == "TIMER":
-            return plan("timer trigger", reason="a timer started this run: the API has no way to run a workflow's timer on demand")
+            return plan(
+                "timer trigger",
+                reason="a timer started this run: the API has no way to run a workflow's timer on demand",
+            )
         if emitter.startswith("ei_") or source_type == "EMAIL":
-            return plan("e-mail trigger", reason="an e-mail started this run: aftui cannot send the workflow that e-mail again")
+            return plan(
+                "e-mail trigger", reason="an e-mail started this run: aftui cannot send the workflow that e-mail again"
+            )
         if emitter.startswith("p_"):
-            return plan(f"events of workflow {emitter}", reason="another workflow's event started this run: only that workflow can emit it again")
+            return plan(
+                f"events of workflow {emitter}",
+                reason="another workflow's event started this run: only that workflow can emit it again",
+            )
         if emitter.startswith("dc_"):
             return await self._via_source(plan, emitter, error, inactive)
         # The error does not say how the run started: the one HTTP way into the workflow, if there is only one.
@@ -119,18 +142,30 @@ class Planner:
         feeders = await self._http_feeders(wf_id)
         ways = len(triggers) + len(feeders)
         if ways == 0:
-            return plan("unknown", reason="the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow")
+            return plan(
+                "unknown",
+                reason="the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow",
+            )
         if ways > 1:
-            return plan("unknown", reason=f"the error does not say how the run started, and {ways} HTTP triggers and sources lead into this workflow")
+            return plan(
+                "unknown",
+                reason=f"the error does not say how the run started, and {ways} HTTP triggers and sources lead into this workflow",
+            )
         if triggers:
             trigger = triggers[0]
-            return plan(f"HTTP trigger {trigger.id}", request_for(error.original_event, trigger.endpoint_url or ""), warning=inactive or GUESSED)
+            return plan(
+                f"HTTP trigger {trigger.id}",
+                request_for(error.original_event, trigger.endpoint_url or ""),
+                warning=inactive or GUESSED,
+            )
         return await self._via_source(plan, feeders[0], error, inactive or GUESSED)
 
     async def _via_source(self, plan: Any, source_id: str, error: WorkflowError, inactive: str | None) -> ReplayPlan:
         source = await self._source(source_id)
         if isinstance(source, ApiError):
-            return plan(f"source {source_id}", reason=f"the source that started this run could not be read: {source.message}")
+            return plan(
+                f"source {source_id}", reason=f"the source that started this run could not be read: {source.message}"
+            )
         label = f"HTTP source {source.name} ({source.id})" if source.name else f"HTTP source {source.id}"
         url = source.endpoint_url
         if not url:
@@ -164,7 +199,11 @@ class Planner:
         if self._feeders is None:
             self._feeders = {}
             client = self.client
-            fetch = (lambda **kw: client.list_workspace_subscriptions(client.org_id, **kw)) if client.org_id else client.list_subscriptions
+            fetch = (
+                (lambda **kw: client.list_workspace_subscriptions(client.org_id, **kw))
+                if client.org_id
+                else client.list_subscriptions
+            )
             try:
                 async for sub in iterate(fetch):
                     if _feeds(sub):

@@ -21,10 +21,28 @@ REPLAY_HEADER = "x-aftui-replay"  # marks the request as a replay, with its id, 
 # Named outright: transport, proxies and the first delivery's identity.
 _DROPPED = frozenset(
     {
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "host", "content-length",
-        "connection", "keep-alive", "te", "trailer", "trailers", "transfer-encoding", "upgrade",
-        "proxy-connection", "expect", "forwarded", "via", "x-real-ip", "true-client-ip",
-        "accept-encoding", "content-encoding", REPLAY_HEADER,
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "host",
+        "content-length",
+        "connection",
+        "keep-alive",
+        "te",
+        "trailer",
+        "trailers",
+        "transfer-encoding",
+        "upgrade",
+        "proxy-connection",
+        "expect",
+        "forwarded",
+        "via",
+        "x-real-ip",
+        "true-client-ip",
+        "accept-encoding",
+        "content-encoding",
+        REPLAY_HEADER,
     }
 )
 _DROPPED_PREFIXES = ("x-forwarded-", "cf-", "x-amzn-", "x-envoy-", "x-vercel-", "x-cloud-trace")
@@ -48,7 +66,12 @@ def split_headers(headers: Any) -> tuple[dict[str, str], tuple[str, ...]]:
     dropped: set[str] = set()
     for name, value in headers.items():
         name = str(name)
-        if is_safe_header(name) and isinstance(value, (str, int, float)) and "\n" not in str(value) and "\r" not in str(value):
+        if (
+            is_safe_header(name)
+            and isinstance(value, (str, int, float))
+            and "\n" not in str(value)
+            and "\r" not in str(value)
+        ):
             kept[name.lower()] = str(value)
         else:
             dropped.add(name.lower())
@@ -57,7 +80,12 @@ def split_headers(headers: Any) -> tuple[dict[str, str], tuple[str, ...]]:
 
 def is_http_event(event: Any) -> bool:
     """The shape an HTTP interface gives a request (not just a body)."""
-    return isinstance(event, dict) and isinstance(event.get("method"), str) and "headers" in event and ("body" in event or "bodyRaw" in event)
+    return (
+        isinstance(event, dict)
+        and isinstance(event.get("method"), str)
+        and "headers" in event
+        and ("body" in event or "bodyRaw" in event)
+    )
 
 
 _UNCHANGED: Any = object()
@@ -96,7 +124,9 @@ class ReplayRequest:
             headers.setdefault("content-type", "text/plain; charset=utf-8")
             return self.body.encode("utf-8"), headers
         if kind.startswith("application/x-www-form-urlencoded") and isinstance(self.body, dict):
-            return urlencode({k: v if isinstance(v, str) else json.dumps(v) for k, v in self.body.items()}).encode(), headers
+            return urlencode(
+                {k: v if isinstance(v, str) else json.dumps(v) for k, v in self.body.items()}
+            ).encode(), headers
         if "json" not in kind:
             headers["content-type"] = "application/json"
         return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), headers

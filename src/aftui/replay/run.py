@@ -51,7 +51,9 @@ def new_replay_id() -> str:
     return "rp_" + secrets.token_hex(8)
 
 
-async def send(request: ReplayRequest, replay_id: str, *, http: httpx.AsyncClient | None = None, timeout: float = SEND_TIMEOUT_S) -> Sent:
+async def send(
+    request: ReplayRequest, replay_id: str, *, http: httpx.AsyncClient | None = None, timeout: float = SEND_TIMEOUT_S
+) -> Sent:
     """Send the request once (no retries: a replay that may have arrived must not be sent twice)."""
     content, headers = request.content()
     headers = {**headers, REPLAY_HEADER: replay_id}
@@ -59,7 +61,9 @@ async def send(request: ReplayRequest, replay_id: str, *, http: httpx.AsyncClien
     own = http is None
     client = http or httpx.AsyncClient(timeout=httpx.Timeout(timeout), follow_redirects=False)
     try:
-        response = await client.request(request.method, request.url, params=request.query, content=content, headers=headers)
+        response = await client.request(
+            request.method, request.url, params=request.query, content=content, headers=headers
+        )
     except httpx.TimeoutException:
         return Sent(None, problem=f"no answer within {timeout:g} s (the request may still have arrived)")
     except httpx.TransportError as exc:
@@ -123,7 +127,14 @@ async def replay_one(
     return ReplayResult(plan, replay_id, request, sent, outcome)
 
 
-async def _outcome(watcher: OutcomeWatcher, sent: Sent, replay_id: str, request: ReplayRequest, timeout: float, stop: asyncio.Event | None) -> Outcome:
+async def _outcome(
+    watcher: OutcomeWatcher,
+    sent: Sent,
+    replay_id: str,
+    request: ReplayRequest,
+    timeout: float,
+    stop: asyncio.Event | None,
+) -> Outcome:
     if sent.status is None:
         return Outcome("not sent", sent.problem or "no answer")
     if 400 <= sent.status < 500:
@@ -154,7 +165,14 @@ class BulkSummary:
     def line(self) -> str:
         """The summary in one line: `3 succeeded · 1 failed again · 2 skipped · 4 not replayed (stopped)`."""
         parts = []
-        for kind, words in (("succeeded", "succeeded"), ("failed", "failed again"), ("rejected", "refused"), ("unknown", "unknown"), ("not sent", "not sent"), ("skipped", "skipped")):
+        for kind, words in (
+            ("succeeded", "succeeded"),
+            ("failed", "failed again"),
+            ("rejected", "refused"),
+            ("unknown", "unknown"),
+            ("not sent", "not sent"),
+            ("skipped", "skipped"),
+        ):
             n = self.count(kind)
             if n:
                 parts.append(f"{n} {words}")
@@ -203,9 +221,13 @@ async def replay_bulk(
                 on_progress(index, summary, None)
             try:
                 plan = await planner.plan(event, workflow_id)
-                result = await replay_one(client, plan, log=log, on_seen=on_seen, watch_timeout=watch_timeout, stop=stop, http=http)
+                result = await replay_one(
+                    client, plan, log=log, on_seen=on_seen, watch_timeout=watch_timeout, stop=stop, http=http
+                )
             except ApiError as exc:
-                plan = ReplayPlan(event, event.error() or WorkflowError(), workflow_id or "", None, "unknown", reason=exc.message)
+                plan = ReplayPlan(
+                    event, event.error() or WorkflowError(), workflow_id or "", None, "unknown", reason=exc.message
+                )
                 result = ReplayResult(plan, None, None, None, Outcome("not sent", exc.message))
             summary.results.append(result)
             if on_progress is not None:
@@ -214,4 +236,3 @@ async def replay_bulk(
     finally:
         await http.aclose()
     return summary
-

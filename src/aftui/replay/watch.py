@@ -17,6 +17,7 @@ Which new event is ours:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -57,7 +58,9 @@ class Outcome:
 class OutcomeWatcher:
     """`await prime()` before sending; `await wait(...)` after."""
 
-    def __init__(self, client: Client, workflow_id: str, *, on_seen: Callable[[list[EventSummary]], None] | None = None) -> None:
+    def __init__(
+        self, client: Client, workflow_id: str, *, on_seen: Callable[[list[EventSummary]], None] | None = None
+    ) -> None:
         self.workflow_id = workflow_id
         self.on_seen = on_seen
         # from_now=False: `prime` reads the first page itself and drops it, so a failed prime cannot
@@ -69,10 +72,8 @@ class OutcomeWatcher:
         """Note where both lists stand. After a failure here every retained event counts as new,
         and the matching rules still tell ours apart."""
         for poller in (self._errors, self._events):
-            try:
+            with contextlib.suppress(ApiError):
                 await poller.poll_once()
-            except ApiError:
-                pass
 
     async def wait(
         self,
@@ -122,10 +123,8 @@ async def _sleep(seconds: float, stop: asyncio.Event | None) -> None:
     if stop is None:
         await asyncio.sleep(seconds)
         return
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), timeout=seconds)
-    except TimeoutError:
-        pass
 
 
 def _replay_header(value: Any) -> str | None:

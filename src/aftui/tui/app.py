@@ -92,7 +92,9 @@ class AftuiApp(App[None]):
         self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
 
     async def on_event(self, event: events.Event) -> None:
-        if self.input_listeners and isinstance(event, _INPUT) and not event.is_forwarded:  # not again as it bubbles back
+        if (
+            self.input_listeners and isinstance(event, _INPUT) and not event.is_forwarded
+        ):  # not again as it bubbles back
             for listener in list(self.input_listeners):
                 listener()
         await super().on_event(event)
@@ -100,7 +102,9 @@ class AftuiApp(App[None]):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         with Horizontal(id="main"):
-            yield OptionList(*(Option(f"{n + 1} {spec.title}", id=spec.id) for n, spec in enumerate(self.specs)), id="sidebar")
+            yield OptionList(
+                *(Option(f"{n + 1} {spec.title}", id=spec.id) for n, spec in enumerate(self.specs)), id="sidebar"
+            )
             yield ContentSwitcher(id="panes")
         yield Footer()
 
@@ -149,10 +153,12 @@ class AftuiApp(App[None]):
 
     def _same_service(self, profile: Profile, client: Client) -> bool:
         old = self.session.client
-        return (
-            profile.name == self.session.profile_name
-            and (client.base_url, client.org_id, client.project_id, client.environment) == (old.base_url, old.org_id, old.project_id, old.environment)
-        )
+        return profile.name == self.session.profile_name and (
+            client.base_url,
+            client.org_id,
+            client.project_id,
+            client.environment,
+        ) == (old.base_url, old.org_id, old.project_id, old.environment)
 
     async def _fixed_credential(self, profile: Profile, client: Client) -> None:
         """The key was refused and is now fixed: keep every screen (and what is typed in them), retry what failed."""
@@ -187,7 +193,7 @@ class AftuiApp(App[None]):
     async def _start(self) -> None:
         """Who we are (user keys only; OAuth tokens cannot read /users/me), then the first pane."""
         client = self.session.client
-        if self.connection not in client._status_listeners:  # noqa: SLF001 - one listener per client
+        if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
         if client.uses_user_key:
             try:

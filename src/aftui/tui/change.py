@@ -54,7 +54,9 @@ class Guarded:
         for binding in self._bindings.key_to_bindings.get(event.key, ()):  # type: ignore[attr-defined]
             if binding.action in self.CHANGES:
                 event.stop()
-                self.notify(f"{binding.description}: {READ_ONLY_REASON}", title="Read-only", severity="warning", markup=False)  # type: ignore[attr-defined]
+                self.notify(
+                    f"{binding.description}: {READ_ONLY_REASON}", title="Read-only", severity="warning", markup=False
+                )  # type: ignore[attr-defined]
                 return
 
 
@@ -63,7 +65,9 @@ def describe_error(error: ApiError) -> str:
     return visible(error.message, 500) or f"the service answered {error.status}"
 
 
-async def perform(owner: DOMNode, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()) -> tuple[bool, T | None]:
+async def perform(
+    owner: DOMNode, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()
+) -> tuple[bool, T | None]:
     """Await `call`; on success notify `done` and refresh the lists of `refresh` (nouns).
 
     Returns (True, result), or (False, None) after telling the user what went

@@ -29,7 +29,8 @@ class AftuiCommands(Provider):
         app: Any = self.app
         session = app.session
         commands: list[tuple[str, Any, str]] = [
-            (f"Go to {spec.title}", partial(app.show_pane, spec.id), f"pane {n + 1}") for n, spec in enumerate(app.specs)
+            (f"Go to {spec.title}", partial(app.show_pane, spec.id), f"pane {n + 1}")
+            for n, spec in enumerate(app.specs)
         ]
         if session.user is not None:
             for org in session.user.orgs:
@@ -39,7 +40,9 @@ class AftuiCommands(Provider):
         commands.append(("Deploy a source", partial(_push_form, app, "deploy"), "Sources n"))
         commands.append(("New workflow from a template", partial(_push_form, app, "template"), "Workflows n"))
         other = "development" if session.environment == "production" else "production"
-        commands.append((f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}"))
+        commands.append(
+            (f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}")
+        )
         return commands
 
     async def discover(self) -> Hits:
@@ -51,9 +54,19 @@ class AftuiCommands(Provider):
         prefix = kind_of(ident)
         app: Any = self.app
         if prefix is not None and " " not in ident:
-            yield Hit(1.0, Text(f"Open {KIND_NAMES[prefix]} {visible(ident, 60)}"), partial(app.open_id, ident), help="open by id")
+            yield Hit(
+                1.0,
+                Text(f"Open {KIND_NAMES[prefix]} {visible(ident, 60)}"),
+                partial(app.open_id, ident),
+                help="open by id",
+            )
         if prefix == "tch_" and " " not in ident:
-            yield Hit(0.9, Text(f"New workflow from template {visible(ident, 60)}"), partial(_push_form, app, "template", ident), help="create")
+            yield Hit(
+                0.9,
+                Text(f"New workflow from template {visible(ident, 60)}"),
+                partial(_push_form, app, "template", ident),
+                help="create",
+            )
         matcher = self.matcher(query)
         for title, action, help_text in self._commands():
             score = matcher.match(title)

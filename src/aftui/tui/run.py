@@ -95,7 +95,16 @@ def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Sess
 
     The demo keeps its own journal beside its known workflows, so trying the demo never fills the user's journal.
     """
-    client = Client(base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY)
+    client = Client(
+        base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY
+    )
     folder = data or data_dir() / "demo"
     known = KnownWorkflows(folder / "known_workflows.json")
-    return Session(client=client, profile_name="demo", known=known, demo=True, journal=open_writer(folder / JOURNAL_NAME), data=folder)
+    return Session(
+        client=client,
+        profile_name="demo",
+        known=known,
+        demo=True,
+        journal=open_writer(folder / JOURNAL_NAME),
+        data=folder,
+    )

@@ -7,7 +7,7 @@ screen or raise. Everything from the service goes through `plain()`.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -42,7 +42,7 @@ def when(value: datetime | None, now: datetime | None = None) -> Text:
     """An absolute UTC time with how long ago: `2026-11-01 08:55 (5m ago)`."""
     if value is None:
         return Text("—", style="dim")
-    stamp = value.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M")
+    stamp = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
     if now is None:
         return Text(stamp)
     return Text.assemble(stamp, (f" ({ago(now - value)})", "dim"))
@@ -52,7 +52,7 @@ def day(value: datetime | None) -> Text:
     """The date alone, for list columns where width is short."""
     if value is None:
         return Text("—", style="dim")
-    return Text(value.astimezone(timezone.utc).strftime("%Y-%m-%d"))
+    return Text(value.astimezone(UTC).strftime("%Y-%m-%d"))
 
 
 def ago(delta: Any) -> str:

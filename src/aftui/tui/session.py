@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..api import Client, RetryPolicy
@@ -12,13 +12,12 @@ from ..api.models import EventSummary, Org, User
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
 
-
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass

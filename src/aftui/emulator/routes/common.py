@@ -37,7 +37,9 @@ def page_of_records(ctx: Ctx, records: Iterable[Any], render: Callable[[Any], di
     return json_response({"page_info": info, "data": data})
 
 
-def records_page(ctx: Ctx, records: Iterable[Any], render: Callable[[Any], dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def records_page(
+    ctx: Ctx, records: Iterable[Any], render: Callable[[Any], dict[str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     ordered = sorted(records, key=lambda r: r.seq, reverse=True)
     page, info = paginate(
         ordered,

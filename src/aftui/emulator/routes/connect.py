@@ -39,7 +39,9 @@ def _environment(ctx: Ctx) -> str:
     return env
 
 
-def _account_read(handler: Callable[[Ctx, ConnectProject, str], Awaitable[Response]]) -> Callable[[Ctx], Awaitable[Response]]:
+def _account_read(
+    handler: Callable[[Ctx, ConnectProject, str], Awaitable[Response]],
+) -> Callable[[Ctx], Awaitable[Response]]:
     """Account endpoints share one budget of 100 requests a minute per project and environment."""
 
     async def wrapped(ctx: Ctx) -> Response:
@@ -86,7 +88,11 @@ async def list_accounts(ctx: Ctx, project: ConnectProject, env: str) -> Response
             and (not external or a.external_id == external)
         )
 
-    data, info = records_page(ctx, filter(wanted, _accounts(ctx, project, env)), lambda a: views.account(a, ctx.store, credentials=credentials))
+    data, info = records_page(
+        ctx,
+        filter(wanted, _accounts(ctx, project, env)),
+        lambda a: views.account(a, ctx.store, credentials=credentials),
+    )
     # The Connect list nests its array: {data: {accounts: [...]}}.
     return json_response({"page_info": info, "data": {"accounts": data}})
 
@@ -95,7 +101,9 @@ async def list_accounts(ctx: Ctx, project: ConnectProject, env: str) -> Response
 async def get_account(ctx: Ctx, project: ConnectProject, env: str) -> Response:
     account = _one_account(ctx, project, env)
     credentials = bool(ctx.bool_param("include_credentials", False))
-    return json_response({"data": shape(views.account(account, ctx.store, credentials=credentials, full_app=True), ctx.params)})
+    return json_response(
+        {"data": shape(views.account(account, ctx.store, credentials=credentials, full_app=True), ctx.params)}
+    )
 
 
 def _one_account(ctx: Ctx, project: ConnectProject, env: str) -> Account:
@@ -143,7 +151,9 @@ async def delete_user(ctx: Ctx) -> Response:
     for account_id in doomed:
         del ctx.store.accounts[account_id]
     ctx.store.end_users.pop(key, None)
-    for token in [t for t in ctx.store.connect_tokens.values() if (t.project_id, t.environment, t.external_user_id) == key]:
+    for token in [
+        t for t in ctx.store.connect_tokens.values() if (t.project_id, t.environment, t.external_user_id) == key
+    ]:
         del ctx.store.connect_tokens[token.token]
     return Response(status_code=204)
 
@@ -180,4 +190,3 @@ def routes() -> list[Route]:
         api_route(f"{base}/users/{{external_user_id:path}}", ["DELETE"], delete_user),
         api_route(f"{base}/info", ["GET"], info),
     ]
-

@@ -17,7 +17,7 @@ from ..faults import Fault
 from ..http import json_response, read_params
 
 
-def _em(request: Request):  # noqa: ANN202
+def _em(request: Request):
     return request.app.state.emulator
 
 
@@ -75,7 +75,7 @@ async def emit(request: Request) -> Response:
     return json_response({"emitted": [s.id for s in stored]})
 
 
-def _emission(call: dict[str, Any], where: str):  # noqa: ANN202 - behaviours.Emission
+def _emission(call: dict[str, Any], where: str):
     from ..behaviours import Emission
 
     if "event" not in call:
@@ -139,7 +139,9 @@ async def clock(request: Request) -> Response:
         if "advance" in params:
             em.store.clock.advance(_number(params, "advance", 0, high=10**8))
         fired = await em.runtime.fire_due()
-        return json_response({"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running, "timers_fired": fired})
+        return json_response(
+            {"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running, "timers_fired": fired}
+        )
     return json_response({"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running})
 
 
@@ -196,7 +198,11 @@ async def send_email(request: Request) -> Response:
         for trigger in workflow.triggers:
             if trigger.kind == "email" and trigger.email_address == to:
                 event = {k: params.get(k) for k in ("to", "from", "subject", "text")}
-                run = await em.runtime.run_workflow(workflow, event, source_type="EMAIL", emitter_id=trigger.id) if workflow.active else None
+                run = (
+                    await em.runtime.run_workflow(workflow, event, source_type="EMAIL", emitter_id=trigger.id)
+                    if workflow.active
+                    else None
+                )
                 return json_response({"status": run["status"] if run else "inactive"})
     raise not_found("email trigger", str(to))
 
@@ -244,4 +250,3 @@ def routes() -> list[Route]:
         Route("/_emulator/accounts/{id}", account_state, methods=["POST"]),
         Route("/_emulator/hostile", plant_hostile, methods=["POST"]),
     ]
-

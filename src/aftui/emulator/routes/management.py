@@ -46,7 +46,9 @@ async def list_accounts(ctx: Ctx) -> Response:
             return a.external_id == external and a.environment == "production"
         return a.project_id is None
 
-    return page_of_records(ctx, filter(wanted, ctx.store.accounts.values()), lambda a: views.account(a, ctx.store, credentials=credentials))
+    return page_of_records(
+        ctx, filter(wanted, ctx.store.accounts.values()), lambda a: views.account(a, ctx.store, credentials=credentials)
+    )
 
 
 async def get_account(ctx: Ctx) -> Response:
@@ -64,7 +66,11 @@ async def workspace_accounts(ctx: Ctx) -> Response:
     def wanted(a: Account) -> bool:
         return a.org_id == org_id and a.project_id is None and query in ctx.store.apps[a.app_id]["name"].lower()
 
-    return page_of_records(ctx, filter(wanted, ctx.store.accounts.values()), lambda a: {"id": a.id, "name": a.name or ctx.store.apps[a.app_id]["name"]})
+    return page_of_records(
+        ctx,
+        filter(wanted, ctx.store.accounts.values()),
+        lambda a: {"id": a.id, "name": a.name or ctx.store.apps[a.app_id]["name"]},
+    )
 
 
 # --- apps ---------------------------------------------------------------------------------
@@ -103,13 +109,20 @@ async def create_component(ctx: Ctx) -> Response:
     code = ctx.str_param("component_code")
     url = ctx.str_param("component_url")
     if not code and not url:
-        raise ApiProblem(400, "one of component_code or component_url is required", code="missing_parameter", details={"param": "component_code"})
+        raise ApiProblem(
+            400,
+            "one of component_code or component_url is required",
+            code="missing_parameter",
+            details={"param": "component_code"},
+        )
     org_id = ctx.principal.workspace(ctx.params)
     if code:
         comp = operations.save_component(ctx.em, ctx.principal.user.id, org_id, code, url or None)
     else:
         assert url is not None
-        comp = operations.save_component(ctx.em, ctx.principal.user.id, org_id, await operations.fetch_code(ctx.em, url), url)
+        comp = operations.save_component(
+            ctx.em, ctx.principal.user.id, org_id, await operations.fetch_code(ctx.em, url), url
+        )
     return ok_data(ctx, views.component(comp))
 
 
@@ -142,7 +155,9 @@ async def search_components(ctx: Ctx) -> Response:
     if app:
         if ctx.store.app(app) is None:
             raise not_found("app", app)
-        registry = [c for c in registry if (c.key or "").startswith(f"{app}-") or any(p.get("app") == app for p in c.meta.props)]
+        registry = [
+            c for c in registry if (c.key or "").startswith(f"{app}-") or any(p.get("app") == app for p in c.meta.props)
+        ]
     by_key = {c.key: c for c in registry if c.key}
     index = TextIndex((key, _search_text(c)) for key, c in by_key.items())
     hits = index.search(query or "", threshold=threshold)
@@ -167,7 +182,7 @@ def _threshold(raw: object) -> float:
     return value
 
 
-def _search_text(comp) -> str:  # noqa: ANN001
+def _search_text(comp) -> str:
     meta = comp.meta
     apps = " ".join(p.get("app", "") for p in meta.props if p.get("type") == "app")
     return " ".join(filter(None, [meta.key, meta.name, meta.description, apps]))

@@ -22,7 +22,7 @@ async def _form_or_json(request: Request) -> dict:
     return await read_params(request)
 
 
-def _client(request: Request, params: dict):  # noqa: ANN202
+def _client(request: Request, params: dict):
     em = request.app.state.emulator
     client_id, secret = params.get("client_id"), params.get("client_secret")
     for name, value in (("client_id", client_id), ("client_secret", secret)):

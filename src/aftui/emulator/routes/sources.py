@@ -17,7 +17,7 @@ from ..ids import parse_event_id
 from .common import find, ok_data, page_of_events, page_of_records
 
 
-def _render(ctx: Ctx):  # noqa: ANN202
+def _render(ctx: Ctx):
     return lambda s: views.source(s, ctx.store, ctx.em.root_url)
 
 
@@ -25,7 +25,9 @@ async def create_source(ctx: Ctx) -> Response:
     org_id = ctx.principal.workspace(ctx.params)
     comp = await operations.component_from_params(ctx.em, ctx.principal.user.id, org_id, ctx.params)
     name = ctx.str_param("name")
-    source = operations.deploy_source(ctx.em, ctx.principal.user.id, org_id, comp, name, ctx.params.get("configured_props"))
+    source = operations.deploy_source(
+        ctx.em, ctx.principal.user.id, org_id, comp, name, ctx.params.get("configured_props")
+    )
     return ok_data(ctx, _render(ctx)(source))
 
 
@@ -37,7 +39,11 @@ async def get_source(ctx: Ctx) -> Response:
 async def update_source(ctx: Ctx) -> Response:
     source = find(ctx, ctx.store.sources, ctx.path("id"), "source")
     given = any(ctx.params.get(k) for k in ("component_id", "component_code", "component_url", "key"))
-    comp = await operations.component_from_params(ctx.em, ctx.principal.user.id, source.org_id, ctx.params) if given else None
+    comp = (
+        await operations.component_from_params(ctx.em, ctx.principal.user.id, source.org_id, ctx.params)
+        if given
+        else None
+    )
     if not given and not any(k in ctx.params for k in ("name", "active", "configured_props")):
         raise ApiProblem(
             400,
@@ -48,9 +54,7 @@ async def update_source(ctx: Ctx) -> Response:
     name = ctx.str_param("name")
     if name == "":
         raise bad_request("name must not be empty", param="name")
-    operations.update_source(
-        ctx.em, source, comp, name, ctx.params.get("configured_props"), ctx.bool_param("active")
-    )
+    operations.update_source(ctx.em, source, comp, name, ctx.params.get("configured_props"), ctx.bool_param("active"))
     return ok_data(ctx, _render(ctx)(source))
 
 
@@ -131,7 +135,7 @@ async def sse(request: Request) -> Response:
     )
 
 
-async def _frames(em, source_id: str, sub) -> AsyncIterator[bytes]:  # noqa: ANN001
+async def _frames(em, source_id: str, sub) -> AsyncIterator[bytes]:
     keepalive = em.settings.keepalive_s
     try:
         yield b": connected\n\n"

@@ -59,7 +59,9 @@ class ComponentChooser(Vertical):
     ComponentChooser.-registry #search { display: block; }
     """
 
-    def __init__(self, *, mode: str = "registry", value: str = "", keep: Component | None = None, id: str | None = None) -> None:
+    def __init__(
+        self, *, mode: str = "registry", value: str = "", keep: Component | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.keep = keep
         self._mode = mode
@@ -71,7 +73,12 @@ class ComponentChooser(Vertical):
             modes.insert(0, (f"Keep the current component ({self.keep.key or self.keep.id})", "keep"))
         yield Select(modes, allow_blank=False, value=self._mode, id="component-mode", compact=True)
         code = self._value if self._mode == "code" else ""
-        yield Input(self._value if self._mode != "code" else "", placeholder=PLACEHOLDERS.get(self._mode, ""), id="component-ref", compact=True)
+        yield Input(
+            self._value if self._mode != "code" else "",
+            placeholder=PLACEHOLDERS.get(self._mode, ""),
+            id="component-ref",
+            compact=True,
+        )
         yield TextArea(code, soft_wrap=False, show_line_numbers=True, tab_behavior="indent", id="component-code")
         yield Static("", classes="loaded")
         with Horizontal():
@@ -139,7 +146,9 @@ class ComponentChooser(Vertical):
         try:
             return await client.get_component(quote(text, safe=""))
         except NotFoundError:
-            raise Invalid({"component": f"No component {visible(text, 80)} among yours (a public one? choose Registry key)."}) from None
+            raise Invalid(
+                {"component": f"No component {visible(text, 80)} among yours (a public one? choose Registry key)."}
+            ) from None
 
 
 def loaded_line(component: Component) -> Text:
@@ -171,7 +180,9 @@ class RegistryPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Search the registry for a source", style="bold"))
-            yield Input(self.first_query, placeholder="in words: new github issue, every 15 minutes… (enter)", id="words")
+            yield Input(
+                self.first_query, placeholder="in words: new github issue, every 15 minutes… (enter)", id="words"
+            )
             yield Static(Text("Sources only: actions run as workflow steps.", style="dim"), classes="status")
             yield OptionList(id="keys")
 
@@ -198,7 +209,14 @@ class RegistryPicker(ModalScreen[str | None]):
         keys.clear_options()
         keys.add_options([Option(Text(visible(key, 100)), id=key) for key in result.sources])
         found = len(result.sources)
-        status.update(Text(f"{found} source{'s' if found != 1 else ''}: enter picks one" if found else "No source matches: try other words.", style="dim"))
+        status.update(
+            Text(
+                f"{found} source{'s' if found != 1 else ''}: enter picks one"
+                if found
+                else "No source matches: try other words.",
+                style="dim",
+            )
+        )
         if found:
             keys.highlighted = 0
             keys.focus()

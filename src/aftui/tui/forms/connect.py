@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -100,7 +100,12 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
 
     TITLE_TEXT = "New connect token"
     SUBMIT_LABEL = "Create token"
-    PARAMS = {"external_user_id": "external_user_id", "success_redirect_uri": "success", "error_redirect_uri": "error", "webhook_uri": "webhook"}
+    PARAMS = {
+        "external_user_id": "external_user_id",
+        "success_redirect_uri": "success",
+        "error_redirect_uri": "error",
+        "webhook_uri": "webhook",
+    }
 
     def __init__(self, external_user_id: str = "") -> None:
         super().__init__()
@@ -126,9 +131,17 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
             name="external_user_id",
             hint=f"required, at most {MAX_EXTERNAL_ID} characters",
         )
-        yield FormRow("Success redirect", Input(placeholder="optional: where the hosted page sends the user", id="success", compact=True), name="success")
+        yield FormRow(
+            "Success redirect",
+            Input(placeholder="optional: where the hosted page sends the user", id="success", compact=True),
+            name="success",
+        )
         yield FormRow("Error redirect", Input(placeholder="optional", id="error", compact=True), name="error")
-        yield FormRow("Webhook URI", Input(placeholder="optional: https://… receives the outcome", id="webhook", compact=True), name="webhook")
+        yield FormRow(
+            "Webhook URI",
+            Input(placeholder="optional: https://… receives the outcome", id="webhook", compact=True),
+            name="webhook",
+        )
 
     def on_mount(self) -> None:
         self.query_one("#external_user_id", Input).focus()
@@ -168,7 +181,7 @@ def countdown(expires_at: datetime | None, now: datetime) -> Text:
     """`2026-11-01 13:00:00 UTC · in 3h 59m 59s`, or how long ago it expired, in red."""
     if expires_at is None:
         return Text("the service did not say when it expires", style="dim")
-    stamp = expires_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    stamp = expires_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     left = int((expires_at - now).total_seconds())
     if left <= 0:
         return Text.assemble(stamp, (f" · expired {span(-left)} ago", "bold red"))
@@ -219,7 +232,9 @@ class TokenScreen(ModalScreen[None]):
             yield Static(Text(f"Connect token for {visible(self.issued.external_user_id, 80)}"), classes="title")
             yield Static(self._fields(), id="token-fields")
             yield Static(
-                Text("Hand it to your frontend to connect an account for this end user. aftui keeps no copy: copy it now (c)."),
+                Text(
+                    "Hand it to your frontend to connect an account for this end user. aftui keeps no copy: copy it now (c)."
+                ),
                 classes="note",
             )
             with Horizontal():
@@ -242,7 +257,10 @@ class TokenScreen(ModalScreen[None]):
         table.add_row(Text("Token"), Text(visible(issued.token.token, 500), style="cyan"))
         table.add_row(Text("Expires"), countdown(issued.token.expires_at, self.app.session.now()))  # type: ignore[attr-defined]
         table.add_row(Text("End user"), Text(visible(issued.external_user_id, MAX_EXTERNAL_ID)))
-        table.add_row(Text("Environment"), Text.assemble((issued.environment, "bold"), f" · project {visible(issued.project_id, 60)}"))
+        table.add_row(
+            Text("Environment"),
+            Text.assemble((issued.environment, "bold"), f" · project {visible(issued.project_id, 60)}"),
+        )
         for name, uri in issued.redirects.items():
             label = {"success": "Success redirect", "error": "Error redirect", "webhook": "Webhook URI"}[name]
             table.add_row(Text(label), Text(visible(uri, 300)))
@@ -302,7 +320,9 @@ async def delete_account(owner: Widget, account: Account) -> bool:
     if not await owner.app.push_screen_wait(confirm_account_delete(account, client)):
         return False
     done = f"Deleted the {app_words(account)} account {account.name or account.id} of {account.external_id or 'an end user'} ({client.environment})"
-    deleted, _ = await perform(owner, client.delete_connect_account(account.id), done=done, refresh=("accounts", "end users"))
+    deleted, _ = await perform(
+        owner, client.delete_connect_account(account.id), done=done, refresh=("accounts", "end users")
+    )
     return deleted
 
 
@@ -326,13 +346,19 @@ async def delete_end_user(owner: Widget, external_id: str, accounts: list[Accoun
     """Ask (the external id typed back), then DELETE /connect/{project}/users/{id}; True once deleted."""
     client = owner.app.session.client  # type: ignore[attr-defined]
     if not external_id:
-        owner.notify("These accounts have no external id: there is no end user to delete. Delete them one by one.", severity="warning", markup=False)
+        owner.notify(
+            "These accounts have no external id: there is no end user to delete. Delete them one by one.",
+            severity="warning",
+            markup=False,
+        )
         return False
     if not await owner.app.push_screen_wait(confirm_user_delete(external_id, accounts, client)):
         return False
     count = f" and their {plural(len(accounts), 'account')}" if accounts else ""
     done = f"Deleted the end user {external_id}{count} ({client.environment})"
-    deleted, _ = await perform(owner, client.delete_connect_user(external_id), done=done, refresh=("end users", "accounts"))
+    deleted, _ = await perform(
+        owner, client.delete_connect_user(external_id), done=done, refresh=("end users", "accounts")
+    )
     return deleted
 
 
@@ -384,7 +410,12 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
     async def submit(self) -> AppAccountsDeleted:
         client = self.session.client
         typed = self.query_one("#app", Input).value.strip()
-        problems = problems_of([("app", None if typed else "Name the app: its slug, or its OAuth app id (oa_…)."), ("", None if client.project_id else NO_PROJECT)])
+        problems = problems_of(
+            [
+                ("app", None if typed else "Name the app: its slug, or its OAuth app id (oa_…)."),
+                ("", None if client.project_id else NO_PROJECT),
+            ]
+        )
         if problems:
             raise Invalid(problems)
         app_id, label = await self._resolve(client, typed)
@@ -406,7 +437,9 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         try:
             app = await client.get_app(typed)
         except NotFoundError:
-            raise Invalid({"app": f"No app {typed}: give a key-based app's name slug or an OAuth app id (oa_…)."}) from None
+            raise Invalid(
+                {"app": f"No app {typed}: give a key-based app's name slug or an OAuth app id (oa_…)."}
+            ) from None
         except ApiError:
             return typed, typed  # the catalogue could not be read: the service will judge the slug itself
         name = app.name or typed
@@ -448,7 +481,10 @@ def confirm_app_delete(app_id: str, label: str, accounts: list[Account] | None, 
         what = [f"every account of {label}, in {where(client)} (they could not be counted)"]
     else:
         users = len({a.external_id for a in accounts})
-        what = [f"{plural(len(accounts), 'account')} of {label}, in {where(client)}", f"connected by {plural(users, 'end user')}; the end users themselves remain"]
+        what = [
+            f"{plural(len(accounts), 'account')} of {label}, in {where(client)}",
+            f"connected by {plural(users, 'end user')}; the end users themselves remain",
+        ]
     what.append("workflows using them lose access to the app; this cannot be undone")
     action = "Delete" if accounts is None else f"Delete {plural(len(accounts), 'account')}"
     return ConfirmScreen(f"Delete every account of {label}?", what, action=action, typed=app_id)

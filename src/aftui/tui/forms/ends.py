@@ -223,7 +223,9 @@ class EndPicker(Vertical):
     EndPicker > .what { height: auto; color: $text-muted; }
     """
 
-    def __init__(self, *, role: str, value: str = "", placeholder: str = "", empty_hint: str = "", id: str | None = None) -> None:
+    def __init__(
+        self, *, role: str, value: str = "", placeholder: str = "", empty_hint: str = "", id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.role = role
         self._initial = value
@@ -234,7 +236,9 @@ class EndPicker(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield Input(self._initial, placeholder=self._placeholder, compact=True, id=f"{self.id}-id" if self.id else None)
+            yield Input(
+                self._initial, placeholder=self._placeholder, compact=True, id=f"{self.id}-id" if self.id else None
+            )
             yield Select[str]([], prompt="or pick… (loading)", compact=True, id=f"{self.id}-pick" if self.id else None)
         yield Static(classes="what")
 
@@ -313,7 +317,12 @@ class ChannelPicker(Vertical):
         options = [("default channel", ""), ("$errors", "$errors"), ("$logs", "$logs"), ("a custom name…", CUSTOM)]
         with Horizontal():
             yield Select[str](options, allow_blank=False, value=choice, compact=True, id="channel-pick")
-            name = Input(self._initial if choice == CUSTOM else "", placeholder="the channel's name", compact=True, id="channel-name")
+            name = Input(
+                self._initial if choice == CUSTOM else "",
+                placeholder="the channel's name",
+                compact=True,
+                id="channel-name",
+            )
             name.display = choice == CUSTOM  # shown only for a custom name
             yield name
         yield Static(Text(self.NOTES[choice]), classes="what")

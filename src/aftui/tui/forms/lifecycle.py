@@ -59,7 +59,9 @@ async def toggle_source(owner: Widget, source: Source) -> Source | None:
         if not await owner.app.push_screen_wait(question):
             return None
     done = f"{'Activated' if turning_on else 'Deactivated'} source {label}"
-    changed, answer = await perform(owner, client.set_source_active(source.id, turning_on), done=done, refresh=("sources",))
+    changed, answer = await perform(
+        owner, client.set_source_active(source.id, turning_on), done=done, refresh=("sources",)
+    )
     if not changed:
         return None
     return answer if isinstance(answer, Source) else source.model_copy(update={"active": turning_on})
@@ -138,7 +140,10 @@ async def toggle_workflow(owner: Widget, workflow_id: str, workflow: Workflow | 
     if not turning_on:
         question = ConfirmScreen(
             f"Deactivate workflow {visible(workflow.name or workflow_id, 60)}?",
-            [f"the workflow {label} stops running on its triggers until it is activated again", "nothing is deleted: its steps, events and subscriptions stay"],
+            [
+                f"the workflow {label} stops running on its triggers until it is activated again",
+                "nothing is deleted: its steps, events and subscriptions stay",
+            ],
             action="Deactivate",
         )
         if not await owner.app.push_screen_wait(question):

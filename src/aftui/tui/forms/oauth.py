@@ -9,7 +9,7 @@ new token by itself, so the session carries on.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -37,7 +37,7 @@ async def check_client_credentials(base_url: str, client_id: str, client_secret:
             after = "the test token was revoked again"
         except ApiError:
             after = "the test token could not be revoked (it expires by itself)"
-    until = (now + timedelta(seconds=seconds)).astimezone(timezone.utc).strftime("%H:%M UTC")
+    until = (now + timedelta(seconds=seconds)).astimezone(UTC).strftime("%H:%M UTC")
     return Text.assemble(
         ("✓ OK", "bold green"),
         f": the service issued a token for {visible(client_id, 60)}, valid for {_duration(seconds)} (until {until}). ",
@@ -85,5 +85,7 @@ async def revoke_current_token(owner: Widget, client: Client, profile_name: str)
     except ApiError as error:
         owner.notify(describe_error(error), title="The service said", severity="error", markup=False)
         return refused(error)
-    owner.notify(f"Revoked the OAuth token of profile {visible(profile_name, 40)}: the next call fetches a new one", markup=False)
+    owner.notify(
+        f"Revoked the OAuth token of profile {visible(profile_name, 40)}: the next call fetches a new one", markup=False
+    )
     return Text.assemble(("✓ Revoked", "bold green"), ": the next call fetches a new token.")

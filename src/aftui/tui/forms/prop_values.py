@@ -36,7 +36,7 @@ SERVICE_KINDS: Final[Mapping[str, str]] = {
     "$.service.db": "A key-value store the service gives the component ($.service.db): nothing to set.",
     "data_store": "A data store of the workspace, picked in the service's own editor: the API does not list data stores, so aftui keeps whatever is set.",
 }
-HTTP_REQUEST_NOTE = "An HTTP request configuration (http_request, run with execute()): a JSON object such as {\"url\": …, \"method\": \"GET\"}."
+HTTP_REQUEST_NOTE = 'An HTTP request configuration (http_request, run with execute()): a JSON object such as {"url": …, "method": "GET"}.'
 
 
 class ValueProblem(ValueError):

@@ -97,7 +97,9 @@ def hint_for(prop: ComponentProp) -> Text:
     if prop.type == "http_request":
         notes.append(HTTP_REQUEST_NOTE)
     if has_default(prop) and prop.type not in ("$.interface.timer", "$.interface.http"):
-        notes.append(f"default {visible(prop.default if isinstance(prop.default, str) else json.dumps(prop.default), 60)}")
+        notes.append(
+            f"default {visible(prop.default if isinstance(prop.default, str) else json.dumps(prop.default), 60)}"
+        )
     definition = extra(prop, "propDefinition")
     if isinstance(definition, list) and definition:
         what = f" ({visible(str(definition[1]), 40)})" if len(definition) > 1 else ""

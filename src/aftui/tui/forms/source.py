@@ -39,7 +39,12 @@ class SourceForm(PropsFormScreen[Source]):
     SourceForm #name:focus { background: $accent 25%; }
     SourceForm #props-area > .waiting { color: $text-muted; height: auto; margin: 0 0 1 0; }
     """
-    PARAMS = {"component_id": "component", "component_code": "component", "component_url": "component", "key": "component"}
+    PARAMS = {
+        "component_id": "component",
+        "component_code": "component",
+        "component_url": "component",
+        "key": "component",
+    }
     REFRESH = ("sources",)
 
     def __init__(self) -> None:
@@ -112,7 +117,9 @@ class SourceForm(PropsFormScreen[Source]):
         area = self.query_one("#props-area")
         await area.remove_children()
         title = f"Props of {component.name or component.key or component.id}"
-        section = PropsSection(component.configurable_props, stored, prefix=PREFIX, title=title, endpoint=self.endpoint())
+        section = PropsSection(
+            component.configurable_props, stored, prefix=PREFIX, title=title, endpoint=self.endpoint()
+        )
         await area.mount(section)
         if self.focused is None or self.chooser in self.focused.ancestors_with_self:
             first = next((w for w in section.query("*") if w.focusable), None)
@@ -125,7 +132,9 @@ class SourceForm(PropsFormScreen[Source]):
             try:
                 await self.load_component()
             except ApiError as error:  # the component could not be read or saved: said beside it
-                raise Invalid({self.row_for(error.param) if error.param else "component": describe_error(error)}) from None
+                raise Invalid(
+                    {self.row_for(error.param) if error.param else "component": describe_error(error)}
+                ) from None
         if self.component is not None and self.component.type == "action":
             raise Invalid({"component": "This component is an action: actions run as workflow steps, not as sources."})
         return self.sections()[0].collect()
@@ -162,7 +171,9 @@ class DeploySourceForm(SourceForm):
 
     def fields(self) -> ComposeResult:
         yield FormRow("Component", ComponentChooser(mode=self.start_mode, value=self.start_ref), name="component")
-        yield FormRow("Name", Input(placeholder="optional: the component's name by default", id="name", compact=True), name="name")
+        yield FormRow(
+            "Name", Input(placeholder="optional: the component's name by default", id="name", compact=True), name="name"
+        )
         yield from self.props_area()
 
     def on_mount(self) -> None:
@@ -210,14 +221,28 @@ class UpdateSourceForm(SourceForm):
         current = self.component
         mode = "keep" if current is not None else "saved"
         chooser = ComponentChooser(mode=mode, value="" if current else self.source.component_id or "", keep=current)
-        yield FormRow("Component", chooser, name="component", hint="keep it, or give other code: the props below follow the component")
+        yield FormRow(
+            "Component",
+            chooser,
+            name="component",
+            hint="keep it, or give other code: the props below follow the component",
+        )
         yield FormRow("Name", Input(self.source.name or "", id="name", compact=True), name="name")
         with Vertical(id="props-area"):
             if current is not None:
                 title = f"Props of {current.name or current.key or current.id}"
-                yield PropsSection(current.configurable_props, self.stored_props(), prefix=PREFIX, title=title, endpoint=self.endpoint())
+                yield PropsSection(
+                    current.configurable_props,
+                    self.stored_props(),
+                    prefix=PREFIX,
+                    title=title,
+                    endpoint=self.endpoint(),
+                )
             else:
-                yield Static(Text("The source's component could not be read: give it above to edit the props."), classes="waiting")
+                yield Static(
+                    Text("The source's component could not be read: give it above to edit the props."),
+                    classes="waiting",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
@@ -229,12 +254,13 @@ class UpdateSourceForm(SourceForm):
         props = await self.ready_props()
         client = self.session.client
         component = {k: v for k, v in self.how.items() if k != "key"}  # PUT names the component by id only
-        answer = await client.update_source(self.source.id, **component, name=name if name != self.source.name else None, configured_props=props)
+        answer = await client.update_source(
+            self.source.id, **component, name=name if name != self.source.name else None, configured_props=props
+        )
         return answer if isinstance(answer, Source) else await client.get_source(self.source.id)
 
     def done(self, result: Source) -> str:
         return f"Updated source {visible(result.name or result.id, 60)} ({result.id})"
-
 
 
 def deploy_form(app: Any, *, mode: str = "registry", ref: str = "") -> None:

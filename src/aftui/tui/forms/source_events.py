@@ -40,7 +40,13 @@ MODES = {
     "range": "A range of ids (both ends included)",
     "one": "One event",
 }
-USES = {"all": (False, False), "from": (True, False), "upto": (False, True), "range": (True, True), "one": (True, False)}
+USES = {
+    "all": (False, False),
+    "from": (True, False),
+    "upto": (False, True),
+    "range": (True, True),
+    "one": (True, False),
+}
 
 Key = tuple[int, int]
 
@@ -90,7 +96,9 @@ async def retained_events(client: Any, source_id: str, *, expand: bool = False) 
     events: list[EventSummary] = []
     after: str | None = None
     while len(events) < MAX_READ:
-        page = await client.list_source_events(source_id, limit=min(100, MAX_READ - len(events)), after=after, expand=expand)
+        page = await client.list_source_events(
+            source_id, limit=min(100, MAX_READ - len(events)), after=after, expand=expand
+        )
         events.extend(page.items)
         after = page.page_info.end_cursor or None
         if not after or not page.items:
@@ -138,10 +146,22 @@ class DeleteEventsForm(FormScreen[Deletion]):
     def fields(self) -> ComposeResult:
         mode = "one" if self.selected else "all"
         options = [(label, key) for key, label in MODES.items()]
-        yield FormRow("Which", Select[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode")
-        yield FormRow("From id", Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="start"), name="start")
-        yield FormRow("Up to id", Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="end"), name="end")
-        yield FormRow("Covers", Static(Text("counting the events listed now…", style="dim"), id="preview"), name="preview")
+        yield FormRow(
+            "Which", Select[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode"
+        )
+        yield FormRow(
+            "From id",
+            Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="start"),
+            name="start",
+        )
+        yield FormRow(
+            "Up to id",
+            Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="end"),
+            name="end",
+        )
+        yield FormRow(
+            "Covers", Static(Text("counting the events listed now…", style="dim"), id="preview"), name="preview"
+        )
 
     def on_mount(self) -> None:
         self._arrange()
@@ -245,12 +265,18 @@ class DeleteEventsForm(FormScreen[Deletion]):
             raise Invalid({})  # not confirmed: the form stays as it was, nothing sent
         working.update(Text("sending…"))
         client = self.session.client
-        await client.delete_source_events(self.source.id, start_id=choice.start_id or None, end_id=choice.end_id or None)
+        await client.delete_source_events(
+            self.source.id, start_id=choice.start_id or None, end_id=choice.end_id or None
+        )
         return Deletion(self.source.id, choice, covered, len(events), self.complete)
 
     def _confirm(self, choice: Choice, covered: tuple[str, ...], known: bool) -> ConfirmScreen:
         name = visible(self.source.name or self.source.id, 60)
-        count = covered_words(len(covered), len(self.events or []), self.complete) if known else "how many could not be counted"
+        count = (
+            covered_words(len(covered), len(self.events or []), self.complete)
+            if known
+            else "how many could not be counted"
+        )
         what = [
             f"events of the source {name} ({self.source.id}): {choice.words()}",
             count,
@@ -285,9 +311,15 @@ def outcome_words(deletion: Deletion, left: int | None, name: str, waited_s: flo
     """The notification after watching: (message, severity)."""
     gone = len(deletion.covered) - (left or 0)
     if not deletion.covered:
-        return f"The service accepted the deletion of {deletion.choice.words()} of {name} (202); none of it was listed to count.", "information"
+        return (
+            f"The service accepted the deletion of {deletion.choice.words()} of {name} (202); none of it was listed to count.",
+            "information",
+        )
     if left is None:
-        return f"The deletion was accepted, but the events of {name} could not be listed again to check it; press r to look.", "warning"
+        return (
+            f"The deletion was accepted, but the events of {name} could not be listed again to check it; press r to look.",
+            "warning",
+        )
     if left:
         message = (
             f"The service accepted the deletion, but {left} of the {len(deletion.covered)} events were still listed after {waited_s:g} s "

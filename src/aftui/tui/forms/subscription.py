@@ -147,7 +147,9 @@ class SubscriptionForm(FormScreen[Subscription]):
         more = " (first 500 sources; type an id for others)" if found.more_sources else ""
         for picker in self.query(EndPicker):
             options = emitter_options(found) if picker.role == "emitter" else listener_options(found)
-            picker.offer(options, found, f"or pick one of {len(options)}{more}…" if options else "nothing to pick: type an id")
+            picker.offer(
+                options, found, f"or pick one of {len(options)}{more}…" if options else "nothing to pick: type an id"
+            )
         if found.problems:
             self.notify("Could not list " + "; ".join(found.problems), severity="warning", markup=False)
 
@@ -166,7 +168,13 @@ class SubscriptionForm(FormScreen[Subscription]):
     def check(self) -> tuple[str, str, str]:
         emitter, listener = self.end("emitter"), self.end("listener")
         channel_issue = None if "channel" in self.fixed else channel_check(self.query_one("#channel", ChannelPicker))
-        problems = problems_of([("emitter", emitter_problem(emitter)), ("channel", channel_issue), ("listener", listener_problem(listener))])
+        problems = problems_of(
+            [
+                ("emitter", emitter_problem(emitter)),
+                ("channel", channel_issue),
+                ("listener", listener_problem(listener)),
+            ]
+        )
         channel = self.channel()
         if not problems:
             problems = pair_problems(emitter, listener, channel)
@@ -191,9 +199,11 @@ class SubscriptionForm(FormScreen[Subscription]):
 
 
 def route_errors_form(emitter: str, names: dict[str, str]) -> SubscriptionForm:
-    """"Route errors to…": a listener for this emitter's `$errors`."""
+    """ "Route errors to…": a listener for this emitter's `$errors`."""
     title = f"Route errors of {end_words(emitter, names)} to…"
-    return SubscriptionForm(emitter=emitter, channel="$errors", fixed=frozenset({"emitter", "channel"}), names=names, title=title)
+    return SubscriptionForm(
+        emitter=emitter, channel="$errors", fixed=frozenset({"emitter", "channel"}), names=names, title=title
+    )
 
 
 class SendToWebhookForm(FormScreen[Subscription]):
@@ -219,9 +229,16 @@ class SendToWebhookForm(FormScreen[Subscription]):
 
     def fields(self) -> ComposeResult:
         yield FormRow("Emitter", Static(end_text(self.emitter, self.names)), name="emitter")
-        choices = Select[str]([("a new webhook", NEW_WEBHOOK)], allow_blank=False, value=NEW_WEBHOOK, compact=True, id="webhook")
+        choices = Select[str](
+            [("a new webhook", NEW_WEBHOOK)], allow_blank=False, value=NEW_WEBHOOK, compact=True, id="webhook"
+        )
         yield FormRow("Webhook", choices, name="webhook", hint="a new one, or one of yours (loading…)")
-        yield FormRow("URL", Input(placeholder="https://example.com/hooks/orders", compact=True, id="url"), name="url", hint="http or https, with a hostname")
+        yield FormRow(
+            "URL",
+            Input(placeholder="https://example.com/hooks/orders", compact=True, id="url"),
+            name="url",
+            hint="http or https, with a hostname",
+        )
         yield FormRow("Name", Input(placeholder="optional", compact=True, id="name"), name="name")
         yield FormRow("Channel", ChannelPicker(id="channel"), name="channel")
 
@@ -243,13 +260,22 @@ class SendToWebhookForm(FormScreen[Subscription]):
         self.webhooks.update(found.webhooks)
         self._set_choices()
         count = len(found.webhooks)
-        hint.update(Text(f"a new one, or one of your {count} webhook{'s' if count != 1 else ''}" if count else "you have no webhooks yet: create one"))
+        hint.update(
+            Text(
+                f"a new one, or one of your {count} webhook{'s' if count != 1 else ''}"
+                if count
+                else "you have no webhooks yet: create one"
+            )
+        )
 
     def _set_choices(self, chosen: str | None = None) -> None:
         select = self.query_one("#webhook", Select)
         keep = chosen or (select.value if isinstance(select.value, str) else NEW_WEBHOOK)
         options: list[tuple[Any, str]] = [("a new webhook", NEW_WEBHOOK)]
-        options += [(Text.assemble(visible(w.name or "(no name)", 40), " → ", (visible(w.url, 80), "dim")), w.id) for w in self.webhooks.values()]
+        options += [
+            (Text.assemble(visible(w.name or "(no name)", 40), " → ", (visible(w.url, 80), "dim")), w.id)
+            for w in self.webhooks.values()
+        ]
         select.set_options(options)
         select.value = keep if keep in {value for _, value in options} else NEW_WEBHOOK
         self._show_new(select.value == NEW_WEBHOOK)
@@ -288,7 +314,11 @@ class SendToWebhookForm(FormScreen[Subscription]):
             if not new:
                 raise
             made = visible(webhook.name or webhook.id, 60)
-            raise Invalid({"": f"Created webhook {made}, but subscribing it failed: {describe_error(error)} It is chosen above: ctrl+s tries the subscription again."}) from error
+            raise Invalid(
+                {
+                    "": f"Created webhook {made}, but subscribing it failed: {describe_error(error)} It is chosen above: ctrl+s tries the subscription again."
+                }
+            ) from error
 
     def done(self, result: Subscription) -> str:
         webhook = self.webhooks.get(result.listener_id)
@@ -313,8 +343,17 @@ class AutoSubscriptionForm(FormScreen[dict]):
 
     def fields(self) -> ComposeResult:
         options = [("$errors: errors of workflows and sources", "$errors"), ("$logs: logs of sources", "$logs")]
-        yield FormRow("Channel", Select[str](options, allow_blank=False, value="$errors", compact=True, id="channel"), name="channel")
-        picker = EndPicker(role="listener", placeholder="p_… · dc_… · wh_…", empty_hint="a workflow (p_…), a source (dc_…) or a webhook (wh_…)", id="listener")
+        yield FormRow(
+            "Channel",
+            Select[str](options, allow_blank=False, value="$errors", compact=True, id="channel"),
+            name="channel",
+        )
+        picker = EndPicker(
+            role="listener",
+            placeholder="p_… · dc_… · wh_…",
+            empty_hint="a workflow (p_…), a source (dc_…) or a webhook (wh_…)",
+            id="listener",
+        )
         yield FormRow("Listener", picker, name="listener")
 
     def on_mount(self) -> None:
@@ -325,7 +364,9 @@ class AutoSubscriptionForm(FormScreen[dict]):
     async def _offer(self) -> None:
         found = await load_candidates(self.session)
         options = listener_options(found)
-        self.query_one("#listener", EndPicker).offer(options, found, f"or pick one of {len(options)}…" if options else "nothing to pick: type an id")
+        self.query_one("#listener", EndPicker).offer(
+            options, found, f"or pick one of {len(options)}…" if options else "nothing to pick: type an id"
+        )
 
     async def submit(self) -> dict:
         listener = self.query_one("#listener", EndPicker).value

@@ -42,7 +42,12 @@ class WebhookForm(FormScreen[Webhook]):
         return "A webhook receives events once a subscription names it as listener (Subscriptions, n)."
 
     def fields(self) -> ComposeResult:
-        yield FormRow("URL", Input(placeholder="https://example.com/hooks/orders", id="url"), name="url", hint="http or https, with a hostname; a port and a path are allowed")
+        yield FormRow(
+            "URL",
+            Input(placeholder="https://example.com/hooks/orders", id="url"),
+            name="url",
+            hint="http or https, with a hostname; a port and a path are allowed",
+        )
         yield FormRow("Name", Input(placeholder="optional", id="name"), name="name")
         yield FormRow("Description", Input(placeholder="optional", id="description"), name="description")
 
@@ -57,14 +62,19 @@ class WebhookForm(FormScreen[Webhook]):
         problems = problems_of([("url", url_problem(url))])
         if problems:
             raise Invalid(problems)
-        return await self.session.client.create_webhook(url, name=self.value("name") or None, description=self.value("description") or None)
+        return await self.session.client.create_webhook(
+            url, name=self.value("name") or None, description=self.value("description") or None
+        )
 
     def done(self, result: Webhook) -> str:
         return f"Created webhook {result.name or result.id} → {result.url}"
 
 
 def confirm_webhook_delete(webhook: Webhook, feeds: int | None) -> ConfirmScreen:
-    what = [f"the webhook {visible(webhook.name or '(no name)', 80)} ({webhook.id})", f"which delivers to {visible(webhook.url, 200)}"]
+    what = [
+        f"the webhook {visible(webhook.name or '(no name)', 80)} ({webhook.id})",
+        f"which delivers to {visible(webhook.url, 200)}",
+    ]
     if feeds:
         what.append(f"and the {feeds} subscription{'s' if feeds != 1 else ''} that feed it")
     return ConfirmScreen("Delete this webhook?", what)

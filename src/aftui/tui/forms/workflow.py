@@ -89,9 +89,19 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         return "The service has no list of templates: paste a tch_ id (or a template URL). Private accounts and sources of the template are not carried over: give them below."
 
     def fields(self) -> ComposeResult:
-        yield FormRow("Template", Input(self.start_id, placeholder="tch_… (enter loads it)", id="template", compact=True), name="template_id")
-        yield FormRow("Name", Input(placeholder="optional: the template's name by default", id="name", compact=True), name="settings.name")
-        auto = Horizontal(Switch(False, id="auto"), Static(Text("off: created inactive"), id="auto-words"), id="auto-row")
+        yield FormRow(
+            "Template",
+            Input(self.start_id, placeholder="tch_… (enter loads it)", id="template", compact=True),
+            name="template_id",
+        )
+        yield FormRow(
+            "Name",
+            Input(placeholder="optional: the template's name by default", id="name", compact=True),
+            name="settings.name",
+        )
+        auto = Horizontal(
+            Switch(False, id="auto"), Static(Text("off: created inactive"), id="auto-words"), id="auto-row"
+        )
         yield FormRow("Auto deploy", auto, name="settings.auto_deploy", hint="settings.auto_deploy")
         with Vertical(id="template-area"):
             yield Static(Text("Load a template (enter in the Template field) to see its props."), classes="waiting")
@@ -136,8 +146,14 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         area = self.query_one("#template-area")
         await area.remove_children()
         description = (template.model_extra or {}).get("description")
-        about = Text.assemble((visible(template.name or ident, 80), "bold"), " · ", markdown_text(description) if isinstance(description, str) else Text(""))
-        sections = [trigger_section(i, t) for i, t in enumerate(template.triggers)] + [step_section(s) for s in template.steps]
+        about = Text.assemble(
+            (visible(template.name or ident, 80), "bold"),
+            " · ",
+            markdown_text(description) if isinstance(description, str) else Text(""),
+        )
+        sections = [trigger_section(i, t) for i, t in enumerate(template.triggers)] + [
+            step_section(s) for s in template.steps
+        ]
         await area.mount(Static(about, classes="about"), *sections)
         return template
 
@@ -161,7 +177,11 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         if problems:
             raise Invalid(problems)
         triggers = [{"props": values.get(trigger_prefix(i), {})} for i in range(len(self.template.triggers))]
-        steps = [{"namespace": s.namespace, "props": values[step_prefix(s.namespace)]} for s in self.template.steps if values.get(step_prefix(s.namespace))]
+        steps = [
+            {"namespace": s.namespace, "props": values[step_prefix(s.namespace)]}
+            for s in self.template.steps
+            if values.get(step_prefix(s.namespace))
+        ]
         return triggers, steps
 
     async def submit(self) -> Workflow:
@@ -173,7 +193,9 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         triggers, steps = self.collect()
         name = self.query_one("#name", Input).value.strip() or None
         auto = self.query_one("#auto", Switch).value
-        workflow = await self.session.client.create_workflow(self.loaded_id or "", steps=steps, triggers=triggers, name=name, auto_deploy=auto)
+        workflow = await self.session.client.create_workflow(
+            self.loaded_id or "", steps=steps, triggers=triggers, name=name, auto_deploy=auto
+        )
         if workflow.id:
             self.session.known.add(self.session.org_id or "", workflow.id, name=workflow.name, found="created")
         return workflow

@@ -45,7 +45,14 @@ def throttled(error: RateLimitError) -> RateLimitError:
     """The server's message with how long to wait, for showing in place of what could not load."""
     wait = f"; try again in {error.retry_after:g} s" if error.retry_after is not None else "; try again in a minute"
     message = f"{error.message} — Connect allows 100 account reads a minute{wait}"
-    return RateLimitError(message, retry_after=error.retry_after, status=error.status, method=error.method, url=error.url, request_id=error.request_id)
+    return RateLimitError(
+        message,
+        retry_after=error.retry_after,
+        status=error.status,
+        method=error.method,
+        url=error.url,
+        request_id=error.request_id,
+    )
 
 
 async def connect_read(call: Awaitable[R]) -> R:
@@ -113,7 +120,9 @@ class AccountsPane(Pane):
 
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
         account: Account = event.item
-        self.app.push_screen(AccountScreen(account.id, ("Accounts", account.name or account.id), record=account, connect=False))
+        self.app.push_screen(
+            AccountScreen(account.id, ("Accounts", account.name or account.id), record=account, connect=False)
+        )
 
 
 # --- one account ---------------------------------------------------------------------------------------------
@@ -137,7 +146,9 @@ class AccountScreen(Guarded, DetailScreen):
     # How long revealed credentials stay on screen; a test may shorten it.
     reveal_seconds: float = REVEAL_SECONDS
 
-    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Account | None = None, connect: bool | None = False) -> None:
+    def __init__(
+        self, ident: str, crumbs: tuple[str, ...], *, record: Account | None = None, connect: bool | None = False
+    ) -> None:
         super().__init__(ident, crumbs, record=record)
         self.connect = connect
 
@@ -161,7 +172,9 @@ class AccountScreen(Guarded, DetailScreen):
 
     def tabs(self) -> list[tuple[str, Widget]]:
         account: Account = self.record
-        credentials = CredentialsPanel(self._credentials, clock=lambda: self.session.now(), reveal_seconds=self.reveal_seconds, id="credentials")
+        credentials = CredentialsPanel(
+            self._credentials, clock=lambda: self.session.now(), reveal_seconds=self.reveal_seconds, id="credentials"
+        )
         return [("Overview", Fields(self._overview(account))), ("Credentials", credentials)]
 
     def loaded(self) -> None:
@@ -211,7 +224,12 @@ class AccountScreen(Guarded, DetailScreen):
         rows: list[tuple[str, Any]] = [
             ("Name", account_name(account)),
             ("ID", account.id),
-            ("App", Text.assemble(app_label(app), "  ", plain(app.name_slug or app.id, 40, "cyan")) if app else app_label(None)),
+            (
+                "App",
+                Text.assemble(app_label(app), "  ", plain(app.name_slug or app.id, 40, "cyan"))
+                if app
+                else app_label(None),
+            ),
         ]
         if app is not None and app.auth_type:
             rows.append(("Auth type", app.auth_type))
@@ -254,4 +272,10 @@ def app_to_delete_by(account: Account) -> tuple[str, str | None]:
 
 def app_accounts_table(client: Any, app_id: str) -> PagedTable[Account]:
     """The management accounts of one app (the app detail's Accounts tab)."""
-    return PagedTable(partial(client.list_accounts, app=app_id), account_columns(), item_id=lambda a: a.id, noun="accounts", id="app-accounts")
+    return PagedTable(
+        partial(client.list_accounts, app=app_id),
+        account_columns(),
+        item_id=lambda a: a.id,
+        noun="accounts",
+        id="app-accounts",
+    )

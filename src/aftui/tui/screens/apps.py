@@ -78,7 +78,9 @@ def custom_fields_table(fields: list[CustomField]) -> Table:
         row: list[Text] = [plain(field.name, 40), plain(field.label, 40), plain(field.type or "string", 20)]
         row.append(Text("yes") if field.optional else Text("no", style="bold"))
         if with_default:
-            row.append(plain(field.default if isinstance(field.default, str) else json.dumps(field.default, default=str), 40))
+            row.append(
+                plain(field.default if isinstance(field.default, str) else json.dumps(field.default, default=str), 40)
+            )
         row.append(long_text(field.description, 600) if field.description else Text("—", style="dim"))
         table.add_row(*row)
     return table
@@ -101,7 +103,10 @@ class AppScreen(DetailScreen):
         if fields:
             custom: Widget = Static(custom_fields_table(fields), id="custom-fields")
         else:
-            custom = Static(Text(problem or "This app has no custom fields.", style="yellow" if problem else "dim"), id="custom-fields")
+            custom = Static(
+                Text(problem or "This app has no custom fields.", style="yellow" if problem else "dim"),
+                id="custom-fields",
+            )
         return [
             ("Overview", Fields(self._overview(app))),
             (f"Custom fields ({len(fields)})", custom),

@@ -95,7 +95,9 @@ class ComponentsPane(Guarded, Pane):
 
     def on_mount(self) -> None:  # Pane's own on_mount (focus) runs as well
         self._show_threshold()
-        self.query_one("#search-status", Static).update(Text("No search yet: type words above and press enter.", style="dim"))
+        self.query_one("#search-status", Static).update(
+            Text("No search yet: type words above and press enter.", style="dim")
+        )
 
     def focus_main(self) -> None:
         """The results when there are some, else the search box."""
@@ -108,7 +110,11 @@ class ComponentsPane(Guarded, Pane):
 
     def _show_threshold(self) -> None:
         self.query_one("#threshold", Static).update(
-            Text.assemble(("similarity ≥ ", "bold"), (f"{self.threshold:.2f}", "bold cyan"), ("   + stricter, − looser (by 0.05)", "dim"))
+            Text.assemble(
+                ("similarity ≥ ", "bold"),
+                (f"{self.threshold:.2f}", "bold cyan"),
+                ("   + stricter, − looser (by 0.05)", "dim"),
+            )
         )
 
     def action_threshold(self, step: int) -> None:
@@ -153,12 +159,20 @@ class ComponentsPane(Guarded, Pane):
         status.update(Text(f"searching for “{visible(query, 60)}”…", style="dim"))
         table.loading = True
         try:
-            result = await self.client.search_components(query, app=app, similarity_threshold=self.threshold, debug=True, limit=SEARCH_LIMIT)
+            result = await self.client.search_components(
+                query, app=app, similarity_threshold=self.threshold, debug=True, limit=SEARCH_LIMIT
+            )
         except ApiError as error:
             table.loading = False
             table.clear()
             self.results = []
-            status.update(Text.assemble(("Search failed: ", "bold red"), (visible(error.message, 300), "red"), ("   enter in the search box tries again", "dim")))
+            status.update(
+                Text.assemble(
+                    ("Search failed: ", "bold red"),
+                    (visible(error.message, 300), "red"),
+                    ("   enter in the search box tries again", "dim"),
+                )
+            )
             return
         table.loading = False
         self.scores = search_scores(result)
@@ -177,7 +191,9 @@ class ComponentsPane(Guarded, Pane):
             )
         where = f" in {visible(app, 30)}" if app else ""
         summary = f"{_n(len(result.sources), 'source')}, {_n(len(result.actions), 'action')} for “{visible(query, 60)}”{where}"
-        status.update(Text.assemble(summary, ("   enter opens" if self.results else "   lower the threshold with −", "dim")))
+        status.update(
+            Text.assemble(summary, ("   enter opens" if self.results else "   lower the threshold with −", "dim"))
+        )
         if self.results:
             table.move_cursor(row=0)
             table.focus()
@@ -190,14 +206,16 @@ class ComponentsPane(Guarded, Pane):
         row = table.cursor_row if self.results else -1
         kind, key = self.results[row] if 0 <= row < len(self.results) else ("", "")
         if kind == "action":
-            self.notify(f"{key} is an action: actions run as workflow steps, not as sources.", severity="warning", markup=False)
+            self.notify(
+                f"{key} is an action: actions run as workflow steps, not as sources.", severity="warning", markup=False
+            )
             return
         deploy_form(self.app, ref=key)
 
     @on(DataTable.RowSelected, "#results")
     def _open_result(self, event: DataTable.RowSelected) -> None:
         if 0 <= event.cursor_row < len(self.results):
-            kind, key = self.results[event.cursor_row]
+            _kind, key = self.results[event.cursor_row]
             self.app.push_screen(ComponentScreen(key, ("Components", key), registry=True))
 
 
@@ -222,7 +240,16 @@ def _range(prop: ComponentProp) -> Text:
 
 def props_table(props: list[ComponentProp]) -> DataTable[Text]:
     table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="props")
-    for key, label in (("name", "Name"), ("type", "Type"), ("label", "Label"), ("optional", "Optional"), ("default", "Default"), ("range", "Min/max"), ("options", "Options"), ("app", "App")):
+    for key, label in (
+        ("name", "Name"),
+        ("type", "Type"),
+        ("label", "Label"),
+        ("optional", "Optional"),
+        ("default", "Default"),
+        ("range", "Min/max"),
+        ("options", "Options"),
+        ("app", "App"),
+    ):
         table.add_column(label, key=key)
     for n, prop in enumerate(props):
         table.add_row(
@@ -261,7 +288,9 @@ class ComponentScreen(Guarded, DetailScreen):
     CHANGES = frozenset({"deploy"})
     BINDINGS = [Binding("d", "deploy", "Deploy source")]
 
-    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Component | None = None, registry: bool | None = None) -> None:
+    def __init__(
+        self, ident: str, crumbs: tuple[str, ...], *, record: Component | None = None, registry: bool | None = None
+    ) -> None:
         super().__init__(ident, crumbs, record=record)
         self.registry = registry
         self.found_in = ""
@@ -285,7 +314,11 @@ class ComponentScreen(Guarded, DetailScreen):
 
     def tabs(self) -> list[tuple[str, Widget]]:
         component: Component = self.record
-        props: Widget = props_table(component.configurable_props) if component.configurable_props else Static(Text("This component has no configurable props.", style="dim"))
+        props: Widget = (
+            props_table(component.configurable_props)
+            if component.configurable_props
+            else Static(Text("This component has no configurable props.", style="dim"))
+        )
         return [
             ("Overview", Fields(self._overview(component))),
             (f"Props ({len(component.configurable_props)})", props),
@@ -315,7 +348,15 @@ class ComponentScreen(Guarded, DetailScreen):
         if not isinstance(component, Component):
             return
         if component.type == "action":
-            self.notify("This component is an action: actions run as workflow steps, not as sources.", severity="warning", markup=False)
+            self.notify(
+                "This component is an action: actions run as workflow steps, not as sources.",
+                severity="warning",
+                markup=False,
+            )
             return
         registry = self.found_in == "public registry"
-        deploy_form(self.app, mode="registry" if registry else "saved", ref=(component.key or component.id) if registry else component.id)
+        deploy_form(
+            self.app,
+            mode="registry" if registry else "saved",
+            ref=(component.key or component.id) if registry else component.id,
+        )

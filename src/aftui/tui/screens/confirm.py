@@ -24,7 +24,11 @@ class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True only on an explicit yes (and the typed name, when one is asked for)."""
 
     # y and n answer at once, except when a name is to be typed back: then they are letters of it.
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("n", "no", "No", show=False), Binding("y", "yes", "Yes", show=False)]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("n", "no", "No", show=False),
+        Binding("y", "yes", "Yes", show=False),
+    ]
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -39,7 +43,15 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Button { margin: 0 2 0 0; }
     """
 
-    def __init__(self, title: str, what: Sequence[str], *, action: str = "Delete", typed: str | None = None, destructive: bool = True) -> None:
+    def __init__(
+        self,
+        title: str,
+        what: Sequence[str],
+        *,
+        action: str = "Delete",
+        typed: str | None = None,
+        destructive: bool = True,
+    ) -> None:
         super().__init__(classes="" if destructive else "-mild")
         self.title_text = title
         self.what = list(what)
@@ -51,10 +63,17 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(visible(self.title_text, 200)), classes="title")
             yield Static(Text("\n".join("• " + visible(line, 300) for line in self.what)), classes="what")
             if self.typed is not None:
-                yield Static(Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint")
+                yield Static(
+                    Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint"
+                )
                 yield Input(id="typed", placeholder=visible(self.typed, 120))
             with Horizontal():
-                yield Button(self.action_label + (" (y)" if self.typed is None else ""), variant="error" if not self.has_class("-mild") else "warning", id="yes", disabled=self.typed is not None)
+                yield Button(
+                    self.action_label + (" (y)" if self.typed is None else ""),
+                    variant="error" if not self.has_class("-mild") else "warning",
+                    id="yes",
+                    disabled=self.typed is not None,
+                )
                 yield Button("Cancel (n)" if self.typed is None else "Cancel (esc)", id="no")
 
     def on_mount(self) -> None:
@@ -70,9 +89,7 @@ class ConfirmScreen(ModalScreen[bool]):
             self.dismiss(True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("yes", "no") and self.typed is not None:
-            return False
-        return True
+        return not (action in ("yes", "no") and self.typed is not None)
 
     def action_no(self) -> None:
         self.dismiss(False)

@@ -61,7 +61,9 @@ class EndUser(BaseModel):
 
     @property
     def apps(self) -> list[str]:
-        return sorted({(a.app.name or a.app.name_slug or a.app.id) for a in self.accounts if a.app is not None}, key=str.lower)
+        return sorted(
+            {(a.app.name or a.app.name_slug or a.app.id) for a in self.accounts if a.app is not None}, key=str.lower
+        )
 
 
 def group_end_users(accounts: list[Account]) -> list[EndUser]:
@@ -77,7 +79,12 @@ def _count(value: int, style: str) -> Text:
 
 def end_user_columns() -> list[Column[EndUser]]:
     return [
-        Column("external_id", "External id", lambda u: plain(u.external_id, 80) if u.external_id else Text("(none)", style="dim"), width=24),
+        Column(
+            "external_id",
+            "External id",
+            lambda u: plain(u.external_id, 80) if u.external_id else Text("(none)", style="dim"),
+            width=24,
+        ),
         Column("accounts", "Accts", lambda u: Text(str(u.count)), sort=lambda u: u.count, width=5),
         Column("healthy", "Healthy", lambda u: _count(u.healthy, "green"), sort=lambda u: u.healthy, width=7),
         Column("dead", "Dead", lambda u: _count(u.dead, "bold red"), sort=lambda u: u.dead, width=4),
@@ -103,7 +110,9 @@ class ConnectPane(Guarded, Pane):
     def compose(self) -> ComposeResult:
         yield Static(Text("Connect"), classes="pane-title")
         yield Static(Text("loading the project…", style="dim"), id="project")
-        yield PagedTable(self._end_users, end_user_columns(), item_id=lambda u: u.external_id or "(none)", noun="end users")
+        yield PagedTable(
+            self._end_users, end_user_columns(), item_id=lambda u: u.external_id or "(none)", noun="end users"
+        )
 
     def on_mount(self) -> None:  # Pane's own on_mount (focus the list) runs as well
         self._environment = self.session.environment
@@ -122,7 +131,14 @@ class ConnectPane(Guarded, Pane):
         try:
             info = await client.connect_info()
         except ApiError as error:
-            box.update(self._project(None, note=Text.assemble(("Could not read the project: ", "bold red"), (visible(error.message, 200), "red"))))
+            box.update(
+                self._project(
+                    None,
+                    note=Text.assemble(
+                        ("Could not read the project: ", "bold red"), (visible(error.message, 200), "red")
+                    ),
+                )
+            )
             return
         box.update(self._project(info))
 
@@ -133,13 +149,18 @@ class ConnectPane(Guarded, Pane):
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         if info is not None:
-            table.add_row(Text("Project"), Text.assemble(plain(info.name, 60), "  ", plain(info.id or self.client.project_id, 40, "cyan")))
+            table.add_row(
+                Text("Project"),
+                Text.assemble(plain(info.name, 60), "  ", plain(info.id or self.client.project_id, 40, "cyan")),
+            )
             if info.app_name:
                 table.add_row(Text("App name"), plain(info.app_name, 60))
         else:
             table.add_row(Text("Project"), plain(self.client.project_id, 40, "cyan"))
         env_style = "bold magenta" if environment == "development" else "bold"
-        table.add_row(Text("Environment"), Text.assemble((environment, env_style), (f"   e switches to {other}", "dim")))
+        table.add_row(
+            Text("Environment"), Text.assemble((environment, env_style), (f"   e switches to {other}", "dim"))
+        )
         if info is not None:
             extra = info.model_extra or {}
             counts = [
@@ -218,7 +239,9 @@ class EndUserScreen(Guarded, DetailScreen):
 
     def tabs(self) -> list[tuple[str, Widget]]:
         user: EndUser = self.record
-        accounts = PagedTable(self._accounts, account_columns(connect=True), item_id=lambda a: a.id, noun="accounts", id="accounts")
+        accounts = PagedTable(
+            self._accounts, account_columns(connect=True), item_id=lambda a: a.id, noun="accounts", id="accounts"
+        )
         overview = Fields(
             [
                 ("External id", user.external_id or Text("(none)", style="dim")),

@@ -81,7 +81,14 @@ class DetailScreen(Screen[None]):
             body.loading = False
             await body.remove_children()
             note = self.retry.schedule(error) or "press r to retry"
-            await body.mount(Static(Text.assemble(("Could not load: ", "bold"), visible(error.message, 400), (f"\n{note}, esc to go back", "dim")), classes="problem"))
+            await body.mount(
+                Static(
+                    Text.assemble(
+                        ("Could not load: ", "bold"), visible(error.message, 400), (f"\n{note}, esc to go back", "dim")
+                    ),
+                    classes="problem",
+                )
+            )
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
             return

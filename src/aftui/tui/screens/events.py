@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -20,7 +20,7 @@ from .detail import DetailScreen
 def event_time(event: EventSummary) -> Text:
     if not event.indexed_at_ms:
         return Text("—", style="dim")
-    return Text(datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=timezone.utc).strftime("%m-%d %H:%M:%S"))
+    return Text(datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=UTC).strftime("%m-%d %H:%M:%S"))
 
 
 def event_summary(event: EventSummary) -> Text:
@@ -30,7 +30,9 @@ def event_summary(event: EventSummary) -> Text:
     payload = event.event
     text = payload if isinstance(payload, str) else dumps(payload, indent=None)
     size = event.metadata.event_size
-    prefix = Text(f"[cut, {size:,} B] " if event.truncated and size else "[cut] " if event.truncated else "", style="yellow")
+    prefix = Text(
+        f"[cut, {size:,} B] " if event.truncated and size else "[cut] " if event.truncated else "", style="yellow"
+    )
     return Text.assemble(prefix, plain(text, 160))
 
 
@@ -46,7 +48,16 @@ def event_columns() -> list[Column[EventSummary]]:
 class EventScreen(DetailScreen):
     """One event: its metadata and the whole payload, fetched again in full if it was cut."""
 
-    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: EventSummary, source_id: str | None = None, workflow_id: str | None = None, errors: bool = False) -> None:
+    def __init__(
+        self,
+        ident: str,
+        crumbs: tuple[str, ...],
+        *,
+        record: EventSummary,
+        source_id: str | None = None,
+        workflow_id: str | None = None,
+        errors: bool = False,
+    ) -> None:
         super().__init__(ident, crumbs, record=record)
         self.source_id = source_id
         self.workflow_id = workflow_id
@@ -68,7 +79,11 @@ class EventScreen(DetailScreen):
         self.session.journal_events(page.items, self.source_id or self.workflow_id or "")
         full = next((e for e in page.items if e.id == event.id), None)
         if full is None:
-            self.notify("The event is no longer among the last 100 kept by the service; showing the summary.", severity="warning", markup=False)
+            self.notify(
+                "The event is no longer among the last 100 kept by the service; showing the summary.",
+                severity="warning",
+                markup=False,
+            )
             return event
         return full
 
@@ -80,7 +95,12 @@ class EventScreen(DetailScreen):
             ("Emitter", event.metadata.emitter_id),
             ("Channel", event.channel),
             ("Emit id", event.metadata.emit_id),
-            ("Size", f"{len(json.dumps(event.event, default=str)):,} bytes" if not event.truncated else f"{event.metadata.event_size or 0:,} bytes (cut)"),
+            (
+                "Size",
+                f"{len(json.dumps(event.event, default=str)):,} bytes"
+                if not event.truncated
+                else f"{event.metadata.event_size or 0:,} bytes (cut)",
+            ),
         ]
         error = event.error()
         if error is not None:

@@ -38,11 +38,13 @@ class KeysScreen(ModalScreen[None]):
         for key, active in self._of.active_bindings.items():
             binding = active.binding
             description = binding.description or binding.action
-            if (description, binding.action) in seen or binding.action.endswith("pop_screen") and key != "escape":
+            if (description, binding.action) in seen or (binding.action.endswith("pop_screen") and key != "escape"):
                 continue
             seen.add((description, binding.action))
             where = type(active.node).__name__
-            table.add_row(Text(key_name(key)), Text(description), Text(where if active.enabled else f"{where} (not now)"))
+            table.add_row(
+                Text(key_name(key)), Text(description), Text(where if active.enabled else f"{where} (not now)")
+            )
         with VerticalScroll():
             yield Static(Text("Keys on this screen", style="bold"))
             yield Static(table)

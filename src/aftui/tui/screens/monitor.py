@@ -221,7 +221,12 @@ class MonitorScreen(Screen[None]):
         try:
             targets = await default_targets(self.session)
         except ApiError as error:
-            self.notify(visible(error.message, 300), title="Could not list the workspace's sources", severity="error", markup=False)
+            self.notify(
+                visible(error.message, 300),
+                title="Could not list the workspace's sources",
+                severity="error",
+                markup=False,
+            )
             return
         if not targets:
             self.notify("Nothing to watch in this workspace yet: w chooses sources and workflows.", markup=False)
@@ -301,9 +306,18 @@ class MonitorScreen(Screen[None]):
         timeline = self.timeline
         parts: list[Text] = []
         if self.history is not None:
-            parts.append(Text.assemble(("HISTORY ", "bold reverse"), f" {len(self.history):,} journaled events match ", (visible(self.history_query, 40), "bold"), " · esc: back to live"))
+            parts.append(
+                Text.assemble(
+                    ("HISTORY ", "bold reverse"),
+                    f" {len(self.history):,} journaled events match ",
+                    (visible(self.history_query, 40), "bold"),
+                    " · esc: back to live",
+                )
+            )
         elif self.paused:
-            parts.append(Text.assemble(("PAUSED ", "bold black on yellow"), f" {self.waiting_total:,} waiting · p resumes"))
+            parts.append(
+                Text.assemble(("PAUSED ", "bold black on yellow"), f" {self.waiting_total:,} waiting · p resumes")
+            )
         elif timeline.following:
             parts.append(Text("following", style="green"))
         else:
@@ -373,16 +387,24 @@ class MonitorScreen(Screen[None]):
     async def _fetch_full(self, record: Record) -> None:
         """The whole event (expand=event) in place of its cut summary, from the service's last 100."""
         client, kind, emitter = self.session.client, record.target.kind, record.emitter_id
-        lister = {"source": client.list_source_events, "errors": client.list_workflow_errors}.get(kind, client.list_workflow_events)
+        lister = {"source": client.list_source_events, "errors": client.list_workflow_errors}.get(
+            kind, client.list_workflow_events
+        )
         try:
             page = await lister(emitter, expand=True, limit=100)
         except ApiError as error:
-            self._note(record, Text.assemble(("\nthe full event could not be fetched: ", "yellow"), visible(error.message, 200)))
+            self._note(
+                record,
+                Text.assemble(("\nthe full event could not be fetched: ", "yellow"), visible(error.message, 200)),
+            )
             return
         self.session.journal_events(page.items, emitter)
         full = next((e for e in page.items if e.id == record.event.id), None)
         if full is None:
-            self._note(record, Text("\nno longer among the last 100 kept by the service: the cut summary is shown", style="yellow"))
+            self._note(
+                record,
+                Text("\nno longer among the last 100 kept by the service: the cut summary is shown", style="yellow"),
+            )
             return
         record.replace_event(full)
         self.timeline.refresh_record(record)
@@ -400,13 +422,21 @@ class MonitorScreen(Screen[None]):
     # --- filter and history ---------------------------------------------------------------------------
 
     def action_filter(self) -> None:
-        self._open_input("filter", self.matcher.text if self.matcher else "", "filter: text, or /regex/ · over payload, emitter and channel · esc clears")
+        self._open_input(
+            "filter",
+            self.matcher.text if self.matcher else "",
+            "filter: text, or /regex/ · over payload, emitter and channel · esc clears",
+        )
 
     def action_history(self) -> None:
         if self.session.journal is None:
             self.notify("There is no journal to search (it could not be opened).", severity="warning", markup=False)
             return
-        self._open_input("history", self.history_query, 'search the journal: words, "a phrase", OR, NOT, prefix* · enter searches · esc closes')
+        self._open_input(
+            "history",
+            self.history_query,
+            'search the journal: words, "a phrase", OR, NOT, prefix* · enter searches · esc closes',
+        )
 
     def _open_input(self, mode: str, value: str, placeholder: str) -> None:
         box = self.query_one("#monitor-query", Input)
@@ -458,7 +488,9 @@ class MonitorScreen(Screen[None]):
         try:
             found = self.monitor.search(query)
         except (sqlite3.Error, OSError) as error:  # a broken journal says so; the monitor goes on
-            self.app.call_from_thread(self.notify, visible(str(error), 300), title="Journal search failed", severity="error", markup=False)
+            self.app.call_from_thread(
+                self.notify, visible(str(error), 300), title="Journal search failed", severity="error", markup=False
+            )
             return
         self.app.call_from_thread(self._show_history, found)
 
@@ -527,7 +559,9 @@ class MonitorScreen(Screen[None]):
             path = export_path(self.session.data or data_dir())
             count = write_ndjson(path, records)
         except OSError as error:
-            self.app.call_from_thread(self.notify, visible(str(error), 300), title="Export failed", severity="error", markup=False)
+            self.app.call_from_thread(
+                self.notify, visible(str(error), 300), title="Export failed", severity="error", markup=False
+            )
             return
         message = f"Exported {count:,} {what} event{'s' if count != 1 else ''} to {path}"
         self.app.call_from_thread(self.notify, visible(message, 400), title="NDJSON", timeout=10, markup=False)
@@ -561,7 +595,11 @@ class MonitorScreen(Screen[None]):
             return
         workflows = {r.emitter_id for r in errors}
         if len(workflows) > 1:
-            self.notify(f"The marked errors come from {len(workflows)} workflows; bulk replay takes one workflow's errors at a time.", severity="warning", markup=False)
+            self.notify(
+                f"The marked errors come from {len(workflows)} workflows; bulk replay takes one workflow's errors at a time.",
+                severity="warning",
+                markup=False,
+            )
             return
         errors.sort(key=_original_order)
         from .replay import open_bulk_replay

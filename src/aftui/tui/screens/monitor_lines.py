@@ -27,7 +27,10 @@ def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
     counts: dict[str, int] = {}
     for _, state in pairs:
         counts[state.phase] = counts.get(state.phase, 0) + 1
-    text = Text("  ").join(Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1]) for phase, n in sorted(counts.items()))
+    text = Text("  ").join(
+        Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1])
+        for phase, n in sorted(counts.items())
+    )
     troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
     if troubled:
         text.append("  ")
@@ -54,7 +57,13 @@ def detail_head(record: Record) -> Text:
         (visible(record.channel, 20), "magenta"),
         "  ",
         record.clock(),
-        (f"  cut, {size:,} B: fetching the full event…" if cut and size else "  cut: fetching the full event…" if cut else "", "yellow"),
+        (
+            f"  cut, {size:,} B: fetching the full event…"
+            if cut and size
+            else "  cut: fetching the full event…"
+            if cut
+            else "",
+            "yellow",
+        ),
         ("  from the journal" if record.history else "", "dim"),
     )
-

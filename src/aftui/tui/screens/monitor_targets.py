@@ -48,7 +48,9 @@ async def default_targets(session: Any) -> list[Target]:
     for workflow_id, entry in session.known.in_workspace(org or "").items():
         workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
     try:
-        async for sub in iterate(partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions):
+        async for sub in iterate(
+            partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions
+        ):
             for ident in (sub.emitter_id, sub.listener_id):
                 if is_workflow_id(ident):
                     workflows.setdefault(ident, ident)

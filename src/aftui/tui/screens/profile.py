@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -32,7 +32,17 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...api import ApiError, AuthError, Client, NetworkError, RetryPolicy
-from ...config import DEFAULT_BASE_URL, ENVIRONMENTS, ConfigError, Profile, ProfileError, effective_profile, load_config, resolve_secret, save_config
+from ...config import (
+    DEFAULT_BASE_URL,
+    ENVIRONMENTS,
+    ConfigError,
+    Profile,
+    ProfileError,
+    effective_profile,
+    load_config,
+    resolve_secret,
+    save_config,
+)
 from ...text import visible
 from ..forms.oauth import check_client_credentials, revocable, revoke_current_token
 from ..session import TUI_RETRY
@@ -148,17 +158,30 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                     note = f"The key was refused: {visible(self.refused, 300)}. Enter one that works and save (saved secrets are not shown)."
                     yield Static(Text(note), id="note")
                 yield _row("Name", Input(profile.name if profile else "default", id="name", compact=True))
-                yield _row("Base URL", Input(profile.base_url if profile else DEFAULT_BASE_URL, id="base_url", compact=True))
+                yield _row(
+                    "Base URL", Input(profile.base_url if profile else DEFAULT_BASE_URL, id="base_url", compact=True)
+                )
                 yield _row("Credential", Select(KINDS, value=kind, allow_blank=False, id="kind", compact=True))
-                yield _row("API key", Input(password=True, placeholder=self._kept("api_key"), id="api_key", compact=True), kind="api_key")
+                yield _row(
+                    "API key",
+                    Input(password=True, placeholder=self._kept("api_key"), id="api_key", compact=True),
+                    kind="api_key",
+                )
                 yield _row(
                     "Variable",
-                    Input(_get(profile, "api_key_env"), placeholder="PIPEDREAM_API_KEY", id="api_key_env", compact=True),
+                    Input(
+                        _get(profile, "api_key_env"), placeholder="PIPEDREAM_API_KEY", id="api_key_env", compact=True
+                    ),
                     kind="api_key_env",
                 )
                 yield _row(
                     "Command",
-                    Input(_get(profile, "api_key_cmd"), placeholder="pass show pipedream/api-key", id="api_key_cmd", compact=True),
+                    Input(
+                        _get(profile, "api_key_cmd"),
+                        placeholder="pass show pipedream/api-key",
+                        id="api_key_cmd",
+                        compact=True,
+                    ),
                     kind="api_key_cmd",
                 )
                 yield _row("Client id", Input(_get(profile, "client_id"), id="client_id", compact=True), kind="oauth")
@@ -173,15 +196,29 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                     yield Button("Test credentials (ctrl+o)", id="test_oauth", compact=True)
                     yield Button("Revoke current token (ctrl+r)", id="revoke_token", compact=True)
                 yield Static(id="oauth-status", classes="secret kind-oauth")
-                yield _row("Workspace id", Input(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True))
+                yield _row(
+                    "Workspace id",
+                    Input(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True),
+                )
                 yield _row(
                     "Connect project",
-                    Input(_get(profile, "project_id"), placeholder="proj_…  (optional, for Connect)", id="project_id", compact=True),
+                    Input(
+                        _get(profile, "project_id"),
+                        placeholder="proj_…  (optional, for Connect)",
+                        id="project_id",
+                        compact=True,
+                    ),
                 )
                 environments = [(name, name) for name in ENVIRONMENTS]
                 yield _row(
                     "Environment",
-                    Select(environments, value=profile.environment if profile else "production", allow_blank=False, id="environment", compact=True),
+                    Select(
+                        environments,
+                        value=profile.environment if profile else "production",
+                        allow_blank=False,
+                        id="environment",
+                        compact=True,
+                    ),
                 )
                 read_only = profile.read_only if profile else False
                 yield _row("Read-only", Checkbox(_read_only_label(read_only), read_only, id="read_only"))
@@ -273,7 +310,12 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
     def _revocable(self) -> bool:
         """The form shows the profile in use, and that profile holds an OAuth token to revoke."""
         session = getattr(self.app, "session", None)
-        return bool(session is not None and self.original is not None and self.original.name == session.profile_name and revocable(session.client))
+        return bool(
+            session is not None
+            and self.original is not None
+            and self.original.name == session.profile_name
+            and revocable(session.client)
+        )
 
     @on(Button.Pressed, "#test_oauth")
     def action_test_oauth(self) -> None:
@@ -298,7 +340,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             self.query_one("#client_secret").focus()
             return
         session = getattr(self.app, "session", None)
-        now = session.now() if session is not None else datetime.now(timezone.utc)
+        now = session.now() if session is not None else datetime.now(UTC)
         try:
             status.update(await check_client_credentials(base_url, client_id, secret, now=now))
         except ApiError as error:
@@ -350,7 +392,11 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         elif kind in ("api_key_env", "api_key_cmd"):
             credential[kind] = self._text(kind)
             if credential[kind] is None:
-                what = "the name of the environment variable" if kind == "api_key_env" else "the command that prints the key"
+                what = (
+                    "the name of the environment variable"
+                    if kind == "api_key_env"
+                    else "the command that prints the key"
+                )
                 raise ProfileError(name, kind, f"enter {what}")
         else:
             credential["client_id"] = self._text("client_id")
@@ -359,7 +405,8 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             if (secret := self._text("client_secret")) is not None:
                 credential["client_secret"] = secret
             elif original is not None and any(
-                getattr(original, key) is not None for key in ("client_secret", "client_secret_env", "client_secret_cmd")
+                getattr(original, key) is not None
+                for key in ("client_secret", "client_secret_env", "client_secret_cmd")
             ):
                 for key in ("client_secret", "client_secret_env", "client_secret_cmd"):
                     credential[key] = getattr(original, key)
@@ -406,7 +453,9 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             self.problem(str(error))
             return
         self.problem(None)
-        self.query_one("#testing", Static).update(Text(f"Testing the credential against {visible(profile.base_url, 60)}…"))
+        self.query_one("#testing", Static).update(
+            Text(f"Testing the credential against {visible(profile.base_url, 60)}…")
+        )
         try:
             client = await asyncio.to_thread(Client.from_profile, profile, retry=TEST_RETRY)  # a *_cmd may take a while
         except ProfileError as error:
@@ -539,7 +588,9 @@ def edit_profile(app: Any, profile: Profile | None = None) -> None:
 
 def _use_saved(app: Any, saved: SavedProfile | None) -> None:
     if saved is not None:
-        app.run_worker(app.use_profile(saved.profile, saved.client), group="profile", exclusive=True, exit_on_error=False)
+        app.run_worker(
+            app.use_profile(saved.profile, saved.client), group="profile", exclusive=True, exit_on_error=False
+        )
         app.notify(f"Profile “{visible(saved.profile.name, 40)}” saved", markup=False)
 
 
@@ -581,7 +632,13 @@ class ProfileCommands(Provider):
         ]
         if app.profile is not None:
             label = visible(app.profile.name, 40)
-            commands.append((f"Edit profile: {label}", partial(edit_profile, app, stored_profile(app.profile)), "base URL, key, workspace"))
+            commands.append(
+                (
+                    f"Edit profile: {label}",
+                    partial(edit_profile, app, stored_profile(app.profile)),
+                    "base URL, key, workspace",
+                )
+            )
         commands.append(("Add a profile", partial(edit_profile, app, None), "tests the key, then saves it"))
         return commands
 

@@ -114,7 +114,9 @@ class ReplayJournal:
 def outcome_text(result: ReplayResult) -> Text:
     """`✔ succeeded`, `✖ failed again: ValidationError: …`, with the status code and outcome event."""
     outcome = result.outcome
-    mark, style = {"succeeded": ("✔", "green"), "failed": ("✖", "red"), "skipped": ("–", "dim")}.get(outcome.kind, ("?", "yellow"))
+    mark, style = {"succeeded": ("✔", "green"), "failed": ("✖", "red"), "skipped": ("–", "dim")}.get(
+        outcome.kind, ("?", "yellow")
+    )
     text = Text.assemble((f"{mark} {OUTCOME_WORDS.get(outcome.kind, outcome.kind)}", f"bold {style}"))
     text.append("\n")
     text.append_text(long_text(outcome.detail, 600))
@@ -132,7 +134,8 @@ def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
     request = plan.request
     if request is None:
         return Text.assemble(
-            ("✖ Cannot be replayed: ", "bold yellow"), visible(plan.reason or "no way in", 400),
+            ("✖ Cannot be replayed: ", "bold yellow"),
+            visible(plan.reason or "no way in", 400),
             ("\nc copies the original event, x exports it as NDJSON.", "dim"),
         )
     text = Text.assemble(("Will send ", "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
@@ -141,7 +144,11 @@ def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
     shown = ", ".join(request.headers) or "none"
     text.append_text(Text.assemble(("\nheaders ", "dim"), visible(shown, 300)))
     if request.dropped:
-        text.append_text(Text.assemble(("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")))
+        text.append_text(
+            Text.assemble(
+                ("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")
+            )
+        )
     text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
@@ -227,9 +234,19 @@ class ReplayScreen(Screen[None]):
             return [("Event", self.event.id), ("", Text("This event is not a workflow error.", style="yellow"))]
         ctx = error.original_context
         return [
-            ("Workflow", Text.assemble(plain(ctx.workflow_name or "(unnamed)", 60), " ", plain(ctx.workflow_id or self.workflow_id, 30, "cyan"))),
+            (
+                "Workflow",
+                Text.assemble(
+                    plain(ctx.workflow_name or "(unnamed)", 60),
+                    " ",
+                    plain(ctx.workflow_id or self.workflow_id, 30, "cyan"),
+                ),
+            ),
             ("Started by", Text.assemble(plain(ctx.source_type, 20), " ", plain(ctx.emitter_id or "", 40, "cyan"))),
-            ("Failed at", Text.assemble(event_time(self.event), ("  step ", "dim"), plain(self._step(error.error.cellId), 40))),
+            (
+                "Failed at",
+                Text.assemble(event_time(self.event), ("  step ", "dim"), plain(self._step(error.error.cellId), 40)),
+            ),
             ("Error id", plain(self.event.id, 40, "dim")),
         ]
 
@@ -257,9 +274,15 @@ class ReplayScreen(Screen[None]):
         shown = long_text(body[:VIEW_CHARS], VIEW_CHARS)
         parts: list[Any] = [Text("Original event", style="bold"), shown]
         if cut:
-            parts.append(Text(f"… cut here ({len(body):,} characters in all): c copies it, x exports it", style="yellow"))
+            parts.append(
+                Text(f"… cut here ({len(body):,} characters in all): c copies it, x exports it", style="yellow")
+            )
         if self.event.truncated:
-            words = "the service no longer keeps it in full: c and x give what there is" if self.full_read else "reading it in full…"
+            words = (
+                "the service no longer keeps it in full: c and x give what there is"
+                if self.full_read
+                else "reading it in full…"
+            )
             parts.append(Text(f"(the service cut this summary; {words})", style="yellow"))
         return Group(*parts)
 
@@ -287,7 +310,9 @@ class ReplayScreen(Screen[None]):
                 self.query_one("#error", Static).update(self._error_text())
             self.plan = await Planner(client).plan(self.event, self.workflow_id)
         except ApiError as error:
-            self.query_one("#plan", Static).update(Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300)))
+            self.query_one("#plan", Static).update(
+                Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300))
+            )
             return
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
@@ -307,7 +332,10 @@ class ReplayScreen(Screen[None]):
         if rows and self.result is None:
             last = rows[0]
             words = OUTCOME_WORDS.get(last.outcome, last.outcome)
-            text = Text.assemble(("Not replayed in this screen yet.", "dim"), f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last: {words}")
+            text = Text.assemble(
+                ("Not replayed in this screen yet.", "dim"),
+                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last: {words}",
+            )
             self.app.call_from_thread(self._show_outcome, text)
 
     # --- actions ----------------------------------------------------------------------------------------
@@ -361,12 +389,26 @@ class ReplayScreen(Screen[None]):
         plan = self.plan
         assert plan is not None and plan.request is not None
         self.running = True
-        self._show_outcome(Text.assemble(("Sending ", "bold"), plan.request.method, " …\n", ("then watching the workflow's events and $errors", "dim")))
+        self._show_outcome(
+            Text.assemble(
+                ("Sending ", "bold"),
+                plan.request.method,
+                " …\n",
+                ("then watching the workflow's events and $errors", "dim"),
+            )
+        )
         journal = self.journal
         assert journal is not None
         try:
             await asyncio.to_thread(journal.open)
-            result = await replay_one(self.session.client, plan, body=body, edited=edited, log=journal.log, on_seen=journal.seen(plan.workflow_id))
+            result = await replay_one(
+                self.session.client,
+                plan,
+                body=body,
+                edited=edited,
+                log=journal.log,
+                on_seen=journal.seen(plan.workflow_id),
+            )
         except ReadOnlyError:
             self._show_outcome(Text(READ_ONLY_WORDS, style="red"))
             return
@@ -385,7 +427,11 @@ class ReplayScreen(Screen[None]):
         error = self.event.error()
         text = event_json(error.original_event if error else self.event.event)
         if len(text) > MAX_COPY:
-            self.notify(f"The event is {len(text):,} characters: too big to copy through the terminal. x exports it.", severity="warning", markup=False)
+            self.notify(
+                f"The event is {len(text):,} characters: too big to copy through the terminal. x exports it.",
+                severity="warning",
+                markup=False,
+            )
             return
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied the original event ({len(text):,} characters)", markup=False)
@@ -434,7 +480,10 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         assert request is not None
         yield StatusHeader()
         head = Text.assemble(
-            ("Edit the payload, then ctrl+s sends it: ", "bold"), (request.method, "cyan"), " ", visible(request.full_url, 200),
+            ("Edit the payload, then ctrl+s sends it: ", "bold"),
+            (request.method, "cyan"),
+            " ",
+            visible(request.full_url, 200),
             ("\nMethod, path, query and headers stay as shown on the replay screen.", "dim"),
         )
         head.no_wrap, head.overflow = False, "fold"

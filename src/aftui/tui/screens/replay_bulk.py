@@ -90,7 +90,9 @@ class BulkReplayScreen(Screen[None]):
         name = (error.original_context.workflow_name if error else None) or self.workflow_id
         yield StatusHeader()
         title = Text.assemble(
-            ("Bulk replay: ", "bold"), f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ", plain(name, 50, "bold"),
+            ("Bulk replay: ", "bold"),
+            f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
+            plain(name, 50, "bold"),
             (", oldest first, one at a time, each as it was", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
@@ -110,7 +112,9 @@ class BulkReplayScreen(Screen[None]):
         self.journal = ReplayJournal(self.session)
         table = self.query_one(DataTable)
         for n, event in enumerate(self.events, start=1):
-            table.add_row(Text(str(n)), event_time(event), _error_cell(event), Text("…", style="dim"), key=self._key(event, n))
+            table.add_row(
+                Text(str(n)), event_time(event), _error_cell(event), Text("…", style="dim"), key=self._key(event, n)
+            )
         table.focus()
         self._plan_all()
 
@@ -137,7 +141,9 @@ class BulkReplayScreen(Screen[None]):
         try:
             self.events = await full_errors(self.session.client, self.events, self.workflow_id)
             for index, event in enumerate(self.events):
-                self.query_one(DataTable).update_cell(self._key(event, index + 1), "error", _error_cell(event), update_width=False)
+                self.query_one(DataTable).update_cell(
+                    self._key(event, index + 1), "error", _error_cell(event), update_width=False
+                )
         except ApiError as error:
             self._say(Text.assemble(("Could not read the errors in full: ", "yellow"), visible(error.message, 200)))
         for index, event in enumerate(self.events):
@@ -147,7 +153,12 @@ class BulkReplayScreen(Screen[None]):
                 self._cell(index, Text.assemble(("can't tell: ", "yellow"), plain(error.message, 80)))
                 continue
             self.plans[event.id or str(index)] = plan
-            self._cell(index, Text("ready", style="dim") if plan.replayable else Text.assemble(("– can't: ", "yellow"), plain(plan.reason, 80, "dim")))
+            self._cell(
+                index,
+                Text("ready", style="dim")
+                if plan.replayable
+                else Text.assemble(("– can't: ", "yellow"), plain(plan.reason, 80, "dim")),
+            )
         self.planned = True
         self._say(self._ready_text())
 
@@ -156,11 +167,15 @@ class BulkReplayScreen(Screen[None]):
         if self.session.read_only:
             return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  esc goes back", "dim"))
         if not ready:
-            return Text.assemble(("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim"))
+            return Text.assemble(
+                ("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim")
+            )
         rest = len(self.events) - ready
         return Text.assemble(
-            ("r replays ", "bold"), f"{ready} error{'s' if ready != 1 else ''}",
-            f" ({rest} will be skipped)" if rest else "", (" · s or esc stops · esc goes back", "dim"),
+            ("r replays ", "bold"),
+            f"{ready} error{'s' if ready != 1 else ''}",
+            f" ({rest} will be skipped)" if rest else "",
+            (" · s or esc stops · esc goes back", "dim"),
         )
 
     # --- running -------------------------------------------------------------------------------------
@@ -169,7 +184,11 @@ class BulkReplayScreen(Screen[None]):
         if self.running:
             return
         if self.summary is not None:
-            self.notify("These errors were replayed already; open the bulk replay again to replay them again.", severity="warning", markup=False)
+            self.notify(
+                "These errors were replayed already; open the bulk replay again to replay them again.",
+                severity="warning",
+                markup=False,
+            )
             return
         if self.session.read_only:
             self.notify(READ_ONLY_WORDS, severity="warning", markup=False)
@@ -191,9 +210,14 @@ class BulkReplayScreen(Screen[None]):
         try:
             await asyncio.to_thread(journal.open)
             self.summary = await replay_bulk(
-                self.session.client, self.events, self.workflow_id,
-                log=journal.log, on_seen=journal.seen(self.workflow_id), on_progress=self._progress,
-                stop=self.stop_event, planner=self.planner,
+                self.session.client,
+                self.events,
+                self.workflow_id,
+                log=journal.log,
+                on_seen=journal.seen(self.workflow_id),
+                on_progress=self._progress,
+                stop=self.stop_event,
+                planner=self.planner,
             )
         except ReadOnlyError:
             self._say(Text(READ_ONLY_WORDS, style="red"))

@@ -30,8 +30,17 @@ class ErrorsTable(PagedTable[EventSummary]):
         Binding("ctrl+r", "refresh", "Refresh"),
     ]
 
-    def __init__(self, fetch: Callable[..., Awaitable[Page[EventSummary]]], columns: list[Column[EventSummary]], *, workflow_id: str, **kwargs: Any) -> None:
-        super().__init__(fetch, [Column("mark", " ", self._mark_cell, width=1), *columns], item_id=lambda e: e.id or "", **kwargs)
+    def __init__(
+        self,
+        fetch: Callable[..., Awaitable[Page[EventSummary]]],
+        columns: list[Column[EventSummary]],
+        *,
+        workflow_id: str,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            fetch, [Column("mark", " ", self._mark_cell, width=1), *columns], item_id=lambda e: e.id or "", **kwargs
+        )
         self.workflow_id = workflow_id
         self.marked: set[str] = set()
         self._away = False  # a replay screen was opened from here: its errors may have grown

@@ -120,7 +120,9 @@ class SourcesPane(Guarded, Pane):
 class SourceScreen(Guarded, DetailScreen):
     """Overview, configured props, the component's code, recent events, subscriptions."""
 
-    CHANGES = frozenset({"toggle_active", "delete_source", "delete_events", "send_to_webhook", "route_errors", "update_source"})
+    CHANGES = frozenset(
+        {"toggle_active", "delete_source", "delete_events", "send_to_webhook", "route_errors", "update_source"}
+    )
     BINDINGS = [
         Binding("u", "update_source", "Update"),
         Binding("t", "toggle_active", "On/off"),
@@ -147,8 +149,25 @@ class SourceScreen(Guarded, DetailScreen):
             ("Overview", Fields(self._overview(source))),
             ("Props", Fields(self._props(source))),
             ("Code", Static(self._code(), classes="code")),
-            ("Events", PagedTable(journaled(self.session, partial(self.session.client.list_source_events, source.id), source.id), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")),
-            ("Subscriptions", PagedTable(self._subscriptions, _subscription_columns(source.id), item_id=lambda s: s.id or f"{s.emitter_id}>{s.listener_id}", noun="subscriptions")),
+            (
+                "Events",
+                PagedTable(
+                    journaled(self.session, partial(self.session.client.list_source_events, source.id), source.id),
+                    event_columns(),
+                    item_id=lambda e: e.id or "",
+                    noun="events",
+                    id="events",
+                ),
+            ),
+            (
+                "Subscriptions",
+                PagedTable(
+                    self._subscriptions,
+                    _subscription_columns(source.id),
+                    item_id=lambda s: s.id or f"{s.emitter_id}>{s.listener_id}",
+                    noun="subscriptions",
+                ),
+            ),
         ]
 
     def _overview(self, source: Source) -> list[tuple[str, Any]]:
@@ -174,7 +193,11 @@ class SourceScreen(Guarded, DetailScreen):
         secret = self._secret_props()
         rows: list[tuple[str, Any]] = []
         for name, value in source.configured_props.items():
-            shown = Text(SECRET_MASK + " (secret)", style="dim") if name in secret and value not in (None, "") else prop_value(value)
+            shown = (
+                Text(SECRET_MASK + " (secret)", style="dim")
+                if name in secret and value not in (None, "")
+                else prop_value(value)
+            )
             rows.append((f"{name} ({types.get(name, '?')})", shown))
         return rows or [("", Text("no configured props", style="dim"))]
 
@@ -187,7 +210,9 @@ class SourceScreen(Guarded, DetailScreen):
         secret = self._secret_props()
         props = data.get("configured_props") if isinstance(data, dict) else None
         if secret and isinstance(props, dict):
-            data["configured_props"] = {k: SECRET_MASK if k in secret and v not in (None, "") else v for k, v in props.items()}
+            data["configured_props"] = {
+                k: SECRET_MASK if k in secret and v not in (None, "") else v for k, v in props.items()
+            }
         return data
 
     def _code(self) -> Any:
@@ -202,8 +227,12 @@ class SourceScreen(Guarded, DetailScreen):
         from ...api.models import Page, PageInfo
 
         client = self.session.client
-        fetch = partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
-        mine = [s async for s in iterate(fetch) if self.ident in (s.emitter_id, s.listener_id) or s.emitter_id == "dc_*"]
+        fetch = (
+            partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
+        )
+        mine = [
+            s async for s in iterate(fetch) if self.ident in (s.emitter_id, s.listener_id) or s.emitter_id == "dc_*"
+        ]
         return Page[Subscription](items=mine, page_info=PageInfo(total_count=len(mine), count=len(mine)))
 
     def on_paged_table_opened(self, event: PagedTable.Opened) -> None:
@@ -221,7 +250,10 @@ class SourceScreen(Guarded, DetailScreen):
         from ..forms.source import UpdateSourceForm
 
         if isinstance(self.record, Source):
-            self.app.push_screen(UpdateSourceForm(self.record, getattr(self, "component", None)), lambda changed: self.action_reload() if changed else None)
+            self.app.push_screen(
+                UpdateSourceForm(self.record, getattr(self, "component", None)),
+                lambda changed: self.action_reload() if changed else None,
+            )
 
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_toggle_active(self) -> None:
@@ -245,7 +277,9 @@ class SourceScreen(Guarded, DetailScreen):
         source = self.record
         if not isinstance(source, Source):
             return
-        deletion = await self.app.push_screen_wait(source_events.DeleteEventsForm(source, selected=self._selected_event()))
+        deletion = await self.app.push_screen_wait(
+            source_events.DeleteEventsForm(source, selected=self._selected_event())
+        )
         if deletion is None:
             return
         left = await source_events.watch_deletion(self.session.client, deletion)
@@ -277,8 +311,18 @@ class SourceScreen(Guarded, DetailScreen):
 
 def _subscription_columns(source_id: str) -> list[Column[Subscription]]:
     return [
-        Column("role", "Role", lambda s: Text("emits to" if s.emitter_id in (source_id, "dc_*") else "listens to"), width=10),
-        Column("other", "Other end", lambda s: plain(s.listener_id if s.emitter_id in (source_id, "dc_*") else s.emitter_id, 30, "cyan"), width=16),
+        Column(
+            "role",
+            "Role",
+            lambda s: Text("emits to" if s.emitter_id in (source_id, "dc_*") else "listens to"),
+            width=10,
+        ),
+        Column(
+            "other",
+            "Other end",
+            lambda s: plain(s.listener_id if s.emitter_id in (source_id, "dc_*") else s.emitter_id, 30, "cyan"),
+            width=16,
+        ),
         Column("channel", "Channel", lambda s: plain(s.event_name or "default", 30), width=12),
         Column("id", "Subscription", lambda s: plain(s.id, 20), width=14),
     ]

@@ -57,9 +57,23 @@ class StartScreen(ModalScreen[Chosen | None]):
                 classes="intro",
             )
             yield OptionList(
-                Option(_choice("Try the demo", "d", "a local emulator of the service with a demo workspace; nothing leaves this machine"), id="demo"),
+                Option(
+                    _choice(
+                        "Try the demo",
+                        "d",
+                        "a local emulator of the service with a demo workspace; nothing leaves this machine",
+                    ),
+                    id="demo",
+                ),
                 None,
-                Option(_choice("Add a profile", "a", "connect to the service with an API key or an OAuth client; the key is tested before it is saved"), id="add"),
+                Option(
+                    _choice(
+                        "Add a profile",
+                        "a",
+                        "connect to the service with an API key or an OAuth client; the key is tested before it is saved",
+                    ),
+                    id="add",
+                ),
             )
             yield Static(id="starting")
             yield Static(classes="end")

@@ -56,7 +56,9 @@ def end_kind(ident: str | None) -> str:
     return next((kind for prefix, kind in KINDS if ident.startswith(prefix)), "?")
 
 
-def end_text(ident: str | None, names: dict[str, str], *, kind: bool = True, short: bool = False, limit: int = 60) -> Text:
+def end_text(
+    ident: str | None, names: dict[str, str], *, kind: bool = True, short: bool = False, limit: int = 60
+) -> Text:
     """`source Order webhooks (dc_…)`; a glob reads `all workflows (p_*)`; an unnamed end shows its id.
 
     `short` writes the kind as `src`, `wf` or `wh`, leaving a narrow column to the name.
@@ -193,7 +195,9 @@ def enter_tab(screen: Any) -> None:
     if pane is None:
         return
     focusable = [w for w in pane.query("*") if w.focusable]
-    chosen = next((w for w in focusable if isinstance(w, (DataTable, OptionList, Tree))), None) or next(iter(focusable), None)
+    chosen = next((w for w in focusable if isinstance(w, (DataTable, OptionList, Tree))), None) or next(
+        iter(focusable), None
+    )
     if chosen is not None:
         chosen.focus()
 
@@ -202,7 +206,11 @@ def open_end(app: Any, ident: str | None) -> None:
     if not ident:
         return
     if ident in GLOBS:
-        app.notify(f"{ident} stands for {GLOBS[ident]} of the workspace: there is no one resource to open.", severity="warning", markup=False)
+        app.notify(
+            f"{ident} stands for {GLOBS[ident]} of the workspace: there is no one resource to open.",
+            severity="warning",
+            markup=False,
+        )
         return
     app.open_id(ident)
 
@@ -246,7 +254,9 @@ class SubscriptionsPane(Guarded, Pane):
         self._short = ends < 32
         return [
             Column("emitter", "Emitter", lambda s: self._end(s.emitter_id), width=ends),
-            Column("channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=7),
+            Column(
+                "channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=7
+            ),
             Column("listener", "Listener", lambda s: self._end(s.listener_id), width=ends),
             Column("id", "ID", lambda s: plain(s.id, 30, "dim"), width=12),
         ]
@@ -277,7 +287,9 @@ class SubscriptionsPane(Guarded, Pane):
             except ApiError:
                 continue  # the id alone still shows
             self._show_names(names)
-        ends = [e for s in [*self.query_one(PagedTable).pager.items, *first_page] for e in (s.emitter_id, s.listener_id)]
+        ends = [
+            e for s in [*self.query_one(PagedTable).pager.items, *first_page] for e in (s.emitter_id, s.listener_id)
+        ]
         names.update(await lookup_names(client, (e for e in ends if e not in names)))
         self._show_names(names)
 
@@ -341,7 +353,14 @@ class SubscriptionScreen(Guarded, DetailScreen):
     SubscriptionScreen #ends { height: auto; border: none; padding: 0 1; }
     """
 
-    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Subscription | None = None, names: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        ident: str,
+        crumbs: tuple[str, ...],
+        *,
+        record: Subscription | None = None,
+        names: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(ident, crumbs, record=record)
         self.names: dict[str, str] = dict(names or {})
         self._given = record is not None
@@ -365,7 +384,9 @@ class SubscriptionScreen(Guarded, DetailScreen):
         if found is None and client.org_id and client.uses_user_key:
             found = next((s for s in [s async for s in iterate(client.list_subscriptions)] if s.id == self.ident), None)
         if found is None:
-            raise NotFoundError(f"No subscription {self.ident} in this workspace or among yours (it may have been deleted).")
+            raise NotFoundError(
+                f"No subscription {self.ident} in this workspace or among yours (it may have been deleted)."
+            )
         return found
 
     def tabs(self) -> list[tuple[str, Widget]]:
@@ -377,7 +398,15 @@ class SubscriptionScreen(Guarded, DetailScreen):
             ("Listener", self._end(sub.listener_id)),
         ]
         if sub.emitter_id in GLOBS:
-            rows.append(("", Text(f"{sub.emitter_id} matches {GLOBS[sub.emitter_id]} of the workspace, new ones included.", style="dim")))
+            rows.append(
+                (
+                    "",
+                    Text(
+                        f"{sub.emitter_id} matches {GLOBS[sub.emitter_id]} of the workspace, new ones included.",
+                        style="dim",
+                    ),
+                )
+            )
         ends = OptionList(
             Option(Text.assemble(("emitter   ", "bold"), end_text(sub.emitter_id, self.names)), id="emitter"),
             Option(Text.assemble(("listener  ", "bold"), end_text(sub.listener_id, self.names)), id="listener"),

@@ -25,7 +25,13 @@ KIND_WORDS = {"source": "source ", "events": "events ", "errors": "$errors"}
 
 
 def option(target: Target, checked: bool) -> Selection[Target]:
-    label = Text.assemble((KIND_WORDS[target.kind], "red" if target.kind == "errors" else "dim"), "  ", visible(target.name or target.emitter_id, 40), "  ", (visible(target.emitter_id, 20), "dim"))
+    label = Text.assemble(
+        (KIND_WORDS[target.kind], "red" if target.kind == "errors" else "dim"),
+        "  ",
+        visible(target.name or target.emitter_id, 40),
+        "  ",
+        (visible(target.emitter_id, 20), "dim"),
+    )
     return Selection(label, target, checked)
 
 
@@ -56,7 +62,9 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Watch", style="bold"))
-            yield Static(Text("space checks · a: every source · enter watches what is checked · esc cancels"), classes="hint")
+            yield Static(
+                Text("space checks · a: every source · enter watches what is checked · esc cancels"), classes="hint"
+            )
             yield SelectionList[Target](*(option(t, True) for t in self.current))
 
     def on_mount(self) -> None:
@@ -73,14 +81,19 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
         offered: list[Target] = []
         for workflow_id, entry in self.session.known.in_workspace(self.session.org_id or "").items():
             name = entry.get("name") if isinstance(entry, dict) else None
-            offered += [Target("errors", workflow_id, name or workflow_id), Target("events", workflow_id, name or workflow_id)]
+            offered += [
+                Target("errors", workflow_id, name or workflow_id),
+                Target("events", workflow_id, name or workflow_id),
+            ]
         try:
             async for source in iterate(fetch):
                 offered.append(Target("source", source.id, source.name or source.id))
                 if len(offered) >= MAX_LISTED:
                     break
         except ApiError as error:
-            self.query_one(".hint", Static).update(Text.assemble(("Could not list the sources: ", "red"), visible(error.message, 200)))
+            self.query_one(".hint", Static).update(
+                Text.assemble(("Could not list the sources: ", "red"), visible(error.message, 200))
+            )
         listing.add_options([option(t, False) for t in offered if t.key not in have])
 
     def action_all_sources(self) -> None:

@@ -57,7 +57,13 @@ def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
     """The URL takes what the pane has left beyond the other columns (the table scrolls when narrow)."""
     url = max(24, min(80, width - 20 - 6 - 12 - 16 - 2 * 5 - 2))
     return [
-        Column("name", "Name", lambda w: plain(w.name, 60) if w.name else Text("(no name)", style="dim"), sort=lambda w: (w.name or "").lower(), width=20),
+        Column(
+            "name",
+            "Name",
+            lambda w: plain(w.name, 60) if w.name else Text("(no name)", style="dim"),
+            sort=lambda w: (w.name or "").lower(),
+            width=20,
+        ),
         Column("url", "URL", lambda w: plain(w.url, 200), width=url),
         Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),
         Column("id", "ID", lambda w: plain(w.id, 30, "cyan"), width=12),
@@ -83,7 +89,12 @@ async def delete_webhook(owner: Widget, webhook: Webhook) -> bool:
         feeds = None  # the question is still worth asking without the count
     if not await owner.app.push_screen_wait(confirm_webhook_delete(webhook, feeds)):
         return False
-    deleted, _ = await perform(owner, client.delete_webhook(webhook.id), done=f"Deleted webhook {webhook.name or webhook.id}", refresh=("webhooks", "subscriptions"))
+    deleted, _ = await perform(
+        owner,
+        client.delete_webhook(webhook.id),
+        done=f"Deleted webhook {webhook.name or webhook.id}",
+        refresh=("webhooks", "subscriptions"),
+    )
     return deleted
 
 
@@ -220,15 +231,33 @@ class WebhookScreen(Guarded, DetailScreen):
         if webhook.user_id:
             rows.append(("Owner", webhook.user_id))
         fed_by = FedBy(
-            Static(Text("Subscriptions whose listener is this webhook; enter opens the emitter."), classes="fed-note", id="fed-note"),
-            PagedTable(self._feeds, self._feed_columns(), item_id=subscription_key, noun="subscriptions", classes="fed-by", id="fed-by"),
+            Static(
+                Text("Subscriptions whose listener is this webhook; enter opens the emitter."),
+                classes="fed-note",
+                id="fed-note",
+            ),
+            PagedTable(
+                self._feeds,
+                self._feed_columns(),
+                item_id=subscription_key,
+                noun="subscriptions",
+                classes="fed-by",
+                id="fed-by",
+            ),
         )
         return [("Overview", Fields(rows)), ("Fed by", fed_by)]
 
     def _feed_columns(self) -> list[Column[Subscription]]:
         return [
-            Column("emitter", "Emitter", lambda s: end_text(s.emitter_id, self.names), width=max(30, min(60, self.app.size.width - 10 - 14 - 2 * 3 - 2))),
-            Column("channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=10),
+            Column(
+                "emitter",
+                "Emitter",
+                lambda s: end_text(s.emitter_id, self.names),
+                width=max(30, min(60, self.app.size.width - 10 - 14 - 2 * 3 - 2)),
+            ),
+            Column(
+                "channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=10
+            ),
             Column("id", "Subscription", lambda s: plain(s.id, 30, "dim"), width=14),
         ]
 
@@ -245,7 +274,9 @@ class WebhookScreen(Guarded, DetailScreen):
         if not notes:
             return
         if feeds:
-            text = Text(f"{len(feeds)} subscription{'s' if len(feeds) != 1 else ''} with this webhook as listener; enter opens the emitter.")
+            text = Text(
+                f"{len(feeds)} subscription{'s' if len(feeds) != 1 else ''} with this webhook as listener; enter opens the emitter."
+            )
         else:
             where = "this workspace" if self.session.client.org_id else "your subscriptions"
             text = Text(

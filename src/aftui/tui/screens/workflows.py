@@ -95,9 +95,20 @@ def _triggers_cell(row: KnownRow) -> Text:
 
 def known_columns() -> list[Column[KnownRow]]:
     return [
-        Column("name", "Name", lambda r: plain(r.title, 60) if r.title else Text("(name not known yet)", style="dim"), width=28),
+        Column(
+            "name",
+            "Name",
+            lambda r: plain(r.title, 60) if r.title else Text("(name not known yet)", style="dim"),
+            width=28,
+        ),
         Column("id", "ID", lambda r: plain(r.id, 20, "cyan"), width=10),
-        Column("active", "Active", lambda r: flag(r.workflow.active) if r.workflow else Text("—", style="dim"), sort=lambda r: r.workflow.active if r.workflow else None, width=6),
+        Column(
+            "active",
+            "Active",
+            lambda r: flag(r.workflow.active) if r.workflow else Text("—", style="dim"),
+            sort=lambda r: r.workflow.active if r.workflow else None,
+            width=6,
+        ),
         Column("triggers", "Triggers", _triggers_cell, width=12),
         Column("found", "Found", lambda r: plain(FOUND_WORDS.get(r.found, r.found), 20, "dim"), width=12),
     ]
@@ -176,7 +187,13 @@ class WorkflowsPane(Guarded, Pane):
         known = self.known()
         self._seen = known
         rows = [
-            KnownRow(ident, entry.get("name"), str(entry.get("found") or "?"), self.details.get(ident), self.problems.get(ident))
+            KnownRow(
+                ident,
+                entry.get("name"),
+                str(entry.get("found") or "?"),
+                self.details.get(ident),
+                self.problems.get(ident),
+            )
             for ident, entry in known.items()
         ]
         rows.sort(key=lambda r: ((r.title or "\uffff").casefold(), r.id))
@@ -203,7 +220,9 @@ class WorkflowsPane(Guarded, Pane):
         unreadable = [ident for ident in self.known() if ident in self.problems]
         if unreadable:
             first = unreadable[0]
-            failures.append(f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.problems[first]}; x forgets one)")
+            failures.append(
+                f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.problems[first]}; x forgets one)"
+            )
         self._summary = _summary_of(counts, failures)
         self._update_note()
         self.table.reload()
@@ -220,7 +239,11 @@ class WorkflowsPane(Guarded, Pane):
                 counts[found] += 1
 
         try:
-            fetch = partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
+            fetch = (
+                partial(client.list_workspace_subscriptions, client.org_id)
+                if client.org_id
+                else client.list_subscriptions
+            )
             async for sub in iterate(fetch):
                 for ident in (sub.emitter_id, sub.listener_id):
                     if is_workflow_id(ident):
@@ -506,11 +529,29 @@ class WorkflowScreen(Guarded, DetailScreen):
         ]
         if not self.is_template:
             steps = {s.id: s.namespace for s in workflow.steps if s.id}
-            events = PagedTable(journaled(self.session, partial(client.list_workflow_events, self.ident), self.ident), event_columns(), item_id=lambda e: e.id or "", noun="events", id="events")
-            errors = ErrorsTable(journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident), error_columns(steps), workflow_id=self.ident, noun="errors", id="errors")
+            events = PagedTable(
+                journaled(self.session, partial(client.list_workflow_events, self.ident), self.ident),
+                event_columns(),
+                item_id=lambda e: e.id or "",
+                noun="events",
+                id="events",
+            )
+            errors = ErrorsTable(
+                journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident),
+                error_columns(steps),
+                workflow_id=self.ident,
+                noun="errors",
+                id="errors",
+            )
             tabs += [
                 ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
-                ("Errors", Listing("$errors of this workflow, newest first (the last 100). enter opens one · r replays, e edits first · space marks, R replays in bulk.", errors)),
+                (
+                    "Errors",
+                    Listing(
+                        "$errors of this workflow, newest first (the last 100). enter opens one · r replays, e edits first · space marks, R replays in bulk.",
+                        errors,
+                    ),
+                ),
             ]
         return tabs
 
@@ -546,7 +587,9 @@ class WorkflowScreen(Guarded, DetailScreen):
             errors = event.table.id == "errors"
             crumbs = (*self.crumbs, ("error " if errors else "event ") + (event.item.id or ""))
             screen = ErrorEventScreen if errors else EventScreen
-            self.app.push_screen(screen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors))
+            self.app.push_screen(
+                screen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors)
+            )
 
     # --- changes (forms/lifecycle.py, forms/subscription.py); a template has none ----------------------------
 
@@ -603,7 +646,14 @@ KIND_TITLES = {"http": "HTTP", "timer": "Timer", "email": "Email", "source": "So
 
 def trigger_rows(triggers: list[Trigger], *, template: bool = False) -> list[tuple[str, Any]]:
     if not triggers:
-        return [("", Text("This workflow has no triggers: it runs only when something subscribed delivers to it.", style="dim"))]
+        return [
+            (
+                "",
+                Text(
+                    "This workflow has no triggers: it runs only when something subscribed delivers to it.", style="dim"
+                ),
+            )
+        ]
     rows: list[tuple[str, Any]] = []
     for n, trigger in enumerate(triggers):
         if n:
@@ -614,17 +664,38 @@ def trigger_rows(triggers: list[Trigger], *, template: bool = False) -> list[tup
             if trigger.endpoint_url:
                 rows.append(("  Endpoint", wrapped(plain(trigger.endpoint_url, 300))))
             else:
-                rows.append(("  Endpoint", Text("given when a workflow is created from the template" if template else "none", style="dim")))
+                rows.append(
+                    (
+                        "  Endpoint",
+                        Text("given when a workflow is created from the template" if template else "none", style="dim"),
+                    )
+                )
             rows.append(("  Custom response", flag(trigger.custom_response)))
         elif kind == "timer":
-            rows.append(("  Schedule", describe_timer({"cron": trigger.cron, "interval_seconds": trigger.interval_seconds, "timezone": trigger.timezone})))
+            rows.append(
+                (
+                    "  Schedule",
+                    describe_timer(
+                        {
+                            "cron": trigger.cron,
+                            "interval_seconds": trigger.interval_seconds,
+                            "timezone": trigger.timezone,
+                        }
+                    ),
+                )
+            )
             if trigger.schedule_changed_at:
                 rows.append(("  Schedule changed", when(trigger.schedule_changed_at)))
         elif kind == "email":
             if trigger.email_address:
                 rows.append(("  Address", plain(trigger.email_address, 200)))
             else:
-                rows.append(("  Address", Text("given when a workflow is created from the template" if template else "none", style="dim")))
+                rows.append(
+                    (
+                        "  Address",
+                        Text("given when a workflow is created from the template" if template else "none", style="dim"),
+                    )
+                )
         else:
             rows.append(("  Name", plain(trigger.name, 200) if trigger.name else Text("(unnamed)", style="dim")))
             active = (trigger.model_extra or {}).get("active")
@@ -678,7 +749,9 @@ def step_rows(steps: list[Step]) -> list[tuple[str, Any]]:
         declared = step.savedComponent.configurableProps if step.savedComponent else []
         secret = {p.name for p in declared if p.secret}
         types = {p.name: p.type for p in declared}
-        names = list(dict.fromkeys([*(p.name for p in declared if not p.hidden and not _internal(p.type)), *configured]))
+        names = list(
+            dict.fromkeys([*(p.name for p in declared if not p.hidden and not _internal(p.type)), *configured])
+        )
         for name in names:
             label = _prop_label(name, types.get(name))
             if name not in configured:

@@ -27,7 +27,9 @@ def gauge(used: int | None, quota: int | None, width: int = GAUGE_WIDTH) -> Text
     share = min(1.0, max(0.0, (used or 0) / quota))
     filled = round(share * width)
     style = "red" if share >= 0.9 else "yellow" if share >= 0.7 else "green"
-    return Text.assemble(("█" * filled, style), ("░" * (width - filled), "dim"), f"  {used or 0:,} / {quota:,} ({share:.0%})")
+    return Text.assemble(
+        ("█" * filled, style), ("░" * (width - filled), "dim"), f"  {used or 0:,} / {quota:,} ({share:.0%})"
+    )
 
 
 def quotas(org: Org) -> Table:
@@ -50,7 +52,9 @@ def plan(user: User, now: object) -> Table:
     table.add_row("ID", plain(user.id, 40))
     table.add_row("Plan", Text(user.plan))
     if user.plan == "paid":
-        table.add_row("Billing period", Text.assemble(when(user.billing_period_start_ts), " → ", when(user.billing_period_end_ts)))
+        table.add_row(
+            "Billing period", Text.assemble(when(user.billing_period_start_ts), " → ", when(user.billing_period_end_ts))
+        )
         table.add_row("Credits this period", Text(f"{user.billing_period_credits or 0:,}"))
     else:
         table.add_row("Compute time today", gauge(user.daily_compute_time_used, user.daily_compute_time_quota))
@@ -88,7 +92,11 @@ class WorkspacesPane(Pane):
             note.update(
                 Text(
                     "This profile uses a workspace OAuth token: it carries one workspace and cannot read /users/me. "
-                    + (f"Workspace: {visible(self.session.org_id, 40)}" if self.session.org_id else "Set org_id in the profile to name it.")
+                    + (
+                        f"Workspace: {visible(self.session.org_id, 40)}"
+                        if self.session.org_id
+                        else "Set org_id in the profile to name it."
+                    )
                 )
             )
             return
@@ -97,7 +105,11 @@ class WorkspacesPane(Pane):
         options.clear_options()
         for org in user.orgs:
             mark = "● " if org.id == self.session.org_id else "  "
-            options.add_option(Option(Text.assemble(mark, plain(org.name or org.orgname, 40), "  ", plain(org.id, 20, "cyan")), id=org.id))
+            options.add_option(
+                Option(
+                    Text.assemble(mark, plain(org.name or org.orgname, 40), "  ", plain(org.id, 20, "cyan")), id=org.id
+                )
+            )
         self._show_quotas()
 
     def _show_quotas(self) -> None:

@@ -164,16 +164,26 @@ class CredentialsPanel(Static):
 
     def _picture(self) -> Group | Text:
         if self.state == "idle":
-            return Text.assemble(("Not fetched. ", "bold"), "Press v to fetch them (include_credentials): they are shown masked, and v again reveals them for ", f"{self.reveal_seconds:g} s.")
+            return Text.assemble(
+                ("Not fetched. ", "bold"),
+                "Press v to fetch them (include_credentials): they are shown masked, and v again reveals them for ",
+                f"{self.reveal_seconds:g} s.",
+            )
         if self.state == "loading":
             return Text("Fetching the credentials…", style="dim")
         if self.state == "failed":
-            return Text.assemble(("Could not fetch the credentials: ", "bold red"), (self._problem, "red"), ("\npress v to try again", "dim"))
+            return Text.assemble(
+                ("Could not fetch the credentials: ", "bold red"),
+                (self._problem, "red"),
+                ("\npress v to try again", "dim"),
+            )
         return Group(self._status(), Text(""), self._table())
 
     def _status(self) -> Text:
         if self.state == "revealed":
-            return Text.assemble(("Revealed", "bold yellow"), f" · hidden again in {self.seconds_left()} s · v hides them now")
+            return Text.assemble(
+                ("Revealed", "bold yellow"), f" · hidden again in {self.seconds_left()} s · v hides them now"
+            )
         if not self.keys:
             return Text("The service sent no credentials for this account.", style="dim")
         if self.held:
@@ -186,12 +196,19 @@ class CredentialsPanel(Static):
         table.add_column(overflow="fold")
         secret = self._secret if self.state == "revealed" else None
         for key in self.keys:
-            table.add_row(Text(visible(key, 60)), _value(secret.get(key)) if secret is not None else Text(MASK, style="dim"))
+            table.add_row(
+                Text(visible(key, 60)), _value(secret.get(key)) if secret is not None else Text(MASK, style="dim")
+            )
         now = self._clock()
         for name, label in ABOUT:
             value = self._about.get(name)
             if isinstance(value, datetime):
-                table.add_row(Text(label, style="dim"), when(value, now) if value <= now else Text.assemble(when(value), (f" (in {_minutes(value - now)})", "dim")))
+                table.add_row(
+                    Text(label, style="dim"),
+                    when(value, now)
+                    if value <= now
+                    else Text.assemble(when(value), (f" (in {_minutes(value - now)})", "dim")),
+                )
         if self._about.get("error"):
             table.add_row(Text("Error", style="dim"), long_text(str(self._about["error"]), 500))
         return table

@@ -167,7 +167,11 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")
         if first is not None:
-            target = next((w for w in first.field.query("*") if w.focusable), first.field) if not first.field.focusable else first.field
+            target = (
+                next((w for w in first.field.query("*") if w.focusable), first.field)
+                if not first.field.focusable
+                else first.field
+            )
             target.focus()
             first.scroll_visible()
 

@@ -68,7 +68,9 @@ class JsonView(Tree[Any]):
     JsonView { height: 1fr; }
     """
 
-    def __init__(self, data: Any = None, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, data: Any = None, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__("JSON", name=name, id=id, classes=classes)
         self.show_root = False
         self.guide_depth = 2
@@ -91,7 +93,13 @@ class JsonView(Tree[Any]):
                 child.expand()
 
     def _fill(self, node: TreeNode[Any], value: Any) -> None:
-        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+        items = (
+            list(value.items())
+            if isinstance(value, dict)
+            else list(enumerate(value))
+            if isinstance(value, list)
+            else []
+        )
         for key, child in items[:MAX_CHILDREN]:
             if isinstance(child, (dict, list)) and child:
                 node.add(label(key, child), data=(_PENDING, child), expand=False)

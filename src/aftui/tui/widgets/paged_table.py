@@ -69,13 +69,13 @@ class PagedTable(Vertical, Generic[T]):
     class Opened(Message):
         """The user chose a row (enter or click)."""
 
-        def __init__(self, table: "PagedTable[Any]", item: Any) -> None:
+        def __init__(self, table: PagedTable[Any], item: Any) -> None:
             super().__init__()
             self.table = table
             self.item = item
 
         @property
-        def control(self) -> "PagedTable[Any]":
+        def control(self) -> PagedTable[Any]:
             return self.table
 
     def __init__(
@@ -177,7 +177,7 @@ class PagedTable(Vertical, Generic[T]):
         except ApiError as error:
             self._failed(error)
             return
-        except Exception as error:  # noqa: BLE001 - a bad answer (or our bug) says so in place, never crashes
+        except Exception as error:
             log.exception("loading %s failed", self.noun)
             self._failed(ApiError(f"{type(error).__name__}: {error}"))
             return
@@ -194,7 +194,9 @@ class PagedTable(Vertical, Generic[T]):
         self._error = error.message
         note = self._retry.schedule(error) or "press r to retry"
         self.query_one(".error", Static).update(
-            Text.assemble(("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\n" + note, "dim"))
+            Text.assemble(
+                ("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\n" + note, "dim")
+            )
         )
         self.set_class(True, "failed")
         if not self.pager.items:  # no stale rows under the message
@@ -212,7 +214,10 @@ class PagedTable(Vertical, Generic[T]):
         if self.server_filter and self._server_text == self.filter_text:
             return True  # the service filtered on this text, perhaps on fields we do not show
         needle = self.filter_text.lower()
-        return any(needle in column.render(item).plain.lower() for column in self.columns) or needle in self.item_id(item).lower()
+        return (
+            any(needle in column.render(item).plain.lower() for column in self.columns)
+            or needle in self.item_id(item).lower()
+        )
 
     def _rebuild(self, *, full: bool = True) -> None:
         """Redraw the rows; `full=False` (a next page) may only append, keeping scroll and cursor."""
@@ -227,11 +232,11 @@ class PagedTable(Vertical, Generic[T]):
         new_ids = [self.item_id(r) for r in rows]
         if not full and new_ids[: len(old_ids)] == old_ids and old_ids:
             # Only new rows at the end: append them, keep the table (and its scroll) as it is.
-            for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :]):
+            for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :], strict=False):
                 table.add_row(*(column.render(item) for column in self.columns), key=key)
         else:
             table.clear()
-            for item, key in zip(rows, new_ids):
+            for item, key in zip(rows, new_ids, strict=False):
                 table.add_row(*(column.render(item) for column in self.columns), key=key)
             self._restore_cursor(new_ids)
         self.rows = rows
@@ -249,7 +254,9 @@ class PagedTable(Vertical, Generic[T]):
     def _update_status(self) -> None:
         loaded, total = len(self.pager.items), self.pager.total
         if self.pager.done and not loaded and not self._loading and not self._error:
-            what = f"no {self.noun} match “{visible(self.filter_text, 40)}”" if self.filter_text else f"no {self.noun} yet"
+            what = (
+                f"no {self.noun} match “{visible(self.filter_text, 40)}”" if self.filter_text else f"no {self.noun} yet"
+            )
             self.query_one(".status", Static).update(Text(what + " · r refreshes"))
             return
         parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]

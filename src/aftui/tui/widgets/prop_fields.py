@@ -175,7 +175,9 @@ class JsonField(PropField):
     JsonField.item JsonEditor { height: 4; }
     """
 
-    def __init__(self, prop: ComponentProp, initial: Any = OMIT, *, kind: str = "object", id: str | None = None) -> None:
+    def __init__(
+        self, prop: ComponentProp, initial: Any = OMIT, *, kind: str = "object", id: str | None = None
+    ) -> None:
         super().__init__(prop, initial, id=id)
         self.kind = kind
 
@@ -211,10 +213,19 @@ class ListField(PropField):
     ListField > .empty { color: $text-muted; height: 1; }
     """
 
-    def __init__(self, prop: ComponentProp, initial: Any = OMIT, *, make_item: Callable[[ComponentProp, Any], PropField], id: str | None = None) -> None:
+    def __init__(
+        self,
+        prop: ComponentProp,
+        initial: Any = OMIT,
+        *,
+        make_item: Callable[[ComponentProp, Any], PropField],
+        id: str | None = None,
+    ) -> None:
         super().__init__(prop, initial, id=id)
         self.make_item = make_item  # the field of one item (the form's field_for: this module knows no special kinds)
-        self.item_prop = prop.model_copy(update={"type": prop.type.removesuffix("[]"), "default": None, "optional": True})
+        self.item_prop = prop.model_copy(
+            update={"type": prop.type.removesuffix("[]"), "default": None, "optional": True}
+        )
         self._count = 0
 
     def compose(self) -> ComposeResult:
@@ -228,7 +239,9 @@ class ListField(PropField):
         self._count += 1
         item = self.make_item(self.item_prop, value)
         item.add_class("item")
-        return Horizontal(item, Button("✕", classes="remove", compact=True, tooltip="remove this item"), classes="item-row")
+        return Horizontal(
+            item, Button("✕", classes="remove", compact=True, tooltip="remove this item"), classes="item-row"
+        )
 
     @on(Button.Pressed, ".add")
     async def _add(self, event: Button.Pressed) -> None:
@@ -266,7 +279,9 @@ class ListField(PropField):
         return values if values else OMIT
 
 
-_MARKS = re.compile(r"\*\*(?P<bold>[^*\n]+)\*\*|`(?P<code>[^`\n]+)`|\[(?P<label>[^\]\n]+)\]\((?P<url>[^)\s]+)\)|(?<![\w*])[*_](?P<em>[^*_\n]+)[*_](?![\w*])")
+_MARKS = re.compile(
+    r"\*\*(?P<bold>[^*\n]+)\*\*|`(?P<code>[^`\n]+)`|\[(?P<label>[^\]\n]+)\]\((?P<url>[^)\s]+)\)|(?<![\w*])[*_](?P<em>[^*_\n]+)[*_](?![\w*])"
+)
 
 
 def markdown_text(source: str, limit: int = 1500) -> Text:

@@ -73,19 +73,29 @@ class HttpField(PropField):
     HttpField .switch-label { padding: 0 1; color: $text-muted; width: 1fr; }
     """
 
-    def __init__(self, prop: ComponentProp, initial: Any = OMIT, *, endpoint: str | None = None, id: str | None = None) -> None:
+    def __init__(
+        self, prop: ComponentProp, initial: Any = OMIT, *, endpoint: str | None = None, id: str | None = None
+    ) -> None:
         super().__init__(prop, initial, id=id)
         self.endpoint = endpoint
 
     def compose(self) -> ComposeResult:
         start = self.initial if isinstance(self.initial, dict) else {}
         endpoint = self.endpoint or start.get("endpoint_url")
-        shown = Text.assemble(("endpoint ", "dim"), visible(endpoint, 300)) if endpoint else Text("endpoint: given by the service when the source is deployed", style="dim")
+        shown = (
+            Text.assemble(("endpoint ", "dim"), visible(endpoint, 300))
+            if endpoint
+            else Text("endpoint: given by the service when the source is deployed", style="dim")
+        )
         yield Static(shown, classes="endpoint")
         custom = bool(extra(self.prop, "customResponse", start.get("customResponse", False)))
         with Horizontal():
             yield Switch(custom, disabled=True)
-            words = "custom response: run() answers the caller ($.respond)" if custom else "no custom response: the service answers callers at once"
+            words = (
+                "custom response: run() answers the caller ($.respond)"
+                if custom
+                else "no custom response: the service answers callers at once"
+            )
             yield Static(Text(f"{words} · set in the component's code"), classes="switch-label")
 
     def read(self) -> Any:
@@ -140,7 +150,10 @@ class AccountField(PropField):
         if kept:
             select.value = kept
         if accounts:
-            self._say(f"{len(accounts)} connected {app} account{'s' if len(accounts) != 1 else ''}{' (first 100)' if page.has_more else ''}", bad=False)
+            self._say(
+                f"{len(accounts)} connected {app} account{'s' if len(accounts) != 1 else ''}{' (first 100)' if page.has_more else ''}",
+                bad=False,
+            )
         else:
             self._say(f"No connected {app} account: connect one in the service first, then reopen this form.", bad=True)
         self.loaded = True

@@ -40,7 +40,13 @@ class Timeline(ScrollView, can_focus=True):
         Binding("end", "follow", "Newest + follow", show=False),
     ]
 
-    COMPONENT_CLASSES = {"timeline--cursor", "timeline--marked", "timeline--match", "timeline--error", "timeline--history"}
+    COMPONENT_CLASSES = {
+        "timeline--cursor",
+        "timeline--marked",
+        "timeline--match",
+        "timeline--error",
+        "timeline--history",
+    }
 
     DEFAULT_CSS = """
     Timeline { height: 1fr; background: $surface; overflow-x: hidden; overflow-y: scroll; }
