@@ -95,9 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tail.add_argument("--channel", help="only events of this channel (sources)")
     tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
-    from .journal import cli as journal_cli
+    from .headless import journal_cmd
 
-    journal_cli.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
+    journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
     return parser
 
 
@@ -173,9 +173,9 @@ def _run_headless(args: argparse.Namespace) -> int:
     from .headless import common, inspect, tail
 
     if args.command == "journal":
-        from .journal import cli as journal_cli
+        from .headless import journal_cmd
 
-        return journal_cli.run(args)
+        return journal_cmd.run(args)
     if args.command == "config":
         try:
             return args.handler(args)

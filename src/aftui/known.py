@@ -9,11 +9,11 @@ one map per workspace: id -> {name, found}.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from .files import write_private
 
 WORKFLOW_ID = re.compile(r"\bp_[A-Za-z0-9]{4,}\b")
 
@@ -58,8 +58,4 @@ class KnownWorkflows:
             self._save()
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".known-", suffix=".json")
-        with os.fdopen(fd, "w") as handle:
-            json.dump(self._data, handle, indent=1, sort_keys=True)
-        os.replace(tmp, self.path)
+        write_private(self.path, json.dumps(self._data, indent=1, sort_keys=True))

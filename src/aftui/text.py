@@ -9,7 +9,9 @@ escape, so what reaches the terminal is inert text the user can read.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 # C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, zero-width and BOM.
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
@@ -40,3 +42,15 @@ def visible(text: object, limit: int | None = None) -> str:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+# What json.dumps leaves raw with ensure_ascii=False and a terminal would act on or hide:
+# C1 controls, bidi overrides, zero-width characters, lone surrogates (C0 controls json escapes itself).
+_INVISIBLE = re.compile(r"[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
+
+
+def safe_json(value: Any, *, indent: int | None = 2) -> str:
+    """JSON text of a payload, readable (non-ASCII kept) but with every invisible or reordering
+    character written as a \\u escape: the same JSON value, safe to show and to edit."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False, default=str)
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

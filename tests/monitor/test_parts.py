@@ -10,7 +10,8 @@ import pytest
 from aftui.api.models import EventSummary
 from aftui.api.rawevent import RawEvent
 from aftui.journal import Journal
-from aftui.monitor import Matcher, Record, Retention, Target, export_path, write_ndjson
+from aftui.export import export_ndjson
+from aftui.monitor import Matcher, Record, Retention, Target
 from aftui.monitor.dedupe import OTHER_IDS, FeedCursor
 from aftui.monitor.rate import WINDOW, RateCounter
 from aftui.monitor.retention import open_writer
@@ -97,18 +98,20 @@ def test_summaries_are_one_safe_line() -> None:
     assert rec(4, ev("1793523600000-0")).clock() == "09:00:00"
 
 
-def test_export_writes_one_json_object_a_line(tmp_path: Path) -> None:
+def test_export_writes_one_json_object_a_line_privately(tmp_path: Path) -> None:
     records = [rec(1, ev("1-0", {"text": "line\nbreak \u202e"})), rec(2, ev("1-1", {"n": 2}), ERR)]
-    path = export_path(tmp_path)
-    assert path.parent == tmp_path / "exports" and path.suffix == ".ndjson"
-    assert write_ndjson(path, records) == 2
+    folder = tmp_path / "exports"
+    path, count = export_ndjson((r.as_json() for r in records), folder, "monitor")
+    assert path.parent == folder and path.suffix == ".ndjson" and path.name.startswith("monitor-")
+    assert count == 2 and path.stat().st_mode & 0o777 == 0o600
     lines = path.read_text().splitlines()
     assert len(lines) == 2 and all(line.isascii() for line in lines)
     first, second = (json.loads(line) for line in lines)
     assert first["event"] == {"text": "line\nbreak \u202e"} and first["metadata"]["emitter_id"] == "dc_abc"
     assert second["metadata"]["emitter_id"] == "p_xyz" and second["id"] == "1-1"
-    path.touch()
-    assert export_path(tmp_path, None) != path or not path.exists()
+    again, _ = export_ndjson([], folder, "monitor")
+    assert again != path and path.exists(), "a second export in the same second gets a name of its own"
+    assert list(folder.glob(".*.tmp")) == [], "no temporary file is left behind"
 
 
 @pytest.mark.parametrize(

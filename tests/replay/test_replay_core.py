@@ -296,7 +296,7 @@ async def test_cut_summaries_are_read_in_full_before_they_are_replayed(emulator,
 
 
 def test_event_json_escapes_what_a_terminal_would_act_on_and_keeps_the_value() -> None:
-    from aftui.replay.export import event_json
+    from aftui.text import safe_json as event_json
 
     value = {"name": "a\u202eb\u200bc\x85d\ud800", "ok": "üñ\n", "[b]": "[red]x[/]"}
     text = event_json(value)

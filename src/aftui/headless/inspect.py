@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 
+from ..export import event_record, ndjson
 from . import output
 from .common import OK, make_client
 
@@ -15,7 +16,7 @@ async def whoami(args: argparse.Namespace) -> int:
     async with make_client(args) as client:
         me = await client.me()
     if args.json:
-        print(output.ndjson(me.model_dump(mode="json", exclude_none=True)))
+        print(ndjson(me.model_dump(mode="json", exclude_none=True)))
         return OK
     from ..text import visible
 
@@ -40,5 +41,5 @@ async def events(args: argparse.Namespace) -> int:
         page = await client.list_source_events(args.source_id, limit=args.n, expand=args.json or args.full)
     width = shutil.get_terminal_size((120, 24)).columns
     for event in reversed(page.items):
-        print(output.ndjson(output.event_record(event)) if args.json else output.event_line(event, width=width))
+        print(ndjson(event_record(event)) if args.json else output.event_line(event, width=width))
     return OK

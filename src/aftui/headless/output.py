@@ -4,22 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
 
 from ..api.models import EventSummary
 from ..text import visible
-
-
-def ndjson(record: Any) -> str:
-    """One JSON line; ensure_ascii keeps every control character escaped for pipes and terminals alike."""
-    return json.dumps(record, ensure_ascii=True, separators=(",", ":"), default=str)
-
-
-def event_record(event: EventSummary, emitter: str | None = None) -> dict[str, Any]:
-    record = event.model_dump(mode="json", exclude_none=True)
-    if emitter and not record.get("metadata", {}).get("emitter_id"):
-        record.setdefault("metadata", {})["emitter_id"] = emitter
-    return record
 
 
 def event_line(event: EventSummary, *, width: int = 100, emitter: str | None = None) -> str:

@@ -12,6 +12,7 @@ from ..api import Client
 from ..api.models import EventSummary
 from ..api.poll import EventPoller
 from ..api.stream import StreamState
+from ..export import event_record, ndjson
 from ..text import visible
 from . import output
 from .common import OK, make_client
@@ -71,7 +72,7 @@ def _drain(queue: asyncio.Queue, args: argparse.Namespace) -> None:
 
 def _emit(emitter: str, event: EventSummary, args: argparse.Namespace) -> None:
     if args.json:
-        line = output.ndjson(output.event_record(event, emitter))
+        line = ndjson(event_record(event, emitter))
     else:
         line = output.event_line(event, width=shutil.get_terminal_size((120, 24)).columns, emitter=visible(emitter))
     print(line, flush=True)

@@ -1,8 +1,8 @@
 """The local journal of every event aftui has seen: SQLite (WAL), FTS5 search, retention.
 
 Stdlib only besides the api models; never imports Textual or the emulator.
-Names are loaded lazily so that `aftui --help` (which imports `journal.cli`)
-does not pay for pydantic.
+Names are loaded lazily so that importing one module of the journal
+does not pay for the others (and pydantic).
 """
 
 from __future__ import annotations

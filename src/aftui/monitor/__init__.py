@@ -5,10 +5,9 @@ batches of `Record`s; the TUI's monitor screen (tui/screens/monitor.py) only
 renders them.
 """
 
-from .export import export_path, write_ndjson
 from .hub import Batch, Monitor
 from .matcher import Matcher
 from .records import Record, Target
 from .retention import Retention
 
-__all__ = ["Batch", "Matcher", "Monitor", "Record", "Retention", "Target", "export_path", "write_ndjson"]
+__all__ = ["Batch", "Matcher", "Monitor", "Record", "Retention", "Target"]

@@ -30,14 +30,13 @@ from textual.widgets import Footer, Input, Sparkline, Static
 
 from ...api import ApiError
 from ...config import data_dir
+from ...export import export_ndjson
 from ...monitor import (
     Batch,
     Matcher,
     Monitor,
     Record,
     Target,
-    export_path,
-    write_ndjson,
 )
 from ...text import visible
 from ..widgets.json_view import JsonView, dumps
@@ -556,8 +555,8 @@ class MonitorScreen(Screen[None]):
     @work(group="monitor-export", thread=True, exit_on_error=False)
     def _export(self, records: list[Record], what: str) -> None:
         try:
-            path = export_path(self.session.data or data_dir())
-            count = write_ndjson(path, records)
+            folder = (self.session.data or data_dir()) / "exports"
+            path, count = export_ndjson((record.as_json() for record in records), folder, "monitor")
         except OSError as error:
             self.app.call_from_thread(
                 self.notify, visible(str(error), 300), title="Export failed", severity="error", markup=False

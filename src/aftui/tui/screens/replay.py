@@ -32,6 +32,7 @@ from textual.widgets import Footer, Static
 from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
+from ...export import event_record, export_ndjson
 from ...journal.replays import ReplayLog
 from ...journal.store import default_path
 from ...replay import (
@@ -42,8 +43,7 @@ from ...replay import (
     full_errors,
     replay_one,
 )
-from ...replay.export import event_json, export_ndjson
-from ...text import visible
+from ...text import safe_json, visible
 from ..safe import long_text, plain
 from ..session import Session
 from ..widgets.fields import Fields
@@ -269,7 +269,7 @@ class ReplayScreen(Screen[None]):
     def _event_text(self) -> Group:
         error = self.event.error()
         original = error.original_event if error else self.event.event
-        body = event_json(original)
+        body = safe_json(original)
         cut = len(body) > VIEW_CHARS
         shown = long_text(body[:VIEW_CHARS], VIEW_CHARS)
         parts: list[Any] = [Text("Original event", style="bold"), shown]
@@ -365,7 +365,7 @@ class ReplayScreen(Screen[None]):
             self.notify(visible(refusal, 400), severity="warning", markup=False)
             return
         assert self.plan is not None and self.plan.request is not None
-        text = self.draft if self.draft is not None else event_json(self.plan.payload)
+        text = self.draft if self.draft is not None else safe_json(self.plan.payload)
         size = len(text.encode("utf-8"))
         if size > MAX_EDIT_BYTES:
             self.notify(
@@ -425,7 +425,7 @@ class ReplayScreen(Screen[None]):
 
     def action_copy(self) -> None:
         error = self.event.error()
-        text = event_json(error.original_event if error else self.event.event)
+        text = safe_json(error.original_event if error else self.event.event)
         if len(text) > MAX_COPY:
             self.notify(
                 f"The event is {len(text):,} characters: too big to copy through the terminal. x exports it.",
@@ -438,7 +438,9 @@ class ReplayScreen(Screen[None]):
 
     def action_export(self) -> None:
         try:
-            path = export_ndjson([self.event], export_dir(self.session), f"error-{self.event.id or 'event'}")
+            path, _ = export_ndjson(
+                [event_record(self.event)], export_dir(self.session), f"error-{self.event.id or 'event'}"
+            )
         except OSError as error:
             self.notify(f"Could not export: {error}", severity="error", markup=False)
             return
@@ -512,4 +514,4 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         self.dismiss(EditResult(self.editor.text, False))
 
     def action_revert(self) -> None:
-        self.editor.text = event_json(self.plan.payload)
+        self.editor.text = safe_json(self.plan.payload)

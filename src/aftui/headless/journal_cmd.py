@@ -7,9 +7,13 @@ import shutil
 import sqlite3
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from ..exitcodes import OK, USAGE
 from ..text import visible
+
+if TYPE_CHECKING:
+    from ..journal.store import Journal
 
 __all__ = ["add_arguments", "run"]
 
@@ -31,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .store import Journal
+    # Imported here, not above: `aftui --help` builds this parser and should not pay for pydantic and sqlite.
+    from ..journal.store import Journal
 
     try:
         with Journal() as journal:
@@ -41,26 +46,27 @@ def run(args: argparse.Namespace) -> int:
         return USAGE
 
 
-def search(journal, args: argparse.Namespace) -> int:
-    from ..headless import output
+def search(journal: Journal, args: argparse.Namespace) -> int:
+    from ..export import event_record, ndjson
+    from .output import event_line
 
     if args.n < 1:
         raise ValueError("-n must be at least 1")
     found = journal.search(args.query, emitter_id=args.emitter, channel=args.channel, limit=args.n)
     width = shutil.get_terminal_size((120, 24)).columns
     for event in reversed(found):  # oldest first, as a log reads
-        print(output.ndjson(output.event_record(event)) if args.json else output.event_line(event, width=width))
+        print(ndjson(event_record(event)) if args.json else event_line(event, width=width))
     if not found and not args.json:
         print(f"no events match {visible(args.query, 60)!s}", file=sys.stderr)
     return OK
 
 
-def stats(journal, args: argparse.Namespace) -> int:
-    from ..headless import output
+def stats(journal: Journal, args: argparse.Namespace) -> int:
+    from ..export import ndjson
 
     info = journal.stats()
     if args.json:
-        print(output.ndjson(info))
+        print(ndjson(info))
         return OK
     print(f"journal   {visible(info['path'])}")
     print(f"events    {info['rows']}")
