@@ -157,6 +157,20 @@ async def test_pause_counts_what_waits_and_resume_shows_it(
         assert screen.waiting_total == 0 and "PAUSED" not in str(screen.query_one("#monitor-status").render())
 
 
+async def test_pause_and_resume_on_an_empty_monitor(make_app: Callable[..., AftuiApp], src: str) -> None:
+    """No row shown and nothing waiting: `p` twice pauses and resumes, and the app goes on."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        assert rows(screen) == [] and screen.waiting_total == 0
+        await pilot.press("p")
+        assert "PAUSED" in str(screen.query_one("#monitor-status").render())
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.is_running and app.screen is screen
+        assert rows(screen) == [] and "PAUSED" not in str(screen.query_one("#monitor-status").render())
+
+
 async def test_filter_by_text_and_regex_with_highlights(
     make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, src: str
 ) -> None:

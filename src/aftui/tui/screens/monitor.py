@@ -264,6 +264,8 @@ class MonitorScreen(Screen[None]):
         self._update_status()
 
     def _add(self, new: list[Record]) -> None:
+        if not new:
+            return  # a resume with nothing waiting: nothing to place, and no time to place it by
         records = self.records
         # A feed's backlog (the retained events read on open, or after a reconnect) can be minutes older than
         # what is shown: merge it in by time. Two live feeds interleaving by a few ms are left in arrival order.
