@@ -14,7 +14,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aftui import config as config_module
+from aftui import files
 from aftui.config import (
     DEFAULT_BASE_URL,
     Config,
@@ -23,6 +23,7 @@ from aftui.config import (
     Profile,
     ProfileError,
     config_path,
+    credentials,
     data_dir,
     effective_profile,
     import_pipedream_cli,
@@ -191,7 +192,7 @@ def test_temporary_file_is_private_from_creation(monkeypatch: pytest.MonkeyPatch
         seen.append((Path(source), mode(Path(source))))
         real_replace(source, target)
 
-    monkeypatch.setattr(config_module.os, "replace", spy)
+    monkeypatch.setattr(files.os, "replace", spy)
     save_config(full_config())
     [(temporary, temporary_mode)] = seen
     assert temporary.parent == config_file.parent
@@ -213,7 +214,7 @@ def test_failed_write_keeps_the_old_file_and_removes_the_temporary(
     def broken_replace(source: object, target: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(config_module.os, "replace", broken_replace)
+    monkeypatch.setattr(files.os, "replace", broken_replace)
     with pytest.raises(ConfigError, match=r"^~/\.config/aftui/config\.toml: cannot write: No space left on device$"):
         save_config(Config())
     assert config_file.read_bytes() == before
@@ -644,7 +645,7 @@ def test_command_printing_nothing() -> None:
 
 
 def test_command_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(config_module, "SECRET_COMMAND_TIMEOUT", 0.2)
+    monkeypatch.setattr(credentials, "SECRET_COMMAND_TIMEOUT", 0.2)
     with pytest.raises(ConfigError, match=r'^profile "p": client_secret_cmd did not finish within 0.2 s: sleep 5$'):
         resolve_secret(Profile(name="p", client_id="c", client_secret_cmd="sleep 5"))
 

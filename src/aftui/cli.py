@@ -168,8 +168,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_headless(args: argparse.Namespace) -> int:
-    from .config import ConfigError
-    from .exitcodes import USAGE
     from .headless import common, inspect, tail
 
     if args.command == "journal":
@@ -177,11 +175,9 @@ def _run_headless(args: argparse.Namespace) -> int:
 
         return journal_cmd.run(args)
     if args.command == "config":
-        try:
-            return args.handler(args)
-        except ConfigError as error:
-            print(f"aftui: {error}", file=sys.stderr)
-            return USAGE
+        from .headless import config_cmd
+
+        return config_cmd.run(args)
     commands = {"whoami": inspect.whoami, "events": inspect.events, "tail": tail.tail}
     return common.run(commands[args.command], args)
 

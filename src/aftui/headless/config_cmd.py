@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 
 from .. import config as cfg
+from ..exitcodes import OK, USAGE
 from ..text import visible
-from .common import OK
 
-PROFILE_FIELDS = (
+__all__ = ["PROFILE_FIELDS", "add_arguments", "run"]
+
+# The text fields of a profile `aftui config add` takes as --options; read_only is a flag of its own.
+PROFILE_FIELDS: tuple[str, ...] = (
     "base_url",
     "api_key",
     "api_key_env",
@@ -22,6 +27,18 @@ PROFILE_FIELDS = (
     "environment",
 )
 
+Handler = Callable[[argparse.Namespace], int]
+
+
+def run(args: argparse.Namespace) -> int:
+    """The action chosen on the command line; a problem with the configuration is a usage error, no traceback."""
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except cfg.ConfigError as error:
+        print(f"aftui: {error}", file=sys.stderr)
+        return USAGE
+
 
 def path(args: argparse.Namespace) -> int:
     print(cfg.config_path())
@@ -31,7 +48,8 @@ def path(args: argparse.Namespace) -> int:
 def show(args: argparse.Namespace) -> int:
     """Every profile (or one), secrets masked; the default marked."""
     config = cfg.load_config()
-    names = [args.name] if args.name else sorted(config.profiles)
+    chosen: str | None = args.name
+    names = [chosen] if chosen else sorted(config.profiles)
     if not names:
         print(
             f"no profiles in {cfg.config_path()}; add one with `aftui config add NAME --api-key-env VAR` or try `aftui demo`"
@@ -49,31 +67,38 @@ def show(args: argparse.Namespace) -> int:
 
 def add(args: argparse.Namespace) -> int:
     config = cfg.load_config()
-    fields = {name: getattr(args, name) for name in PROFILE_FIELDS if getattr(args, name) is not None}
-    profile = cfg.Profile(name=args.name, read_only=args.read_only, **fields)
-    config.add(profile, overwrite=args.force)
-    if args.default or config.default is None:
+    name: str = args.name
+    read_only: bool = args.read_only
+    fields: dict[str, str] = {
+        field: getattr(args, field) for field in PROFILE_FIELDS if getattr(args, field) is not None
+    }
+    profile = cfg.Profile(name=name, read_only=read_only, **fields)
+    force: bool = args.force
+    config.add(profile, overwrite=force)
+    make_default: bool = args.default
+    if make_default or config.default is None:
         config.default = profile.name
     cfg.save_config(config)
-    print(
-        f"profile {args.name!r} saved in {cfg.config_path()}" + (" (default)" if config.default == profile.name else "")
-    )
+    marked = " (default)" if config.default == profile.name else ""
+    print(f"profile {name!r} saved in {cfg.config_path()}{marked}")
     return OK
 
 
 def remove(args: argparse.Namespace) -> int:
     config = cfg.load_config()
-    config.remove(args.name)
+    name: str = args.name
+    config.remove(name)
     cfg.save_config(config)
-    print(f"profile {args.name!r} removed")
+    print(f"profile {name!r} removed")
     return OK
 
 
 def use(args: argparse.Namespace) -> int:
     config = cfg.load_config()
-    config.use(args.name)
+    name: str = args.name
+    config.use(name)
     cfg.save_config(config)
-    print(f"default profile is now {args.name!r}")
+    print(f"default profile is now {name!r}")
     return OK
 
 
@@ -84,9 +109,10 @@ def import_cli(args: argparse.Namespace) -> int:
         print(f"no profiles found in {cfg.pipedream_cli_path()}")
         return OK
     config = cfg.load_config()
-    added = []
+    force: bool = args.force
+    added: list[str] = []
     for profile in found:
-        if profile.name in config.profiles and not args.force:
+        if profile.name in config.profiles and not force:
             print(f"skipped {profile.name!r}: a profile of that name exists (use --force to replace it)")
             continue
         config.add(profile, overwrite=True)
