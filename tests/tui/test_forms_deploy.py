@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from props_fixture import EVERY_PROP_CODE
 from textual.widgets import Button, Input, Select, Switch, TextArea
 from tui_helpers import wait_for
@@ -47,6 +49,8 @@ async def _open_deploy(app, pilot, **kwargs: Any) -> DeploySourceForm:
 async def _props_loaded(pilot, form) -> PropsSection:
     await wait_for(pilot, lambda: bool(form.query(PropsSection)), 15)
     section = form.query_one(PropsSection)
+    # The section is in the DOM before its rows are: wait for every field to be mounted, then for accounts.
+    await wait_for(pilot, lambda: section.is_mounted and all(f.is_mounted for f in section.fields.values()), 15)
     await wait_for(pilot, lambda: all(f.loaded for f in section.query(AccountField)), 15)
     return section
 
@@ -231,6 +235,24 @@ async def test_client_side_problems_beside_each_prop_and_nothing_sent(make_app, 
         _field(section, "timer").query_one(Input).value = "61 * * * *"
         assert "cron" in await _submit_and_wait_invalid(pilot, form, "configured_props.timer")
     assert len(_sources(api)) == before
+
+
+@pytest.mark.parametrize("delay", [0, 0.005, 0.02])
+async def test_closing_the_form_while_its_props_mount_keeps_the_app(make_app, delay: float) -> None:
+    """esc right after the props appear: the form's selects are removed mid-mount, and the app goes on."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_deploy(app, pilot)
+        app.pop_screen()
+        for _ in range(3):
+            app.push_screen(DeploySourceForm(ref="schedule-cron-expression"))
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, DeploySourceForm) and bool(app.screen.query(PropsSection)), 15
+            )
+            await asyncio.sleep(delay)
+            app.pop_screen()
+            await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, DeploySourceForm)
 
 
 async def test_code_the_service_cannot_read_is_said_beside_the_component(make_app, api: httpx.Client) -> None:

@@ -25,6 +25,7 @@ from ...api import ApiError, NotFoundError
 from ...api.models import Component
 from ...text import visible
 from ..widgets.form import Invalid
+from ..widgets.safe_select import SafeSelect
 
 MAX_CODE_BYTES = 1024 * 1024  # the service refuses component code over 1 MB
 
@@ -71,7 +72,7 @@ class ComponentChooser(Vertical):
         modes = [(label, key) for key, label in MODES]
         if self.keep is not None:
             modes.insert(0, (f"Keep the current component ({self.keep.key or self.keep.id})", "keep"))
-        yield Select(modes, allow_blank=False, value=self._mode, id="component-mode", compact=True)
+        yield SafeSelect(modes, allow_blank=False, value=self._mode, id="component-mode", compact=True)
         code = self._value if self._mode == "code" else ""
         yield Input(
             self._value if self._mode != "code" else "",

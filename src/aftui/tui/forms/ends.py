@@ -30,6 +30,7 @@ from ...api.paging import iterate
 from ...text import visible
 from ..screens.subscriptions import GLOBS, end_kind, known_workflow_names
 from ..screens.webhooks import webhook_org
+from ..widgets.safe_select import SafeSelect
 
 EMITTER_PREFIXES = ("dc_", "p_")
 LISTENER_PREFIXES = ("p_", "dc_", "wh_")
@@ -239,7 +240,9 @@ class EndPicker(Vertical):
             yield Input(
                 self._initial, placeholder=self._placeholder, compact=True, id=f"{self.id}-id" if self.id else None
             )
-            yield Select[str]([], prompt="or pick… (loading)", compact=True, id=f"{self.id}-pick" if self.id else None)
+            yield SafeSelect[str](
+                [], prompt="or pick… (loading)", compact=True, id=f"{self.id}-pick" if self.id else None
+            )
         yield Static(classes="what")
 
     def on_mount(self) -> None:
@@ -316,7 +319,7 @@ class ChannelPicker(Vertical):
         choice = self._initial if self._initial in ("", *SPECIAL_CHANNELS) else CUSTOM
         options = [("default channel", ""), ("$errors", "$errors"), ("$logs", "$logs"), ("a custom name…", CUSTOM)]
         with Horizontal():
-            yield Select[str](options, allow_blank=False, value=choice, compact=True, id="channel-pick")
+            yield SafeSelect[str](options, allow_blank=False, value=choice, compact=True, id="channel-pick")
             name = Input(
                 self._initial if choice == CUSTOM else "",
                 placeholder="the channel's name",

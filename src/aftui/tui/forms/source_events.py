@@ -28,6 +28,7 @@ from ...api.models import EventSummary, Source, event_key
 from ...text import visible
 from ..screens.confirm import ConfirmScreen
 from ..widgets.form import FormRow, FormScreen, Invalid
+from ..widgets.safe_select import SafeSelect
 
 WAIT_S = 10.0  # how long the list is watched after the 202
 POLL_S = 0.3
@@ -147,7 +148,7 @@ class DeleteEventsForm(FormScreen[Deletion]):
         mode = "one" if self.selected else "all"
         options = [(label, key) for key, label in MODES.items()]
         yield FormRow(
-            "Which", Select[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode"
+            "Which", SafeSelect[str](options, allow_blank=False, value=mode, compact=True, id="mode"), name="mode"
         )
         yield FormRow(
             "From id",

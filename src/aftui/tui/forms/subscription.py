@@ -28,6 +28,7 @@ from ..change import describe_error, perform
 from ..screens.confirm import ConfirmScreen
 from ..screens.subscriptions import GLOBS, end_text
 from ..widgets.form import FormRow, FormScreen, Invalid, problems_of
+from ..widgets.safe_select import SafeSelect
 from .ends import (
     CUSTOM,
     Candidates,
@@ -229,7 +230,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
 
     def fields(self) -> ComposeResult:
         yield FormRow("Emitter", Static(end_text(self.emitter, self.names)), name="emitter")
-        choices = Select[str](
+        choices = SafeSelect[str](
             [("a new webhook", NEW_WEBHOOK)], allow_blank=False, value=NEW_WEBHOOK, compact=True, id="webhook"
         )
         yield FormRow("Webhook", choices, name="webhook", hint="a new one, or one of yours (loading…)")
@@ -345,7 +346,7 @@ class AutoSubscriptionForm(FormScreen[dict]):
         options = [("$errors: errors of workflows and sources", "$errors"), ("$logs: logs of sources", "$logs")]
         yield FormRow(
             "Channel",
-            Select[str](options, allow_blank=False, value="$errors", compact=True, id="channel"),
+            SafeSelect[str](options, allow_blank=False, value="$errors", compact=True, id="channel"),
             name="channel",
         )
         picker = EndPicker(

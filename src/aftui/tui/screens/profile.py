@@ -46,6 +46,7 @@ from ...config import (
 from ...text import visible
 from ..forms.oauth import check_client_credentials, revocable, revoke_current_token
 from ..session import TUI_RETRY
+from ..widgets.safe_select import SafeSelect
 from ..widgets.status import StatusHeader
 
 KINDS = [
@@ -161,7 +162,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                 yield _row(
                     "Base URL", Input(profile.base_url if profile else DEFAULT_BASE_URL, id="base_url", compact=True)
                 )
-                yield _row("Credential", Select(KINDS, value=kind, allow_blank=False, id="kind", compact=True))
+                yield _row("Credential", SafeSelect(KINDS, value=kind, allow_blank=False, id="kind", compact=True))
                 yield _row(
                     "API key",
                     Input(password=True, placeholder=self._kept("api_key"), id="api_key", compact=True),
@@ -212,7 +213,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                 environments = [(name, name) for name in ENVIRONMENTS]
                 yield _row(
                     "Environment",
-                    Select(
+                    SafeSelect(
                         environments,
                         value=profile.environment if profile else "production",
                         allow_blank=False,

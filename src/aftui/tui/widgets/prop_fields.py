@@ -33,6 +33,7 @@ from ..forms.prop_values import (
     read_json,
 )
 from .json_editor import JsonEditor
+from .safe_select import SafeSelect
 
 
 class PropField(Vertical):
@@ -160,7 +161,7 @@ class ChoiceField(PropField):
         options = [(Text(visible(label, 80)), index) for index, (label, _) in enumerate(pairs)]
         self.values = [value for _, value in pairs]
         chosen = next((i for i, value in enumerate(self.values) if value == start and start is not None), Select.NULL)
-        yield Select(options, prompt="choose…", allow_blank=True, value=chosen, compact=True)
+        yield SafeSelect(options, prompt="choose…", allow_blank=True, value=chosen, compact=True)
 
     def read(self) -> Any:
         chosen = self.query_one(Select).value

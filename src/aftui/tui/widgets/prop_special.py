@@ -15,6 +15,7 @@ from ...api.models import Account, ComponentProp
 from ...text import visible
 from ..forms.prop_values import OMIT, extra, read_timer, timer_text, timer_words
 from .prop_fields import PropField, markdown_text
+from .safe_select import SafeSelect
 
 ACCOUNTS_LIMIT = 100  # one page: more accounts of one app than this is not a list to pick from
 
@@ -116,7 +117,7 @@ class AccountField(PropField):
         self.loaded = False  # True once the list came back (or failed)
 
     def compose(self) -> ComposeResult:
-        yield Select([], prompt="loading accounts…", allow_blank=True, compact=True)
+        yield SafeSelect([], prompt="loading accounts…", allow_blank=True, compact=True)
         yield Static(Text(f"connected {visible(self.prop.app or '?', 40)} accounts", style="dim"), classes="status")
 
     def on_mount(self) -> None:
