@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import httpx
+import pydantic
 from pydantic import BaseModel
 
 from . import jsontext
@@ -50,6 +51,7 @@ from .models import (
     Workflow,
     WorkspaceAccount,
 )
+from .stream import Connection, SourceStream
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -709,11 +711,10 @@ class Client:
 
     # --- the live stream -----------------------------------------------------------------------------------------------
 
-    def stream_source(self, source_id: str, **kwargs: Any) -> Any:
+    def stream_source(self, source_id: str, **kwargs: Any) -> SourceStream:
         """Events of a source as they arrive; see `aftui.api.stream.SourceStream`."""
-        from .stream import SourceStream
-
-        return SourceStream(self, source_id, **kwargs)
+        connection = Connection(self._http, self.root_url, self.auth, self.timeouts.connect)
+        return SourceStream(connection, source_id, **kwargs)
 
     def _need_org(self) -> str:
         if not self.org_id:
@@ -771,10 +772,11 @@ def _validate(model: type[M], data: Any, method: str, path: str) -> M:
     try:
         return model.model_validate(data)
     except ValueError as exc:
-        first = exc.errors()[0] if hasattr(exc, "errors") else {}  # type: ignore[attr-defined]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "the body"
+        first = exc.errors()[0] if isinstance(exc, pydantic.ValidationError) else None
+        where = ".".join(str(p) for p in first["loc"]) if first else ""
+        why = first["msg"] if first else exc
         raise ServerError(
-            f"the service sent a {model.__name__} we cannot read ({where}: {first.get('msg', exc)})",
+            f"the service sent a {model.__name__} we cannot read ({where or 'the body'}: {why})",
             method=method,
             url=path,
         ) from None

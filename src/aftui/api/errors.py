@@ -115,8 +115,8 @@ def _from_json(body: dict[str, Any], response: httpx.Response) -> tuple[str, str
         message = message.get("message") or json.dumps(message)
     if not message and isinstance(body.get("errors"), list) and body["errors"]:
         message = "; ".join(str(e.get("message", e)) if isinstance(e, dict) else str(e) for e in body["errors"])
-    details = body.get("details") if isinstance(body.get("details"), dict) else {}
-    param = details.get("param") or body.get("param")
+    details = body.get("details")
+    param = (details.get("param") if isinstance(details, dict) else None) or body.get("param")
     return _cap(str(message)) if message else _reason(response), str(param) if param else None, body
 
 

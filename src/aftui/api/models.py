@@ -226,8 +226,9 @@ class Source(Model):
     @property
     def endpoint_url(self) -> str | None:
         for value in self.configured_props.values():
-            if isinstance(value, dict) and isinstance(value.get("endpoint_url"), str):
-                return value["endpoint_url"]
+            url = value.get("endpoint_url") if isinstance(value, dict) else None
+            if isinstance(url, str):
+                return url
         return None
 
 

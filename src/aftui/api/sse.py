@@ -13,7 +13,7 @@ do not use: reconnecting is SourceStream's business) is not read.
 from __future__ import annotations
 
 import codecs
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 import httpx
 
@@ -100,7 +100,7 @@ class SseParser:
         return events
 
 
-async def aiter_sse_chunks(response: httpx.Response) -> AsyncIterator[list[SseEvent]]:
+async def aiter_sse_chunks(response: httpx.Response) -> AsyncGenerator[list[SseEvent]]:
     """The events of a streaming response, a network chunk's worth at a time (an empty list never)."""
     content_type = response.headers.get("content-type", "").partition(";")[0]
     if "text/event-stream" not in content_type:

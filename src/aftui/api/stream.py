@@ -16,10 +16,10 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import httpx
 
+from .auth import ApiKeyAuth, OAuthAuth
 from .errors import (
     ApiError,
     AuthError,
@@ -34,8 +34,18 @@ from .models import EventSummary, event_key
 from .rawevent import RawEvent, other_event, summary_of_data, validate_summary_json
 from .sse import NotAnEventStream, SseEvent, aiter_sse_chunks
 
-if TYPE_CHECKING:
-    from .client import Client
+
+@dataclass(frozen=True)
+class Connection:
+    """What a stream needs of the client that opens it: its pool, its root URL and its credentials.
+
+    The client hands this down rather than itself, so the stream stays below the client.
+    """
+
+    http: httpx.AsyncClient
+    root_url: str
+    auth: ApiKeyAuth | OAuthAuth
+    connect_timeout: float | None
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,7 @@ class SourceStream:
 
     def __init__(
         self,
-        client: Client,
+        connection: Connection,
         source_id: str,
         *,
         last_event_id: str | None = None,
@@ -75,7 +85,7 @@ class SourceStream:
         max_attempts: int | None = None,
         raw: bool = False,
     ) -> None:
-        self.client = client
+        self.connection = connection
         self.source_id = source_id
         self.last_event_id = last_event_id
         self._last_key = event_key(last_event_id)
@@ -141,26 +151,26 @@ class SourceStream:
         """The first retry at once (a dropped stream usually just needs reopening), then capped growth."""
         if failures == 1:
             return 0.0
-        return min(self.max_backoff_s, 0.25 * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff_s, 0.25 * 2.0 ** (failures - 1)) * random.uniform(0.5, 1.0)
 
     @asynccontextmanager
     async def _open(self) -> AsyncIterator[httpx.Response]:
         """The stream's response, live (after at most one fresh OAuth token); closed on exit."""
-        client = self.client
-        http = client._http
-        url = f"{client.root_url}/sources/{self.source_id}/sse"
+        connection = self.connection
+        http = connection.http
+        url = f"{connection.root_url}/sources/{self.source_id}/sse"
         # httpx's read timeout is "no byte for this long": keepalives count, silence does not.
-        timeout = httpx.Timeout(self.keepalive_s * 2, connect=client.timeouts.connect)
+        timeout = httpx.Timeout(self.keepalive_s * 2, connect=connection.connect_timeout)
         for refresh in (False, True):
             headers = {
-                "Authorization": await client.auth.header(http),
+                "Authorization": await connection.auth.header(http),
                 "Accept": "text/event-stream",
                 "Cache-Control": "no-cache",
             }
             if self.last_event_id:
                 headers["Last-Event-ID"] = self.last_event_id
             async with http.stream("GET", url, headers=headers, timeout=timeout) as response:
-                if response.status_code == 401 and not refresh and client.auth.invalidate():
+                if response.status_code == 401 and not refresh and connection.auth.invalidate():
                     continue  # an OAuth token that lapsed: one fresh token, then try again
                 if response.status_code >= 400:
                     await response.aread()
