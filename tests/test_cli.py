@@ -207,3 +207,13 @@ def test_tail_json_streams_events_and_errors_as_ndjson(
     assert len(errors) == 1
     assert errors[0]["event"]["error"]["msg"] == "Missing required field: customer_email"
     assert proc.returncode == 0
+
+
+def test_a_debug_log_of_a_command_holds_no_key(env: dict[str, str], info: dict) -> None:
+    done = aftui("--debug", "whoami", env={**env, "AFTUI_API_KEY": info["api_key"]})
+    assert done.returncode == 0, done.stderr
+    log = Path(env["AFTUI_DATA_DIR"]) / "aftui.log"
+    assert log.stat().st_mode & 0o777 == 0o600
+    text = log.read_text()
+    assert "DEBUG aftui.cli: aftui whoami started" in text
+    assert info["api_key"] not in text and info["api_key"][:4] + "…" not in text

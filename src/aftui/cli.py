@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .exitcodes import HELP as EXIT_CODES
+
+if TYPE_CHECKING:
+    from .emulator.server import Emulator
+
+log = logging.getLogger(__name__)
 
 
 def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) -> None:
@@ -34,7 +42,7 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
 
 
 def _command(
-    commands: argparse._SubParsersAction, name: str, help: str, description: str | None = None
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str, description: str | None = None
 ) -> argparse.ArgumentParser:
     return commands.add_parser(
         name,
@@ -56,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
         "-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)"
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="log everything to aftui.log in the data dir (default: the level AFTUI_LOG_LEVEL names, else warning)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     emulator = _command(
@@ -101,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _announce(em) -> None:
+def _announce(em: Emulator) -> None:
     info = em.describe()
     print(f"aftui emulator (seed {info['seed']}, activity {'on' if info['activity'] else 'off'})")
     print(f"  base URL     {info['base_url']}")
@@ -158,6 +171,20 @@ def _run_tui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from . import logs  # here, not above: `aftui --help` need not pay for logging.handlers and the config
+
+    try:
+        level = logs.level_from(args.debug, os.environ)
+    except logs.LevelError as error:
+        parser.error(str(error))
+    # `aftui` and `aftui demo` draw a TUI: nothing may go to stderr while it is up.
+    tui = args.command in (None, "demo")
+    with logs.configured(level, demo=args.command == "demo", stderr=not tui):
+        log.debug("aftui %s started", args.command or "(the TUI)")
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "emulator":
         return _run_emulator(args)
     if args.command == "demo":
@@ -183,4 +210,7 @@ def _run_headless(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m aftui.cli` runs this file as __main__; the module proper logs as aftui.cli, in the tree.
+    from aftui.cli import main as cli_main
+
+    sys.exit(cli_main())

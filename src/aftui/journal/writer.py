@@ -43,6 +43,7 @@ class JournalWriter:
         self.max_rows, self.max_mb, self.prune_every = max_rows, max_mb, prune_every
         self.written = 0  # new rows stored so far
         self.last_error: BaseException | None = None
+        self._last_logged: tuple[type[BaseException], str] | None = None
         self._buffer: list[tuple[str | None, list[EventSummary | RawEvent]]] = []
         self._pending = 0
         self._cond = threading.Condition()
@@ -118,8 +119,7 @@ class JournalWriter:
                     self._last_prune = time.monotonic()
                     self.journal.prune(self.max_rows, self.max_mb)
             except Exception as error:  # noqa: BLE001 - a full disk must not kill the stream
-                self.last_error = error
-                log.warning("journal write failed: %s", error)
+                self._failed("write", error)
         return new
 
     def _index(self) -> None:
@@ -127,8 +127,19 @@ class JournalWriter:
             try:
                 self.journal.index_now()
             except Exception as error:  # noqa: BLE001 - as a failed write: said, not fatal
-                self.last_error = error
-                log.warning("journal index update failed: %s", error)
+                self._failed("index update", error)
+
+    def _failed(self, what: str, error: Exception) -> None:
+        """Keep `error` for the UI, and log it unless it is the failure logged last.
+
+        A full disk fails every batch, twice a second: the log gets it once, with its traceback, and
+        again only after some other failure came between.
+        """
+        self.last_error = error
+        failure = (type(error), str(error))
+        if failure != self._last_logged:
+            self._last_logged = failure
+            log.error("journal %s failed: %s", what, error, exc_info=error)
 
     def _run(self) -> None:
         while True:
