@@ -21,10 +21,10 @@ class Emission:
     """One `$emit` call: the payload and its `{id, name, summary, ts}` metadata."""
 
     event: Any
-    id: str | None = None
+    id: str | int | float | None = None  # as the component gives it: 5 and "5" are one id to dedupe
     channel: str = "default"
     summary: str | None = None
-    ts: int | None = None
+    ts: float | None = None  # epoch milliseconds
 
 
 class StepError(Exception):

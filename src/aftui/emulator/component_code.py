@@ -90,10 +90,11 @@ class JsObject(dict):
 @dataclass(frozen=True)
 class _Token:
     kind: str  # "ident", "num", "str" (quoted or template), "regex", "punct" or "eof"
-    value: object  # identifier or punctuator text, cooked string, number
+    value: str  # identifier or punctuator text, cooked string, a number as written
     line: int
     start: int  # offsets into the code, to cut out the text of skipped expressions
     end: int
+    number: int | float = 0  # a "num" token's value
 
 
 _IDENT = re.compile(r"(?:[^\W\d]|\$)(?:\w|\$)*")
@@ -179,7 +180,7 @@ class _Lexer:
         if start >= len(code):
             return None
         char = code[start]
-        value: object
+        number: int | float = 0
         if char in "'\"":
             kind, value = "str", self._string(char)
         elif char == "`":
@@ -188,13 +189,14 @@ class _Lexer:
             kind, value = "ident", match.group()
             self._advance(match.end())
         elif match := _NUMBER.match(code, start):
-            kind, value = "num", _number(match.group())
+            kind, value = "num", match.group()
+            number = _number(value)
             self._advance(match.end())
         elif char == "/" and self._regex_allowed() and self._regex():
             kind, value = "regex", code[start : self.pos]
         else:
             kind, value = "punct", self._punct()
-        self.prev = _Token(kind, value, line, start, self.pos)
+        self.prev = _Token(kind, value, line, start, self.pos, number)
         return self.prev
 
     def _skip_space_and_comments(self) -> None:
@@ -449,7 +451,7 @@ class _Parser:
         if token.kind not in ("ident", "str", "num"):
             self._unexpected("a property name")
         self._next()
-        return str(token.value)
+        return str(token.number) if token.kind == "num" else token.value  # `{ 0x10: ... }` names "16"
 
     def _method_value(self, first: int) -> JsExpression:
         self._skip_group()  # parameters
@@ -479,9 +481,9 @@ class _Parser:
         if token.kind == "str":
             return self._concatenation(token.value)
         if token.kind == "num":
-            return token.value
+            return token.number
         if _is(token, "-") and self._peek().kind == "num":
-            return -self._next().value
+            return -self._next().number
         if token.kind == "ident":
             if token.value in _LITERAL_IDENTS:
                 return _LITERAL_IDENTS[token.value]

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import catalog, operations
+from .core import Core
 from .runtime import run_sync
 from .store import Account, ConnectProject, EndUser, OAuthClient, Org, Source, User, Workflow
-
-if TYPE_CHECKING:
-    from .server import Emulator
+from .traffic import ORDER_WEBHOOKS, ORDER_WORKFLOW, activity_requests
 
 DAY_MS = 24 * 3600 * 1000
 HISTORY_MS = 2 * 3600 * 1000
@@ -39,26 +38,26 @@ class DemoInfo:
     inbox_source_id: str | None = None
 
 
-def populate(em: Emulator, *, data: str = "demo", scale: int = 0) -> DemoInfo:
+def populate(core: Core, *, data: str = "demo", scale: int = 0) -> DemoInfo:
     """Load the catalogue, the demo people and, for `data="demo"`, their resources."""
-    store = em.store
+    store = core.store
     for app in catalog.APPS:
         store.apps[app["id"]] = dict(app)
     for code in catalog.REGISTRY.values():
-        operations.save_component(em, None, None, code, None, registry=True)
+        operations.save_component(core, None, None, code, None, registry=True)
     for template in catalog.TEMPLATES:
         store.templates[template["id"]] = dict(template)
-    info = _people(em)
+    info = _people(core)
     if data == "demo":
-        rng = random.Random(em.options.seed)
-        _resources(em, info, rng)
+        rng = random.Random(core.settings.seed)
+        _resources(core, info, rng)
     if scale:
-        _scale(em, info, scale)
+        _scale(core, info, scale)
     return info
 
 
-def _people(em: Emulator) -> DemoInfo:
-    store, now = em.store, em.store.clock.now_ms()
+def _people(core: Core) -> DemoInfo:
+    store, now = core.store, core.store.clock.now_ms()
     personal = Org(
         store.ids.new("o_"),
         "Dana's workspace",
@@ -119,7 +118,7 @@ def _people(em: Emulator) -> DemoInfo:
 
 
 def _account(
-    em: Emulator,
+    core: Core,
     app_slug: str,
     org_id: str,
     owner_id: str,
@@ -129,7 +128,7 @@ def _account(
     age_days: int = 30,
     **connect: Any,
 ) -> Account:
-    store = em.store
+    store = core.store
     app = store.app(app_slug)
     assert app is not None, app_slug
     now = store.clock.now_ms()
@@ -142,7 +141,7 @@ def _account(
         owner_id=owner_id,
         created_at_ms=created,
         updated_at_ms=created + rng.randint(0, age_days * DAY_MS),
-        credentials=_credentials(em, app, rng),
+        credentials=_credentials(core, app, rng),
         expires_at_ms=now + 3600_000 if app["auth_type"] == "oauth" else None,
         oauth_app_id=store.ids.new("oa_", 6) if app["auth_type"] == "oauth" and rng.random() < 0.2 else None,
         **connect,
@@ -154,8 +153,8 @@ def _account(
     return account
 
 
-def _credentials(em: Emulator, app: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    ids = em.store.ids
+def _credentials(core: Core, app: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    ids = core.store.ids
     if app["auth_type"] == "oauth":
         return {
             "oauth_access_token": ids.token("gho_" if app["name_slug"] == "github" else "ya29.", 36),
@@ -168,7 +167,7 @@ def _credentials(em: Emulator, app: dict[str, Any], rng: random.Random) -> dict[
 
 _SOURCE_PLAN: list[tuple[str, str, dict[str, Any]]] = [
     # (registry key, name, props; "@slug" stands for the user's account of that app)
-    ("http-new-requests", "Order webhooks", {}),
+    ("http-new-requests", ORDER_WEBHOOKS, {}),
     ("http-new-requests", "Webhook inbox", {"emitBodyOnly": False}),
     ("http-new-requests", "Shopify order events", {"emitBodyOnly": True}),
     ("http-new-requests", "Intercom conversations", {}),
@@ -231,12 +230,12 @@ _SOURCE_PLAN: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-def _resources(em: Emulator, info: DemoInfo, rng: random.Random) -> None:
-    store = em.store
+def _resources(core: Core, info: DemoInfo, rng: random.Random) -> None:
+    store = core.store
     user = store.users[info.user_id]
     acme, personal = info.org_id, user.org_ids[0]
     accounts = {
-        slug: _account(em, slug, acme, user.id, rng, name=nick)
+        slug: _account(core, slug, acme, user.id, rng, name=nick)
         for slug, nick in [
             ("github", "acme-bot"),
             ("slack", "Acme workspace"),
@@ -250,26 +249,26 @@ def _resources(em: Emulator, info: DemoInfo, rng: random.Random) -> None:
         ]
     }
     for slug in ("github", "notion", "airtable", "gmail"):
-        _account(em, slug, personal, user.id, rng, age_days=90)
-    _account(em, "hubspot", acme, user.id, rng, name="HubSpot (expired)").healthy = False
+        _account(core, slug, personal, user.id, rng, age_days=90)
+    _account(core, "hubspot", acme, user.id, rng, name="HubSpot (expired)").healthy = False
 
     # Sources and workflows are made before the history they then live through,
     # so that their hook logs and events carry times in order.
     now = store.clock.now_ms()
     store.clock.set(now - HISTORY_MS - 60_000)
-    sources = _sources(em, info, accounts, rng, acme, personal)
-    workflows = _workflows(em, info, accounts, sources, acme)
-    _routing(em, info, sources, workflows, acme)
-    _history(em, sources, rng, until_ms=now)
-    _connect(em, info, rng)
+    sources = _sources(core, info, accounts, rng, acme, personal)
+    workflows = _workflows(core, info, accounts, sources, acme)
+    _routing(core, info, sources, workflows, acme)
+    _history(core, sources, rng, until_ms=now)
+    _connect(core, info, rng)
 
 
 def _sources(
-    em: Emulator, info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str
+    core: Core, info: DemoInfo, accounts: dict[str, Account], rng: random.Random, acme: str, personal: str
 ) -> dict[str, Source]:
     out: dict[str, Source] = {}
     for i, (key, name, props) in enumerate(_SOURCE_PLAN):
-        comp = em.store.registry_component(key)
+        comp = core.store.registry_component(key)
         assert comp is not None, key
         configured = {
             k: ({"authProvisionId": accounts[v[1:]].id} if isinstance(v, str) and v.startswith("@") else v)
@@ -278,40 +277,43 @@ def _sources(
         org = personal if i % 7 == 6 else acme
         if org == personal and any(isinstance(v, dict) and "authProvisionId" in v for v in configured.values()):
             org = acme
-        source = operations.deploy_source(em, info.user_id, org, comp, name, configured)
-        _age(em, source, rng)
+        source = operations.deploy_source(core, info.user_id, org, comp, name, configured)
+        _age(core, source, rng)
         out[name] = source
     out["Cache warmer"].active = False
     out["Month-end close"].active = False
     for source in out.values():
-        em.runtime.schedule_source(source)
+        core.runtime.schedule_source(source)
     info.inbox_source_id = out["Webhook inbox"].id
     return out
 
 
-def _age(em: Emulator, record: Any, rng: random.Random) -> None:
-    now = em.store.clock.now_s()
+def _age(core: Core, record: Any, rng: random.Random) -> None:
+    now = core.store.clock.now_s()
     record.created_at = now - rng.randint(2, 200) * 86400 - rng.randint(0, 86400)
     record.updated_at = min(now, record.created_at + rng.randint(0, 30) * 86400)
 
 
-def _loopback(em: Emulator, source: Source, path: str) -> str:
+def _loopback(core: Core, source: Source, path: str) -> str:
     """Demo URLs point back at the emulator, so nothing leaves the machine."""
-    return f"{em.root_url}/e/{source.endpoint_key}/{path}"
+    return f"{core.root_url}/e/{source.endpoint_key}/{path}"
 
 
 def _workflows(
-    em: Emulator, info: DemoInfo, accounts: dict[str, Account], sources: dict[str, Source], acme: str
+    core: Core, info: DemoInfo, accounts: dict[str, Account], sources: dict[str, Source], acme: str
 ) -> dict[str, Workflow]:
     inbox = sources["Webhook inbox"]
     plan: list[tuple[str, str, dict[str, Any]]] = [
-        ("tch_3Lm9Qa", "Validate and forward orders", {}),
+        ("tch_3Lm9Qa", ORDER_WORKFLOW, {}),
         (
             "tch_8Wd2Kc",
             "Nightly report",
             {
                 "steps": [
-                    {"namespace": "fetch_metrics", "props": {"url": _loopback(em, inbox, "metrics"), "method": "POST"}}
+                    {
+                        "namespace": "fetch_metrics",
+                        "props": {"url": _loopback(core, inbox, "metrics"), "method": "POST"},
+                    }
                 ]
             },
         ),
@@ -332,7 +334,7 @@ def _workflows(
         (
             "tch_Fk7pZ2",
             "Flaky partner sync",
-            {"steps": [{"namespace": "sync", "props": {"url": _loopback(em, inbox, "partner-sync")}}]},
+            {"steps": [{"namespace": "sync", "props": {"url": _loopback(core, inbox, "partner-sync")}}]},
         ),
         ("tch_Wr6hN0", "Acknowledge and relay webhooks", {}),
         (
@@ -344,45 +346,43 @@ def _workflows(
     out: dict[str, Workflow] = {}
     for template_id, name, params in plan:
         params = {**params, "template_id": template_id, "settings": {"name": name, "auto_deploy": True}}
-        workflow = operations.create_workflow(em, info.user_id, acme, params)
+        workflow = operations.create_workflow(core, info.user_id, acme, params)
         out[name] = workflow
     out["Validate refunds"].active = False
-    orders = out["Validate and forward orders"]
+    orders = out[ORDER_WORKFLOW]
     info.order_workflow_id = orders.id
     info.order_endpoint_key = next(t.endpoint_key for t in orders.triggers if t.kind == "http")
     return out
 
 
-def _routing(
-    em: Emulator, info: DemoInfo, sources: dict[str, Source], workflows: dict[str, Workflow], acme: str
-) -> None:
+def _routing(core: Core, info: DemoInfo, sources: dict[str, Source], workflows: dict[str, Workflow], acme: str) -> None:
     uid = info.user_id
-    orgs = tuple(em.store.users[uid].org_ids)
+    orgs = tuple(core.store.users[uid].org_ids)
     inbox = sources["Webhook inbox"]
     relay = operations.create_webhook(
-        em,
+        core,
         uid,
         acme,
-        _loopback(em, inbox, "relay"),
+        _loopback(core, inbox, "relay"),
         "Relay to inbox",
         "Loops events back into the Webhook inbox source",
     )
     audit = operations.create_webhook(
-        em, uid, acme, _loopback(em, inbox, "errors"), "Error audit", "Every workflow error, for the audit log"
+        core, uid, acme, _loopback(core, inbox, "errors"), "Error audit", "Every workflow error, for the audit log"
     )
     operations.create_webhook(
-        em, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None
+        core, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None
     )
     operations.create_webhook(
-        em, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet"
+        core, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet"
     )
     sub = operations.create_subscription
-    sub(em, uid, orgs, acme, sources["Order webhooks"].id, workflows["Acknowledge and relay webhooks"].id, None)
-    sub(em, uid, orgs, acme, sources["Stripe payments"].id, relay.id, None)
-    sub(em, uid, orgs, acme, workflows["Validate and forward orders"].id, relay.id, None)
-    sub(em, uid, orgs, acme, "p_*", audit.id, "$errors")
+    sub(core, uid, orgs, acme, sources[ORDER_WEBHOOKS].id, workflows["Acknowledge and relay webhooks"].id, None)
+    sub(core, uid, orgs, acme, sources["Stripe payments"].id, relay.id, None)
+    sub(core, uid, orgs, acme, workflows[ORDER_WORKFLOW].id, relay.id, None)
+    sub(core, uid, orgs, acme, "p_*", audit.id, "$errors")
     sub(
-        em,
+        core,
         uid,
         orgs,
         acme,
@@ -390,8 +390,8 @@ def _routing(
         workflows["Acknowledge and relay webhooks"].id,
         "$errors",
     )
-    sub(em, uid, orgs, acme, sources["Messages in #incidents"].id, sources["Sandbox endpoint"].id, None)
-    sub(em, uid, orgs, acme, sources["Heartbeat every 5 minutes"].id, relay.id, "$logs")
+    sub(core, uid, orgs, acme, sources["Messages in #incidents"].id, sources["Sandbox endpoint"].id, None)
+    sub(core, uid, orgs, acme, sources["Heartbeat every 5 minutes"].id, relay.id, "$logs")
 
 
 _FIRST = [
@@ -430,16 +430,16 @@ _CONNECT_APPS = [
 ]
 
 
-def _connect(em: Emulator, info: DemoInfo, rng: random.Random) -> None:
-    project = em.store.projects[info.project_id]
+def _connect(core: Core, info: DemoInfo, rng: random.Random) -> None:
+    project = core.store.projects[info.project_id]
     for env, count in (("production", 46), ("development", 14)):
         for n in range(count):
             external = _external_id(rng, n, env)
-            created = em.store.clock.now_ms() - rng.randint(1, 300) * DAY_MS
-            em.store.end_users[(project.id, env, external)] = EndUser(project.id, env, external, created)
+            created = core.store.clock.now_ms() - rng.randint(1, 300) * DAY_MS
+            core.store.end_users[(project.id, env, external)] = EndUser(project.id, env, external, created)
             for slug in rng.sample(_CONNECT_APPS, rng.choice([1, 1, 2, 2, 3])):
                 account = _account(
-                    em,
+                    core,
                     slug,
                     project.org_id,
                     info.user_id,
@@ -465,13 +465,13 @@ def _external_id(rng: random.Random, n: int, env: str) -> str:
     return f"{'dev' if env == 'development' else 'user'}-{n:05d}"
 
 
-def _history(em: Emulator, sources: dict[str, Source], rng: random.Random, *, until_ms: int) -> None:
+def _history(core: Core, sources: dict[str, Source], rng: random.Random, *, until_ms: int) -> None:
     """Two hours of events already there, as on a workspace that has been running a while."""
-    clock = em.store.clock
+    clock = core.store.clock
     for minute in range(0, HISTORY_MS // 60_000, 4):
         clock.set(until_ms - HISTORY_MS + minute * 60_000)
-        for event in activity_requests(em.store, rng):
-            run_sync(em.runtime.handle_endpoint(*event))
+        for event in activity_requests(core.store, rng):
+            run_sync(core.runtime.handle_endpoint(*event))
         for name in (
             "Heartbeat every 5 minutes",
             "New issues in acme/api",
@@ -481,73 +481,21 @@ def _history(em: Emulator, sources: dict[str, Source], rng: random.Random, *, un
         ):
             source = sources[name]
             if source.active:
-                run_sync(em.runtime.fire_source_timer(source))
+                run_sync(core.runtime.fire_source_timer(source))
     clock.set(until_ms)
     for source in sources.values():
-        em.runtime.schedule_source(source)
+        core.runtime.schedule_source(source)
 
 
-# --- activity ---------------------------------------------------------------------------------------
-
-_CUSTOMERS = ["ana@shop.example", "ben@shop.example", "chen@shop.example", "dara@shop.example", None, ""]
-_SKUS = ["SKU-1001", "SKU-2044", "SKU-3300", "SKU-7781"]
-
-
-def activity_requests(store: Any, rng: random.Random) -> list[tuple[str, dict[str, Any]]]:
-    """The requests the demo's outside world makes in one activity period."""
-    out = []
-    orders = next((w for w in store.workflows.values() if w.name == "Validate and forward orders"), None)
-    if orders is not None:
-        key = next(t.endpoint_key for t in orders.triggers if t.kind == "http")
-        n = rng.randint(1000, 99999)
-        body = {
-            "order_id": f"ord_{n}",
-            "customer_email": rng.choice(_CUSTOMERS),
-            "sku": rng.choice(_SKUS),
-            "quantity": rng.randint(1, 5),
-            "country": "de",
-            "currency": "eur",
-        }
-        if body["customer_email"] is None:
-            del body["customer_email"]
-        out.append((key, _http_event("POST", "/", body)))
-    webhooks = next((s for s in store.sources.values() if s.name == "Order webhooks"), None)
-    if webhooks is not None and webhooks.endpoint_key:
-        body = {
-            "type": rng.choice(["order.created", "order.paid", "order.shipped"]),
-            "id": f"evt_{rng.randint(10**6, 10**7)}",
-        }
-        out.append((webhooks.endpoint_key, _http_event("POST", "/hooks/orders", body)))
-    return out
-
-
-def _http_event(method: str, path: str, body: Any) -> dict[str, Any]:
-    import json
-
-    raw = json.dumps(body)
-    return {
-        "method": method,
-        "path": path,
-        "query": {},
-        "headers": {
-            "content-type": "application/json",
-            "user-agent": "shop-backend/4.2",
-            "content-length": str(len(raw)),
-        },
-        "body": body,
-        "bodyRaw": raw,
-    }
-
-
-def _scale(em: Emulator, info: DemoInfo, count: int) -> None:
+def _scale(core: Core, info: DemoInfo, count: int) -> None:
     """`--scale N`: N more timer sources, for load tests."""
-    comp = em.store.registry_component("schedule-every-interval")
+    comp = core.store.registry_component("schedule-every-interval")
     assert comp is not None
-    props = operations.check_props(em, comp, {"timer": {"intervalSeconds": 3600}})
-    now = em.store.clock.now_s()
+    props = operations.check_props(core, comp, {"timer": {"intervalSeconds": 3600}})
+    now = core.store.clock.now_s()
     for n in range(count):
         source = Source(
-            id=em.store.ids.new("dc_"),
+            id=core.store.ids.new("dc_"),
             owner_id=info.user_id,
             org_id=info.org_id,
             component_id=comp.id,
@@ -558,5 +506,5 @@ def _scale(em: Emulator, info: DemoInfo, count: int) -> None:
             created_at=now,
             updated_at=now,
         )
-        em.store.sources[source.id] = source
-        em.runtime.schedule_source(source)  # active timers: they fire when due, as the demo's do
+        core.store.sources[source.id] = source
+        core.runtime.schedule_source(source)  # active timers: they fire when due, as the demo's do

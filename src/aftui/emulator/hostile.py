@@ -11,13 +11,13 @@ to the terminal is caught by `tests/hostile/`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import operations
+from .core import Core
+from .demo import DemoInfo
 from .raw import RawJson
-from .store import Account, EndUser, Webhook
-
-if TYPE_CHECKING:
-    from .server import Emulator
+from .store import Account, EndUser, Source, Webhook
 
 # One of each kind of trouble. The markers (PWNED, EVIL...) are what the tests look for in the terminal's bytes.
 SAMPLES: dict[str, str] = {
@@ -47,14 +47,13 @@ def invalid_utf8_document() -> RawJson:
     return RawJson(b'{"kind":"invalid_utf8","text":"bad \xff\xfe bytes \xc0\xaf and \xed\xa0\x80 INVALID-UTF8"}')
 
 
-def plant(em: Emulator) -> dict[str, Any]:
-    """Add the hostile records to the demo user's workspace; returns their ids."""
-    store, runtime = em.store, em.runtime
-    info = em.demo
+def plant(core: Core, info: DemoInfo) -> dict[str, Any]:
+    """Add the hostile records to the workspace of the demo's user (`info`); returns their ids."""
+    store, runtime = core.store, core.runtime
     owner, org = info.user_id, info.org_id
     now_s, now_ms = store.clock.now_s(), store.clock.now_ms()
 
-    source = _source(em, owner, org)
+    source = _source(core, owner, org)
     for kind, text in SAMPLES.items():
         runtime.emit(source.id, {"kind": kind, "text": text, "nested": {kind: text, "list": [text]}})
     runtime.emit(source.id, {"kind": "big", "text": BIG_TEXT})
@@ -84,7 +83,7 @@ def plant(em: Emulator) -> dict[str, Any]:
     app.update(id="app_h0st1e", name_slug="hostile_app", name=ALL_IN_ONE, description=ALL_IN_ONE)
     store.apps[app["id"]] = app
 
-    account = _connect_account(em, org, app["id"], now_ms)
+    account = _connect_account(core, info, app["id"], now_ms)
     return {
         "source_id": source.id,
         "webhook_id": webhook.id,
@@ -95,12 +94,10 @@ def plant(em: Emulator) -> dict[str, Any]:
     }
 
 
-def _source(em: Emulator, owner: str, org: str) -> Any:
-    from . import operations
-
-    component = em.store.registry_component("http-new-requests")
+def _source(core: Core, owner: str, org: str) -> Source:
+    component = core.store.registry_component("http-new-requests")
     assert component is not None
-    source = operations.deploy_source(em, owner, org, component, "hostile-source", {})
+    source = operations.deploy_source(core, owner, org, component, "hostile-source", {})
     source.name = ALL_IN_ONE  # past the API's own checks, as a compromised upstream would
     source.configured_props = {**source.configured_props, **{f"p_{kind}": text for kind, text in SAMPLES.items()}}
     return source
@@ -126,8 +123,8 @@ def _error(kind: str, text: str) -> dict[str, Any]:
     }
 
 
-def _connect_account(em: Emulator, org: str, app_id: str, now_ms: int) -> Account:
-    store, info = em.store, em.demo
+def _connect_account(core: Core, info: DemoInfo, app_id: str, now_ms: int) -> Account:
+    store, org = core.store, info.org_id
     external = "user-" + SAMPLES["markup"] + SAMPLES["ansi_csi"]
     store.end_users[(info.project_id, "production", external)] = EndUser(
         info.project_id, "production", external, now_ms

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -13,11 +13,10 @@ from starlette.routing import Route
 
 from . import raw
 from .auth import Principal, authenticate
+from .core import Core
 from .errors import ApiProblem, bad_request, missing, needs_user_key
 from .events import dumps
-
-if TYPE_CHECKING:
-    from .server import Emulator
+from .store import Store
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -28,16 +27,25 @@ def problem_response(problem: ApiProblem) -> Response:
     return json_response(problem.body(), problem.status, problem.headers)
 
 
+def core_of(request: Request) -> Core:
+    """The emulator core the server put on the app (`server.build_app`)."""
+    core = request.app.state.emulator
+    assert isinstance(core, Core)
+    return core
+
+
 @dataclass
 class Ctx:
+    """One authenticated API request: the caller, its parameters and the emulator it reaches."""
+
     request: Request
-    em: Emulator
+    core: Core
     principal: Principal
     params: dict[str, Any]
 
     @property
-    def store(self):
-        return self.em.store
+    def store(self) -> Store:
+        return self.core.store
 
     def path(self, name: str) -> str:
         return str(self.request.path_params[name])
@@ -89,11 +97,11 @@ def api_route(path: str, methods: list[str], handler: Handler, *, user_key_only:
     """A versioned API route with bearer auth; `user_key_only` answers 403 to OAuth tokens."""
 
     async def endpoint(request: Request) -> Response:
-        em = request.app.state.emulator
-        principal = authenticate(em.store, em.secret, request.headers.get("authorization"))
+        core = core_of(request)
+        principal = authenticate(core.store, core.secret, request.headers.get("authorization"))
         if user_key_only and not principal.is_user_key:
             raise needs_user_key(f"{request.method} {path}")
         params = await read_params(request)
-        return await handler(Ctx(request, em, principal, params))
+        return await handler(Ctx(request, core, principal, params))
 
     return Route(path, endpoint, methods=methods)

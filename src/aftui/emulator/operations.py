@@ -7,19 +7,18 @@ the runtime, so that the demo is built through the same doors as a client.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from .component_code import ComponentCodeError, ComponentMeta, parse_component
+from .core import Core
 from .errors import ApiProblem, bad_request, not_found
+from .ids import parse_event_id
 from .props import PropError, normalize_timer, validate_configured_props
 from .runtime import code_hash
 from .store import AutoSubscription, Component, Source, Step, Subscription, Trigger, Webhook, Workflow
-
-if TYPE_CHECKING:
-    from .server import Emulator
 
 FETCH_TIMEOUT_S = 5.0
 MAX_CODE_BYTES = 1024 * 1024
@@ -40,12 +39,12 @@ def read_component(code: str) -> ComponentMeta:
 
 
 def save_component(
-    em: Emulator, owner_id: str | None, org_id: str | None, code: str, url: str | None, *, registry: bool = False
+    core: Core, owner_id: str | None, org_id: str | None, code: str, url: str | None, *, registry: bool = False
 ) -> Component:
     meta = read_component(code)
-    now = em.store.clock.now_s()
+    now = core.store.clock.now_s()
     comp = Component(
-        id=em.store.ids.new("sc_"),
+        id=core.store.ids.new("sc_"),
         owner_id=owner_id,
         org_id=org_id,
         code=code,
@@ -56,11 +55,11 @@ def save_component(
         updated_at=now,
         registry=registry,
     )
-    em.store.components[comp.id] = comp
+    core.store.components[comp.id] = comp
     return comp
 
 
-async def fetch_code(em: Emulator, url: str) -> str:
+async def fetch_code(core: Core, url: str) -> str:
     """The code behind `component_url`.
 
     The emulator has no network: a URL whose file name is a registry key
@@ -76,7 +75,7 @@ async def fetch_code(em: Emulator, url: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise bad_request("component_url must be an http(s) URL with a hostname", param="component_url")
     stem = re.sub(r"\.(mjs|js|ts)$", "", parts.path.rsplit("/", 1)[-1])
-    registry = em.store.registry_component(stem)
+    registry = core.store.registry_component(stem)
     if registry is not None:
         return registry.code
     try:
@@ -89,24 +88,24 @@ async def fetch_code(em: Emulator, url: str) -> str:
     return response.text
 
 
-async def component_from_params(em: Emulator, owner_id: str, org_id: str, params: dict[str, Any]) -> Component:
+async def component_from_params(core: Core, owner_id: str, org_id: str, params: dict[str, Any]) -> Component:
     """component_id, then component_code, then component_url (kept as metadata when code is given)."""
     comp_id, code, url = params.get("component_id"), params.get("component_code"), params.get("component_url")
     for name, value in (("component_id", comp_id), ("component_code", code), ("component_url", url)):
         if value is not None and not isinstance(value, str):
             raise bad_request(f"{name} must be a string", param=name)
     if comp_id:
-        comp = em.store.component_by_key_or_id(comp_id, owner_id)
+        comp = core.store.component_by_key_or_id(comp_id, owner_id)
         if comp is None:
             raise not_found("component", comp_id)
         return comp
     if code:
-        return save_component(em, owner_id, org_id, code, url or None)
+        return save_component(core, owner_id, org_id, code, url or None)
     if url:
-        return save_component(em, owner_id, org_id, await fetch_code(em, url), url)
+        return save_component(core, owner_id, org_id, await fetch_code(core, url), url)
     key = params.get("key")
     if isinstance(key, str) and key:
-        comp = em.store.registry_component(key)
+        comp = core.store.registry_component(key)
         if comp is None:
             raise not_found("registry component", key)
         return comp
@@ -126,16 +125,16 @@ def _slugify(name: str) -> str:
     return slug or "source"
 
 
-def unique_slug(em: Emulator, name: str, org_id: str, except_id: str | None = None) -> str:
+def unique_slug(core: Core, name: str, org_id: str, except_id: str | None = None) -> str:
     base = _slugify(name)
     slug, n = base, 1
-    while em.store.slug_taken(slug, org_id, except_id):
+    while core.store.slug_taken(slug, org_id, except_id):
         n += 1
         slug = f"{base}_{n}"
     return slug
 
 
-def check_props(em: Emulator, comp: Component, configured: Any, where: str = "configured_props") -> dict[str, Any]:
+def check_props(core: Core, comp: Component, configured: Any, where: str = "configured_props") -> dict[str, Any]:
     """A source's props, checked; errors name the prop as the client wrote it (`where`.<name>)."""
     if comp.meta.type != "source":
         raise bad_request(f"component {comp.meta.key or comp.id} is an action, not a source", param="component_id")
@@ -143,13 +142,13 @@ def check_props(em: Emulator, comp: Component, configured: Any, where: str = "co
         configured = {}
     if not isinstance(configured, dict):
         raise bad_request(f"{where} must be an object of values by prop name", param=where)
-    return validate_props(em, comp, configured, where)
+    return validate_props(core, comp, configured, where)
 
 
-def validate_props(em: Emulator, comp: Component, configured: dict[str, Any], where: str) -> dict[str, Any]:
+def validate_props(core: Core, comp: Component, configured: dict[str, Any], where: str) -> dict[str, Any]:
     def account_app(account_id: str) -> str | None:
-        account = em.store.accounts.get(account_id)
-        return em.store.apps[account.app_id]["name_slug"] if account else None
+        account = core.store.accounts.get(account_id)
+        return core.store.apps[account.app_id]["name_slug"] if account else None
 
     try:
         return validate_configured_props(list(comp.meta.props), configured, account_app=account_app)
@@ -159,7 +158,7 @@ def validate_props(em: Emulator, comp: Component, configured: dict[str, Any], wh
 
 
 def deploy_source(
-    em: Emulator,
+    core: Core,
     owner_id: str,
     org_id: str,
     comp: Component,
@@ -167,64 +166,64 @@ def deploy_source(
     configured: Any,
     where: str = "configured_props",
 ) -> Source:
-    props = check_props(em, comp, configured, where)
-    now = em.store.clock.now_s()
+    props = check_props(core, comp, configured, where)
+    now = core.store.clock.now_s()
     display = name or _slugify(comp.meta.name)
     source = Source(
-        id=em.store.ids.new("dc_"),
+        id=core.store.ids.new("dc_"),
         owner_id=owner_id,
         org_id=org_id,
         component_id=comp.id,
         name=display,
-        name_slug=unique_slug(em, display, org_id),
+        name_slug=unique_slug(core, display, org_id),
         configured_props=props,
         active=True,
         created_at=now,
         updated_at=now,
     )
-    _give_endpoint(em, source)
-    em.store.sources[source.id] = source
-    em.runtime.run_hooks(source, ("deploy", "activate"))
-    em.runtime.schedule_source(source)
-    apply_auto_subscriptions(em, source.id, org_id, source.seq)
+    _give_endpoint(core, source)
+    core.store.sources[source.id] = source
+    core.runtime.run_hooks(source, ("deploy", "activate"))
+    core.runtime.schedule_source(source)
+    apply_auto_subscriptions(core, source.id, org_id, source.seq)
     return source
 
 
-def _give_endpoint(em: Emulator, source: Source) -> None:
+def _give_endpoint(core: Core, source: Source) -> None:
     has_http = any(isinstance(v, dict) and "endpoint_url" in v for v in source.configured_props.values())
     if has_http and source.endpoint_key is None:
-        source.endpoint_key = em.store.ids.new("en", 14).lower()
-        em.store.endpoints[source.endpoint_key] = source.id
+        source.endpoint_key = core.store.ids.new("en", 14).lower()
+        core.store.endpoints[source.endpoint_key] = source.id
     elif not has_http and source.endpoint_key is not None:
-        em.store.endpoints.pop(source.endpoint_key, None)
+        core.store.endpoints.pop(source.endpoint_key, None)
         source.endpoint_key = None
 
 
 def update_source(
-    em: Emulator, source: Source, comp: Component | None, name: str | None, configured: Any, active: bool | None
+    core: Core, source: Source, comp: Component | None, name: str | None, configured: Any, active: bool | None
 ) -> Source:
     """deactivate() runs, then code and props are replaced, then activate() runs."""
-    new_comp = comp or em.store.components[source.component_id]
+    new_comp = comp or core.store.components[source.component_id]
     changes_code = comp is not None or configured is not None
     props = (
-        check_props(em, new_comp, configured if configured is not None else _reconfigurable(source))
+        check_props(core, new_comp, configured if configured is not None else _reconfigurable(source))
         if changes_code
         else None
     )
     if changes_code:
-        em.runtime.run_hooks(source, ("deactivate",))
+        core.runtime.run_hooks(source, ("deactivate",))
         source.component_id = new_comp.id
         source.configured_props = props or {}
-        _give_endpoint(em, source)
-        em.runtime.run_hooks(source, ("activate",))
+        _give_endpoint(core, source)
+        core.runtime.run_hooks(source, ("activate",))
     if name is not None and name != source.name:
         source.name = name
-        source.name_slug = unique_slug(em, name, source.org_id, except_id=source.id)
+        source.name_slug = unique_slug(core, name, source.org_id, except_id=source.id)
     if active is not None and active != source.active:
         source.active = active
-        em.runtime.run_hooks(source, ("activate",) if active else ("deactivate",))
-    source.updated_at = em.store.clock.now_s()
-    em.runtime.schedule_source(source)
+        core.runtime.run_hooks(source, ("activate",) if active else ("deactivate",))
+    source.updated_at = core.store.clock.now_s()
+    core.runtime.schedule_source(source)
     return source
 
 
@@ -238,21 +237,21 @@ def _reconfigurable(source: Source) -> dict[str, Any]:
     return out
 
 
-def delete_source(em: Emulator, source: Source) -> None:
-    em.runtime.run_hooks(source, ("deactivate",))
-    em.runtime.drop_streams(source.id)
+def delete_source(core: Core, source: Source) -> None:
+    core.runtime.run_hooks(source, ("deactivate",))
+    core.runtime.drop_streams(source.id)
     if source.endpoint_key:
-        em.store.endpoints.pop(source.endpoint_key, None)
-    del em.store.sources[source.id]
-    em.store.event_logs.pop(source.id, None)
-    _forget_subscriptions(em, source.id)
+        core.store.endpoints.pop(source.endpoint_key, None)
+    del core.store.sources[source.id]
+    core.store.event_logs.pop(source.id, None)
+    _forget_subscriptions(core, source.id)
 
 
-def _forget_subscriptions(em: Emulator, resource_id: str) -> None:
-    subs = em.store.subscriptions
+def _forget_subscriptions(core: Core, resource_id: str) -> None:
+    subs = core.store.subscriptions
     for sub_id in [s.id for s in subs.values() if resource_id in (s.emitter_id, s.listener_id)]:
         del subs[sub_id]
-    em.runtime.subscriptions_changed()
+    core.runtime.subscriptions_changed()
 
 
 # --- subscriptions and webhooks ----------------------------------------------------------
@@ -280,11 +279,11 @@ def check_webhook_url(url: Any) -> str:
 
 
 def create_webhook(
-    em: Emulator, owner_id: str, org_id: str, url: Any, name: str | None, description: str | None
+    core: Core, owner_id: str, org_id: str, url: Any, name: str | None, description: str | None
 ) -> Webhook:
-    now = em.store.clock.now_s()
+    now = core.store.clock.now_s()
     webhook = Webhook(
-        id=em.store.ids.new("wh_"),
+        id=core.store.ids.new("wh_"),
         user_id=owner_id,
         org_id=org_id,
         name=name,
@@ -294,17 +293,17 @@ def create_webhook(
         created_at=now,
         updated_at=now,
     )
-    em.store.webhooks[webhook.id] = webhook
+    core.store.webhooks[webhook.id] = webhook
     return webhook
 
 
-def delete_webhook(em: Emulator, webhook: Webhook) -> None:
-    del em.store.webhooks[webhook.id]
-    _forget_subscriptions(em, webhook.id)
+def delete_webhook(core: Core, webhook: Webhook) -> None:
+    del core.store.webhooks[webhook.id]
+    _forget_subscriptions(core, webhook.id)
 
 
-def org_of(em: Emulator, resource_id: str) -> str | None:
-    store = em.store
+def org_of(core: Core, resource_id: str) -> str | None:
+    store = core.store
     for table in (store.sources, store.workflows, store.webhooks):
         record = table.get(resource_id)
         if record is not None:
@@ -313,7 +312,7 @@ def org_of(em: Emulator, resource_id: str) -> str | None:
 
 
 def create_subscription(
-    em: Emulator,
+    core: Core,
     owner_id: str,
     visible_orgs: tuple[str, ...],
     org_id: str,
@@ -330,28 +329,28 @@ def create_subscription(
             raise bad_request(
                 "emitter_id must be a source (dc_) or workflow (p_) id, or the glob p_* or dc_*", param="emitter_id"
             )
-        emitter_org = org_of(em, emitter)
+        emitter_org = org_of(core, emitter)
         if emitter_org not in visible_orgs:
             raise not_found("emitter", emitter)
         org_id = emitter_org
     if not listener.startswith(("p_", "dc_", "wh_")):
         raise bad_request("listener_id must be a workflow (p_), source (dc_) or webhook (wh_) id", param="listener_id")
-    if org_of(em, listener) not in visible_orgs:
+    if org_of(core, listener) not in visible_orgs:
         raise not_found("listener", listener)
     channel = event_name or ""
     existing = next(
         (
             s
-            for s in em.store.subscriptions.values()
+            for s in core.store.subscriptions.values()
             if (s.emitter_id, s.listener_id, s.event_name) == (emitter, listener, channel)
         ),
         None,
     )
     if existing is not None:
         return existing
-    sub = Subscription(em.store.ids.new("sub_"), emitter, listener, channel, owner_id, org_id)
-    em.store.subscriptions[sub.id] = sub
-    em.runtime.subscriptions_changed()
+    sub = Subscription(core.store.ids.new("sub_"), emitter, listener, channel, owner_id, org_id)
+    core.store.subscriptions[sub.id] = sub
+    core.runtime.subscriptions_changed()
     return sub
 
 
@@ -363,7 +362,7 @@ def _id_param(value: Any, name: str) -> str:
     return value
 
 
-def delete_subscription(em: Emulator, visible_orgs: tuple[str, ...], params: dict[str, Any]) -> int:
+def delete_subscription(core: Core, visible_orgs: tuple[str, ...], params: dict[str, Any]) -> int:
     emitter = _id_param(params.get("emitter_id"), "emitter_id")
     listener = _id_param(params.get("listener_id"), "listener_id")
     if "event_name" not in params:
@@ -376,7 +375,7 @@ def delete_subscription(em: Emulator, visible_orgs: tuple[str, ...], params: dic
     channel = params.get("event_name") or ""
     doomed = [
         s.id
-        for s in em.store.subscriptions.values()
+        for s in core.store.subscriptions.values()
         if (s.emitter_id, s.listener_id, s.event_name) == (emitter, listener, channel) and s.org_id in visible_orgs
     ]
     if not doomed:
@@ -384,13 +383,13 @@ def delete_subscription(em: Emulator, visible_orgs: tuple[str, ...], params: dic
             404, f"no subscription from {emitter} to {listener} on {channel or 'the default channel'}", code="not_found"
         )
     for sub_id in doomed:
-        del em.store.subscriptions[sub_id]
-    em.runtime.subscriptions_changed()
+        del core.store.subscriptions[sub_id]
+    core.runtime.subscriptions_changed()
     return len(doomed)
 
 
 def create_auto_subscription(
-    em: Emulator, owner_id: str, org_id: str | None, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any
+    core: Core, owner_id: str, org_id: str | None, visible_orgs: tuple[str, ...], event_name: Any, listener_id: Any
 ) -> AutoSubscription:
     """Subscribe `listener_id` to what is created later in `org_id`, by default the listener's workspace."""
     if event_name in (None, ""):
@@ -400,35 +399,35 @@ def create_auto_subscription(
     if event_name not in SPECIAL_CHANNELS:
         raise bad_request("event_name must be $errors or $logs", param="event_name")
     listener = _id_param(listener_id, "listener_id")
-    listener_org = org_of(em, listener)
+    listener_org = org_of(core, listener)
     if listener_org is None or listener_org not in visible_orgs:
         raise not_found("listener", listener)
-    auto = AutoSubscription(em.store.ids.new("asub_"), str(event_name), listener, owner_id, org_id or listener_org)
-    em.store.auto_subscriptions[auto.id] = auto
+    auto = AutoSubscription(core.store.ids.new("asub_"), str(event_name), listener, owner_id, org_id or listener_org)
+    core.store.auto_subscriptions[auto.id] = auto
     return auto
 
 
-def apply_auto_subscriptions(em: Emulator, emitter_id: str, org_id: str, created_seq: int) -> None:
+def apply_auto_subscriptions(core: Core, emitter_id: str, org_id: str, created_seq: int) -> None:
     """Auto-subscriptions reach only emitters created after them."""
-    for auto in list(em.store.auto_subscriptions.values()):
+    for auto in list(core.store.auto_subscriptions.values()):
         if auto.org_id == org_id and auto.created_seq < created_seq and auto.listener_id != emitter_id:
             sub = Subscription(
-                em.store.ids.new("sub_"), emitter_id, auto.listener_id, auto.event_name, auto.owner_id, org_id
+                core.store.ids.new("sub_"), emitter_id, auto.listener_id, auto.event_name, auto.owner_id, org_id
             )
-            em.store.subscriptions[sub.id] = sub
-    em.runtime.subscriptions_changed()
+            core.store.subscriptions[sub.id] = sub
+    core.runtime.subscriptions_changed()
 
 
 # --- workflows ---------------------------------------------------------------------------
 
 
-def create_workflow(em: Emulator, owner_id: str, org_id: str, params: dict[str, Any]) -> Workflow:
+def create_workflow(core: Core, owner_id: str, org_id: str, params: dict[str, Any]) -> Workflow:
     template_id = params.get("template_id")
     if not template_id:
         raise ApiProblem(400, "template_id is required", code="missing_parameter", details={"param": "template_id"})
     if not isinstance(template_id, str) or not template_id.startswith("tch_"):
         raise bad_request("template_id must be a workflow template id (tch_...)", param="template_id")
-    template = em.store.templates.get(template_id)
+    template = core.store.templates.get(template_id)
     if template is None:
         raise not_found("workflow template", template_id)
     project_id = params.get("project_id")
@@ -437,9 +436,9 @@ def create_workflow(em: Emulator, owner_id: str, org_id: str, params: dict[str, 
     settings = _settings(params.get("settings"))
     step_props = _step_props(params.get("steps"), template)
     trigger_props = _trigger_props(params.get("triggers"), template)
-    now = em.store.clock.now_s()
+    now = core.store.clock.now_s()
     workflow = Workflow(
-        id=em.store.ids.new("p_"),
+        id=core.store.ids.new("p_"),
         name=settings.get("name") or template["name"],
         owner_id=owner_id,
         org_id=org_id,
@@ -450,15 +449,15 @@ def create_workflow(em: Emulator, owner_id: str, org_id: str, params: dict[str, 
         steps=[],
         created_at=now,
         updated_at=now,
-        deployment_id=em.store.ids.new("d_", 8),
+        deployment_id=core.store.ids.new("d_", 8),
     )
-    workflow.steps = [_make_step(em, spec, step_props.get(spec["namespace"], {})) for spec in template["steps"]]
+    workflow.steps = [_make_step(core, spec, step_props.get(spec["namespace"], {})) for spec in template["steps"]]
     workflow.triggers = [
-        _make_trigger(em, owner_id, org_id, spec, trigger_props.get(i, {}), workflow, i)
+        _make_trigger(core, owner_id, org_id, spec, trigger_props.get(i, {}), workflow, i)
         for i, spec in enumerate(template["triggers"])
     ]
-    em.store.workflows[workflow.id] = workflow
-    apply_auto_subscriptions(em, workflow.id, org_id, workflow.seq)
+    core.store.workflows[workflow.id] = workflow
+    apply_auto_subscriptions(core, workflow.id, org_id, workflow.seq)
     return workflow
 
 
@@ -520,17 +519,17 @@ def _trigger_props(raw: Any, template: dict[str, Any]) -> dict[int, dict[str, An
     return out
 
 
-def _make_step(em: Emulator, spec: dict[str, Any], given: dict[str, Any]) -> Step:
-    comp = em.store.registry_component(spec["component_key"])
+def _make_step(core: Core, spec: dict[str, Any], given: dict[str, Any]) -> Step:
+    comp = core.store.registry_component(spec["component_key"])
     if comp is None:  # a template naming a missing component is our bug, not the client's
         raise RuntimeError(f"template step {spec['namespace']} names unknown component {spec['component_key']}")
     configured = {**spec.get("props", {}), **given}
-    props = validate_props(em, comp, configured, f"steps.{spec['namespace']}.props")
-    return Step(em.store.ids.new("c_"), spec["namespace"], comp.id, props)
+    props = validate_props(core, comp, configured, f"steps.{spec['namespace']}.props")
+    return Step(core.store.ids.new("c_"), spec["namespace"], comp.id, props)
 
 
 def _make_trigger(
-    em: Emulator,
+    core: Core,
     owner_id: str,
     org_id: str,
     spec: dict[str, Any],
@@ -538,36 +537,36 @@ def _make_trigger(
     workflow: Workflow,
     index: int,
 ) -> Trigger:
-    now = em.store.clock.now_s()
+    now = core.store.clock.now_s()
     kind = spec["kind"]
     trigger = Trigger(id="", kind=kind, created_at=now, updated_at=now)
     if kind == "http":
-        trigger.id = em.store.ids.new("hi_")
-        trigger.endpoint_key = em.store.ids.new("en", 14).lower()
+        trigger.id = core.store.ids.new("hi_")
+        trigger.endpoint_key = core.store.ids.new("en", 14).lower()
         trigger.custom_response = bool(props.get("custom_response", spec.get("custom_response", False)))
-        em.store.endpoints[trigger.endpoint_key] = workflow.id
+        core.store.endpoints[trigger.endpoint_key] = workflow.id
     elif kind == "timer":
-        trigger.id = em.store.ids.new("ti_")
+        trigger.id = core.store.ids.new("ti_")
         timer = _timer_from(props, spec)
         trigger.interval_seconds, trigger.cron = timer["interval_seconds"], timer["cron"]
         trigger.timezone = timer.get("timezone") or "UTC"
         trigger.schedule_changed_at = now
-        em.runtime.schedule_trigger(trigger)
+        core.runtime.schedule_trigger(trigger)
     elif kind == "email":
-        trigger.id = em.store.ids.new("ei_")
-        trigger.email_address = f"{em.store.ids.new('em', 12).lower()}@upload.emulator.local"
+        trigger.id = core.store.ids.new("ei_")
+        trigger.email_address = f"{core.store.ids.new('em', 12).lower()}@upload.emulator.local"
     else:
-        comp = em.store.registry_component(spec["component_key"])
+        comp = core.store.registry_component(spec["component_key"])
         if comp is None:
             raise RuntimeError(f"template trigger names unknown component {spec['component_key']}")
         source = deploy_source(
-            em, owner_id, org_id, comp, f"{workflow.name} trigger", props, f"triggers[{index}].props"
+            core, owner_id, org_id, comp, f"{workflow.name} trigger", props, f"triggers[{index}].props"
         )
         trigger.id = source.id
         trigger.source_id = source.id
-        sub = Subscription(em.store.ids.new("sub_"), source.id, workflow.id, "", owner_id, org_id)
-        em.store.subscriptions[sub.id] = sub
-        em.runtime.subscriptions_changed()
+        sub = Subscription(core.store.ids.new("sub_"), source.id, workflow.id, "", owner_id, org_id)
+        core.store.subscriptions[sub.id] = sub
+        core.runtime.subscriptions_changed()
     return trigger
 
 
@@ -591,8 +590,6 @@ def _timer_from(props: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_key_param(value: Any, name: str) -> tuple[int, int] | None:
-    from .ids import parse_event_id
-
     if value in (None, ""):
         return None
     key = parse_event_id(str(value))

@@ -24,6 +24,7 @@ from .behaviours import Emission, StepError
 from .events import StoredEvent
 from .props import next_fire
 from .store import Source, Store, Subscription, Trigger, Workflow
+from .traffic import activity_requests
 from .views import iso
 
 log = logging.getLogger("aftui.emulator")
@@ -452,8 +453,6 @@ class Runtime:
 
     async def _activity_loop(self) -> None:
         """Demo traffic: requests to the demo's HTTP sources and order workflow."""
-        from .demo import activity_requests  # the demo knows its own endpoints
-
         while True:
             await asyncio.sleep(self.settings.activity_period_s)
             for key, request_event in activity_requests(self.store, self.rng):
@@ -537,7 +536,9 @@ def _custom_response(
     props = source.configured_props
     status = props.get("status", spec.get("status", 200))
     body = props.get("body", spec.get("body", {"event_id": stored[0].id if stored else None}))
-    headers = spec.get("headers") if isinstance(spec.get("headers"), dict) else {}
+    headers = spec.get("headers")
+    if not isinstance(headers, dict):
+        headers = {}
     if not isinstance(status, int) or not 100 <= status <= 599:
         status = 500
         body = {"error": "respond() was called with an invalid status"}

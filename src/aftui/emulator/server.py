@@ -1,9 +1,10 @@
-"""The emulator as a running thing: state, ASGI app and a uvicorn server.
+"""The emulator as a running thing: the demo planted in a core, an ASGI app and a uvicorn server.
 
-`Emulator` ties the store, the runtime and the settings together; `build_app`
-makes the Starlette app; `serve_in_thread` runs it on loopback for tests,
-benchmarks and `aftui demo`; `serve` runs it in the foreground for
-`aftui emulator`.
+`Emulator` is a `Core` (store, runtime, settings) with the demo data set in
+it; `build_app` makes the Starlette app; `serve_in_thread` runs it on
+loopback for tests, benchmarks and `aftui demo`; `serve` runs it in the
+foreground for `aftui emulator`. This is the top of the package: it imports
+the rest, and no module of the package imports it.
 """
 
 from __future__ import annotations
@@ -25,16 +26,12 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import demo
-from .clock import DEMO_EPOCH_MS, Clock
+from . import demo, hostile
+from .core import Core
 from .errors import ApiProblem
-from .faults import FaultMiddleware, Faults, quiet_injected_drops
+from .faults import FaultMiddleware, quiet_injected_drops
 from .http import json_response, problem_response
-from .ids import IdFactory
-from .ratelimit import RateLimiter
 from .routes import connect, control, endpoints, management, oauth, routing, sources
-from .runtime import Runtime, Settings
-from .store import Store
 
 log = logging.getLogger("aftui.emulator")
 
@@ -50,18 +47,16 @@ class Options:
     hostile: bool = False  # plant the hostile data set (emulator/hostile.py) on the demo
 
 
-class Emulator:
+class Emulator(Core):
+    """A core with the catalogue and the demo people in it (`data="demo"`: their whole workspace too)."""
+
     def __init__(self, options: Options, root_url: str | None = None) -> None:
+        super().__init__(
+            seed=options.seed,
+            activity=options.activity,
+            root_url=root_url or f"http://{options.host}:{options.port}",
+        )
         self.options = options
-        clock = Clock(start_ms=None if options.activity else DEMO_EPOCH_MS, running=options.activity)
-        self.store = Store(clock=clock, ids=IdFactory(options.seed))
-        self.settings = Settings(seed=options.seed, activity=options.activity)
-        self.settings.root_url = root_url or f"http://{options.host}:{options.port}"
-        self.runtime = Runtime(self.store, self.settings)
-        self.faults = Faults()
-        self.secret = f"aftui-emulator-{options.seed}".encode()
-        self.account_reads = RateLimiter(clock, 100)
-        self.token_creations = RateLimiter(clock, 100)
         self.demo = demo.populate(self, data=options.data, scale=options.scale)
         self.hostile: dict[str, Any] | None = None
         if options.hostile:
@@ -69,19 +64,9 @@ class Emulator:
 
     def plant_hostile(self) -> dict[str, Any]:
         """Add the hostile data set once; returns the ids of what it planted."""
-        from . import hostile
-
         if self.hostile is None:
-            self.hostile = hostile.plant(self)
+            self.hostile = hostile.plant(self, self.demo)
         return self.hostile
-
-    @property
-    def root_url(self) -> str:
-        return self.settings.root_url
-
-    @property
-    def base_url(self) -> str:
-        return f"{self.settings.root_url}/v1"
 
     def describe(self) -> dict[str, Any]:
         """What a user needs to connect: URLs, the demo key and OAuth client."""
@@ -141,7 +126,7 @@ def build_app(em: Emulator) -> ASGIApp:
         Mount("/v1", routes=versioned),
         *sources.root_routes(),
         *endpoints.root_routes(),
-        *control.routes(),
+        *control.routes(describe=em.describe, plant_hostile=em.plant_hostile),
         Route("/", lambda r: json_response({"service": "aftui emulator", "base_url": em.base_url}), methods=["GET"]),
     ]
 
@@ -158,7 +143,7 @@ def build_app(em: Emulator) -> ASGIApp:
         exception_handlers={ApiProblem: _problem, HTTPException: _http_exception, Exception: _crash},
         lifespan=lifespan,
     )
-    app.state.emulator = em
+    app.state.emulator = em  # what the routes reach as a Core (http.core_of)
     return StripTrailingSlash(FaultMiddleware(app, em.faults))
 
 

@@ -46,7 +46,7 @@ def _account_read(
 
     async def wrapped(ctx: Ctx) -> Response:
         project, env = _project(ctx), _environment(ctx)
-        headers = ctx.em.account_reads.hit((project.id, env))
+        headers = ctx.core.account_reads.hit((project.id, env))
         response = await handler(ctx, project, env)
         response.headers.update(headers)
         return response
@@ -63,7 +63,7 @@ async def create_token(ctx: Ctx) -> Response:
     external = ctx.str_param("external_user_id", required=True, max_len=MAX_EXTERNAL_ID)
     assert external is not None
     uris = {name: ctx.str_param(name) for name in ("success_redirect_uri", "error_redirect_uri", "webhook_uri")}
-    headers = ctx.em.token_creations.hit((project.id, env, external))
+    headers = ctx.core.token_creations.hit((project.id, env, external))
     expires = ctx.store.clock.now_ms() + TOKEN_LIFETIME_MS
     token = ConnectToken(ctx.store.ids.token("ctok_", 32), project.id, env, external, expires, **uris)
     ctx.store.connect_tokens[token.token] = token

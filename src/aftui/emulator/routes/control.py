@@ -1,24 +1,26 @@
 """`/_emulator/...`: controls for tests, benchmarks and the demo; never under /v1.
 
 The control API takes no bearer token: it exists only on the emulator,
-which binds loopback by default.
+which binds loopback by default. Two controls need what only the server
+knows (the demo's ids, the hostile data set planted once): `routes` is
+handed them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..behaviours import Emission
 from ..errors import bad_request, not_found
 from ..faults import Fault
-from ..http import json_response, read_params
+from ..http import core_of, json_response, read_params
 
-
-def _em(request: Request):
-    return request.app.state.emulator
+Report = Callable[[], dict[str, Any]]  # a server-side control that answers a JSON object
 
 
 def _number(params: dict[str, Any], name: str, default: float, *, low: float = 0, high: float = 10**9) -> float:
@@ -32,25 +34,21 @@ def _number(params: dict[str, Any], name: str, default: float, *, low: float = 0
     return value
 
 
-async def info(request: Request) -> Response:
-    return json_response(_em(request).describe())
-
-
 async def inject(request: Request) -> Response:
     """Emit synthetic events into a source: count, rate per second (0: at once), payload size, channel."""
-    em, params = _em(request), await read_params(request)
-    source = em.store.sources.get(request.path_params["id"])
+    core, params = core_of(request), await read_params(request)
+    source = core.store.sources.get(request.path_params["id"])
     if source is None:
         raise not_found("source", request.path_params["id"])
     count = int(_number(params, "count", 1, low=1, high=10_000_000))
     rate = _number(params, "rate", 0)
     size = int(_number(params, "size", 0, high=10 * 1024 * 1024))
     channel = str(params.get("channel") or "default")
-    job = em.runtime.inject(source, count=count, rate=rate, size=size, channel=channel)
+    job = core.runtime.inject(source, count=count, rate=rate, size=size, channel=channel)
     if params.get("wait") in (True, "true", "1"):
         await job
         return json_response({"injected": count})
-    em.runtime.spawn(job)
+    core.runtime.spawn(job)
     return json_response({"scheduled": count}, 202)
 
 
@@ -60,8 +58,8 @@ async def emit(request: Request) -> Response:
     One call: {event, id?, channel?, summary?, ts?}; several calls of one run
     (ordered by ts, deduped together): {events: [{event, id?, channel?, ts?}, ...]}.
     """
-    em, params = _em(request), await read_params(request)
-    source = em.store.sources.get(request.path_params["id"])
+    core, params = core_of(request), await read_params(request)
+    source = core.store.sources.get(request.path_params["id"])
     if source is None:
         raise not_found("source", request.path_params["id"])
     if "events" in params:
@@ -71,13 +69,11 @@ async def emit(request: Request) -> Response:
         emissions = [_emission(c, f"events[{i}].") for i, c in enumerate(calls)]
     else:
         emissions = [_emission(params, "")]
-    stored = em.runtime.source_emit(source, emissions)
+    stored = core.runtime.source_emit(source, emissions)
     return json_response({"emitted": [s.id for s in stored]})
 
 
-def _emission(call: dict[str, Any], where: str):
-    from ..behaviours import Emission
-
+def _emission(call: dict[str, Any], where: str) -> Emission:
     if "event" not in call:
         raise bad_request(f"{where}event is required", param=f"{where}event")
     ts = call.get("ts")
@@ -88,40 +84,35 @@ def _emission(call: dict[str, Any], where: str):
 
 async def run_timer(request: Request) -> Response:
     """Fire a timer now: a timer source (dc_), a timer trigger (ti_) or every timer of a workflow (p_)."""
-    em = _em(request)
+    core = core_of(request)
     ident = request.path_params["id"]
-    if ident in em.store.sources:
-        emitted = await em.runtime.fire_source_timer(em.store.sources[ident])
+    if ident in core.store.sources:
+        emitted = await core.runtime.fire_source_timer(core.store.sources[ident])
         return json_response({"emitted": [e.id for e in emitted]})
-    for workflow in em.store.workflows.values():
+    for workflow in core.store.workflows.values():
         timers = [t for t in workflow.triggers if t.kind == "timer" and ident in (t.id, workflow.id)]
         if timers:
-            runs = [await em.runtime.fire_workflow_timer(workflow, t) for t in timers]
+            runs = [await core.runtime.fire_workflow_timer(workflow, t) for t in timers]
             return json_response({"runs": [r["status"] for r in runs]})
     raise not_found("timer", ident)
 
 
-async def plant_hostile(request: Request) -> Response:
-    """Plant the hostile data set (names, payloads, stacks, accounts that attack a terminal); idempotent."""
-    return json_response(_em(request).plant_hostile())
-
-
 async def faults(request: Request) -> Response:
-    em = _em(request)
+    core = core_of(request)
     if request.method == "GET":
-        return json_response({"faults": [f.describe() for f in em.faults.active()]})
+        return json_response({"faults": [f.describe() for f in core.faults.active()]})
     if request.method == "DELETE":
-        em.faults.clear()
+        core.faults.clear()
         return json_response({})
     fault = Fault.from_params(await read_params(request))
-    em.faults.add(fault)
+    core.faults.add(fault)
     return json_response(fault.describe())
 
 
 async def drop_streams(request: Request) -> Response:
     params = await read_params(request)
     source_id = params.get("source_id")
-    return json_response({"dropped": _em(request).runtime.drop_streams(str(source_id) if source_id else None)})
+    return json_response({"dropped": core_of(request).runtime.drop_streams(str(source_id) if source_id else None)})
 
 
 async def clock(request: Request) -> Response:
@@ -129,38 +120,38 @@ async def clock(request: Request) -> Response:
 
     Timers that come due when the clock moves forward fire before the answer.
     """
-    em = _em(request)
+    core = core_of(request)
     if request.method == "POST":
         params = await read_params(request)
         if "running" in params:
-            em.store.clock.run(params["running"] in (True, "true", "1"))
+            core.store.clock.run(params["running"] in (True, "true", "1"))
         if "now_ms" in params:
-            em.store.clock.set(int(_number(params, "now_ms", 0, high=10**15)))
+            core.store.clock.set(int(_number(params, "now_ms", 0, high=10**15)))
         if "advance" in params:
-            em.store.clock.advance(_number(params, "advance", 0, high=10**8))
-        fired = await em.runtime.fire_due()
+            core.store.clock.advance(_number(params, "advance", 0, high=10**8))
+        fired = await core.runtime.fire_due()
         return json_response(
-            {"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running, "timers_fired": fired}
+            {"now_ms": core.store.clock.now_ms(), "running": core.store.clock.running, "timers_fired": fired}
         )
-    return json_response({"now_ms": em.store.clock.now_ms(), "running": em.store.clock.running})
+    return json_response({"now_ms": core.store.clock.now_ms(), "running": core.store.clock.running})
 
 
 async def revoke_key(request: Request) -> Response:
     """Revoke a user's API key as settings would: a new key is generated, the old one gets 401."""
-    em = _em(request)
-    user = em.store.users.get(request.path_params["id"])
+    core = core_of(request)
+    user = core.store.users.get(request.path_params["id"])
     if user is None:
         raise not_found("user", request.path_params["id"])
     user.revoked_keys.append(user.api_key)
-    user.api_key = em.store.ids.token("", 32).lower()
+    user.api_key = core.store.ids.token("", 32).lower()
     return json_response({"api_key": user.api_key})
 
 
 async def settings(request: Request) -> Response:
     """Tune what tests need shorter: token lifetime, SSE keepalive, retry delays, deletion delay."""
-    em = _em(request)
+    core = core_of(request)
     params = await read_params(request)
-    s = em.settings
+    s = core.settings
     if "token_lifetime" in params:
         s.token_lifetime = int(_number(params, "token_lifetime", 3600, low=1, high=86400))
     if "keepalive_s" in params:
@@ -183,23 +174,23 @@ async def settings(request: Request) -> Response:
 
 
 async def deliveries(request: Request) -> Response:
-    return json_response({"deliveries": list(_em(request).runtime.deliveries)})
+    return json_response({"deliveries": list(core_of(request).runtime.deliveries)})
 
 
 async def emails(request: Request) -> Response:
-    return json_response({"emails": list(_em(request).runtime.emails)})
+    return json_response({"emails": list(core_of(request).runtime.emails)})
 
 
 async def send_email(request: Request) -> Response:
     """Deliver an e-mail to a workflow's email trigger address: {to, from, subject, text}."""
-    em, params = _em(request), await read_params(request)
+    core, params = core_of(request), await read_params(request)
     to = params.get("to")
-    for workflow in em.store.workflows.values():
+    for workflow in core.store.workflows.values():
         for trigger in workflow.triggers:
             if trigger.kind == "email" and trigger.email_address == to:
                 event = {k: params.get(k) for k in ("to", "from", "subject", "text")}
                 run = (
-                    await em.runtime.run_workflow(workflow, event, source_type="EMAIL", emitter_id=trigger.id)
+                    await core.runtime.run_workflow(workflow, event, source_type="EMAIL", emitter_id=trigger.id)
                     if workflow.active
                     else None
                 )
@@ -209,18 +200,18 @@ async def send_email(request: Request) -> Response:
 
 async def test_run(request: Request) -> Response:
     """A test run of a workflow: errors are returned, not e-mailed nor forwarded."""
-    em, params = _em(request), await read_params(request)
-    workflow = em.store.workflows.get(request.path_params["id"])
+    core, params = core_of(request), await read_params(request)
+    workflow = core.store.workflows.get(request.path_params["id"])
     if workflow is None:
         raise not_found("workflow", request.path_params["id"])
-    run = await em.runtime.run_workflow(workflow, params.get("event"), source_type="TEST", test=True)
+    run = await core.runtime.run_workflow(workflow, params.get("event"), source_type="TEST", test=True)
     return json_response(run)
 
 
 async def account_state(request: Request) -> Response:
     """Mark an account healthy or not, dead or not (the spec does not show what moves these)."""
-    em, params = _em(request), await read_params(request)
-    account = em.store.accounts.get(request.path_params["id"])
+    core, params = core_of(request), await read_params(request)
+    account = core.store.accounts.get(request.path_params["id"])
     if account is None:
         raise not_found("account", request.path_params["id"])
     for name in ("healthy", "dead"):
@@ -228,11 +219,24 @@ async def account_state(request: Request) -> Response:
             if not isinstance(params[name], bool):
                 raise bad_request(f"{name} must be a boolean", param=name)
             setattr(account, name, params[name])
-    account.updated_at_ms = em.store.clock.now_ms()
+    account.updated_at_ms = core.store.clock.now_ms()
     return json_response({"id": account.id, "healthy": account.healthy, "dead": account.dead})
 
 
-def routes() -> list[Route]:
+def routes(*, describe: Report, plant_hostile: Report) -> list[Route]:
+    """The control routes, with the server's two controls.
+
+    `describe` answers `GET info`: URLs, the demo key, the OAuth client, ids.
+    `plant_hostile` plants the hostile data set (names, payloads, stacks and
+    accounts that attack a terminal) the first time and answers its ids.
+    """
+
+    async def info(request: Request) -> Response:
+        return json_response(describe())
+
+    async def hostile(request: Request) -> Response:
+        return json_response(plant_hostile())
+
     return [
         Route("/_emulator/info", info, methods=["GET"]),
         Route("/_emulator/sources/{id}/inject", inject, methods=["POST"]),
@@ -248,5 +252,5 @@ def routes() -> list[Route]:
         Route("/_emulator/email", send_email, methods=["POST"]),
         Route("/_emulator/workflows/{id}/test", test_run, methods=["POST"]),
         Route("/_emulator/accounts/{id}", account_state, methods=["POST"]),
-        Route("/_emulator/hostile", plant_hostile, methods=["POST"]),
+        Route("/_emulator/hostile", hostile, methods=["POST"]),
     ]

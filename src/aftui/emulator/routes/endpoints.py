@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import ApiProblem
-from ..http import json_response
+from ..http import core_of, json_response
 
 MAX_BODY = 5 * 1024 * 1024
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -47,11 +47,11 @@ def _parse_body(text: str, content_type: str) -> Any:
 
 
 async def endpoint(request: Request) -> Response:
-    em = request.app.state.emulator
+    core = core_of(request)
     key = request.path_params["key"]
     rest = request.path_params.get("rest", "")
     event = await request_event(request, "/" + rest if rest else "/")
-    status, headers, body = await em.runtime.handle_endpoint(key, event)
+    status, headers, body = await core.runtime.handle_endpoint(key, event)
     if isinstance(body, (dict, list)):
         return json_response(body, status, headers)
     media = None if any(k.lower() == "content-type" for k in headers) else "text/plain"

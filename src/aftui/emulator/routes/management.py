@@ -10,7 +10,7 @@ from ..errors import ApiProblem, bad_request, not_found
 from ..http import Ctx, api_route, json_response
 from ..paging import parse_limit
 from ..search import TextIndex
-from ..store import Account
+from ..store import Account, Component
 from .common import find, ok_data, page_of_records
 
 
@@ -117,11 +117,11 @@ async def create_component(ctx: Ctx) -> Response:
         )
     org_id = ctx.principal.workspace(ctx.params)
     if code:
-        comp = operations.save_component(ctx.em, ctx.principal.user.id, org_id, code, url or None)
+        comp = operations.save_component(ctx.core, ctx.principal.user.id, org_id, code, url or None)
     else:
         assert url is not None
         comp = operations.save_component(
-            ctx.em, ctx.principal.user.id, org_id, await operations.fetch_code(ctx.em, url), url
+            ctx.core, ctx.principal.user.id, org_id, await operations.fetch_code(ctx.core, url), url
         )
     return ok_data(ctx, views.component(comp))
 
@@ -182,7 +182,7 @@ def _threshold(raw: object) -> float:
     return value
 
 
-def _search_text(comp) -> str:
+def _search_text(comp: Component) -> str:
     meta = comp.meta
     apps = " ".join(p.get("app", "") for p in meta.props if p.get("type") == "app")
     return " ".join(filter(None, [meta.key, meta.name, meta.description, apps]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
@@ -10,10 +11,11 @@ from starlette.routing import Route
 
 from ..auth import issue_token, revoke_token
 from ..errors import ApiProblem, bad_request, missing
-from ..http import json_response, read_params
+from ..http import core_of, json_response, read_params
+from ..store import OAuthClient
 
 
-async def _form_or_json(request: Request) -> dict:
+async def _form_or_json(request: Request) -> dict[str, Any]:
     """OAuth clients send form-encoded bodies as often as JSON; take both."""
     if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         # Parsed here rather than with request.form(), which needs python-multipart.
@@ -22,18 +24,21 @@ async def _form_or_json(request: Request) -> dict:
     return await read_params(request)
 
 
-def _client(request: Request, params: dict):
-    em = request.app.state.emulator
-    client_id, secret = params.get("client_id"), params.get("client_secret")
-    for name, value in (("client_id", client_id), ("client_secret", secret)):
-        if not value:
-            raise missing(name)
-        if not isinstance(value, str):
-            raise bad_request(f"{name} must be a string", param=name)
-    client = em.store.oauth_clients.get(client_id)
+def _client(request: Request, params: dict[str, Any]) -> OAuthClient:
+    client_id, secret = _string(params, "client_id"), _string(params, "client_secret")
+    client = core_of(request).store.oauth_clients.get(client_id)
     if client is None or client.client_secret != secret:
         raise ApiProblem(401, "invalid client_id or client_secret", code="invalid_client")
     return client
+
+
+def _string(params: dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not value:
+        raise missing(name)
+    if not isinstance(value, str):
+        raise bad_request(f"{name} must be a string", param=name)
+    return value
 
 
 async def token(request: Request) -> Response:
@@ -44,20 +49,16 @@ async def token(request: Request) -> Response:
     if grant != "client_credentials":
         raise bad_request("grant_type must be client_credentials", param="grant_type")
     client = _client(request, params)
-    em = request.app.state.emulator
-    return json_response(issue_token(em.store, em.secret, client, em.settings.token_lifetime))
+    core = core_of(request)
+    return json_response(issue_token(core.store, core.secret, client, core.settings.token_lifetime))
 
 
 async def revoke(request: Request) -> Response:
     params = await _form_or_json(request)
-    value = params.get("token")
-    if not value:
-        raise missing("token")
-    if not isinstance(value, str):
-        raise bad_request("token must be a string", param="token")
+    value = _string(params, "token")
     _client(request, params)
-    em = request.app.state.emulator
-    revoke_token(em.store, em.secret, value)  # revoking an unknown token is not an error (RFC 7009)
+    core = core_of(request)
+    revoke_token(core.store, core.secret, value)  # revoking an unknown token is not an error (RFC 7009)
     return json_response({})
 
 

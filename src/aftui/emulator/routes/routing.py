@@ -14,7 +14,7 @@ from .common import find, ok_data, page_of_records
 
 async def create_subscription(ctx: Ctx) -> Response:
     sub = operations.create_subscription(
-        ctx.em,
+        ctx.core,
         ctx.principal.user.id,
         ctx.principal.org_ids,
         ctx.principal.workspace(ctx.params),
@@ -26,14 +26,14 @@ async def create_subscription(ctx: Ctx) -> Response:
 
 
 async def delete_subscription(ctx: Ctx) -> Response:
-    operations.delete_subscription(ctx.em, ctx.principal.org_ids, ctx.params)
+    operations.delete_subscription(ctx.core, ctx.principal.org_ids, ctx.params)
     return json_response({})
 
 
 async def create_auto_subscription(ctx: Ctx) -> Response:
     named = ctx.params.get("org_id") or not ctx.principal.is_user_key
     auto = operations.create_auto_subscription(
-        ctx.em,
+        ctx.core,
         ctx.principal.user.id,
         ctx.principal.workspace(ctx.params) if named else None,
         ctx.principal.org_ids,
@@ -70,7 +70,7 @@ async def org_subscriptions(ctx: Ctx) -> Response:
 
 async def create_webhook(ctx: Ctx) -> Response:
     webhook = operations.create_webhook(
-        ctx.em,
+        ctx.core,
         ctx.principal.user.id,
         ctx.principal.workspace(ctx.params),
         ctx.params.get("url"),
@@ -87,7 +87,7 @@ async def my_webhooks(ctx: Ctx) -> Response:
 
 async def delete_webhook(ctx: Ctx) -> Response:
     webhook = find(ctx, ctx.store.webhooks, ctx.path("id"), "webhook")
-    operations.delete_webhook(ctx.em, webhook)
+    operations.delete_webhook(ctx.core, webhook)
     return json_response({})
 
 
@@ -96,8 +96,8 @@ async def delete_webhook(ctx: Ctx) -> Response:
 
 async def create_workflow(ctx: Ctx) -> Response:
     org_id = ctx.principal.workspace(ctx.params, required=True)
-    workflow = operations.create_workflow(ctx.em, ctx.principal.user.id, org_id, ctx.params)
-    return ok_data(ctx, views.workflow(workflow, ctx.store, ctx.em.root_url))
+    workflow = operations.create_workflow(ctx.core, ctx.principal.user.id, org_id, ctx.params)
+    return ok_data(ctx, views.workflow(workflow, ctx.store, ctx.core.root_url))
 
 
 async def get_workflow(ctx: Ctx) -> Response:
@@ -110,7 +110,7 @@ async def get_workflow(ctx: Ctx) -> Response:
             raise not_found("workflow template", ident)
         return json_response(shape(views.template(template, ctx.store), ctx.params))
     workflow = find(ctx, ctx.store.workflows, ctx.path("id"), "workflow")
-    return json_response(shape(views.workflow(workflow, ctx.store, ctx.em.root_url), ctx.params))
+    return json_response(shape(views.workflow(workflow, ctx.store, ctx.core.root_url), ctx.params))
 
 
 async def update_workflow(ctx: Ctx) -> Response:
@@ -123,7 +123,7 @@ async def update_workflow(ctx: Ctx) -> Response:
         workflow.active = active
         workflow.updated_at = ctx.store.clock.now_s()
         for trigger in workflow.triggers:
-            ctx.em.runtime.schedule_trigger(trigger)
+            ctx.core.runtime.schedule_trigger(trigger)
     return ok_data(ctx, {"id": workflow.id, "active": workflow.active})
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
@@ -11,22 +12,25 @@ from starlette.routing import Route
 
 from .. import operations, views
 from ..auth import authenticate
+from ..core import Core
 from ..errors import ApiProblem, bad_request, not_found
-from ..http import Ctx, api_route, json_response
+from ..http import Ctx, api_route, core_of, json_response
 from ..ids import parse_event_id
+from ..runtime import Subscriber
+from ..store import Source
 from .common import find, ok_data, page_of_events, page_of_records
 
 
-def _render(ctx: Ctx):
-    return lambda s: views.source(s, ctx.store, ctx.em.root_url)
+def _render(ctx: Ctx) -> Callable[[Source], dict[str, Any]]:
+    return lambda s: views.source(s, ctx.store, ctx.core.root_url)
 
 
 async def create_source(ctx: Ctx) -> Response:
     org_id = ctx.principal.workspace(ctx.params)
-    comp = await operations.component_from_params(ctx.em, ctx.principal.user.id, org_id, ctx.params)
+    comp = await operations.component_from_params(ctx.core, ctx.principal.user.id, org_id, ctx.params)
     name = ctx.str_param("name")
     source = operations.deploy_source(
-        ctx.em, ctx.principal.user.id, org_id, comp, name, ctx.params.get("configured_props")
+        ctx.core, ctx.principal.user.id, org_id, comp, name, ctx.params.get("configured_props")
     )
     return ok_data(ctx, _render(ctx)(source))
 
@@ -40,7 +44,7 @@ async def update_source(ctx: Ctx) -> Response:
     source = find(ctx, ctx.store.sources, ctx.path("id"), "source")
     given = any(ctx.params.get(k) for k in ("component_id", "component_code", "component_url", "key"))
     comp = (
-        await operations.component_from_params(ctx.em, ctx.principal.user.id, source.org_id, ctx.params)
+        await operations.component_from_params(ctx.core, ctx.principal.user.id, source.org_id, ctx.params)
         if given
         else None
     )
@@ -54,13 +58,13 @@ async def update_source(ctx: Ctx) -> Response:
     name = ctx.str_param("name")
     if name == "":
         raise bad_request("name must not be empty", param="name")
-    operations.update_source(ctx.em, source, comp, name, ctx.params.get("configured_props"), ctx.bool_param("active"))
+    operations.update_source(ctx.core, source, comp, name, ctx.params.get("configured_props"), ctx.bool_param("active"))
     return ok_data(ctx, _render(ctx)(source))
 
 
 async def delete_source(ctx: Ctx) -> Response:
     source = find(ctx, ctx.store.sources, ctx.path("id"), "source")
-    operations.delete_source(ctx.em, source)
+    operations.delete_source(ctx.core, source)
     return json_response({})
 
 
@@ -95,10 +99,10 @@ async def delete_source_events(ctx: Ctx) -> Response:
     log = ctx.store.log(source.id)
 
     async def remove() -> None:
-        await asyncio.sleep(ctx.em.settings.events_delete_delay_s)
+        await asyncio.sleep(ctx.core.settings.events_delete_delay_s)
         log.delete(start, end)
 
-    ctx.em.runtime.spawn(remove())
+    ctx.core.runtime.spawn(remove())
     return json_response({}, 202)
 
 
@@ -117,26 +121,26 @@ async def workflow_errors(ctx: Ctx) -> Response:
 
 async def sse(request: Request) -> Response:
     """`{root_url}/sources/{id}/sse`: unnamed events, `id:` = event id, keepalive comments."""
-    em = request.app.state.emulator
-    principal = authenticate(em.store, em.secret, request.headers.get("authorization"))
+    core = core_of(request)
+    principal = authenticate(core.store, core.secret, request.headers.get("authorization"))
     source_id = request.path_params["id"]
-    source = em.store.sources.get(source_id)
+    source = core.store.sources.get(source_id)
     if source is None or not principal.can_see(source.org_id):
         raise not_found("source", source_id)
     last = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
     last_key = parse_event_id(last) if last else None
     if last and last_key is None:
         raise bad_request("Last-Event-ID must be an event id of the form <epoch-ms>-<seq>", param="Last-Event-ID")
-    sub = em.runtime.open_stream(source_id, last_key)
+    sub = core.runtime.open_stream(source_id, last_key)
     return StreamingResponse(
-        _frames(em, source_id, sub),
+        _frames(core, source_id, sub),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
-async def _frames(em, source_id: str, sub) -> AsyncIterator[bytes]:
-    keepalive = em.settings.keepalive_s
+async def _frames(core: Core, source_id: str, sub: Subscriber) -> AsyncIterator[bytes]:
+    keepalive = core.settings.keepalive_s
     try:
         yield b": connected\n\n"
         while True:
@@ -150,7 +154,7 @@ async def _frames(em, source_id: str, sub) -> AsyncIterator[bytes]:
             except TimeoutError:
                 yield b": keepalive\n\n"
     finally:
-        em.runtime.close_stream(source_id, sub)
+        core.runtime.close_stream(source_id, sub)
 
 
 def routes() -> list[Route]:
