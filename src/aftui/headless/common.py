@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
-from typing import TextIO
+from collections.abc import Callable, Coroutine
+from typing import Any, TextIO
 
 from ..api import (
     ApiError,
@@ -56,7 +56,9 @@ def make_client(args: argparse.Namespace) -> Client:
 
 
 def run(
-    command: Callable[[argparse.Namespace], Awaitable[int]], args: argparse.Namespace, err: TextIO = sys.stderr
+    command: Callable[[argparse.Namespace], Coroutine[Any, Any, int]],
+    args: argparse.Namespace,
+    err: TextIO = sys.stderr,
 ) -> int:
     """Run an async command, turning every expected failure into a message and an exit code."""
     try:

@@ -6,6 +6,7 @@ import argparse
 import shutil
 import sqlite3
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with Journal() as journal:
-            return args.journal_handler(journal, args)
+            handler: Callable[[Journal, argparse.Namespace], int] = args.journal_handler
+            return handler(journal, args)
     except (sqlite3.Error, OSError, ValueError) as error:
         print(f"aftui: journal: {error}", file=sys.stderr)
         return USAGE
@@ -85,8 +87,11 @@ def _when(ms: int | None) -> str:
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+    if n < 1024:
+        return f"{n} B"
+    size = n / 1024
+    for unit in ("KB", "MB"):
+        if size < 1024:
+            return f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"

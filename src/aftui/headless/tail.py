@@ -17,11 +17,14 @@ from ..text import visible
 from . import output
 from .common import OK, make_client
 
+# (emitter id, event) as they arrive, from every stream and poller, to the one printer.
+Events = asyncio.Queue[tuple[str, EventSummary]]
+
 
 async def tail(args: argparse.Namespace) -> int:
     if not args.source_ids and not args.errors:
         raise ValueError("name at least one source id, or --errors WORKFLOW_ID")
-    queue: asyncio.Queue[tuple[str, EventSummary]] = asyncio.Queue()
+    queue: Events = asyncio.Queue()
     async with make_client(args) as client:
         tasks = [asyncio.create_task(_stream(client, sid, queue, args)) for sid in args.source_ids]
         tasks += [asyncio.create_task(_errors(client, wid, queue)) for wid in args.errors]
@@ -39,17 +42,18 @@ async def tail(args: argparse.Namespace) -> int:
     return OK
 
 
-async def _stream(client: Client, source_id: str, queue: asyncio.Queue, args: argparse.Namespace) -> None:
+async def _stream(client: Client, source_id: str, queue: Events, args: argparse.Namespace) -> None:
     def report(state: StreamState) -> None:
         if not args.json and state.phase in ("reconnecting", "failed"):
             print(f"aftui: {source_id}: {state}", file=sys.stderr)
 
     async for event in client.stream_source(source_id, on_state=report):
-        if args.channel is None or event.channel == args.channel:
-            await queue.put((source_id, event))
+        summary = event if isinstance(event, EventSummary) else event.parse()  # not raw: always a summary
+        if args.channel is None or summary.channel == args.channel:
+            await queue.put((source_id, summary))
 
 
-async def _errors(client: Client, workflow_id: str, queue: asyncio.Queue) -> None:
+async def _errors(client: Client, workflow_id: str, queue: Events) -> None:
     def report(error: Exception) -> None:
         print(f"aftui: {workflow_id}: polling $errors failed, backing off: {error}", file=sys.stderr)
 
@@ -58,13 +62,13 @@ async def _errors(client: Client, workflow_id: str, queue: asyncio.Queue) -> Non
         await queue.put((workflow_id, event))
 
 
-async def _print(queue: asyncio.Queue, args: argparse.Namespace) -> None:
+async def _print(queue: Events, args: argparse.Namespace) -> None:
     while True:
         emitter, event = await queue.get()
         _emit(emitter, event, args)
 
 
-def _drain(queue: asyncio.Queue, args: argparse.Namespace) -> None:
+def _drain(queue: Events, args: argparse.Namespace) -> None:
     """Whatever arrived before the stop is still printed."""
     while not queue.empty():
         _emit(*queue.get_nowait(), args)

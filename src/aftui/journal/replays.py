@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
 
@@ -58,6 +58,9 @@ class ReplayRow:
     detail: str | None
     outcome_emitter_id: str | None
     outcome_event_id: str | None
+
+
+_COLUMNS = [field.name for field in fields(ReplayRow)]  # the table's columns, in order (SELECT *)
 
 
 class ReplayLog:
@@ -131,4 +134,4 @@ class ReplayLog:
         sql = f"SELECT * FROM replays {where} ORDER BY started_at DESC, rowid DESC LIMIT ?"
         with self._lock:
             rows = self._db.execute(sql, (*params, limit)).fetchall()
-        return [ReplayRow(*row[:8], bool(row[8]), *row[9:]) for row in rows]
+        return [ReplayRow(**{**dict(zip(_COLUMNS, row, strict=True)), "edited": bool(row[8])}) for row in rows]

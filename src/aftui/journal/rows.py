@@ -30,13 +30,13 @@ INT64 = 2**63
 
 def row_of(event: EventSummary | RawEvent, emitter_id: str | None, now: float) -> Row | None:
     """The row of `event`; None when it has no id or emitter to be kept by (it could not be deduplicated)."""
-    if type(event) is RawEvent:
+    if isinstance(event, RawEvent):
         emitter_id = emitter_id or event.emitter_id  # the stream's source, which the parsed event may not name
         row = _raw_row(event, emitter_id, now)
         if row is not None:
             return row
         event = event.parse()
-    return _summary_row(event, emitter_id, now)  # type: ignore[arg-type] - parsed just above
+    return _summary_row(event, emitter_id, now)
 
 
 def _summary_row(event: EventSummary, emitter_id: str | None, now: float) -> Row | None:
@@ -118,9 +118,11 @@ def summary_of_row(
     meta.setdefault("emitter_id", emitter_id)
     event = _loads(payload) if payload else None
     try:
-        return EventSummary(id=event_id, indexed_at_ms=indexed_at_ms, event=event, metadata=meta)
+        return EventSummary.model_validate(
+            {"id": event_id, "indexed_at_ms": indexed_at_ms, "event": event, "metadata": meta}
+        )
     except ValueError:
-        return EventSummary(id=event_id, event=event, metadata={"emitter_id": emitter_id})
+        return EventSummary(id=event_id, event=event, metadata=EventMetadata(emitter_id=emitter_id))
 
 
 def _loads(text: str) -> Any:

@@ -297,8 +297,10 @@ class Journal:
     def count(self, emitter_id: str | None = None) -> int:
         with self._lock:
             if emitter_id is None:
-                return self._db.execute("SELECT count(*) FROM events").fetchone()[0]
-            return self._db.execute("SELECT count(*) FROM events WHERE emitter_id = ?", (emitter_id,)).fetchone()[0]
+                return int(self._db.execute("SELECT count(*) FROM events").fetchone()[0])
+            return int(
+                self._db.execute("SELECT count(*) FROM events WHERE emitter_id = ?", (emitter_id,)).fetchone()[0]
+            )
 
     def stats(self) -> dict[str, Any]:
         """Rows, bytes on disk (database and WAL), oldest/newest event time, emitters, fts."""
@@ -410,7 +412,7 @@ class Journal:
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         free = db.execute("PRAGMA freelist_count").fetchone()[0]
         size = db.execute("PRAGMA page_size").fetchone()[0]
-        return (pages - free) * size
+        return int((pages - free) * size)
 
 
 def _statements(script: str) -> list[str]:

@@ -83,9 +83,9 @@ async def source_feed(
     try:
         # The hot loop of the monitor: two checks and one call per event.
         fresh = cursor.fresh
-        async for event in stream:
-            if fresh(event):
-                deliver(target, event)
+        async for streamed in stream:
+            if fresh(streamed):
+                deliver(target, streamed)
             if gate.until:
                 await gate.passage()
     except FINAL:

@@ -39,9 +39,9 @@ def search_history(
     found: list[tuple[Target, EventSummary]] = []
     for emitter_id, kinds in by_emitter.items():
         for event in journal.search(query, emitter_id=emitter_id, limit=limit):
-            target = kinds.get(event.channel == ERRORS)
-            if target is not None:
-                found.append((target, event))
+            kind = kinds.get(event.channel == ERRORS)
+            if kind is not None:
+                found.append((kind, event))
     return _oldest_first(found)[-limit:]
 
 

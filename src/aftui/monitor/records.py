@@ -61,8 +61,12 @@ class Record:
         self.target = target
         self.seen = seen  # wall-clock seconds when it arrived (or was read from the journal)
         self.history = history  # read from the journal when the monitor opened, not seen live
-        self._raw = event if isinstance(event, RawEvent) else None
-        self._event = None if self._raw is not None else event
+        self._raw: RawEvent | None = None
+        self._event: EventSummary | None = None
+        if isinstance(event, RawEvent):
+            self._raw = event
+        else:
+            self._event = event
         self.time_ms = _time_ms(event, seen)  # what the timeline orders by
         self._name: str | None = None
         self._summary: str | None = None
@@ -75,7 +79,9 @@ class Record:
     def event(self) -> EventSummary:
         event = self._event
         if event is None:
-            event = self._event = self._raw.parse()  # type: ignore[union-attr] - one of the two is set
+            raw = self._raw
+            assert raw is not None, "a record holds its event, parsed or raw"
+            event = self._event = raw.parse()
             self._raw = None
         return event
 
@@ -143,7 +149,8 @@ def _time_ms(event: EventSummary | RawEvent, seen: float) -> int:
     key = event.key
     if key is not None:
         return key[0]
-    return event.indexed_at_ms or int(seen * 1000)  # type: ignore[union-attr] - a RawEvent always has a key
+    indexed = event.indexed_at_ms if isinstance(event, EventSummary) else None  # a RawEvent always has a key
+    return indexed or int(seen * 1000)
 
 
 def summary_of(event: EventSummary) -> str:

@@ -12,15 +12,18 @@ import logging
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from ..journal.store import Journal
     from ..journal.writer import JournalWriter
 
 log = logging.getLogger(__name__)
+
+N = TypeVar("N", int, float)
 
 DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_MB = 500.0
@@ -40,7 +43,7 @@ class Retention:
         )
 
 
-def _number(variable: str, default: float, kind: type) -> float | None:
+def _number(variable: str, default: N, kind: Callable[[str], N]) -> N | None:
     text = os.environ.get(variable, "").strip().lower()
     if not text:
         return default

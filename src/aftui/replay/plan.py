@@ -16,7 +16,7 @@ and subscriptions decide, if they leave only one candidate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..api import ApiError, Client, iterate
 from ..api.models import (
@@ -64,6 +64,14 @@ class ReplayPlan:
     def emitter_id(self) -> str:
         """The emitter of the `$errors` event (the workflow), as the journal keys it."""
         return self.event.metadata.emitter_id or self.workflow_id
+
+
+class PlanMaker(Protocol):
+    """A plan for the error at hand, from what the caller found out: where to send it, or why not."""
+
+    def __call__(
+        self, trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None
+    ) -> ReplayPlan: ...
 
 
 class Planner:
@@ -160,7 +168,9 @@ class Planner:
             )
         return await self._via_source(plan, feeders[0], error, inactive or GUESSED)
 
-    async def _via_source(self, plan: Any, source_id: str, error: WorkflowError, inactive: str | None) -> ReplayPlan:
+    async def _via_source(
+        self, plan: PlanMaker, source_id: str, error: WorkflowError, inactive: str | None
+    ) -> ReplayPlan:
         source = await self._source(source_id)
         if isinstance(source, ApiError):
             return plan(
@@ -239,7 +249,7 @@ async def full_errors(client: Client, events: list[EventSummary], workflow_id: s
         return events
     page = await client.list_workflow_errors(workflow_id, expand=True, limit=100)
     full = {e.id: e for e in page.items if e.id}
-    return [full.get(e.id, e) if e.truncated else e for e in events]
+    return [full.get(e.id, e) if e.truncated and e.id else e for e in events]
 
 
 async def plan_replay(client: Client, event: EventSummary, workflow_id: str | None = None) -> ReplayPlan:
