@@ -13,7 +13,7 @@ from aftui.emulator.server import Options, ServerHandle, serve_in_thread
 # Every variable that picks or overrides a profile: a test of the config must not see the caller's.
 AFTUI_VARIABLES = (
     "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
-    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY",
+    "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY", "AFTUI_LOG_LEVEL",
 )  # fmt: skip
 
 
