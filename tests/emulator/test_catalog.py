@@ -145,6 +145,7 @@ def test_app_credential_fields():
 
 
 def test_catalogue_is_static():
+    """The catalogue's loader sits at the bottom of the emulator: it imports none of it and draws nothing at random."""
     source = Path(catalog.__file__).read_text()
     assert "import random" not in source
     assert not re.search(r"^from \.|^import aftui|^from aftui", source, re.MULTILINE)

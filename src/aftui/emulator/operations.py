@@ -6,6 +6,7 @@ the runtime, so that the demo is built through the same doors as a client.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,10 +39,20 @@ def read_component(code: str) -> ComponentMeta:
         ) from None
 
 
+@functools.cache
+def _registry_meta(code: str) -> ComponentMeta:
+    """The registry's code is the same for every emulator of a process: read once, not at every start.
+
+    Safe to share: nothing changes a ComponentMeta or its props (views copy them).
+    Only the catalogue's code comes here (one entry per registry component), never a client's.
+    """
+    return read_component(code)
+
+
 def save_component(
     core: Core, owner_id: str | None, org_id: str | None, code: str, url: str | None, *, registry: bool = False
 ) -> Component:
-    meta = read_component(code)
+    meta = _registry_meta(code) if registry else read_component(code)
     now = core.store.clock.now_s()
     comp = Component(
         id=core.store.ids.new("sc_"),
