@@ -22,6 +22,8 @@ TOKEN_CREATIONS_PER_MINUTE = 100
 
 
 class Core:
+    """One emulator's parts, with an empty store: the server's `Emulator` fills it with the demo."""
+
     def __init__(self, *, seed: int, activity: bool, root_url: str) -> None:
         # With activity off the clock stands still, so the same seed gives the same answers run after run.
         clock = Clock(start_ms=None if activity else DEMO_EPOCH_MS, running=activity)

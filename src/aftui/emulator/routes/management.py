@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -170,11 +172,12 @@ async def search_components(ctx: Ctx) -> Response:
     return json_response(body)
 
 
-def _threshold(raw: object) -> float:
+def _threshold(raw: Any) -> float:
+    """`similarity_threshold` as the query string or a JSON body gives it: text, a number, even a boolean."""
     if raw is None or raw == "":
         return DEFAULT_SIMILARITY
     try:
-        value = float(raw)  # type: ignore[arg-type]
+        value = float(raw)
     except (TypeError, ValueError):
         value = -1.0
     if not 0.0 <= value <= 1.0:
