@@ -15,7 +15,7 @@ from aftui.journal.store import DEFAULT_NAME as JOURNAL_NAME
 from aftui.journal.store import Journal
 from aftui.tui.forms import source_events
 from aftui.tui.forms.source_events import DeleteEventsForm
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.paged_table import PagedTable
 

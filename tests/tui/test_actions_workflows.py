@@ -7,7 +7,7 @@ from textual.widgets import Button
 from tui_helpers import inject, wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.workflows import KnownTable, WorkflowScreen, WorkflowsPane
 
 SIZE = (120, 36)

@@ -29,7 +29,7 @@ from tui_helpers import press as press_keys
 
 from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 
 SNAPSHOT_PORT = 47861
 

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input
 from tui_helpers import FIXED_NOW, wait_for
 
 from aftui.api.models import Account, ConnectToken
+from aftui.connect import group_end_users
 from aftui.tui.forms.connect import (
     MAX_EXTERNAL_ID,
     AppAccountsForm,
@@ -23,9 +24,9 @@ from aftui.tui.forms.connect import (
     redirect_problem,
     webhook_uri_problem,
 )
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.accounts import AccountScreen
-from aftui.tui.screens.confirm import ConfirmScreen
-from aftui.tui.screens.connect import EndUserScreen, group_end_users
+from aftui.tui.screens.connect import EndUserScreen
 from aftui.tui.widgets.credentials import MASK, CredentialsPanel
 from aftui.tui.widgets.json_view import JsonView
 from aftui.tui.widgets.paged_table import PagedTable

@@ -21,7 +21,7 @@ from tui_helpers import wait_for
 from aftui.api.models import ComponentProp
 from aftui.emulator.catalog import REGISTRY
 from aftui.emulator.props import validate_configured_props
-from aftui.tui.forms.prop_values import (
+from aftui.props import (
     MAX_STATIC_TEXT,
     OMIT,
     ValueProblem,
@@ -36,7 +36,7 @@ from aftui.tui.forms.prop_values import (
     timer_words,
 )
 from aftui.tui.forms.props import PropsSection, message_beside
-from aftui.tui.widgets.form import FormRow, Invalid
+from aftui.tui.modals.form import FormRow, Invalid
 from aftui.tui.widgets.json_editor import JsonEditor
 from aftui.tui.widgets.prop_fields import (
     BooleanField,

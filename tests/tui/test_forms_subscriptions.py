@@ -9,24 +9,17 @@ from textual.widgets import Button, Input, Select
 from tui_helpers import inject, wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.tui.forms.ends import (
-    CUSTOM,
-    ChannelPicker,
-    EndPicker,
-    channel_value,
-    emitter_problem,
-    listener_problem,
-    pair_problems,
-)
+from aftui.subscriptions import emitter_problem, listener_problem, pair_problems
 from aftui.tui.forms.subscription import (
     AutoSubscriptionForm,
     SendToWebhookForm,
     SubscriptionForm,
 )
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.screens.subscriptions import SubscriptionScreen
 from aftui.tui.screens.workflows import WorkflowScreen
+from aftui.tui.widgets.ends import CUSTOM, ChannelPicker, EndPicker, channel_value
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)

@@ -7,7 +7,7 @@ from textual.widgets import Button, Input
 from tui_helpers import wait_for
 
 from aftui.tui.forms.webhook import WebhookForm, url_problem
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.webhooks import WebhookScreen
 from aftui.tui.widgets.paged_table import PagedTable
 

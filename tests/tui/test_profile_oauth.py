@@ -14,7 +14,7 @@ from tui_helpers import wait_for
 from aftui.config import Config, Profile, save_config
 from aftui.emulator.server import ServerHandle
 from aftui.tui import run
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.profile import ProfileScreen, edit_profile, stored_profile
 from aftui.tui.widgets.paged_table import PagedTable
 

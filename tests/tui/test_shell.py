@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tui_helpers import wait_for
 
+from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.detail import DetailScreen
-from aftui.tui.screens.keys import KeysScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
 

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static, TabbedContent
 from tui_helpers import wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.tui.screens.confirm import ConfirmScreen
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.events import EventScreen
 from aftui.tui.screens.workflows import AddWorkflowScreen, KnownTable, WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.fields import Fields

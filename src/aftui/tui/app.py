@@ -1,9 +1,12 @@
-"""The aftui App: header, sidebar of panes, footer, palette, and what ties them to the session."""
+"""The aftui App: header, sidebar of panes, footer, palette, and what ties them to the session.
+
+Screens, panes and forms see this App through `host.Host`, which it
+implements (they sit below it and cannot import it).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -15,46 +18,20 @@ from textual.widgets.option_list import Option
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile
 from ..text import visible
-from .commands import AftuiCommands
-from .screens.accounts import AccountsPane
-from .screens.apps import AppsPane
-from .screens.components import ComponentsPane
-from .screens.connect import ConnectPane
+from .commands import AftuiCommands, ProfileCommands
+from .host import Host, session_of
+from .messages import AuthFailed
+from .modals.keys import KeysScreen
+from .opener import open_resource
+from .panes import PaneSpec, pane_specs
 from .screens.detail import DetailScreen
-from .screens.keys import KeysScreen
-from .screens.profile import ProfileCommands
-from .screens.sources import SourcesPane
-from .screens.subscriptions import SubscriptionsPane
-from .screens.webhooks import WebhooksPane
-from .screens.workflows import WorkflowsPane
-from .screens.workspaces import WorkspacesPane
-from .session import Session
-from .widgets.paged_table import AuthFailed, PagedTable
+from .screens.monitor import open_monitor
+from .screens.profile import fix_profile
+from .screens.start import Chosen, StartScreen
+from .session import DemoStarter, Session
+from .widgets.paged_table import PagedTable
 from .widgets.pane import Pane
 from .widgets.status import StatusHeader
-
-
-@dataclass(frozen=True)
-class PaneSpec:
-    id: str
-    title: str
-    make: Callable[[], Pane]
-
-
-def pane_specs() -> list[PaneSpec]:
-    """The sidebar, in order; keys 1-9 follow it."""
-    return [
-        PaneSpec("workspaces", "Workspaces", WorkspacesPane),
-        PaneSpec("sources", "Sources", SourcesPane),
-        PaneSpec("workflows", "Workflows", WorkflowsPane),
-        PaneSpec("webhooks", "Webhooks", WebhooksPane),
-        PaneSpec("subscriptions", "Subscriptions", SubscriptionsPane),
-        PaneSpec("connect", "Connect", ConnectPane),
-        PaneSpec("apps", "Apps", AppsPane),
-        PaneSpec("accounts", "Accounts", AccountsPane),
-        PaneSpec("components", "Components", ComponentsPane),
-    ]
-
 
 _INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
@@ -80,11 +57,13 @@ class AftuiApp(App[None]):
         start_pane: str = "sources",
         profile: Profile | None = None,
         force_read_only: bool = False,
+        start_demo: DemoStarter | None = None,
     ) -> None:
         super().__init__()
         # None until the start screen has chosen (nothing configured): the demo or a new profile.
-        self.session: Session = session  # type: ignore[assignment]
-        self.specs = pane_specs()
+        self.session: Session | None = session
+        self.start_demo = start_demo  # what the start screen's demo runs (run.py gives it)
+        self.specs: list[PaneSpec] = pane_specs()
         self.start_pane = start_pane
         self.profile = profile  # the config profile behind the session; None in the demo
         self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
@@ -110,30 +89,28 @@ class AftuiApp(App[None]):
 
     def on_mount(self) -> None:
         if self.session is None:
-            from .screens.start import StartScreen
-
-            self.push_screen(StartScreen(), self.begin)
+            if self.start_demo is None:
+                raise RuntimeError("nothing to start on: AftuiApp needs a session, or start_demo for the start screen")
+            self.push_screen(StartScreen(self.start_demo), self.begin)
             return
-        self.sync_header(self.query_one(StatusHeader))
+        self.query_one(StatusHeader).sync()
         self._start()
 
-    def begin(self, chosen: tuple[Session, Profile | None] | None) -> None:
+    def begin(self, chosen: Chosen | None) -> None:
         """Go on with the session chosen on the start screen (None: the user quit there)."""
         if chosen is None:
             self.exit()
             return
-        self.session, self.profile = chosen
-        self.session.client.read_only = self.session.client.read_only or self.force_read_only
-        if self.session.journal is None:
-            from ..monitor.retention import open_user_journal
-
-            self.session.journal = open_user_journal()
+        session, self.profile = chosen
+        self.session = session
+        session.client.read_only = session.client.read_only or self.force_read_only
         self.refresh_headers()
         self._start()
 
     async def use_profile(self, profile: Profile, client: Client) -> None:
         """Connect with another profile (every pane starts over), or the same one with its credential fixed."""
-        session, old = self.session, self.session.client
+        session = session_of(self)
+        old = session.client
         client.read_only = client.read_only or self.force_read_only
         if self._same_service(profile, client):
             await self._fixed_credential(profile, client)
@@ -152,8 +129,9 @@ class AftuiApp(App[None]):
         await old.aclose()
 
     def _same_service(self, profile: Profile, client: Client) -> bool:
-        old = self.session.client
-        return profile.name == self.session.profile_name and (
+        session = session_of(self)
+        old = session.client
+        return profile.name == session.profile_name and (
             client.base_url,
             client.org_id,
             client.project_id,
@@ -162,7 +140,7 @@ class AftuiApp(App[None]):
 
     async def _fixed_credential(self, profile: Profile, client: Client) -> None:
         """The key was refused and is now fixed: keep every screen (and what is typed in them), retry what failed."""
-        old = self.session.client
+        old = session_of(self).client
         old.auth, old.read_only = client.auth, client.read_only
         self.profile = profile
         await client.aclose()
@@ -181,8 +159,6 @@ class AftuiApp(App[None]):
 
     def action_monitor(self) -> None:
         """The live monitor of the workspace, unless it is what is open already."""
-        from .screens.monitor import open_monitor
-
         open_monitor(self)
 
     def run_cleanups(self) -> None:
@@ -192,18 +168,19 @@ class AftuiApp(App[None]):
     @work(group="start", exclusive=True, exit_on_error=False)
     async def _start(self) -> None:
         """Who we are (user keys only; OAuth tokens cannot read /users/me), then the first pane."""
-        client = self.session.client
+        session = session_of(self)
+        client = session.client
         if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
         if client.uses_user_key:
             try:
-                self.session.user = await self.session.client.me()
+                session.user = await session.client.me()
                 self.connection("ok")
             except ApiError as error:
                 self.report(error)
-        user = self.session.user
-        if user is not None and user.orgs and self.session.client.org_id not in {o.id for o in user.orgs}:
-            self.session.client.org_id = user.orgs[0].id
+        user = session.user
+        if user is not None and user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
+            session.client.org_id = user.orgs[0].id
         self.refresh_headers()
         self.show_pane(self.start_pane)
 
@@ -255,14 +232,15 @@ class AftuiApp(App[None]):
     # --- workspace, environment, connection ----------------------------------------------------
 
     def set_workspace(self, org_id: str) -> None:
-        if org_id == self.session.client.org_id:
+        session = session_of(self)
+        if org_id == session.client.org_id:
             return
-        self.session.client.org_id = org_id
+        session.client.org_id = org_id
         self._workspace_changed()
-        self.notify(f"Workspace: {visible(self.session.workspace_label, 60)}", markup=False)
+        self.notify(f"Workspace: {visible(session.workspace_label, 60)}", markup=False)
 
     def set_environment(self, environment: str) -> None:
-        self.session.client.environment = environment
+        session_of(self).client.environment = environment
         self._workspace_changed()
         self.notify(f"Connect environment: {environment}", markup=False)
 
@@ -271,21 +249,16 @@ class AftuiApp(App[None]):
         for pane in self.query_one("#panes", ContentSwitcher).query(Pane):
             pane.workspace_changed()
 
-    def sync_header(self, header: StatusHeader) -> None:
-        session = self.session
-        header.profile = session.profile_name
-        header.workspace = session.workspace_label
-        header.environment = session.environment
-        header.read_only = session.read_only
-        header.demo = session.demo
-        header.connection = self._connection
-
     def refresh_headers(self) -> None:
         for screen in self.screen_stack:
             for header in screen.query(StatusHeader):
-                self.sync_header(header)
+                header.sync()
 
     _connection = "connecting"
+
+    @property
+    def connection_state(self) -> str:
+        return self._connection
 
     def connection(self, state: str) -> None:
         self._connection = state
@@ -304,8 +277,6 @@ class AftuiApp(App[None]):
 
     def on_auth_failed(self, message: AuthFailed) -> None:
         """A refused credential: the profile screen to fix it (a 403 or the demo: only say so)."""
-        from .screens.profile import fix_profile
-
         error = message.error
         if error.status == 403:  # the credential is fine; this request is not for it
             self.notify(visible(error.message, 300), title="Not allowed", severity="error", markup=False)
@@ -325,6 +296,8 @@ class AftuiApp(App[None]):
 
     def open_id(self, ident: str) -> bool:
         """Open a resource from its id; the prefix tells its kind. False when the prefix is unknown."""
-        from .opener import open_resource
-
         return open_resource(self, ident.strip())
+
+
+# mypy holds the App to what screens take it for: a member missing from AftuiApp, or typed otherwise, fails here.
+_IMPLEMENTS_HOST: type[Host] = AftuiApp

@@ -14,15 +14,17 @@ Three pieces, used by every form and action:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Iterable
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
-from textual.app import App
 from textual.dom import DOMNode
+from textual.widget import Widget
 
 from ..api import ApiError, AuthError, ReadOnlyError
 from ..text import visible
-from .widgets.paged_table import AuthFailed, PagedTable
+from .host import host
+from .messages import AuthFailed
+from .widgets.paged_table import PagedTable
 
 T = TypeVar("T")
 
@@ -30,11 +32,19 @@ READ_ONLY_REASON = "This profile is read-only: changes are disabled (start aftui
 
 
 def read_only(node: DOMNode) -> bool:
-    session = getattr(node.app, "session", None)
+    session = host(node).session
     return bool(session is not None and session.read_only)
 
 
-class Guarded:
+# Guarded is mixed into widgets and screens: mypy checks it as one, and at run time it stays a plain mixin
+# (a Widget base here would come first in Textual's CSS type chain and hide the real widget's own).
+if TYPE_CHECKING:
+    _Mixin = Widget
+else:
+    _Mixin = object
+
+
+class Guarded(_Mixin):
     """Mixin: the actions in `CHANGES` change the service, so a read-only profile disables them.
 
     Textual dims a binding whose `check_action` answers None, and then lets
@@ -44,19 +54,19 @@ class Guarded:
     CHANGES: ClassVar[frozenset[str]] = frozenset()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.CHANGES and read_only(self):  # type: ignore[arg-type]
+        if action in self.CHANGES and read_only(self):
             return None
-        return super().check_action(action, parameters)  # type: ignore[misc]
+        return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
-        if not self.CHANGES or not read_only(self):  # type: ignore[arg-type]
+        if not self.CHANGES or not read_only(self):
             return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):  # type: ignore[attr-defined]
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
             if binding.action in self.CHANGES:
                 event.stop()
                 self.notify(
                     f"{binding.description}: {READ_ONLY_REASON}", title="Read-only", severity="warning", markup=False
-                )  # type: ignore[attr-defined]
+                )
                 return
 
 
@@ -66,7 +76,7 @@ def describe_error(error: ApiError) -> str:
 
 
 async def perform(
-    owner: DOMNode, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()
+    owner: Widget, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()
 ) -> tuple[bool, T | None]:
     """Await `call`; on success notify `done` and refresh the lists of `refresh` (nouns).
 
@@ -85,17 +95,17 @@ async def perform(
             owner.post_message(AuthFailed(error))
         return False, None
     owner.notify(visible(done, 300), markup=False)
-    refresh_lists(owner.app, refresh)
+    refresh_lists(owner, refresh)
     return True, result
 
 
-def refresh_lists(app: App[Any], nouns: Iterable[str]) -> int:
+def refresh_lists(node: DOMNode, nouns: Iterable[str]) -> int:
     """Reload every `PagedTable` on any open screen that lists one of `nouns`; returns how many."""
     wanted = set(nouns)
     if not wanted:
         return 0
     reloaded = 0
-    for screen in app.screen_stack:
+    for screen in node.app.screen_stack:
         for table in screen.query(PagedTable):
             if table.noun in wanted:
                 table.reload()

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
 
+from ..config import ConfigError, Profile, load_config
 from ..text import visible
+from .host import host
 from .opener import kind_of
+from .panes import pane_specs
+from .screens.profile import edit_profile, stored_profile, switch_profile
+from .screens.sources import deploy_form
 
 KIND_NAMES = {
     "dc_": "source",
@@ -23,22 +29,26 @@ KIND_NAMES = {
     "o_": "workspace",
 }
 
+Command = tuple[str, Callable[[], object], str]  # title, what it does, help
+
 
 class AftuiCommands(Provider):
-    def _commands(self) -> list[tuple[str, Any, str]]:
-        app: Any = self.app
+    def _commands(self) -> list[Command]:
+        app = host(self)
         session = app.session
-        commands: list[tuple[str, Any, str]] = [
+        if session is None:
+            return []
+        commands: list[Command] = [
             (f"Go to {spec.title}", partial(app.show_pane, spec.id), f"pane {n + 1}")
-            for n, spec in enumerate(app.specs)
+            for n, spec in enumerate(pane_specs())
         ]
         if session.user is not None:
             for org in session.user.orgs:
                 label = visible(org.name or org.orgname or org.id, 40)
                 commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
         commands.append(("Live monitor: events and errors as they arrive", app.action_monitor, "m"))
-        commands.append(("Deploy a source", partial(_push_form, app, "deploy"), "Sources n"))
-        commands.append(("New workflow from a template", partial(_push_form, app, "template"), "Workflows n"))
+        commands.append(("Deploy a source", partial(_push_form, self.app, "deploy"), "Sources n"))
+        commands.append(("New workflow from a template", partial(_push_form, self.app, "template"), "Workflows n"))
         other = "development" if session.environment == "production" else "production"
         commands.append(
             (f"Connect environment: {other}", partial(app.set_environment, other), f"now {session.environment}")
@@ -52,7 +62,7 @@ class AftuiCommands(Provider):
     async def search(self, query: str) -> Hits:
         ident = query.strip()
         prefix = kind_of(ident)
-        app: Any = self.app
+        app = host(self)
         if prefix is not None and " " not in ident:
             yield Hit(
                 1.0,
@@ -64,7 +74,7 @@ class AftuiCommands(Provider):
             yield Hit(
                 0.9,
                 Text(f"New workflow from template {visible(ident, 60)}"),
-                partial(_push_form, app, "template", ident),
+                partial(_push_form, self.app, "template", ident),
                 help="create",
             )
         matcher = self.matcher(query)
@@ -74,13 +84,61 @@ class AftuiCommands(Provider):
                 yield Hit(score, matcher.highlight(title), action, help=help_text)
 
 
-def _push_form(app: Any, which: str, ident: str = "") -> None:
-    """The props forms from the palette (imported here: the palette loads before any form is needed)."""
+def _push_form(node: DOMNode, which: str, ident: str = "") -> None:
+    """The props forms from the palette (the workflow form imported here: the palette loads before any form is needed)."""
     if which == "deploy":
-        from .forms.source import deploy_form
-
-        deploy_form(app)
+        deploy_form(node)
     else:
         from .forms.workflow import TemplateWorkflowForm
 
-        app.push_screen(TemplateWorkflowForm(ident))
+        node.app.push_screen(TemplateWorkflowForm(ident))
+
+
+class ProfileCommands(Provider):
+    """Palette: switch to another profile, edit this one, add one."""
+
+    profiles: dict[str, Profile] = {}
+
+    async def startup(self) -> None:
+        try:
+            self.profiles = load_config().profiles
+        except ConfigError:
+            self.profiles = {}
+
+    def _commands(self) -> list[Command]:
+        app = host(self)
+        session = app.session
+        if session is None:
+            return []
+        commands: list[Command] = [
+            (f"Switch profile: {visible(name, 40)}", partial(switch_profile, self.app, name), _profile_help(profile))
+            for name, profile in sorted(self.profiles.items())
+            if session.demo or name != session.profile_name
+        ]
+        if app.profile is not None:
+            label = visible(app.profile.name, 40)
+            commands.append(
+                (
+                    f"Edit profile: {label}",
+                    partial(edit_profile, self.app, stored_profile(app.profile)),
+                    "base URL, key, workspace",
+                )
+            )
+        commands.append(("Add a profile", partial(edit_profile, self.app, None), "tests the key, then saves it"))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, action, help_text in self._commands():
+            yield DiscoveryHit(title, action, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, action, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), action, help=help_text)
+
+
+def _profile_help(profile: Profile) -> str:
+    parts = [visible(profile.base_url, 50), profile.org_id or "", "read-only" if profile.read_only else ""]
+    return " · ".join(part for part in parts if part)

@@ -5,50 +5,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from ..text import visible
+from .host import host
+from .screens.accounts import AccountScreen
+from .screens.apps import AppScreen
+from .screens.components import ComponentScreen
+from .screens.sources import SourceScreen
+from .screens.subscriptions import SubscriptionScreen
+from .screens.webhooks import WebhookScreen
+from .screens.workflows import WorkflowScreen
 
 
 def _source(ident: str) -> Screen[Any]:
-    from .screens.sources import SourceScreen
-
     return SourceScreen(ident, ("Sources", ident))
 
 
 def _webhook(ident: str) -> Screen[Any]:
-    from .screens.webhooks import WebhookScreen
-
     return WebhookScreen(ident, ("Webhooks", ident))
 
 
 def _subscription(ident: str) -> Screen[Any]:
-    from .screens.subscriptions import SubscriptionScreen
-
     return SubscriptionScreen(ident, ("Subscriptions", ident))
 
 
 def _account(ident: str) -> Screen[Any]:
-    from .screens.accounts import AccountScreen
-
     return AccountScreen(ident, ("Accounts", ident), connect=None)  # management first, then Connect
 
 
 def _app(ident: str) -> Screen[Any]:
-    from .screens.apps import AppScreen
-
     return AppScreen(ident, ("Apps", ident))
 
 
 def _component(ident: str) -> Screen[Any]:
-    from .screens.components import ComponentScreen
-
     return ComponentScreen(ident, ("Components", ident))
 
 
 def _workflow(ident: str) -> Screen[Any]:
-    from .screens.workflows import WorkflowScreen
-
     return WorkflowScreen(ident, ("Templates" if ident.startswith("tch_") else "Workflows", ident))
 
 
@@ -71,15 +66,16 @@ def kind_of(ident: str) -> str | None:
     return next((p for p in PREFIXES if ident.startswith(p) and len(ident) > len(p)), None)
 
 
-def open_resource(app: Any, ident: str) -> bool:
+def open_resource(node: DOMNode, ident: str) -> bool:
+    """Open `ident` on top of the app (`node`: the app, or any widget of it); False for an unknown prefix."""
     prefix = kind_of(ident)
     if prefix == "o_":
-        app.set_workspace(ident)
-        app.show_pane("workspaces")
+        host(node).set_workspace(ident)
+        host(node).show_pane("workspaces")
         return True
     opener = OPENERS.get(prefix or "")
     if opener is None:
-        app.notify(f"Cannot open {visible(ident, 60)}: unknown id prefix", severity="warning", markup=False)
+        node.app.notify(f"Cannot open {visible(ident, 60)}: unknown id prefix", severity="warning", markup=False)
         return False
-    app.push_screen(opener(ident))
+    node.app.push_screen(opener(ident))
     return True

@@ -29,7 +29,7 @@ def is_transient(error: BaseException) -> bool:
 class AutoRetry:
     """Owned by a widget or screen: `schedule` after a failure, `succeeded` after a load that worked."""
 
-    def __init__(self, owner: Widget, retry: Callable[[], None]) -> None:
+    def __init__(self, owner: Widget, retry: Callable[[], object]) -> None:
         self.owner = owner
         self.retry = retry
         self.failures = 0

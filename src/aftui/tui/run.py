@@ -15,18 +15,11 @@ from pathlib import Path
 
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
-from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
-from ..known import KnownWorkflows
-from ..monitor.retention import open_user_journal, open_writer
 from .app import AftuiApp
-from .session import TUI_RETRY, Session
+from .session import TUI_RETRY, Session, open_session
 
 # Any of these in the environment is a credential: effective_profile makes an "env" profile of it.
 _CREDENTIAL_VARIABLES = ("AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET")
-
-
-def known_workflows(demo: bool = False) -> KnownWorkflows:
-    return KnownWorkflows(data_dir() / ("demo" if demo else "") / "known_workflows.json")
 
 
 def chosen_profile(name: str | None = None) -> Profile | None:
@@ -45,14 +38,15 @@ def profile_session(profile: Profile, *, read_only: bool = False) -> Session:
     """A session on `profile`; its secrets are resolved now (`ConfigError` when an env var or command fails)."""
     client = Client.from_profile(profile, retry=TUI_RETRY)
     client.read_only = client.read_only or read_only
-    return Session(client=client, profile_name=profile.name, known=known_workflows(), journal=open_user_journal())
+    return open_session(client, profile.name)
 
 
 def make_app(profile_name: str | None = None, *, read_only: bool = False) -> AftuiApp:
     """The app `aftui` runs: on the chosen profile, or on the start screen. Raises `ConfigError`."""
     profile = chosen_profile(profile_name)
     session = None if profile is None else profile_session(profile, read_only=read_only)
-    return AftuiApp(session, profile=profile, force_read_only=read_only)
+    # The start screen's demo is handed down from here: screens sit below run.py and do not import it.
+    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo)
 
 
 def run_app(app: AftuiApp) -> int:
@@ -98,13 +92,4 @@ def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Sess
     client = Client(
         base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY
     )
-    folder = data or data_dir() / "demo"
-    known = KnownWorkflows(folder / "known_workflows.json")
-    return Session(
-        client=client,
-        profile_name="demo",
-        known=known,
-        demo=True,
-        journal=open_writer(folder / JOURNAL_NAME),
-        data=folder,
-    )
+    return open_session(client, "demo", demo_data=data or data_dir() / "demo")

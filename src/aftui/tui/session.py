@@ -1,4 +1,11 @@
-"""What the TUI is connected to: client, profile, user, workspace, known workflows, journal, clock."""
+"""What the TUI is connected to: client, profile, user, workspace, known workflows, journal, clock.
+
+`open_session` is the one place a Session is made: on a profile (`aftui`,
+the start screen's new profile) or on a running emulator (the demo, tests,
+benchmarks). A profile's known workflows and journal are the user's, in the
+data dir where `aftui journal` reads them; the demo keeps its own, so trying
+the demo never fills the user's journal.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +16,15 @@ from pathlib import Path
 
 from ..api import Client, RetryPolicy
 from ..api.models import EventSummary, Org, User
+from ..config import data_dir
+from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
+from ..monitor.retention import open_user_journal, open_writer
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
+KNOWN_NAME = "known_workflows.json"
 
 
 def utc_now() -> datetime:
@@ -70,3 +81,26 @@ class Session:
     @property
     def environment(self) -> str:
         return self.client.environment
+
+
+def open_session(client: Client, profile_name: str, *, demo_data: Path | None = None) -> Session:
+    """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder."""
+    if demo_data is None:
+        return Session(
+            client=client,
+            profile_name=profile_name,
+            known=KnownWorkflows(data_dir() / KNOWN_NAME),
+            journal=open_user_journal(),
+        )
+    return Session(
+        client=client,
+        profile_name=profile_name,
+        known=KnownWorkflows(demo_data / KNOWN_NAME),
+        demo=True,
+        journal=open_writer(demo_data / JOURNAL_NAME),
+        data=demo_data,
+    )
+
+
+# Starts the demo's emulator and a session on it; the second item stops the emulator.
+DemoStarter = Callable[[], tuple[Session, Callable[[], None]]]

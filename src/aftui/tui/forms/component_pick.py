@@ -21,10 +21,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ...api import ApiError, NotFoundError
+from ...api import ApiError, Client, NotFoundError
 from ...api.models import Component
 from ...text import visible
-from ..widgets.form import Invalid
+from ..host import session_of
+from ..modals.form import Invalid
 from ..widgets.safe_select import SafeSelect
 
 MAX_CODE_BYTES = 1024 * 1024  # the service refuses component code over 1 MB
@@ -122,7 +123,7 @@ class ComponentChooser(Vertical):
     def say(self, text: Text | str) -> None:
         self.query_one(".loaded", Static).update(text if isinstance(text, Text) else Text(text))
 
-    async def load(self, client: Any) -> tuple[Component, dict[str, Any]]:
+    async def load(self, client: Client) -> tuple[Component, dict[str, Any]]:
         """The component, and how to name it to the service: `{component_id}` (plus `key` for a registry key)."""
         mode, text = self.choice()
         if mode == "keep" and self.keep is not None:
@@ -143,7 +144,7 @@ class ComponentChooser(Vertical):
             component = await client.create_component(url=text)
         return component, {"component_id": component.id}
 
-    async def _saved(self, client: Any, text: str) -> Component:
+    async def _saved(self, client: Client, text: str) -> Component:
         try:
             return await client.get_component(quote(text, safe=""))
         except NotFoundError:
@@ -203,7 +204,7 @@ class RegistryPicker(ModalScreen[str | None]):
         keys = self.query_one("#keys", OptionList)
         status.update(Text(f"searching for “{visible(words, 60)}”…", style="dim"))
         try:
-            result = await self.app.session.client.search_components(words, limit=50)  # type: ignore[attr-defined]
+            result = await session_of(self).client.search_components(words, limit=50)
         except ApiError as error:
             status.update(Text(f"Search failed: {visible(error.message, 300)}", style="red"))
             return

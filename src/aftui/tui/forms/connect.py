@@ -8,10 +8,8 @@ production and in development.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 from rich.table import Table
@@ -24,21 +22,21 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Static
 
-from ...api import ApiError, NotFoundError
+from ...api import ApiError, Client, NotFoundError
 from ...api.models import Account, ConnectToken
-from ...api.paging import iterate
+from ...connect import connect_read_all
 from ...text import visible
 from ..change import perform
-from ..screens.accounts import connect_read
-from ..screens.confirm import ConfirmScreen
-from ..widgets.form import FormRow, FormScreen, Invalid, problems_of
+from ..host import session_of
+from ..modals.confirm import ConfirmScreen
+from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from .webhook import url_problem
 
 MAX_EXTERNAL_ID = 250  # the service's limit (characters)
 NO_PROJECT = "This profile has no Connect project: set project_id in the profile to use Connect."
 
 
-def where(client: Any) -> str:
+def where(client: Client) -> str:
     """The environment and project a Connect call goes to, in words."""
     return f"the {client.environment} environment of project {client.project_id}"
 
@@ -171,7 +169,7 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
             webhook_uri=uris["webhook"] or None,
         )
         given = {name: uri for name, uri in uris.items() if uri}
-        return IssuedToken(token, external, client.environment, client.project_id, given)
+        return IssuedToken(token, external, client.environment, client.project_id or "", given)
 
     def done(self, result: IssuedToken) -> str:
         return f"Created a connect token for {result.external_user_id} ({result.environment})"
@@ -255,7 +253,7 @@ class TokenScreen(ModalScreen[None]):
         table.add_column(style="bold", no_wrap=True)
         table.add_column(overflow="fold")
         table.add_row(Text("Token"), Text(visible(issued.token.token, 500), style="cyan"))
-        table.add_row(Text("Expires"), countdown(issued.token.expires_at, self.app.session.now()))  # type: ignore[attr-defined]
+        table.add_row(Text("Expires"), countdown(issued.token.expires_at, session_of(self).now()))
         table.add_row(Text("End user"), Text(visible(issued.external_user_id, MAX_EXTERNAL_ID)))
         table.add_row(
             Text("Environment"),
@@ -278,7 +276,7 @@ class TokenScreen(ModalScreen[None]):
 
 def new_token(owner: Widget, external_user_id: str = "") -> None:
     """Open the token form; the token it creates is shown on its own screen."""
-    if not owner.app.session.client.project_id:  # type: ignore[attr-defined]
+    if not session_of(owner).client.project_id:
         owner.notify(NO_PROJECT, severity="warning", markup=False)
         return
 
@@ -300,7 +298,7 @@ def app_words(account: Account) -> str:
     return f"{name} ({app.name_slug})" if app.name_slug and app.name_slug != name else name
 
 
-def confirm_account_delete(account: Account, client: Any) -> ConfirmScreen:
+def confirm_account_delete(account: Account, client: Client) -> ConfirmScreen:
     name = account.name or "(no name)"
     user = account.external_id if account.external_id else "(no external id)"
     return ConfirmScreen(
@@ -316,7 +314,7 @@ def confirm_account_delete(account: Account, client: Any) -> ConfirmScreen:
 
 async def delete_account(owner: Widget, account: Account) -> bool:
     """Ask, then DELETE /connect/{project}/accounts/{id}; True once deleted."""
-    client = owner.app.session.client  # type: ignore[attr-defined]
+    client = session_of(owner).client
     if not await owner.app.push_screen_wait(confirm_account_delete(account, client)):
         return False
     done = f"Deleted the {app_words(account)} account {account.name or account.id} of {account.external_id or 'an end user'} ({client.environment})"
@@ -329,7 +327,7 @@ async def delete_account(owner: Widget, account: Account) -> bool:
 # --- deleting an end user ---------------------------------------------------------------------------------------
 
 
-def confirm_user_delete(external_id: str, accounts: list[Account] | None, client: Any) -> ConfirmScreen:
+def confirm_user_delete(external_id: str, accounts: list[Account] | None, client: Client) -> ConfirmScreen:
     what = [f"the end user {external_id}, in {where(client)}"]
     if accounts is None:
         what.append("and every account they connected (they could not be counted)")
@@ -344,7 +342,7 @@ def confirm_user_delete(external_id: str, accounts: list[Account] | None, client
 
 async def delete_end_user(owner: Widget, external_id: str, accounts: list[Account] | None) -> bool:
     """Ask (the external id typed back), then DELETE /connect/{project}/users/{id}; True once deleted."""
-    client = owner.app.session.client  # type: ignore[attr-defined]
+    client = session_of(owner).client
     if not external_id:
         owner.notify(
             "These accounts have no external id: there is no end user to delete. Delete them one by one.",
@@ -430,7 +428,7 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         await client.delete_connect_app_accounts(app_id)
         return AppAccountsDeleted(app_id, label, None if accounts is None else len(accounts), client.environment)
 
-    async def _resolve(self, client: Any, typed: str) -> tuple[str, str]:
+    async def _resolve(self, client: Client, typed: str) -> tuple[str, str]:
         """The id the service deletes by, and the app in words; refuses what would silently delete nothing."""
         if typed.startswith("oa_"):
             return typed, f"the OAuth app {typed}"
@@ -453,7 +451,7 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         slug = app.name_slug or typed
         return slug, name if name == slug else f"{name} ({slug})"
 
-    async def _count(self, client: Any, app_id: str) -> list[Account] | None:
+    async def _count(self, client: Client, app_id: str) -> list[Account] | None:
         """The accounts the deletion covers; None when the listing fails (the question is still worth asking)."""
         filters = {"oauth_app_id": app_id} if app_id.startswith("oa_") else {"app": app_id}
         try:
@@ -466,17 +464,7 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         return f"Deleted {count} of {result.label} ({result.environment})"
 
 
-async def connect_read_all(client: Any, **filters: Any) -> AsyncIterator[Account]:
-    """Every Connect account matching `filters`, page by page (a 429 says how long to wait)."""
-
-    async def page(**params: Any) -> Any:
-        return await connect_read(client.list_connect_accounts(**filters, **params))
-
-    async for account in iterate(page):
-        yield account
-
-
-def confirm_app_delete(app_id: str, label: str, accounts: list[Account] | None, client: Any) -> ConfirmScreen:
+def confirm_app_delete(app_id: str, label: str, accounts: list[Account] | None, client: Client) -> ConfirmScreen:
     if accounts is None:
         what = [f"every account of {label}, in {where(client)} (they could not be counted)"]
     else:

@@ -8,16 +8,15 @@ and says what goes with it: its events and its subscriptions.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widget import Widget
 
-from ...api import ApiError
+from ...api import ApiError, Client
 from ...api.models import Source, Workflow
+from ...subscriptions import workspace_subscriptions
 from ...text import visible
 from ..change import describe_error, perform
-from ..screens.confirm import ConfirmScreen
-from ..screens.subscriptions import workspace_subscriptions
+from ..host import session_of
+from ..modals.confirm import ConfirmScreen
 
 USER_KEY_FOR_WORKFLOWS = (
     "Activating or deactivating a workflow needs a user API key (PUT /workflows/{id} refuses workspace OAuth tokens). "
@@ -25,8 +24,8 @@ USER_KEY_FOR_WORKFLOWS = (
 )
 
 
-def _client(owner: Widget) -> Any:
-    return owner.app.session.client  # type: ignore[attr-defined]
+def _client(owner: Widget) -> Client:
+    return session_of(owner).client
 
 
 def source_label(source: Source) -> str:
@@ -67,7 +66,7 @@ async def toggle_source(owner: Widget, source: Source) -> Source | None:
     return answer if isinstance(answer, Source) else source.model_copy(update={"active": turning_on})
 
 
-async def _what_goes_with(client: Any, source: Source) -> tuple[int | None, int | None, int | None]:
+async def _what_goes_with(client: Client, source: Source) -> tuple[int | None, int | None, int | None]:
     """(events kept, subscriptions where it emits, where it listens); None where the count could not be read."""
     try:
         page = await client.list_source_events(source.id, limit=100)

@@ -10,7 +10,6 @@ new token by itself, so the session carries on.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import httpx
 from rich.text import Text
@@ -21,7 +20,7 @@ from ...api.auth import OAuthAuth
 from ...api.client import USER_AGENT
 from ...text import visible
 from ..change import describe_error
-from ..screens.confirm import ConfirmScreen
+from ..modals.confirm import ConfirmScreen
 
 TEST_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 
@@ -77,8 +76,7 @@ async def revoke_current_token(owner: Widget, client: Client, profile_name: str)
         ],
         action="Revoke",
     )
-    app: Any = owner.app
-    if not await app.push_screen_wait(confirm):
+    if not await owner.app.push_screen_wait(confirm):
         return None
     try:
         await client.revoke()

@@ -26,8 +26,21 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...api.models import ComponentProp
+from ...props import (
+    HTTP_REQUEST_NOTE,
+    OMIT,
+    SCALARS,
+    SERVICE_KINDS,
+    ValueProblem,
+    extra,
+    has_default,
+    label_of,
+    required,
+    size_problem,
+    split_type,
+)
 from ...text import visible
-from ..widgets.form import FormRow, FormScreen, Invalid
+from ..modals.form import FormRow, FormScreen, Invalid
 from ..widgets.prop_fields import (
     BooleanField,
     ChoiceField,
@@ -44,19 +57,6 @@ from ..widgets.prop_special import (
     HttpField,
     NoteField,
     TimerField,
-)
-from .prop_values import (
-    HTTP_REQUEST_NOTE,
-    OMIT,
-    SCALARS,
-    SERVICE_KINDS,
-    ValueProblem,
-    extra,
-    has_default,
-    label_of,
-    required,
-    size_problem,
-    split_type,
 )
 
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from ...api import ApiError
 from ...api.models import Component, Source
 from ...text import visible
 from ..change import describe_error
-from ..widgets.form import FormRow, Invalid
+from ..modals.form import FormRow, Invalid
 from .component_pick import ComponentChooser, RegistryPicker, loaded_line
 from .props import PropsFormScreen, PropsSection
 
@@ -261,15 +261,3 @@ class UpdateSourceForm(SourceForm):
 
     def done(self, result: Source) -> str:
         return f"Updated source {visible(result.name or result.id, 60)} ({result.id})"
-
-
-def deploy_form(app: Any, *, mode: str = "registry", ref: str = "") -> None:
-    """Open the deploy form; once deployed, the new source's detail (to see its endpoint and first events)."""
-
-    def deployed(source: Source | None) -> None:
-        if source is not None:
-            from ..screens.sources import SourceScreen
-
-            app.push_screen(SourceScreen(source.id, ("Sources", source.name or source.id), record=source))
-
-    app.push_screen(DeploySourceForm(mode=mode, ref=ref), deployed)

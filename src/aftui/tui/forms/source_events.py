@@ -16,18 +16,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.notifications import SeverityLevel
 from textual.widgets import Input, Label, Select, Static
 
-from ...api import ApiError
+from ...api import ApiError, Client
 from ...api.models import EventSummary, Source, event_key
 from ...text import visible
-from ..screens.confirm import ConfirmScreen
-from ..widgets.form import FormRow, FormScreen, Invalid
+from ..modals.confirm import ConfirmScreen
+from ..modals.form import FormRow, FormScreen, Invalid
 from ..widgets.safe_select import SafeSelect
 
 WAIT_S = 10.0  # how long the list is watched after the 202
@@ -92,7 +93,7 @@ class Deletion:
     complete: bool
 
 
-async def retained_events(client: Any, source_id: str, *, expand: bool = False) -> tuple[list[EventSummary], bool]:
+async def retained_events(client: Client, source_id: str, *, expand: bool = False) -> tuple[list[EventSummary], bool]:
     """The events the service lists for the source, and whether the list was read to its end."""
     events: list[EventSummary] = []
     after: str | None = None
@@ -292,7 +293,7 @@ class DeleteEventsForm(FormScreen[Deletion]):
         return f"Deletion accepted (202): {n} event{'s' if n != 1 else ''} of {self.source.name or self.source.id} to go; watching the list until they are gone"
 
 
-async def watch_deletion(client: Any, deletion: Deletion, *, wait_s: float | None = None) -> int | None:
+async def watch_deletion(client: Client, deletion: Deletion, *, wait_s: float | None = None) -> int | None:
     """Read the list until none of the covered events is in it; how many still are at the end (None: unreadable)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + (WAIT_S if wait_s is None else wait_s)
@@ -308,7 +309,9 @@ async def watch_deletion(client: Any, deletion: Deletion, *, wait_s: float | Non
         await asyncio.sleep(POLL_S)
 
 
-def outcome_words(deletion: Deletion, left: int | None, name: str, waited_s: float = WAIT_S) -> tuple[str, str]:
+def outcome_words(
+    deletion: Deletion, left: int | None, name: str, waited_s: float = WAIT_S
+) -> tuple[str, SeverityLevel]:
     """The notification after watching: (message, severity)."""
     gone = len(deletion.covered) - (left or 0)
     if not deletion.covered:

@@ -23,26 +23,24 @@ from textual.widgets import Input, Select, Static
 
 from ...api import ApiError, NotFoundError
 from ...api.models import Subscription, Webhook
-from ...text import visible
-from ..change import describe_error, perform
-from ..screens.confirm import ConfirmScreen
-from ..screens.subscriptions import GLOBS, end_text
-from ..widgets.form import FormRow, FormScreen, Invalid, problems_of
-from ..widgets.safe_select import SafeSelect
-from .ends import (
-    CUSTOM,
+from ...subscriptions import (
+    GLOBS,
     Candidates,
-    ChannelPicker,
-    EndPicker,
     channel_problem,
     channel_words,
-    emitter_options,
     emitter_problem,
-    listener_options,
     listener_problem,
     load_candidates,
     pair_problems,
 )
+from ...text import visible
+from ..change import describe_error, perform
+from ..host import session_of
+from ..modals.confirm import ConfirmScreen
+from ..modals.form import FormRow, FormScreen, Invalid, problems_of
+from ..session import Session
+from ..widgets.ends import CUSTOM, ChannelPicker, EndPicker, emitter_options, end_text, listener_options
+from ..widgets.safe_select import SafeSelect
 from .webhook import url_problem
 
 SUBSCRIPTION_PARAMS = {"emitter_id": "emitter", "listener_id": "listener", "event_name": "channel"}
@@ -53,7 +51,7 @@ def end_words(ident: str, names: dict[str, str]) -> str:
     return end_text(ident, names, limit=60).plain
 
 
-def remember_workflows(session: Any, *idents: str) -> None:
+def remember_workflows(session: Session, *idents: str) -> None:
     """Workflows named in a subscription aftui made are workflows it knows (the service cannot list them)."""
     for ident in idents:
         if ident.startswith("p_") and ident not in GLOBS:
@@ -140,7 +138,7 @@ class SubscriptionForm(FormScreen[Subscription]):
 
     @work(group="candidates", exclusive=True, exit_on_error=False)
     async def _offer(self) -> None:
-        found = await load_candidates(self.session)
+        found = await load_candidates(self.session.client, self.session.known)
         self.found = found
         self.names.update({i: n for i, n in found.sources.items() if n})
         self.names.update({i: n for i, n in found.workflows.items() if n})
@@ -254,7 +252,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
         if not client.uses_user_key:
             hint.update(Text("listing your webhooks needs a user API key: create a new one here"))
             return
-        found = await load_candidates(self.session, sources=False)
+        found = await load_candidates(self.session.client, self.session.known, sources=False)
         if found.problems:
             hint.update(Text("could not list your webhooks (" + "; ".join(found.problems) + "): create a new one"))
             return
@@ -363,7 +361,7 @@ class AutoSubscriptionForm(FormScreen[dict]):
 
     @work(group="candidates", exclusive=True, exit_on_error=False)
     async def _offer(self) -> None:
-        found = await load_candidates(self.session)
+        found = await load_candidates(self.session.client, self.session.known)
         options = listener_options(found)
         self.query_one("#listener", EndPicker).offer(
             options, found, f"or pick one of {len(options)}…" if options else "nothing to pick: type an id"
@@ -404,7 +402,7 @@ async def delete_subscription(owner: Widget, sub: Subscription, names: dict[str,
     """Ask, then DELETE /subscriptions with the subscription's own three values; True once deleted."""
     if not await owner.app.push_screen_wait(confirm_subscription_delete(sub, names)):
         return False
-    client = owner.app.session.client  # type: ignore[attr-defined]
+    client = session_of(owner).client
     # unsubscribe sends `event_name=` (empty) for the default channel: the service needs it present.
     call = client.unsubscribe(sub.emitter_id, sub.listener_id, sub.event_name or "")
     done = f"Deleted the subscription from {end_words(sub.emitter_id, names)} to {end_words(sub.listener_id, names)} ({channel_words(sub.event_name or '')})"

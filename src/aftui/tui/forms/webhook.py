@@ -9,8 +9,8 @@ from textual.widgets import Input
 
 from ...api.models import Webhook
 from ...text import visible
-from ..screens.confirm import ConfirmScreen
-from ..widgets.form import FormRow, FormScreen, Invalid, problems_of
+from ..modals.confirm import ConfirmScreen
+from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 
 
 def url_problem(url: str) -> str | None:

@@ -25,7 +25,7 @@ from ...api import ApiError
 from ...api.models import Step, Trigger, Workflow
 from ...text import visible
 from ..change import describe_error
-from ..widgets.form import FormRow, Invalid
+from ..modals.form import FormRow, Invalid
 from ..widgets.prop_fields import markdown_text
 from .props import PropsFormScreen, PropsSection
 

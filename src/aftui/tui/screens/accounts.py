@@ -10,9 +10,8 @@ can be deleted here, one or every account of their app.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from rich.text import Text
 from textual import events, work
@@ -21,8 +20,9 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ...api import NotFoundError, RateLimitError
+from ...api import Client, NotFoundError
 from ...api.models import Account, App
+from ...connect import connect_read
 from ..change import Guarded
 from ..safe import flag, plain, when
 from ..widgets.credentials import REVEAL_SECONDS, CredentialsPanel
@@ -31,39 +31,8 @@ from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 
-R = TypeVar("R")
-T = TypeVar("T")
-
 CREDENTIALS_HIDDEN = "Credentials are hidden: v fetches them into the Credentials tab, masked until you reveal them"
 SECRET_FIELDS = ("credentials", "expires_at", "error", "last_refreshed_at", "next_refresh_at")
-
-
-# --- Connect's rate limit ------------------------------------------------------------------------------
-
-
-def throttled(error: RateLimitError) -> RateLimitError:
-    """The server's message with how long to wait, for showing in place of what could not load."""
-    wait = f"; try again in {error.retry_after:g} s" if error.retry_after is not None else "; try again in a minute"
-    message = f"{error.message} — Connect allows 100 account reads a minute{wait}"
-    return RateLimitError(
-        message,
-        retry_after=error.retry_after,
-        status=error.status,
-        method=error.method,
-        url=error.url,
-        request_id=error.request_id,
-    )
-
-
-async def connect_read(call: Awaitable[R]) -> R:
-    """Await a Connect account read; a 429 comes back with the retry-after in its message."""
-    try:
-        return await call
-    except RateLimitError as error:
-        raise throttled(error) from None
-
-
-# --- tables ------------------------------------------------------------------------------------------------
 
 
 # --- columns ----------------------------------------------------------------------------------------------
@@ -270,7 +239,7 @@ def app_to_delete_by(account: Account) -> tuple[str, str | None]:
     return app.name_slug or app.id, None
 
 
-def app_accounts_table(client: Any, app_id: str) -> PagedTable[Account]:
+def app_accounts_table(client: Client, app_id: str) -> PagedTable[Account]:
     """The management accounts of one app (the app detail's Accounts tab)."""
     return PagedTable(
         partial(client.list_accounts, app=app_id),

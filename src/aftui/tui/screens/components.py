@@ -30,6 +30,7 @@ from ..safe import long_text, plain, when
 from ..widgets.fields import Fields
 from ..widgets.pane import Pane
 from .detail import DetailScreen
+from .sources import deploy_form
 
 MAX_CODE = 200_000
 THRESHOLD_STEP = 0.05
@@ -200,8 +201,6 @@ class ComponentsPane(Guarded, Pane):
 
     def action_deploy(self) -> None:
         """Deploy the highlighted result (a source), or open the deploy form empty."""
-        from ..forms.source import deploy_form
-
         table = self.query_one("#results", DataTable)
         row = table.cursor_row if self.results else -1
         kind, key = self.results[row] if 0 <= row < len(self.results) else ("", "")
@@ -342,8 +341,6 @@ class ComponentScreen(Guarded, DetailScreen):
         ]
 
     def action_deploy(self) -> None:
-        from ..forms.source import deploy_form
-
         component = self.record
         if not isinstance(component, Component):
             return

@@ -1,10 +1,9 @@
 """Connect: the project, its environment, its end users, a user's accounts.
 
-The Connect API has no list of end users. They are built from one listing
+The Connect API has no list of end users: they are built from one listing
 pass over the accounts (`GET /accounts/`, every page), grouped by
-`external_id`: Connect allows 100 account reads a minute across all account
-endpoints, so there is never a request per user. A 429 shows the server's
-message and how long to wait, where the list would be.
+`external_id` (aftui/connect.py). A 429 shows the server's message and how
+long to wait, where the list would be.
 
 Changes (forms/connect.py): `t` creates a connect token, `d` deletes the end
 user (typed back), `a` every account of an app; on an end user's screen `d`
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -27,50 +25,20 @@ from textual.widgets import Static
 from ...api import ApiError
 from ...api.models import Account, ConnectInfo, Page, PageInfo
 from ...api.paging import iterate
+from ...connect import EndUser, connect_read, group_end_users
 from ...text import visible
 from ..change import Guarded
 from ..forms.connect import AppAccountsForm, delete_account, delete_end_user, new_token
+from ..host import host
 from ..safe import plain
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
-from .accounts import AccountScreen, account_columns, connect_read
+from .accounts import AccountScreen, account_columns
 from .detail import DetailScreen
 
 ENVIRONMENTS = ("production", "development")
 NO_PROJECT = "This profile has no Connect project: set project_id in the profile to browse Connect."
-
-
-class EndUser(BaseModel):
-    """One end user of the project, as its accounts tell it."""
-
-    external_id: str
-    accounts: list[Account]
-
-    @property
-    def count(self) -> int:
-        return len(self.accounts)
-
-    @property
-    def healthy(self) -> int:
-        return sum(1 for a in self.accounts if a.healthy)
-
-    @property
-    def dead(self) -> int:
-        return sum(1 for a in self.accounts if a.dead)
-
-    @property
-    def apps(self) -> list[str]:
-        return sorted(
-            {(a.app.name or a.app.name_slug or a.app.id) for a in self.accounts if a.app is not None}, key=str.lower
-        )
-
-
-def group_end_users(accounts: list[Account]) -> list[EndUser]:
-    groups: dict[str, list[Account]] = {}
-    for account in accounts:
-        groups.setdefault(account.external_id or "", []).append(account)
-    return sorted((EndUser(external_id=k, accounts=v) for k, v in groups.items()), key=lambda u: u.external_id.lower())
 
 
 def _count(value: int, style: str) -> Text:
@@ -176,7 +144,7 @@ class ConnectPane(Guarded, Pane):
         return table
 
     def action_switch_environment(self) -> None:
-        self.app.set_environment(_other(self.session.environment))  # type: ignore[attr-defined]
+        host(self).set_environment(_other(self.session.environment))
 
     def workspace_changed(self) -> None:
         """Connect projects do not follow the workspace; only a new environment reloads."""

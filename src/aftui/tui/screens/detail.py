@@ -22,9 +22,11 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
+from ..host import session_of
+from ..messages import AuthFailed
 from ..retry import AutoRetry
+from ..session import Session
 from ..widgets.json_view import JsonView
-from ..widgets.paged_table import AuthFailed
 from ..widgets.status import StatusHeader
 
 
@@ -53,8 +55,8 @@ class DetailScreen(Screen[None]):
         self.record: Any = record
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return session_of(self)
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -64,7 +66,7 @@ class DetailScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.retry = AutoRetry(self, self._load)
-        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(StatusHeader).sync()
         self.action_reload()
 
     def action_reload(self) -> None:

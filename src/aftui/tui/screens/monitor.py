@@ -17,18 +17,20 @@ import sys
 from collections import deque
 from functools import partial
 from operator import attrgetter
-from typing import Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Sparkline, Static
 
 from ...api import ApiError
+from ...api.models import EventSummary
+from ...api.paging import Fetch
 from ...config import data_dir
 from ...export import export_ndjson
 from ...monitor import (
@@ -39,6 +41,8 @@ from ...monitor import (
     Target,
 )
 from ...text import visible
+from ..host import host, session_of
+from ..session import Session
 from ..widgets.json_view import JsonView, dumps
 from ..widgets.status import StatusHeader
 from ..widgets.timeline import Timeline
@@ -59,16 +63,17 @@ FILTER_DELAY_S = 0.3
 SPARK_SECONDS = 30
 
 
-def open_monitor(app: App[Any], targets: list[Target] | None = None) -> None:
+def open_monitor(node: DOMNode, targets: list[Target] | None = None) -> None:
     """Open the monitor on `targets`; None: what the current screen shows (a source, a workflow), else the
-    workspace (every source and the known workflows' `$errors`)."""
-    if getattr(app, "session", None) is None:
+    workspace (every source and the known workflows' `$errors`). `node`: the app, or any widget of it."""
+    if host(node).session is None:
         return
+    app = node.app
     targets = targets or targets_of(app.screen)
     open_one = next((s for s in app.screen_stack if isinstance(s, MonitorScreen)), None)
-    if open_one is app.screen:
+    if open_one is not None and open_one is app.screen:
         if targets:
-            open_one.watch(targets)  # type: ignore[union-attr]
+            open_one.watch_targets(targets)
         return
     if open_one is not None:
         app.notify("The monitor is open already, under this screen: esc goes back to it.", markup=False)
@@ -135,8 +140,8 @@ class MonitorScreen(Screen[None]):
         self._switch_interval = sys.getswitchinterval()
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return session_of(self)
 
     @property
     def timeline(self) -> Timeline:
@@ -165,22 +170,22 @@ class MonitorScreen(Screen[None]):
         # presses answered during a burst, for a few per cent of throughput. Restored on unmount.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
-        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(StatusHeader).sync()
         now = self.session.now
         # The rate's clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
         self.monitor = Monitor(self.session.client, writer=self.session.journal, clock=lambda: now().timestamp())
         self.set_interval(TAKE_EVERY_S, self._take)
-        self.app.input_listeners.append(self._input_first)  # type: ignore[attr-defined]
+        host(self).input_listeners.append(self._input_first)
         self.timeline.focus()
         self._layout_for(self.size.width)
         if self.initial:
-            self.watch(self.initial)
+            self.watch_targets(self.initial)
         else:
             self._watch_default()
         self._update_status()
 
     def on_unmount(self) -> None:
-        listeners = getattr(self.app, "input_listeners", [])
+        listeners = host(self).input_listeners
         if self._input_first in listeners:
             listeners.remove(self._input_first)
         if self.monitor is not None:
@@ -210,7 +215,7 @@ class MonitorScreen(Screen[None]):
 
     # --- what is watched -----------------------------------------------------------------------------
 
-    def watch(self, targets: list[Target]) -> None:
+    def watch_targets(self, targets: list[Target]) -> None:
         assert self.monitor is not None
         self.monitor.watch(targets)
         self._update_status()
@@ -229,14 +234,14 @@ class MonitorScreen(Screen[None]):
             return
         if not targets:
             self.notify("Nothing to watch in this workspace yet: w chooses sources and workflows.", markup=False)
-        self.watch(targets)
+        self.watch_targets(targets)
 
     def action_choose(self) -> None:
         current = self.monitor.targets if self.monitor else []
 
         def chosen(targets: list[Target] | None) -> None:
             if targets is not None:
-                self.watch(targets)
+                self.watch_targets(targets)
 
         self.app.push_screen(WatchScreen(current), chosen)
 
@@ -388,9 +393,11 @@ class MonitorScreen(Screen[None]):
     async def _fetch_full(self, record: Record) -> None:
         """The whole event (expand=event) in place of its cut summary, from the service's last 100."""
         client, kind, emitter = self.session.client, record.target.kind, record.emitter_id
-        lister = {"source": client.list_source_events, "errors": client.list_workflow_errors}.get(
-            kind, client.list_workflow_events
-        )
+        lister: Fetch[EventSummary] = client.list_workflow_events
+        if kind == "source":
+            lister = client.list_source_events
+        elif kind == "errors":
+            lister = client.list_workflow_errors
         try:
             page = await lister(emitter, expand=True, limit=100)
         except ApiError as error:

@@ -10,7 +10,11 @@ from textual.screen import Screen
 
 from ...api import ApiError
 from ...api.paging import iterate
+from ...discovery import workflows_in_subscriptions
 from ...monitor import Target
+from ..session import Session
+from .sources import SourceScreen
+from .workflows import WorkflowScreen
 
 log = logging.getLogger("aftui.tui")
 
@@ -19,9 +23,6 @@ MAX_SOURCES = 50  # "every source of the workspace" opens at most this many stre
 
 def targets_of(screen: Screen[Any]) -> list[Target] | None:
     """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
-    from .sources import SourceScreen
-    from .workflows import WorkflowScreen
-
     record = getattr(screen, "record", None)
     ident = getattr(screen, "ident", "")
     name = (getattr(record, "name", None) or ident) if record is not None else ident
@@ -32,11 +33,9 @@ def targets_of(screen: Screen[Any]) -> list[Target] | None:
     return None
 
 
-async def default_targets(session: Any) -> list[Target]:
+async def default_targets(session: Session) -> list[Target]:
     """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
     or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
-    from .workflows import is_workflow_id
-
     client = session.client
     org = client.org_id
     targets: list[Target] = []
@@ -48,12 +47,8 @@ async def default_targets(session: Any) -> list[Target]:
     for workflow_id, entry in session.known.in_workspace(org or "").items():
         workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
     try:
-        async for sub in iterate(
-            partial(client.list_workspace_subscriptions, org) if org else client.list_subscriptions
-        ):
-            for ident in (sub.emitter_id, sub.listener_id):
-                if is_workflow_id(ident):
-                    workflows.setdefault(ident, ident)
+        async for ident in workflows_in_subscriptions(client):
+            workflows.setdefault(ident, ident)
     except ApiError as error:
         log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
     targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]

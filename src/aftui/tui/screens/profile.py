@@ -1,4 +1,4 @@
-"""The profile form: add a profile, or fix one whose key was refused; and the palette's profile commands.
+"""The profile form: add a profile, or fix one whose key was refused; and how the app opens it.
 
 Saving tests the credential first: `GET /users/me` with a user API key, a
 token fetch with OAuth client credentials (the service answers 403 to OAuth
@@ -25,8 +25,8 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
@@ -45,6 +45,7 @@ from ...config import (
 )
 from ...text import visible
 from ..forms.oauth import check_client_credentials, revocable, revoke_current_token
+from ..host import host
 from ..session import TUI_RETRY
 from ..widgets.safe_select import SafeSelect
 from ..widgets.status import StatusHeader
@@ -244,8 +245,8 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         return ""
 
     def on_mount(self) -> None:
-        if getattr(self.app, "session", None) is not None:
-            self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        if host(self).session is not None:
+            self.query_one(StatusHeader).sync()
         else:
             self.query_one(StatusHeader).display = False
         self._show_kind(self.query_one("#kind", Select).value)
@@ -310,7 +311,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
 
     def _revocable(self) -> bool:
         """The form shows the profile in use, and that profile holds an OAuth token to revoke."""
-        session = getattr(self.app, "session", None)
+        session = host(self).session
         return bool(
             session is not None
             and self.original is not None
@@ -340,7 +341,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             status.update(Text("Enter the client secret to test.", style="red"))
             self.query_one("#client_secret").focus()
             return
-        session = getattr(self.app, "session", None)
+        session = host(self).session
         now = session.now() if session is not None else datetime.now(UTC)
         try:
             status.update(await check_client_credentials(base_url, client_id, secret, now=now))
@@ -363,7 +364,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
 
     @work(group="oauth", exclusive=True, exit_on_error=False)
     async def _revoke_token(self) -> None:
-        session = getattr(self.app, "session", None)
+        session = host(self).session
         if session is None or not self._revocable():
             return
         outcome = await revoke_current_token(self, session.client, session.profile_name)
@@ -422,7 +423,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             project_id=self._text("project_id"),
             environment=str(self.query_one("#environment", Select).value),
             read_only=self.query_one("#read_only", Checkbox).value,
-            **credential,  # type: ignore[arg-type]
+            **credential,
         )
 
     # --- saving ---------------------------------------------------------------------------------------------
@@ -571,90 +572,43 @@ def stored_profile(profile: Profile) -> Profile:
 # --- what the app does with it ------------------------------------------------------------------------------
 
 
-def fix_profile(app: Any, error: ApiError) -> bool:
+def fix_profile(node: DOMNode, error: ApiError) -> bool:
     """After a refused credential: the profile screen, pre-filled. False when there is no profile to fix here.
 
     The demo has no profile, and a 403 is about what a credential may do, not whether it is valid.
+    `node`: the app, or any widget of it.
     """
-    if error.status == 403 or app.session is None or app.session.demo or app.profile is None:
+    app, session, profile = node.app, host(node).session, host(node).profile
+    if error.status == 403 or session is None or session.demo or profile is None:
         return False
     if not any(isinstance(screen, ProfileScreen) for screen in app.screen_stack):
-        app.push_screen(ProfileScreen(stored_profile(app.profile), refused=error.message), partial(_use_saved, app))
+        app.push_screen(ProfileScreen(stored_profile(profile), refused=error.message), partial(_use_saved, node))
     return True
 
 
-def edit_profile(app: Any, profile: Profile | None = None) -> None:
-    app.push_screen(ProfileScreen(profile), partial(_use_saved, app))
+def edit_profile(node: DOMNode, profile: Profile | None = None) -> None:
+    node.app.push_screen(ProfileScreen(profile), partial(_use_saved, node))
 
 
-def _use_saved(app: Any, saved: SavedProfile | None) -> None:
+def _use_saved(node: DOMNode, saved: SavedProfile | None) -> None:
     if saved is not None:
-        app.run_worker(
-            app.use_profile(saved.profile, saved.client), group="profile", exclusive=True, exit_on_error=False
+        node.app.run_worker(
+            host(node).use_profile(saved.profile, saved.client), group="profile", exclusive=True, exit_on_error=False
         )
-        app.notify(f"Profile “{visible(saved.profile.name, 40)}” saved", markup=False)
+        node.app.notify(f"Profile “{visible(saved.profile.name, 40)}” saved", markup=False)
 
 
-def switch_profile(app: Any, name: str) -> None:
-    app.run_worker(_switch(app, name), group="profile", exclusive=True, exit_on_error=False)
+def switch_profile(node: DOMNode, name: str) -> None:
+    node.app.run_worker(_switch(node, name), group="profile", exclusive=True, exit_on_error=False)
 
 
-async def _switch(app: Any, name: str) -> None:
+async def _switch(node: DOMNode, name: str) -> None:
+    app = node.app
     try:
         profile = effective_profile(load_config(), name)
         client = await asyncio.to_thread(Client.from_profile, profile, retry=TUI_RETRY)
     except (ConfigError, ValueError) as error:
         app.notify(visible(str(error), 300), title="Cannot switch profile", severity="error", markup=False)
         return
-    await app.use_profile(profile, client)
+    await host(node).use_profile(profile, client)
     app.notify(f"Profile: {visible(name, 40)}", markup=False)
-
-
-class ProfileCommands(Provider):
-    """Palette: switch to another profile, edit this one, add one."""
-
-    profiles: dict[str, Profile] = {}
-
-    async def startup(self) -> None:
-        try:
-            self.profiles = load_config().profiles
-        except ConfigError:
-            self.profiles = {}
-
-    def _commands(self) -> list[tuple[str, Any, str]]:
-        app: Any = self.app
-        session = getattr(app, "session", None)
-        if session is None:
-            return []
-        commands: list[tuple[str, Any, str]] = [
-            (f"Switch profile: {visible(name, 40)}", partial(switch_profile, app, name), _profile_help(profile))
-            for name, profile in sorted(self.profiles.items())
-            if session.demo or name != session.profile_name
-        ]
-        if app.profile is not None:
-            label = visible(app.profile.name, 40)
-            commands.append(
-                (
-                    f"Edit profile: {label}",
-                    partial(edit_profile, app, stored_profile(app.profile)),
-                    "base URL, key, workspace",
-                )
-            )
-        commands.append(("Add a profile", partial(edit_profile, app, None), "tests the key, then saves it"))
-        return commands
-
-    async def discover(self) -> Hits:
-        for title, action, help_text in self._commands():
-            yield DiscoveryHit(title, action, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, action, help_text in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), action, help=help_text)
-
-
-def _profile_help(profile: Profile) -> str:
-    parts = [visible(profile.base_url, 50), profile.org_id or "", "read-only" if profile.read_only else ""]
-    return " · ".join(part for part in parts if part)

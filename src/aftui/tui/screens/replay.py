@@ -14,8 +14,6 @@ shows the plan but does not send it, and says so.
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +21,10 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -33,8 +32,6 @@ from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
-from ...journal.replays import ReplayLog
-from ...journal.store import default_path
 from ...replay import (
     OUTCOME_WORDS,
     Planner,
@@ -44,71 +41,32 @@ from ...replay import (
     replay_one,
 )
 from ...text import safe_json, visible
+from ..host import session_of
 from ..safe import long_text, plain
 from ..session import Session
 from ..widgets.fields import Fields
 from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem
 from ..widgets.status import StatusHeader
 from .events import event_time
+from .replay_bulk import BulkReplayScreen
+from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
-log = logging.getLogger("aftui.tui")
-
-READ_ONLY_WORDS = "Replay is off: read-only profile (a replay runs the workflow again)."
 MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
 VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
 STACK_LINES = 8
 
 
-def open_replay(app: App[Any], event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
+def open_replay(node: DOMNode, event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
     """Push the replay screen for one `$errors` event; `edit` opens the JSON editor once the plan is made."""
-    app.push_screen(ReplayScreen(event, workflow_id, edit=edit))
+    node.app.push_screen(ReplayScreen(event, workflow_id, edit=edit))
 
 
-def open_bulk_replay(app: App[Any], events: list[EventSummary], workflow_id: str) -> None:
+def open_bulk_replay(node: DOMNode, events: list[EventSummary], workflow_id: str) -> None:
     """Push the bulk replay screen for these `$errors` events (replayed oldest first, after a key press)."""
-    from .replay_bulk import BulkReplayScreen
-
-    app.push_screen(BulkReplayScreen(events, workflow_id))
+    node.app.push_screen(BulkReplayScreen(events, workflow_id))
 
 
-# --- shared by the replay screens -------------------------------------------------------------------
-
-
-class ReplayJournal:
-    """The replay log, in the session's journal file, opened on first use; events seen go to the session's journal.
-
-    A journal that cannot be opened costs only the journaling: the replay
-    goes ahead and the screen says it was not journaled.
-    """
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.log: ReplayLog | None = None
-        self.problem: str | None = None
-
-    def path(self) -> Path:
-        """The session's journal file; the user's when the session has none open."""
-        writer = self.session.journal
-        return Path(writer.journal.path) if writer is not None else default_path()
-
-    def open(self) -> None:
-        """Blocking (SQLite): call on a thread."""
-        if self.log is not None or self.problem is not None:
-            return
-        try:
-            self.log = ReplayLog(self.path())
-        except Exception as error:  # noqa: BLE001 - a locked or unwritable journal must not stop a replay
-            log.warning("the journal cannot be opened for replays: %s", error)
-            self.problem = f"{type(error).__name__}: {error}"
-
-    def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
-        """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
-        return lambda events: self.session.journal_events(events, workflow_id)
-
-    def close(self) -> None:
-        if self.log is not None:
-            self.log.close()
-            self.log = None
+# --- what the screen shows ------------------------------------------------------------------------------
 
 
 def outcome_text(result: ReplayResult) -> Text:
@@ -197,7 +155,7 @@ class ReplayScreen(Screen[None]):
 
     @property
     def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined, no-any-return]
+        return session_of(self)
 
     def compose(self) -> ComposeResult:
         error = self.event.error()
@@ -218,7 +176,7 @@ class ReplayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(StatusHeader).sync()
         self.journal = ReplayJournal(self.session)
         self._prepare()
 
@@ -494,7 +452,7 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(StatusHeader).sync()
         self.query_one(JsonEditor).area.focus()
 
     @property

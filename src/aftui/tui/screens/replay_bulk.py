@@ -29,11 +29,12 @@ from ...replay import (
     replay_bulk,
 )
 from ...text import visible
+from ..host import session_of
 from ..safe import plain
 from ..session import Session
 from ..widgets.status import StatusHeader
 from .events import event_time
-from .replay import READ_ONLY_WORDS, ReplayJournal
+from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 MARKS = {"succeeded": ("✔ succeeded", "green"), "failed": ("✖ failed again", "red"), "skipped": ("– skipped", "dim")}
 
@@ -83,7 +84,7 @@ class BulkReplayScreen(Screen[None]):
 
     @property
     def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined, no-any-return]
+        return session_of(self)
 
     def compose(self) -> ComposeResult:
         error = next((e.error() for e in self.events if e.error() is not None), None)
@@ -108,7 +109,7 @@ class BulkReplayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.sync_header(self.query_one(StatusHeader))  # type: ignore[attr-defined]
+        self.query_one(StatusHeader).sync()
         self.journal = ReplayJournal(self.session)
         table = self.query_one(DataTable)
         for n, event in enumerate(self.events, start=1):

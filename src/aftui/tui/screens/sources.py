@@ -10,6 +10,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -69,6 +70,19 @@ def source_columns(now: Any) -> list[Column[Source]]:
     ]
 
 
+def deploy_form(node: DOMNode, *, mode: str = "registry", ref: str = "") -> None:
+    """Open the deploy form; once deployed, the new source's detail (to see its endpoint and first events)."""
+    from ..forms.source import DeploySourceForm
+
+    app = node.app
+
+    def deployed(source: Source | None) -> None:
+        if source is not None:
+            app.push_screen(SourceScreen(source.id, ("Sources", source.name or source.id), record=source))
+
+    app.push_screen(DeploySourceForm(mode=mode, ref=ref), deployed)
+
+
 class SourcesPane(Guarded, Pane):
     TITLE = "Sources"
     CHANGES = frozenset({"toggle_active", "delete_source", "new_source"})
@@ -92,8 +106,6 @@ class SourcesPane(Guarded, Pane):
         self.query_one(PagedTable).reload()
 
     def action_new_source(self) -> None:
-        from ..forms.source import deploy_form
-
         deploy_form(self.app)
 
     @work(group="change", exclusive=True, exit_on_error=False)
@@ -284,7 +296,7 @@ class SourceScreen(Guarded, DetailScreen):
             return
         left = await source_events.watch_deletion(self.session.client, deletion)
         message, severity = source_events.outcome_words(deletion, left, source.name or source.id)
-        self.notify(message, severity=severity, markup=False)  # type: ignore[arg-type]
+        self.notify(message, severity=severity, markup=False)
         for table in self.query("#events").results(PagedTable):
             table.reload()
 

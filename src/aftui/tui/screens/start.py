@@ -1,9 +1,9 @@
 """The first screen when nothing is configured: try the demo, or add a profile.
 
 It hands the app a session (and the profile behind it, None for the demo)
-through `dismiss`; the app goes on from there. The demo's emulator runs on a
-thread of this process; its stop goes into `app.cleanups`, run when the app
-exits.
+through `dismiss`; the app goes on from there. The demo is started by what
+the app was given (run.start_demo): its emulator runs on a thread of this
+process, and its stop goes into the app's cleanups, run when the app exits.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from textual.widgets.option_list import Option
 
 from ...config import Profile, config_path
 from ...text import visible
-from ..session import Session
+from ..host import host
+from ..session import DemoStarter, Session, open_session
 from .profile import ProfileScreen, SavedProfile
 
 Chosen = tuple[Session, Profile | None]
@@ -45,6 +46,10 @@ class StartScreen(ModalScreen[Chosen | None]):
     StartScreen #starting.shown { display: block; }
     StartScreen #starting.failed { color: $error; }
     """
+
+    def __init__(self, start_demo: DemoStarter) -> None:
+        super().__init__()
+        self.start_demo = start_demo
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start"):
@@ -98,31 +103,26 @@ class StartScreen(ModalScreen[Chosen | None]):
     def _profile_saved(self, saved: SavedProfile | None) -> None:
         if saved is None:
             return
-        from ..run import known_workflows
-
-        session = Session(client=saved.client, profile_name=saved.profile.name, known=known_workflows())
-        self.dismiss((session, saved.profile))
+        self.dismiss((open_session(saved.client, saved.profile.name), saved.profile))
 
     def action_demo(self) -> None:
         self._start_demo()
 
     @work(group="demo", exclusive=True, exit_on_error=False)
     async def _start_demo(self) -> None:
-        from ..run import start_demo
-
         status = self.query_one("#starting", Static)
         status.remove_class("failed")
         status.add_class("shown")
         status.update(Text("Starting the emulator…"))
         self.query_one(OptionList).disabled = True
         try:
-            session, stop = await asyncio.to_thread(start_demo)
+            session, stop = await asyncio.to_thread(self.start_demo)
         except Exception as error:  # noqa: BLE001 - a port or thread problem: say it, keep the screen
             status.add_class("failed")
             status.update(Text(f"The emulator did not start: {visible(str(error) or type(error).__name__, 300)}"))
             self.query_one(OptionList).disabled = False
             return
-        self.app.cleanups.append(stop)  # type: ignore[attr-defined]
+        host(self).cleanups.append(stop)
         self.dismiss((session, None))
 
 

@@ -2,181 +2,51 @@
 
 A subscription names its two ends by id only. The list shows each end with
 its kind (read from the id prefix) and, once a background load has found it,
-its name: sources from one walk of the workspace's sources, workflows from
-what aftui already knows and a few `GET /workflows/{id}` (and `GET
-/sources/{id}` for a source of another workspace), webhooks from the
-user's webhook list. Names that cannot be found leave the id on its own.
+its name (aftui/subscriptions.py says where names come from). Names that
+cannot be found leave the id on its own.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterable
 from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...api import ApiError, NotFoundError, iterate
-from ...api.models import Page, Subscription
+from ...api import ApiError, Client, NotFoundError, iterate
+from ...api.models import Subscription
+from ...subscriptions import (
+    GLOBS,
+    end_kind,
+    known_workflow_names,
+    lookup_names,
+    name_of,
+    source_names,
+    subscription_key,
+    subscriptions_page,
+    webhook_names,
+    workspace_subscriptions,
+)
 from ...text import visible
 from ..change import Guarded
+from ..host import host
 from ..safe import plain
+from ..widgets.ends import channel_note, channel_text, end_text
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 
-GLOBS = {"p_*": "all workflows", "dc_*": "all sources"}
-KINDS = (("p_", "workflow"), ("dc_", "source"), ("wh_", "webhook"))
-SHORT_KINDS = {"workflow": "wf", "source": "src", "webhook": "wh"}  # for narrow columns
-CHANNEL_NOTES = {
-    "": "the emitter's default channel",
-    "$errors": "workflow errors: every occurrence, duplicates included",
-    "$logs": "logs produced by sources",
-}
-MAX_LOOKUPS = 25  # distinct ends named with GET /workflows/{id} or /sources/{id} per load
-LOOKUPS_AT_ONCE = 5
 
-
-# --- the two ends of a route ------------------------------------------------------------------------
-
-
-def end_kind(ident: str | None) -> str:
-    if not ident:
-        return "?"
-    if ident in GLOBS:
-        return GLOBS[ident]
-    return next((kind for prefix, kind in KINDS if ident.startswith(prefix)), "?")
-
-
-def end_text(
-    ident: str | None, names: dict[str, str], *, kind: bool = True, short: bool = False, limit: int = 60
-) -> Text:
-    """`source Order webhooks (dc_…)`; a glob reads `all workflows (p_*)`; an unnamed end shows its id.
-
-    `short` writes the kind as `src`, `wf` or `wh`, leaving a narrow column to the name.
-    """
-    if not ident:
-        return Text("—", style="dim")
-    text = Text(no_wrap=True, overflow="ellipsis")
-    if ident in GLOBS:
-        text.append(GLOBS[ident], style="bold")
-        text.append(f" ({ident})", style="dim")
-        return text
-    if kind:
-        word = end_kind(ident)
-        text.append((SHORT_KINDS.get(word, word) if short else word) + " ", style="dim")
-    name = names.get(ident)
-    if name:
-        text.append(visible(name, limit))
-        text.append(" (")
-        text.append(visible(ident, 40), style="cyan")
-        text.append(")")
-    else:
-        text.append(visible(ident, 40), style="cyan")
-    return text
-
-
-def channel_text(event_name: str | None) -> Text:
-    if not event_name:
-        return Text("default", style="dim")
-    return plain(event_name, 40, "yellow" if event_name in ("$errors", "$logs") else "")
-
-
-def channel_note(event_name: str | None) -> Text:
-    name = event_name or ""
-    text = Text.assemble(plain(name or "default", 80))
-    text.append("  " + CHANNEL_NOTES.get(name, "a custom channel the emitter emits to"), style="dim")
-    return text
-
-
-def subscription_key(sub: Subscription) -> str:
-    return sub.id or f"{sub.emitter_id}>{sub.listener_id}:{sub.event_name or ''}"
-
-
-# --- finding names ------------------------------------------------------------------------------------------
-
-
-async def source_names(client: Any) -> dict[str, str]:
-    """Every source of the workspace, in one walk of the list."""
-    fetch = (lambda **p: client.list_workspace_sources(client.org_id, **p)) if client.org_id else client.list_sources
-    return {s.id: s.name for s in [s async for s in iterate(fetch)] if s.name}
-
-
-async def webhook_names(client: Any) -> dict[str, str]:
-    """The user's webhooks (the list needs a user API key: an OAuth token gets none)."""
-    if not client.uses_user_key:
-        return {}
-    return {w.id: w.name for w in [w async for w in iterate(client.list_webhooks)] if w.name}
-
-
-def known_workflow_names(session: Any) -> dict[str, str]:
-    org = session.org_id
-    known = session.known.in_workspace(org) if org else {}
-    return {wid: entry["name"] for wid, entry in known.items() if isinstance(entry, dict) and entry.get("name")}
-
-
-async def lookup_names(client: Any, ids: Iterable[str], limit: int = MAX_LOOKUPS) -> dict[str, str]:
-    """Names of a few sources or workflows, fetched one by one, a handful at a time.
-
-    For what the list walks missed: workflows (the service cannot list them)
-    and sources of another workspace. One that fails is left unnamed.
-    """
-    wanted = [i for i in dict.fromkeys(ids) if i.startswith(("p_", "dc_")) and i not in GLOBS][:limit]
-    gate = asyncio.Semaphore(LOOKUPS_AT_ONCE)
-
-    async def one(ident: str) -> tuple[str, str | None]:
-        async with gate:
-            return ident, await name_of(client, ident)
-
-    found = await asyncio.gather(*(one(i) for i in wanted))
-    return {i: name for i, name in found if name}
-
-
-async def name_of(client: Any, ident: str) -> str | None:
-    """One end's name, for a detail screen (a source or workflow by id; a webhook from the list)."""
-    try:
-        if ident in GLOBS:
-            return None
-        if ident.startswith("dc_"):
-            return (await client.get_source(ident)).name
-        if ident.startswith("p_"):
-            return (await client.get_workflow(ident)).name
-        if ident.startswith("wh_"):
-            return (await webhook_names(client)).get(ident)
-    except Exception:  # noqa: BLE001 - a name is a nicety: the id still shows
-        return None
-    return None
-
-
-NO_WORKSPACE = (
-    "No workspace is chosen, and listing the user's own subscriptions needs a user API key. "
-    "Set org_id in the profile to list its workspace's subscriptions."
-)
-
-
-async def subscriptions_page(client: Any, **params: Any) -> Page[Subscription]:
-    """A page of the current workspace's subscriptions (or the user's, with no workspace chosen)."""
-    if client.org_id:
-        return await client.list_workspace_subscriptions(client.org_id, **params)
-    if not client.uses_user_key:
-        raise ApiError(NO_WORKSPACE)  # /users/me/... would only answer 403
-    return await client.list_subscriptions(**params)
-
-
-async def workspace_subscriptions(client: Any) -> list[Subscription]:
-    """All subscriptions of the current workspace (or the user's, with no workspace chosen)."""
-    return [s async for s in iterate(lambda **p: subscriptions_page(client, **p))]
-
-
-def pane_width(app: Any) -> int:
+def pane_width(app: App[object]) -> int:
     """The width a pane gets beside the sidebar; column widths are chosen from it when a pane is built."""
     width = app.size.width
     try:
@@ -186,7 +56,7 @@ def pane_width(app: Any) -> int:
     return width - sidebar.outer_size.width if sidebar.display else width
 
 
-def enter_tab(screen: Any) -> None:
+def enter_tab(screen: Screen[None]) -> None:
     """From the tab bar, `down` goes into the shown tab: its list, else whatever takes focus first."""
     from textual.widgets import DataTable, TabbedContent, Tree
 
@@ -202,17 +72,18 @@ def enter_tab(screen: Any) -> None:
         chosen.focus()
 
 
-def open_end(app: Any, ident: str | None) -> None:
+def open_end(node: DOMNode, ident: str | None) -> None:
+    """Open one end of a subscription (`node`: the screen asking); a glob has none to open."""
     if not ident:
         return
     if ident in GLOBS:
-        app.notify(
+        node.app.notify(
             f"{ident} stands for {GLOBS[ident]} of the workspace: there is no one resource to open.",
             severity="warning",
             markup=False,
         )
         return
-    app.open_id(ident)
+    host(node).open_id(ident)
 
 
 # --- the list --------------------------------------------------------------------------------------------
@@ -279,7 +150,7 @@ class SubscriptionsPane(Guarded, Pane):
     async def _find_names(self, first_page: list[Subscription]) -> None:
         """Sources in one walk, webhooks from the user's list, the rest (workflows) known or looked up."""
         client = self.client
-        names = dict(known_workflow_names(self.session))
+        names = dict(known_workflow_names(self.session.known, self.session.org_id))
         self._show_names(names)
         for finder in (source_names, webhook_names):
             try:
@@ -378,7 +249,7 @@ class SubscriptionScreen(Guarded, DetailScreen):
                     self.names[end] = name
         return sub
 
-    async def _find(self, client: Any) -> Subscription:
+    async def _find(self, client: Client) -> Subscription:
         """There is no GET /subscriptions/{id}: look for it in the workspace's list, then the user's."""
         found = next((s for s in await workspace_subscriptions(client) if s.id == self.ident), None)
         if found is None and client.org_id and client.uses_user_key:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -18,6 +17,8 @@ from ...api import ApiError
 from ...api.paging import iterate
 from ...monitor import Target
 from ...text import visible
+from ..host import session_of
+from ..session import Session
 
 MAX_LISTED = 500  # sources offered; a workspace with more is watched by choosing from the first ones
 
@@ -56,8 +57,8 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
         self.current = current
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return session_of(self)
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -20,37 +20,24 @@ from textual.containers import ScrollableContainer
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from ...api import ApiError, NotFoundError, iterate
+from ...api import ApiError, Client, NotFoundError, iterate
 from ...api.models import Page, PageInfo, Subscription, Webhook
+from ...subscriptions import lookup_names, subscription_key, webhook_org, workspace_subscriptions
 from ...text import visible
 from ..change import Guarded, perform
+from ..host import session_of
 from ..safe import flag, long_text, plain, when
+from ..widgets.ends import channel_text, end_text
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
-from .subscriptions import (
-    channel_text,
-    end_text,
-    enter_tab,
-    lookup_names,
-    open_end,
-    pane_width,
-    subscription_key,
-    workspace_subscriptions,
-)
+from .subscriptions import enter_tab, open_end, pane_width
 
 NEEDS_USER_KEY = (
     "Listing webhooks needs a user API key: the service lists them only under /users/me, "
     "which a workspace OAuth token cannot read. Use a profile with a user API key."
 )
-
-
-def webhook_org(webhook: Webhook) -> str | None:
-    """The workspace of a webhook, if the record says (the spec's record does not)."""
-    extra = webhook.model_extra or {}
-    value = extra.get("org_id") or extra.get("workspace_id")
-    return value if isinstance(value, str) and value else None
 
 
 def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
@@ -71,7 +58,7 @@ def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
     ]
 
 
-async def list_webhooks_or_explain(client: Any, **params: Any) -> Page[Webhook]:
+async def list_webhooks_or_explain(client: Client, **params: Any) -> Page[Webhook]:
     """GET /users/me/webhooks, which only a user API key may read: with an OAuth token, say so without asking."""
     if not client.uses_user_key:
         raise ApiError(NEEDS_USER_KEY)
@@ -82,7 +69,7 @@ async def delete_webhook(owner: Widget, webhook: Webhook) -> bool:
     """Ask (naming the subscriptions that go with it), then DELETE /webhooks/{id}; True once deleted."""
     from ..forms.webhook import confirm_webhook_delete
 
-    client = owner.app.session.client  # type: ignore[attr-defined]
+    client = session_of(owner).client
     try:
         feeds: int | None = sum(1 for s in await workspace_subscriptions(client) if s.listener_id == webhook.id)
     except ApiError:
@@ -206,7 +193,7 @@ class WebhookScreen(Guarded, DetailScreen):
             webhook = await self._find(client)
         return webhook
 
-    async def _find(self, client: Any) -> Webhook:
+    async def _find(self, client: Client) -> Webhook:
         """There is no GET /webhooks/{id}: walk the user's list for it."""
         async for webhook in iterate(lambda **p: list_webhooks_or_explain(client, **p)):
             if webhook.id == self.ident:

@@ -2,12 +2,11 @@
 
 The service cannot list workflows (DESIGN.md). The pane shows what
 `session.known` remembers for the workspace and keeps looking where
-workflows show up cheaply: the workspace's subscriptions (emitter or
-listener `p_...`, never the glob `p_*`) and the `$errors` of the workflows
-already known (`original_context.workflow_id` and `workflow_name`). Other
-code adds what it creates; the user adds ids or dashboard URLs with `a`.
-Names, active state and trigger kinds come from GET /workflows/{id},
-fetched a few at a time.
+workflows show up cheaply (aftui/discovery.py): the workspace's
+subscriptions and the `$errors` of the workflows already known. Other code
+adds what it creates; the user adds ids or dashboard URLs with `a`. Names,
+active state and trigger kinds come from GET /workflows/{id}, fetched a few
+at a time.
 """
 
 from __future__ import annotations
@@ -29,27 +28,25 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...api import ApiError, AuthError, NotFoundError
+from ...api import ApiError, AuthError, Client
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
-from ...api.paging import iterate
-from ...known import workflow_id_in
+from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
+from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
+from ..host import session_of
 from ..journaling import journaled
+from ..messages import AuthFailed
+from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
 from ..widgets.fields import Fields
-from ..widgets.paged_table import AuthFailed, Column, PagedTable
+from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
-from .confirm import ConfirmScreen
 from .detail import DetailScreen
 from .events import EventScreen, event_columns, event_time
 from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
-
-DETAILS_AT_ONCE = 5  # GET /workflows/{id} requests in flight during discovery
-ERRORS_PER_WORKFLOW = 20  # recent $errors read per known workflow to learn names and ids
-DISCOVERY_ROUNDS = 3  # errors can name workflows whose errors name more; stop after a few rounds
 
 FOUND_WORDS = {
     "subscription": "subscription",
@@ -58,11 +55,6 @@ FOUND_WORDS = {
     "added": "added by you",
     "opened": "opened",
 }
-
-
-def is_workflow_id(ident: str | None) -> bool:
-    """A workflow id, not the glob `p_*` that subscriptions use for every workflow."""
-    return bool(ident) and ident.startswith("p_") and len(ident) > 2 and "*" not in ident  # type: ignore[union-attr]
 
 
 def trigger_kinds(workflow: Workflow) -> str:
@@ -154,9 +146,7 @@ class WorkflowsPane(Guarded, Pane):
 
     def __init__(self) -> None:
         super().__init__()
-        self.details: dict[str, Workflow] = {}  # GET /workflows/{id} answers, this workspace
-        self.problems: dict[str, str] = {}  # ids whose details could not be read, and why
-        self.forgotten: set[str] = set()  # forgotten this session: discovery does not bring them back
+        self.found = Discovery()  # details read, why others could not be, what was forgotten: this workspace
         self._discovering = False
         self._summary: Text = Text("")
         self._seen: dict[str, Any] = {}
@@ -191,8 +181,8 @@ class WorkflowsPane(Guarded, Pane):
                 ident,
                 entry.get("name"),
                 str(entry.get("found") or "?"),
-                self.details.get(ident),
-                self.problems.get(ident),
+                self.found.details.get(ident),
+                self.found.problems.get(ident),
             )
             for ident, entry in known.items()
         ]
@@ -217,37 +207,26 @@ class WorkflowsPane(Guarded, Pane):
         except Exception as error:  # noqa: BLE001 - say it in the note; never a traceback
             failures.append(f"everything ({type(error).__name__}: {error})")
         self._discovering = False
-        unreadable = [ident for ident in self.known() if ident in self.problems]
+        unreadable = [ident for ident in self.known() if ident in self.found.problems]
         if unreadable:
             first = unreadable[0]
             failures.append(
-                f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.problems[first]}; x forgets one)"
+                f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.found.problems[first]}; x forgets one)"
             )
         self._summary = _summary_of(counts, failures)
         self._update_note()
         self.table.reload()
 
-    async def _discover(self, org: str, client: Any, known: Any, counts: Counter[str], failures: list[str]) -> None:
+    async def _discover(
+        self, org: str, client: Client, known: KnownWorkflows, counts: Counter[str], failures: list[str]
+    ) -> None:
         def remember(ident: str, found: str, name: str | None = None) -> None:
-            if ident in self.forgotten:
-                return
-            entry = known.in_workspace(org).get(ident)
-            fetched = self.details.get(ident)
-            if entry is not None and (entry.get("name") or (fetched is not None and fetched.name)):
-                name = None  # an error's workflow_name is as old as the error: it only fills a gap
-            if known.add(org, ident, name=name, found=found):
+            if self.found.remember(known, org, ident, found, name):
                 counts[found] += 1
 
         try:
-            fetch = (
-                partial(client.list_workspace_subscriptions, client.org_id)
-                if client.org_id
-                else client.list_subscriptions
-            )
-            async for sub in iterate(fetch):
-                for ident in (sub.emitter_id, sub.listener_id):
-                    if is_workflow_id(ident):
-                        remember(ident, "subscription")
+            async for ident in workflows_in_subscriptions(client):
+                remember(ident, "subscription")
         except ApiError as error:
             failures.append(f"subscriptions: {error.message}")
             if isinstance(error, AuthError):
@@ -269,39 +248,15 @@ class WorkflowsPane(Guarded, Pane):
 
     async def _read_one(self, ident: str, limit: asyncio.Semaphore) -> list[tuple[str, str | None]]:
         """Details of one known workflow; the workflows (and names) its recent `$errors` mention."""
-        client, known, org = self.client, self.session.known, self.org
-        async with limit:
-            try:
-                workflow = await client.get_workflow(ident)
-            except ApiError as error:
-                self.details.pop(ident, None)
-                self.problems[ident] = "not found" if isinstance(error, NotFoundError) else error.message
-                return []
-            except Exception as error:  # noqa: BLE001 - one odd answer must not stop the others
-                self.problems[ident] = f"{type(error).__name__}: {error}"
-                return []
-            self.details[ident] = workflow
-            self.problems.pop(ident, None)
-            if workflow.name and ident in known.in_workspace(org):
-                known.add(org, ident, name=workflow.name, found="opened")  # only renames: it is known
-            try:
-                page = await client.list_workflow_errors(ident, limit=ERRORS_PER_WORKFLOW, expand=True)
-            except Exception:  # noqa: BLE001 - the errors are a bonus; the workflow is listed either way
-                return []
-            self.session.journal_events(page.items, ident)
-        named: list[tuple[str, str | None]] = []
-        for event in page.items:
-            error = event.error()
-            context = error.original_context if error else None
-            if context is not None and is_workflow_id(context.workflow_id):
-                named.append((context.workflow_id, context.workflow_name))  # type: ignore[arg-type]
-        return named
+        return await self.found.read(
+            self.client, self.session.known, self.org, ident, limit, self.session.journal_events
+        )
 
     @work(group="details", exclusive=True, exit_on_error=False)
     async def fill_details(self) -> None:
         """Details of known workflows not read yet (one was opened or created elsewhere)."""
         limit = asyncio.Semaphore(DETAILS_AT_ONCE)
-        todo = [ident for ident in self.known() if ident not in self.details and ident not in self.problems]
+        todo = [ident for ident in self.known() if ident not in self.found.details and ident not in self.found.problems]
         if todo:
             await asyncio.gather(*(self._read_one(ident, limit) for ident in todo))
         self.table.reload()
@@ -329,9 +284,7 @@ class WorkflowsPane(Guarded, Pane):
             note.update(Text.assemble(self._summary, ("a adds by id or URL · x forgets · r looks again", "dim")))
 
     def workspace_changed(self) -> None:
-        self.details.clear()
-        self.problems.clear()
-        self.forgotten.clear()
+        self.found.clear()
         self._summary = Text("")
         self.table.reload()
         self.discover()
@@ -339,7 +292,7 @@ class WorkflowsPane(Guarded, Pane):
     # --- actions --------------------------------------------------------------------------------
 
     @on(KnownTable.Rediscover)
-    def _rediscover(self, event: Any) -> None:
+    def _rediscover(self, event: KnownTable.Rediscover) -> None:
         event.stop()
         self.discover()
 
@@ -353,8 +306,8 @@ class WorkflowsPane(Guarded, Pane):
 
         def created(workflow: Workflow | None) -> None:
             if workflow is not None and workflow.id:
-                self.forgotten.discard(workflow.id)
-                self.details[workflow.id] = workflow
+                self.found.forgotten.discard(workflow.id)
+                self.found.details[workflow.id] = workflow
                 self.table.select_when_loaded(workflow.id)
 
         self.app.push_screen(TemplateWorkflowForm(), created)
@@ -364,9 +317,9 @@ class WorkflowsPane(Guarded, Pane):
             if result is None:
                 return
             ident, workflow = result
-            self.forgotten.discard(ident)
-            self.details[ident] = workflow
-            self.problems.pop(ident, None)
+            self.found.forgotten.discard(ident)
+            self.found.details[ident] = workflow
+            self.found.problems.pop(ident, None)
             new = self.session.known.add(self.org, ident, name=workflow.name, found="added")
             label = visible(workflow.name or ident, 60)
             self.notify(f"Added {label}" if new else f"{label} was already known", markup=False)
@@ -389,8 +342,8 @@ class WorkflowsPane(Guarded, Pane):
 
     def learned(self, ident: str, workflow: Workflow) -> None:
         """A workflow read again after a change (here or in its detail): show it as it is now."""
-        self.details[ident] = workflow
-        self.problems.pop(ident, None)
+        self.found.details[ident] = workflow
+        self.found.problems.pop(ident, None)
         self.table.reload()
 
     def action_forget(self) -> None:
@@ -402,8 +355,8 @@ class WorkflowsPane(Guarded, Pane):
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.session.known.forget(self.org, row.id)
-                self.forgotten.add(row.id)
-                self.details.pop(row.id, None)
+                self.found.forgotten.add(row.id)
+                self.found.details.pop(row.id, None)
                 self.notify(f"Forgot {visible(row.title or row.id, 60)}", markup=False)
                 self.table.reload()
 
@@ -486,7 +439,7 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
         self._say(Text.assemble("Checking ", plain(ident, 40, "cyan"), "…"))
         self.query_one("#add", Button).disabled = True
         try:
-            workflow = await self.app.session.client.get_workflow(ident)  # type: ignore[attr-defined]
+            workflow = await session_of(self).client.get_workflow(ident)
         except ApiError as error:
             self._say(Text.assemble(("The service said: ", "bold"), visible(error.message, 300)), error=True)
             self.query_one("#ident", Input).focus()
@@ -714,7 +667,7 @@ def trigger_rows(triggers: list[Trigger], *, template: bool = False) -> list[tup
 
 def _internal(kind: str | None) -> bool:
     """Props the runtime fills (`$.service.db`, `$.service.http`), never the user."""
-    return bool(kind) and kind.startswith("$.service")  # type: ignore[union-attr]
+    return kind is not None and kind.startswith("$.service")
 
 
 def _default(value: Any, optional: bool | None = None) -> Text:

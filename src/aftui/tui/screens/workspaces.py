@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from ...api import ApiError
 from ...api.models import Org, User
 from ...text import visible
+from ..host import host
 from ..safe import plain, when
 from ..widgets.pane import Pane
 
@@ -122,7 +123,7 @@ class WorkspacesPane(Pane):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.app.set_workspace(event.option.id)  # type: ignore[attr-defined]
+            host(self).set_workspace(event.option.id)
 
     def workspace_changed(self) -> None:
         self.show_user()

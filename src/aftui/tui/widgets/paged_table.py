@@ -28,6 +28,7 @@ from textual.widgets import DataTable, Input, Static
 from ...api import ApiError, AuthError, Pager
 from ...api.models import Page
 from ...text import visible
+from ..messages import AuthFailed
 from ..retry import AutoRetry
 
 log = logging.getLogger("aftui.tui")
@@ -224,8 +225,8 @@ class PagedTable(Vertical, Generic[T]):
         rows = [item for item in self.pager.items if self._matches(item)]
         if self.sort_index is not None:
             column = self.columns[self.sort_index]
-            key = column.sort or (lambda item, c=column: c.render(item).plain.lower())
-            rows.sort(key=lambda item: _sortable(key(item)), reverse=self.sort_reverse)
+            by = column.sort or (lambda item: column.render(item).plain.lower())
+            rows.sort(key=lambda item: _sortable(by(item)), reverse=self.sort_reverse)
         table = self.table
         self._remember_cursor()
         old_ids = [self.item_id(r) for r in self.rows]
@@ -353,14 +354,6 @@ class PagedTable(Vertical, Generic[T]):
         else:
             self.sort_index, self.sort_reverse = index, False
         self._rebuild()
-
-
-class AuthFailed(Message):
-    """A request was refused for its credential: the app offers the profile screen."""
-
-    def __init__(self, error: ApiError) -> None:
-        super().__init__()
-        self.error = error
 
 
 def _shown(widget: Any) -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.containers import Vertical
+
+from ...api import Client
+from ..host import session_of
+from ..session import Session
 
 
 class Pane(Vertical):
@@ -17,12 +19,12 @@ class Pane(Vertical):
     """
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return session_of(self)
 
     @property
-    def client(self) -> Any:
-        return self.app.session.client  # type: ignore[attr-defined]
+    def client(self) -> Client:
+        return session_of(self).client
 
     def focus_main(self) -> None:
         """Focus the pane's list: the first table, tree or option list on show."""

@@ -4,7 +4,7 @@ Every field is a `PropField`: it is built from the prop and the value to
 start from, `read()` gives the value to send (or `OMIT`) or raises
 `ValueProblem`, and any edit posts `PropField.Edited` so the form can say at
 once what is wrong beside the field. The rules themselves live in
-`forms/prop_values.py`; the fields the service fills or shapes (timers, HTTP
+`aftui/props.py`; the fields the service fills or shapes (timers, HTTP
 endpoints, accounts, notes, alerts) are in `prop_special.py`.
 """
 
@@ -20,11 +20,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static, Switch
 
 from ...api.models import ComponentProp
-from ...text import visible
-from ..forms.prop_values import (
+from ...props import (
     OMIT,
     ValueProblem,
     json_text,
@@ -32,6 +32,7 @@ from ..forms.prop_values import (
     read_integer,
     read_json,
 )
+from ...text import visible
 from .json_editor import JsonEditor
 from .safe_select import SafeSelect
 
@@ -73,10 +74,17 @@ class PropField(Vertical):
         event.stop()
         self.post_message(self.Edited(self))
 
-    on_input_changed = _edited
-    on_switch_changed = _edited
-    on_select_changed = _edited
-    on_json_editor_checked = _edited
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._edited(event)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        self._edited(event)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._edited(event)
+
+    def on_json_editor_checked(self, event: JsonEditor.Checked) -> None:
+        self._edited(event)
 
 
 class TextField(PropField):
@@ -258,7 +266,7 @@ class ListField(PropField):
     async def _remove(self, event: Button.Pressed) -> None:
         event.stop()
         row = event.button.parent
-        if row is not None:
+        if isinstance(row, Widget):
             await row.remove()
         self.query_one(".add").focus()
         self.post_message(self.Edited(self))

@@ -12,8 +12,9 @@ from textual.widgets import Input, Select, Static, Switch
 
 from ...api import ApiError
 from ...api.models import Account, ComponentProp
+from ...props import OMIT, Omitted, extra, read_timer, timer_text, timer_words
 from ...text import visible
-from ..forms.prop_values import OMIT, extra, read_timer, timer_text, timer_words
+from ..host import session_of
 from .prop_fields import PropField, markdown_text
 from .safe_select import SafeSelect
 
@@ -54,7 +55,7 @@ class TimerField(PropField):
 
     def read(self) -> Any:
         timer = read_timer(self.query_one(Input).value)
-        if timer is not OMIT and "cron" in timer and self.zone:
+        if not isinstance(timer, Omitted) and "cron" in timer and self.zone:
             timer = {**timer, "timezone": self.zone}  # a cron's zone is kept; the field edits only the schedule
         return timer
 
@@ -134,7 +135,7 @@ class AccountField(PropField):
         select = self.query_one(Select)
         app = self.prop.app or ""
         try:
-            page = await self.app.session.client.list_accounts(app=app, limit=ACCOUNTS_LIMIT)  # type: ignore[attr-defined]
+            page = await session_of(self).client.list_accounts(app=app, limit=ACCOUNTS_LIMIT)
         except ApiError as error:
             select.prompt = "accounts could not be read"
             self._say(f"Could not list {app} accounts: {visible(error.message, 200)}", bad=True)

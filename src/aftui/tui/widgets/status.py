@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...text import visible
+from ..host import host
 
 
 class StatusHeader(Static):
@@ -23,6 +24,19 @@ class StatusHeader(Static):
     read_only: reactive[bool] = reactive(False)
     demo: reactive[bool] = reactive(False)
     where: reactive[str] = reactive("")
+
+    def sync(self) -> None:
+        """Show the app's session and connection (the app calls it again when either changes)."""
+        app = host(self)
+        session = app.session
+        if session is None:  # the start screen is still choosing
+            return
+        self.profile = session.profile_name
+        self.workspace = session.workspace_label
+        self.environment = session.environment
+        self.read_only = session.read_only
+        self.demo = session.demo
+        self.connection = app.connection_state
 
     def render(self) -> Text:
         text = Text()

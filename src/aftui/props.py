@@ -1,6 +1,6 @@
 """What a props form sends: typed text read into prop values, checked as the service checks them.
 
-No Textual here: the field widgets (`widgets/prop_fields.py`) hold what was
+No Textual here: the field widgets (`tui/widgets/prop_fields.py`) hold what was
 typed and ask these functions what it means, so the rules are tested
 without a screen. A value of `OMIT` means "send nothing for this prop",
 which the service treats as "use the default" (or refuses when the prop is
@@ -17,18 +17,18 @@ from typing import Any, Final
 
 from croniter import croniter
 
-from ...api.models import ComponentProp
-from ...schedule import describe_timer
+from .api.models import ComponentProp
+from .schedule import describe_timer
 
 MAX_STATIC_TEXT: Final = 64 * 1024  # bytes of UTF-8 per prop (spec, Limits: "Prop value size")
 
 
-class _Omit:
+class Omitted:
     def __repr__(self) -> str:
         return "OMIT"
 
 
-OMIT: Final = _Omit()
+OMIT: Final = Omitted()  # the one value of its type
 
 SCALARS = ("string", "integer", "boolean", "object", "any")
 # Props the service fills itself: nothing to type (the value, if any, is kept as it is).
@@ -79,7 +79,7 @@ def extra(prop: ComponentProp, name: str, default: Any = None) -> Any:
 # --- scalars -----------------------------------------------------------------------------------
 
 
-def read_integer(text: str, prop: ComponentProp) -> int | _Omit:
+def read_integer(text: str, prop: ComponentProp) -> int | Omitted:
     text = text.strip()
     if not text:
         return OMIT
@@ -147,7 +147,7 @@ def option_pairs(options: list[Any] | None) -> list[tuple[str, Any]]:
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def read_timer(text: str) -> dict[str, Any] | _Omit:
+def read_timer(text: str) -> dict[str, Any] | Omitted:
     """Seconds (`900`, or `15m`, `2h`, `1d`) or a 5-field cron expression -> `{intervalSeconds}` / `{cron}`."""
     text = " ".join(text.split())
     if not text:
@@ -182,7 +182,7 @@ def timer_words(text: str, zone: str | None = None) -> str:
         timer = read_timer(text)
     except ValueProblem as problem:
         return f"✖ {problem.message}"
-    if timer is OMIT:
+    if isinstance(timer, Omitted):
         return "no schedule"
     return "runs " + describe_timer({**timer, **({"timezone": zone} if zone else {})})
 

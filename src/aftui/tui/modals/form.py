@@ -12,7 +12,7 @@ says what changed, and the lists that show it reload.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -26,7 +26,9 @@ from textual.widgets import Button, Footer, Label, Static
 from ...api import ApiError, AuthError, ReadOnlyError
 from ...text import visible
 from ..change import READ_ONLY_REASON, describe_error, read_only, refresh_lists
-from .paged_table import AuthFailed
+from ..host import session_of
+from ..messages import AuthFailed
+from ..session import Session
 
 T = TypeVar("T")
 
@@ -103,8 +105,8 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         self.busy = False
 
     @property
-    def session(self) -> Any:
-        return self.app.session  # type: ignore[attr-defined]
+    def session(self) -> Session:
+        return session_of(self)
 
     # --- what a subclass says ------------------------------------------------------------------------
 
@@ -157,12 +159,12 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         for row in rows.values():
             row.show_error(None)
         for name, message in problems.items():
-            row = rows.get(self.PARAMS.get(name, name))
-            if row is None:
+            shown = rows.get(self.PARAMS.get(name, name))
+            if shown is None:
                 loose.append(message if not name else f"{name}: {message}")
                 continue
-            row.show_error(message)
-            first = first or row
+            shown.show_error(message)
+            first = first or shown
         box = self.query_one("#problem", Static)
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")

@@ -1,0 +1,58 @@
+"""The App as the screens, panes and forms see it: what they use of it, typed, and how they reach it.
+
+The App imports every screen, so no screen may import the App. They reach
+it through `host(node)`, typed by the `Host` protocol below, which AftuiApp
+(app.py) implements; mypy holds the App to it there. Textual's own `node.app`
+stays what it is, for what every Textual app has (push_screen, notify …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, cast
+
+from textual.command import Provider
+from textual.message_pump import MessagePump
+
+from ..api import Client
+from ..config import Profile
+from .session import Session
+
+
+class Host(Protocol):
+    """What the TUI uses of AftuiApp beyond Textual's App."""
+
+    session: Session | None  # None only while the start screen is up, before any screen that reads it
+    profile: Profile | None  # the config profile behind the session; None in the demo
+    cleanups: list[Callable[[], None]]  # run once the app has exited (the demo's emulator)
+    input_listeners: list[Callable[[], None]]  # told of each key or mouse press before it is handled
+
+    @property
+    def connection_state(self) -> str:
+        """How the connection is doing, as the header says it: ok, connecting, offline, auth …"""
+        ...
+
+    def show_pane(self, pane_id: str) -> None: ...
+
+    def set_workspace(self, org_id: str) -> None: ...
+
+    def set_environment(self, environment: str) -> None: ...
+
+    def open_id(self, ident: str) -> bool: ...
+
+    def action_monitor(self) -> None: ...
+
+    async def use_profile(self, profile: Profile, client: Client) -> None: ...
+
+
+def host(node: MessagePump | Provider) -> Host:
+    """The running AftuiApp, as `Host`."""
+    return cast(Host, node.app)
+
+
+def session_of(node: MessagePump | Provider) -> Session:
+    """The session the app is on, for screens that exist only once one is chosen."""
+    session = host(node).session
+    if session is None:
+        raise RuntimeError("no session yet: this screen opens only once the start screen has chosen one")
+    return session

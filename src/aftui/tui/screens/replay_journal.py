@@ -1,0 +1,53 @@
+"""What the replay screens share: the replay log they write to, and why a read-only profile replays nothing."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from ...api.models import EventSummary
+from ...journal.replays import ReplayLog
+from ...journal.store import default_path
+from ..session import Session
+
+log = logging.getLogger("aftui.tui")
+
+READ_ONLY_WORDS = "Replay is off: read-only profile (a replay runs the workflow again)."
+
+
+class ReplayJournal:
+    """The replay log, in the session's journal file, opened on first use; events seen go to the session's journal.
+
+    A journal that cannot be opened costs only the journaling: the replay
+    goes ahead and the screen says it was not journaled.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.log: ReplayLog | None = None
+        self.problem: str | None = None
+
+    def path(self) -> Path:
+        """The session's journal file; the user's when the session has none open."""
+        writer = self.session.journal
+        return Path(writer.journal.path) if writer is not None else default_path()
+
+    def open(self) -> None:
+        """Blocking (SQLite): call on a thread."""
+        if self.log is not None or self.problem is not None:
+            return
+        try:
+            self.log = ReplayLog(self.path())
+        except Exception as error:  # noqa: BLE001 - a locked or unwritable journal must not stop a replay
+            log.warning("the journal cannot be opened for replays: %s", error)
+            self.problem = f"{type(error).__name__}: {error}"
+
+    def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
+        """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
+        return lambda events: self.session.journal_events(events, workflow_id)
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            self.log = None
