@@ -17,6 +17,7 @@ import uvicorn.config
 from aftui import cli, logs
 from aftui.api.models import EventSummary
 from aftui.config import Profile
+from aftui.emulator.server import Options, serve_in_thread
 from aftui.journal import Journal, JournalWriter
 
 # Shaped like the service's credentials: 32 letters and digits, and a longer client secret.
@@ -224,6 +225,30 @@ def test_the_tui_logs_nothing_on_stderr(
     assert capsys.readouterr().err == ""
     folder = data / "demo" if argv else data
     assert "WARNING aftui.tui: tui warns" in (folder / "aftui.log").read_text()
+
+
+def test_the_demos_emulator_logs_to_the_file_not_over_the_tui(
+    data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn runs the demo's emulator in this process: its warnings go to the log file, never to stderr."""
+
+    def demo(args: object) -> int:
+        handle = serve_in_thread(Options(port=0))
+        try:
+            logging.getLogger("uvicorn.error").warning("the emulator's server warns")
+            logging.getLogger("uvicorn.error").info("Started server process")
+        finally:
+            handle.stop()
+        return 0
+
+    monkeypatch.setattr(cli, "_run_demo", demo)
+    server = logging.getLogger("uvicorn")
+    before = (list(server.handlers), server.propagate, server.level)
+    assert cli.main(["demo"]) == 0
+    assert capsys.readouterr().err == ""
+    text = (data / "demo" / "aftui.log").read_text()
+    assert "WARNING uvicorn.error: the emulator's server warns" in text and "Started server process" not in text
+    assert (server.handlers, server.propagate, server.level) == before, "uvicorn's loggers are put back"
 
 
 def test_a_headless_command_warns_on_stderr_too(

@@ -58,6 +58,7 @@ FILE_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 MASK = "****"
 _ROOT = "aftui"
+_SERVER = "uvicorn"
 
 
 class LevelError(ValueError):
@@ -96,18 +97,27 @@ def configured(level: int, *, demo: bool = False, stderr: bool = False) -> Itera
     are put back afterwards, so a test calling `cli.main` leaves the process as it found it.
     """
     tree = logging.getLogger(_ROOT)
-    saved_level = tree.level
+    # The emulator in the demo runs uvicorn on a thread of this process (without uvicorn's own logging
+    # setup): its warnings and tracebacks belong in the same file, never on stderr under the TUI.
+    server = logging.getLogger(_SERVER)
+    saved = (tree.level, server.level, server.propagate)
     path, handlers = _handlers(demo, stderr)
     tree.setLevel(level)
+    server.setLevel(max(level, logging.WARNING))  # uvicorn's info lines are for a server's console
+    server.propagate = False
     for handler in handlers:
         tree.addHandler(handler)
+        server.addHandler(handler)
     try:
         yield path
     finally:
         for handler in handlers:
             tree.removeHandler(handler)
+            server.removeHandler(handler)
             handler.close()
-        tree.setLevel(saved_level)
+        tree.setLevel(saved[0])
+        server.setLevel(saved[1])
+        server.propagate = saved[2]
 
 
 def _handlers(demo: bool, stderr: bool) -> tuple[Path | None, list[logging.Handler]]:

@@ -11,8 +11,7 @@ import httpx
 import pytest
 
 from aftui.emulator.clock import DEMO_EPOCH_MS
-from aftui.emulator.server import ServerHandle
-from conftest import start_emulator
+from aftui.emulator.server import Options, ServerHandle, serve_in_thread
 
 PROD = {"X-PD-Environment": "production"}
 DEV = {"X-PD-Environment": "development"}
@@ -257,7 +256,7 @@ def test_demo_has_events_already(api: httpx.Client, emulator: ServerHandle) -> N
 @pytest.fixture
 def twin(emulator: ServerHandle) -> Iterator[ServerHandle]:
     """A second emulator with the same seed as `emulator`."""
-    handle = start_emulator()
+    handle = serve_in_thread(Options(port=0))
     yield handle
     handle.stop()
 
@@ -309,7 +308,7 @@ def test_same_seed_gives_byte_identical_responses(emulator: ServerHandle, twin: 
 
 
 def test_a_different_seed_gives_different_ids(emulator: ServerHandle, info: dict) -> None:
-    other = start_emulator(seed=2)
+    other = serve_in_thread(Options(port=0, seed=2))
     try:
         other_info = other.emulator.describe()
         with (
@@ -333,7 +332,7 @@ def test_a_different_seed_gives_different_ids(emulator: ServerHandle, info: dict
 
 def test_scale_adds_that_many_sources(api: httpx.Client) -> None:
     base_total = api.get("/users/me/sources", params={"limit": 1}).json()["page_info"]["total_count"]
-    scaled = start_emulator(scale=300)
+    scaled = serve_in_thread(Options(port=0, scale=300))
     try:
         key = scaled.emulator.describe()["api_key"]
         with httpx.Client(base_url=scaled.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=10) as big:
@@ -345,7 +344,7 @@ def test_scale_adds_that_many_sources(api: httpx.Client) -> None:
 
 
 def test_scaled_sources_are_timers_that_fire_when_due() -> None:
-    scaled = start_emulator(scale=3)
+    scaled = serve_in_thread(Options(port=0, scale=3))
     try:
         key = scaled.emulator.describe()["api_key"]
         with httpx.Client(base_url=scaled.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=10) as api:

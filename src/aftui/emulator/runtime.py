@@ -27,7 +27,7 @@ from .store import Source, Store, Subscription, Trigger, Workflow
 from .traffic import activity_requests
 from .views import iso
 
-log = logging.getLogger("aftui.emulator")
+log = logging.getLogger(__name__)
 
 PLATFORM_VERSION = "3.52.1"
 DAY_MS = 24 * 3600 * 1000

@@ -33,7 +33,7 @@ from .faults import FaultMiddleware, quiet_injected_drops
 from .http import json_response, problem_response
 from .routes import connect, control, endpoints, management, oauth, routing, sources
 
-log = logging.getLogger("aftui.emulator")
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -156,13 +156,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
-def _config(em: Emulator, host: str, port: int, log_level: str) -> uvicorn.Config:
+def _config(em: Emulator, host: str, port: int, log_level: str, *, own_logging: bool = True) -> uvicorn.Config:
+    """`own_logging`: uvicorn sets up its console logging (a server in the foreground); else the process's
+    logging setup takes its records (the demo: aftui's log file, as a console line would land on the TUI)."""
     quiet_injected_drops()
     return uvicorn.Config(
         build_app(em),
         host=host,
         port=port,
         log_level=log_level,
+        log_config=uvicorn.config.LOGGING_CONFIG if own_logging else None,
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=1,
@@ -207,7 +210,7 @@ class ServerHandle:
 def serve_in_thread(options: Options, *, log_level: str = "warning") -> ServerHandle:
     sock, root_url = _bind(options.host, options.port)
     em = Emulator(options, root_url)
-    server = uvicorn.Server(_config(em, options.host, options.port, log_level))
+    server = uvicorn.Server(_config(em, options.host, options.port, log_level, own_logging=False))
     thread = threading.Thread(
         target=lambda: asyncio.run(server.serve(sockets=[sock])), name="aftui-emulator", daemon=True
     )
