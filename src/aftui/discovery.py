@@ -1,4 +1,4 @@
-"""Finding a workspace's workflows where they show up, since the service cannot list them (DESIGN.md).
+"""Finding a workspace's workflows where they show up, since the service cannot list them (docs/architecture.md).
 
 Subscriptions name workflows as emitter or listener (`p_...`, never the glob
 `p_*`). The recent `$errors` of a known workflow name the workflows whose

@@ -1,6 +1,6 @@
 """The workflows aftui knows, per workspace, remembered on disk.
 
-The service cannot list workflows (DESIGN.md). aftui learns of them where
+The service cannot list workflows (docs/architecture.md). aftui learns of them where
 they show up: subscriptions, event metadata, `$errors`, what it created,
 and ids or URLs the user adds. They are kept in the user data dir as JSON,
 one map per workspace: id -> {name, found}.

@@ -2,7 +2,7 @@
 
 Every model keeps the fields it does not know (`extra="allow"`): the real
 service sends more than the spec shows, and a field we drop is a field the
-user cannot see. Where the real service and the emulator differ (DESIGN.md),
+user cannot see. Where the real service and the emulator differ (docs/architecture.md),
 both forms are accepted: timestamps as epoch seconds, epoch milliseconds or
 ISO 8601; a last page's `end_cursor` as null or "".
 """

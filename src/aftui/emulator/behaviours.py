@@ -3,7 +3,7 @@
 The emulator cannot run JavaScript. A component is given a behaviour from
 what it declares: an HTTP interface emits each request, a timer emits a tick,
 and the registry's app sources emit plausible records of their app. Workflow
-steps named `demo-*` are the built-in behaviours of DESIGN.md; any other step
+steps named `demo-*` are the built-in behaviours of docs/emulator.md; any other step
 passes its input through.
 """
 

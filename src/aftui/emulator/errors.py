@@ -1,7 +1,7 @@
 """The one exception every handler raises for a client mistake.
 
 The spec leaves the error body "not shown"; the emulator always answers
-`{"error": "<message>"}` with optional `code` and `details` (DESIGN.md).
+`{"error": "<message>"}` with optional `code` and `details` (docs/emulator.md).
 """
 
 from __future__ import annotations
