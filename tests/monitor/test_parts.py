@@ -9,12 +9,12 @@ import pytest
 
 from aftui.api.models import EventSummary
 from aftui.api.rawevent import RawEvent
-from aftui.journal import Journal
 from aftui.export import export_ndjson
-from aftui.monitor import Matcher, Record, Retention, Target
+from aftui.journal import Journal
+from aftui.journal.retention import Retention, open_writer
+from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.dedupe import OTHER_IDS, FeedCursor
 from aftui.monitor.rate import WINDOW, RateCounter
-from aftui.monitor.retention import open_writer
 
 SRC = Target("source", "dc_abc", "Orders inbox")
 ERR = Target("errors", "p_xyz", "Validate orders")

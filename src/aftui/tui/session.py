@@ -17,10 +17,10 @@ from pathlib import Path
 from ..api import Client, RetryPolicy
 from ..api.models import EventSummary, Org, User
 from ..config import data_dir
+from ..journal.retention import open_user_journal, open_writer
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
-from ..monitor.retention import open_user_journal, open_writer
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)

@@ -15,11 +15,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from ..journal.store import Journal
-    from ..journal.writer import JournalWriter
+from .store import Journal, default_path
+from .writer import JournalWriter
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +61,6 @@ def open_writer(path: Path, retention: Retention | None = None) -> JournalWriter
 
     The cap is applied once now, on a thread so start-up does not wait for it, then by the writer every minute.
     """
-    from ..journal.store import Journal
-    from ..journal.writer import JournalWriter
-
     retention = retention or Retention.from_env()
     try:
         journal = Journal(path)
@@ -86,8 +82,6 @@ def _prune(journal: Journal, retention: Retention) -> None:
 
 def open_user_journal() -> JournalWriter | None:
     """The user's journal in the data dir (`aftui journal` reads the same file)."""
-    from ..journal.store import default_path
-
     try:
         path = default_path()
     except OSError as error:  # the data dir cannot be made
