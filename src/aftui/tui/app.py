@@ -37,7 +37,8 @@ _INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScro
 
 
 class AftuiApp(App[None]):
-    CSS_PATH = "aftui.tcss"
+    # Layout first, then one file per area; reusable widgets and the modals keep their own DEFAULT_CSS.
+    CSS_PATH = ["aftui.tcss", "start.tcss", "panes.tcss", "details.tcss", "forms.tcss", "monitor.tcss", "replay.tcss"]
     TITLE = "aftui"
     COMMANDS = App.COMMANDS | {AftuiCommands, ProfileCommands}
     BINDINGS = [

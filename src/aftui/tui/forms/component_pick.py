@@ -46,21 +46,6 @@ PLACEHOLDERS = {
 class ComponentChooser(Vertical):
     """The mode, then a key/id/URL input or a code editor; `keep` adds "the current component" (updates)."""
 
-    DEFAULT_CSS = """
-    ComponentChooser { height: auto; }
-    ComponentChooser > #component-ref { width: 1fr; background: $boost; }
-    ComponentChooser > #component-ref:focus { background: $accent 25%; }
-    ComponentChooser > #component-code { height: 8; display: none; }
-    ComponentChooser.-code > #component-code { display: block; }
-    ComponentChooser.-code > #component-ref, ComponentChooser.-keep > #component-ref { display: none; }
-    ComponentChooser > .loaded { height: auto; color: $text-muted; }
-    ComponentChooser > Horizontal { height: auto; }
-    ComponentChooser > Horizontal > Button { margin: 0 1 0 0; }
-    ComponentChooser #search { display: none; }
-    ComponentChooser.-keep #load { display: none; }
-    ComponentChooser.-registry #search { display: block; }
-    """
-
     def __init__(
         self, *, mode: str = "registry", value: str = "", keep: Component | None = None, id: str | None = None
     ) -> None:
@@ -168,12 +153,6 @@ class RegistryPicker(ModalScreen[str | None]):
     """Search the public registry in words and pick a source's key (enter), or esc."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    RegistryPicker { align: center middle; }
-    RegistryPicker > Vertical { width: 80; max-width: 100%; height: auto; max-height: 90%; border: round $accent; background: $surface; padding: 0 1; }
-    RegistryPicker OptionList { height: auto; max-height: 16; }
-    RegistryPicker .status { height: auto; color: $text-muted; }
-    """
 
     def __init__(self, query: str = "") -> None:
         super().__init__()

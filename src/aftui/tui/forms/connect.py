@@ -117,10 +117,6 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
             ". Creating it registers the end user.",
         )
 
-    DEFAULT_CSS = """
-    ConnectTokenForm FormRow Input { background: $boost; }
-    """
-
     def fields(self) -> ComposeResult:
         # Compact inputs (one line each): the four rows and the buttons fit in 80x24.
         yield FormRow(
@@ -210,16 +206,6 @@ class TokenScreen(ModalScreen[None]):
         Binding("c", "copy", "Copy token"),
         Binding("escape", "close", "Close"),
     ]
-
-    DEFAULT_CSS = """
-    TokenScreen { align: center middle; }
-    TokenScreen > Vertical { width: 100; max-width: 100%; height: auto; max-height: 100%; border: round $success; background: $surface; padding: 0 1; }
-    TokenScreen .title { text-style: bold; }
-    TokenScreen #token-fields { height: auto; padding: 1 0; }
-    TokenScreen .note { color: $text-muted; height: auto; }
-    TokenScreen Horizontal { height: auto; padding: 1 0 0 0; }
-    TokenScreen Button { margin: 0 2 0 0; }
-    """
 
     def __init__(self, issued: IssuedToken) -> None:
         super().__init__()

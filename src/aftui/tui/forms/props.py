@@ -125,12 +125,6 @@ def label_for(prop: ComponentProp) -> str:
 class PropsSection(Vertical):
     """The rows of one component's props; `collect()` -> configured_props."""
 
-    DEFAULT_CSS = """
-    PropsSection { height: auto; }
-    PropsSection > .section-title { text-style: bold; color: $accent; height: auto; margin: 0 0 1 0; }
-    PropsSection > .no-props { color: $text-muted; height: auto; margin: 0 0 1 0; }
-    """
-
     def __init__(
         self,
         props: list[ComponentProp],
@@ -259,15 +253,6 @@ def message_beside(param: str, message: str) -> str:
 
 class PropsFormScreen(FormScreen[T]):
     """A form holding props sections: the service's message for a prop goes beside it, its name prefix left out."""
-
-    # A props form is often taller than the screen: the frame takes the height and the rows scroll, so the
-    # buttons and the problem box stay in view (an auto-height frame would push them off the bottom).
-    DEFAULT_CSS = """
-    PropsFormScreen > #frame { height: 1fr; }
-    PropsFormScreen #rows { height: 1fr; max-height: 100%; }
-    PropsFormScreen #buttons { padding: 0 0 0 20; }
-    PropsFormScreen #buttons > Button { height: 1; border: none; padding: 0 1; min-width: 8; }
-    """
 
     def row_for(self, param: str) -> str:
         """The row showing the service's `param` (subclasses map what the service names differently)."""

@@ -33,12 +33,6 @@ class SourceForm(PropsFormScreen[Source]):
     """What deploying and updating share: the chooser, the name, the props section and how it is loaded."""
 
     BINDINGS = [Binding("ctrl+f", "search_registry", "Search registry")]
-    DEFAULT_CSS = """
-    SourceForm #props-area { height: auto; }
-    SourceForm #name { background: $boost; }
-    SourceForm #name:focus { background: $accent 25%; }
-    SourceForm #props-area > .waiting { color: $text-muted; height: auto; margin: 0 0 1 0; }
-    """
     PARAMS = {
         "component_id": "component",
         "component_code": "component",

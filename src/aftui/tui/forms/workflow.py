@@ -68,16 +68,6 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
     SUBMIT_LABEL = "Create"
     REFRESH = ("workflows",)
     PARAMS = {"template_id": "template_id", "settings": "settings.name"}
-    DEFAULT_CSS = """
-    TemplateWorkflowForm #template-area { height: auto; }
-    TemplateWorkflowForm #template-area > .waiting, TemplateWorkflowForm .about { color: $text-muted; height: auto; margin: 0 0 1 0; }
-    TemplateWorkflowForm Input.-textual-compact { background: $boost; }
-    TemplateWorkflowForm Input.-textual-compact:focus { background: $accent 25%; }
-    TemplateWorkflowForm #auto-row { height: auto; }
-    TemplateWorkflowForm #auto-row > Switch { border: none; height: 1; padding: 0 1; }
-    TemplateWorkflowForm #auto-row > Switch:focus { background: $accent 40%; }
-    TemplateWorkflowForm #auto-row > Static { padding: 0 1; color: $text-muted; }
-    """
 
     def __init__(self, template_id: str = "") -> None:
         super().__init__()

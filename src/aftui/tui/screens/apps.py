@@ -89,10 +89,6 @@ def custom_fields_table(fields: list[CustomField]) -> Table:
 class AppScreen(DetailScreen):
     """An app of the catalogue: its fields, the custom fields an account of it needs, and its accounts."""
 
-    DEFAULT_CSS = """
-    AppScreen #custom-fields { padding: 0 1; }
-    """
-
     async def load(self) -> App:
         return await self.session.client.get_app(quote(self.ident, safe=""))
 

@@ -63,14 +63,6 @@ class ComponentsPane(Guarded, Pane):
         Binding("o", "focus_open", "Open by key"),
         Binding("d", "deploy", "Deploy source"),
     ]
-    DEFAULT_CSS = """
-    ComponentsPane > Input { height: 3; }
-    ComponentsPane > #search-row { height: 3; }
-    ComponentsPane #query { width: 1fr; }
-    ComponentsPane #search-app { width: 24; }
-    ComponentsPane > .line { height: 1; padding: 0 1; }
-    ComponentsPane > DataTable { height: 1fr; }
-    """
 
     def __init__(self) -> None:
         super().__init__()

@@ -71,9 +71,6 @@ class ConnectPane(Guarded, Pane):
         Binding("d", "delete_user", "Delete user"),
         Binding("a", "delete_app_accounts", "Delete all of app"),
     ]
-    DEFAULT_CSS = """
-    ConnectPane > #project { height: auto; padding: 0 1; }
-    """
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Connect"), classes="pane-title")

@@ -40,14 +40,6 @@ class DetailScreen(Screen[None]):
         Binding("right_square_bracket", "tab(1)", "Next tab"),
     ]
 
-    DEFAULT_CSS = """
-    DetailScreen > #body { height: 1fr; }
-    DetailScreen .crumbs { height: 1; padding: 0 1; color: $text-muted; }
-    DetailScreen .problem { height: auto; padding: 1 2; color: $error; border: round $error; }
-    DetailScreen TabbedContent { height: 1fr; }
-    DetailScreen TabPane { padding: 0; }
-    """
-
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None) -> None:
         super().__init__()
         self.ident = ident

@@ -105,21 +105,6 @@ class MonitorScreen(Screen[None]):
         Binding("d", "toggle_detail", "Detail", show=False),
     ]
 
-    DEFAULT_CSS = """
-    MonitorScreen #monitor-bar { height: 1; padding: 0 1; background: $boost; }
-    MonitorScreen #monitor-streams { width: 1fr; height: 1; }
-    MonitorScreen #monitor-rate { width: 11; height: 1; }
-    MonitorScreen #monitor-spark { width: 24; height: 1; }
-    MonitorScreen #monitor-query { display: none; height: 3; }
-    MonitorScreen #monitor-query.open { display: block; }
-    MonitorScreen #monitor-body { height: 1fr; }
-    MonitorScreen #monitor-detail { width: 45%; border-left: vkey $panel-lighten-2; }
-    MonitorScreen.narrow #monitor-body { layout: vertical; }
-    MonitorScreen.narrow #monitor-detail { width: 1fr; height: 40%; border-left: none; border-top: hkey $panel-lighten-2; }
-    MonitorScreen #monitor-detail-head { height: auto; max-height: 3; padding: 0 1; }
-    MonitorScreen #monitor-status { height: 1; padding: 0 1; color: $text-muted; }
-    """
-
     def __init__(self, targets: list[Target] | None = None) -> None:
         super().__init__()
         self.initial = targets

@@ -112,32 +112,6 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         Binding("ctrl+r", "revoke_token", "Revoke token"),
     ]
 
-    DEFAULT_CSS = """
-    ProfileScreen { background: $background; }
-    ProfileScreen #form-scroll { height: 1fr; }
-    ProfileScreen #form { height: auto; max-width: 100; padding: 0 1; }
-    ProfileScreen .title { text-style: bold; padding: 1 0 0 0; }
-    ProfileScreen #note { color: $warning; padding: 0 0 0 0; }
-    ProfileScreen .row { height: auto; margin: 1 0 0 0; }
-    ProfileScreen .row > Label { width: 18; padding: 0 1 0 0; color: $text-muted; }
-    ProfileScreen .row > Input, ProfileScreen .row > Select { width: 1fr; }
-    ProfileScreen .row > Input { background: $boost; }
-    ProfileScreen .row:focus-within > Label { color: $accent; text-style: bold; }
-    ProfileScreen.dense .row { margin: 0; }
-    ProfileScreen.dense .title { padding: 0; }
-    ProfileScreen .row > Checkbox { border: none; padding: 0; height: 1; background: transparent; }
-    ProfileScreen .secret { display: none; }
-    ProfileScreen .secret.shown { display: block; }
-    ProfileScreen #hint { color: $text-muted; padding: 0 0 0 18; }
-    ProfileScreen #problem { display: none; height: auto; color: $error; border: round $error; padding: 0 1; margin: 1 0 0 0; }
-    ProfileScreen #problem.shown { display: block; }
-    ProfileScreen #buttons { height: auto; margin: 1 0 0 18; }
-    ProfileScreen #buttons > Button { margin: 0 2 0 0; }
-    ProfileScreen #testing { color: $text-muted; height: 1; padding: 0 0 0 18; }
-    ProfileScreen #row-oauth > Button { margin: 0 2 0 0; }
-    ProfileScreen #oauth-status { height: auto; padding: 0 0 0 18; }
-    """
-
     def __init__(self, profile: Profile | None = None, *, refused: str | None = None) -> None:
         super().__init__()
         self.original = profile

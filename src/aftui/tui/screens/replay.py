@@ -131,15 +131,6 @@ class ReplayScreen(Screen[None]):
         Binding("c", "copy", "Copy event"),
         Binding("x", "export", "Export"),
     ]
-    DEFAULT_CSS = """
-    ReplayScreen > .crumbs { height: 1; padding: 0 1; color: $text-muted; }
-    ReplayScreen > #body { height: 1fr; }
-    ReplayScreen #plan { height: auto; padding: 0 1; margin-top: 1; }
-    ReplayScreen #compare { height: auto; margin-top: 1; }
-    ReplayScreen #compare > Vertical { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
-    ReplayScreen #compare .title { text-style: bold; }
-    ReplayScreen #original-event { height: auto; padding: 0 1; margin-top: 1; }
-    """
 
     def __init__(self, event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
         super().__init__()
@@ -426,9 +417,6 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         Binding("escape", "keep", "Back (keeps text)"),
         Binding("ctrl+r", "revert", "Revert"),
     ]
-    DEFAULT_CSS = """
-    ReplayEditorScreen > .head { height: auto; padding: 0 1; }
-    """
 
     def __init__(self, text: str, plan: ReplayPlan) -> None:
         super().__init__()

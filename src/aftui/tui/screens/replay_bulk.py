@@ -63,12 +63,6 @@ class BulkReplayScreen(Screen[None]):
         Binding("s", "stop", "Stop"),
         Binding("escape", "stop_or_back", "Stop / Back"),
     ]
-    DEFAULT_CSS = """
-    BulkReplayScreen > .title { height: auto; padding: 0 1; }
-    BulkReplayScreen > DataTable { height: 1fr; }
-    BulkReplayScreen > ProgressBar { height: 1; padding: 0 1; }
-    BulkReplayScreen > #summary { height: auto; max-height: 8; padding: 0 1; }
-    """
 
     def __init__(self, events: list[EventSummary], workflow_id: str) -> None:
         super().__init__()

@@ -35,18 +35,6 @@ class StartScreen(ModalScreen[Chosen | None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    DEFAULT_CSS = """
-    StartScreen { background: $background; align: center middle; }
-    StartScreen > #start { width: 76; max-width: 100%; height: auto; max-height: 100%; border: round $accent; padding: 0 1; }
-    StartScreen .title { text-style: bold; padding: 1 0 0 0; }
-    StartScreen .end { height: 1; }
-    StartScreen .intro { color: $text-muted; padding: 1 0; }
-    StartScreen OptionList, StartScreen OptionList:focus { height: auto; border: none; padding: 0; background: transparent; }
-    StartScreen #starting { display: none; height: auto; padding: 1 0 0 0; color: $text-muted; }
-    StartScreen #starting.shown { display: block; }
-    StartScreen #starting.failed { color: $error; }
-    """
-
     def __init__(self, start_demo: DemoStarter) -> None:
         super().__init__()
         self.start_demo = start_demo

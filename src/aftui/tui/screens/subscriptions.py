@@ -97,10 +97,6 @@ class SubscriptionsPane(Guarded, Pane):
         Binding("d", "delete", "Delete"),
         Binding("A", "auto", "Auto-subscribe"),
     ]
-    DEFAULT_CSS = """
-    SubscriptionsPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
-    SubscriptionsPane.empty > .empty { display: block; }
-    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -219,10 +215,6 @@ class SubscriptionScreen(Guarded, DetailScreen):
         Binding("l", "open_end('listener')", "Open listener"),
         Binding("down", "enter_tab", "Into the tab", show=False),
     ]
-    DEFAULT_CSS = """
-    SubscriptionScreen .ends-title { padding: 1 1 0 1; height: auto; text-style: bold; }
-    SubscriptionScreen #ends { height: auto; border: none; padding: 0 1; }
-    """
 
     def __init__(
         self,

@@ -45,13 +45,6 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    DEFAULT_CSS = """
-    WatchScreen { align: center middle; }
-    WatchScreen > Vertical { width: 90; max-width: 95%; height: 80%; border: round $accent; background: $surface; padding: 0 1; }
-    WatchScreen .hint { height: auto; color: $text-muted; }
-    WatchScreen SelectionList { height: 1fr; }
-    """
-
     def __init__(self, current: list[Target]) -> None:
         super().__init__()
         self.current = current

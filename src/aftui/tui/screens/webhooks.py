@@ -92,10 +92,6 @@ class WebhooksPane(Guarded, Pane):
         Binding("n", "new", "New webhook"),
         Binding("d", "delete", "Delete"),
     ]
-    DEFAULT_CSS = """
-    WebhooksPane > .empty { display: none; height: auto; padding: 1 2; color: $text-muted; }
-    WebhooksPane.empty > .empty { display: block; }
-    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -174,11 +170,6 @@ class WebhookScreen(Guarded, DetailScreen):
         # Before the table's own escape (clear filter), which would keep it even with no filter to clear.
         Binding("escape", "back", "Back", show=False, priority=True),
     ]
-
-    DEFAULT_CSS = """
-    WebhookScreen .fed-note { height: auto; padding: 0 1; color: $text-muted; }
-    WebhookScreen .fed-by { height: 1fr; }
-    """
 
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Webhook | None = None) -> None:
         super().__init__(ident, crumbs, record=record)

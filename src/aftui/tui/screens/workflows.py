@@ -1,6 +1,6 @@
 """Workflows: the ones aftui knows in this workspace, and a workflow's (or template's) detail.
 
-The service cannot list workflows (DESIGN.md). The pane shows what
+The service cannot list workflows (docs/architecture.md). The pane shows what
 `session.known` remembers for the workspace and keeps looking where
 workflows show up cheaply (aftui/discovery.py): the workspace's
 subscriptions and the `$errors` of the workflows already known. Other code
@@ -139,10 +139,6 @@ class WorkflowsPane(Guarded, Pane):
         Binding("x", "forget", "Forget"),
         Binding("t", "toggle_active", "On/off"),
     ]
-    DEFAULT_CSS = """
-    WorkflowsPane > .note { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
-    WorkflowsPane > .note.problem { color: $warning; }
-    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -392,15 +388,6 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
     """Paste an id or a dashboard URL; it is checked with GET /workflows/{id} before it is added."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    AddWorkflowScreen { align: center middle; }
-    AddWorkflowScreen > Vertical { width: 76; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 0 1; }
-    AddWorkflowScreen .help { color: $text-muted; height: auto; }
-    AddWorkflowScreen #message { height: auto; min-height: 1; }
-    AddWorkflowScreen #message.error { color: $error; }
-    AddWorkflowScreen Horizontal { height: auto; align-horizontal: right; }
-    AddWorkflowScreen Button { margin-left: 1; min-width: 10; }
-    """
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -578,11 +565,6 @@ class WorkflowScreen(Guarded, DetailScreen):
 
 class Listing(ScrollableContainer, can_focus=False):
     """A line saying what a tab's table holds (and so what an empty one means), above the table."""
-
-    DEFAULT_CSS = """
-    Listing { height: 1fr; overflow: hidden hidden; }
-    Listing > .hint { height: auto; padding: 0 1; color: $text-muted; }
-    """
 
     def __init__(self, hint: str, table: PagedTable[Any]) -> None:
         super().__init__()

@@ -68,11 +68,6 @@ class WorkspacesPane(Pane):
 
     TITLE = "Workspaces"
     BINDINGS = [Binding("r", "refresh", "Refresh")]
-    DEFAULT_CSS = """
-    WorkspacesPane OptionList { height: auto; max-height: 12; border: none; }
-    WorkspacesPane .section { padding: 1 1 0 1; height: auto; }
-    WorkspacesPane .note { padding: 1; color: $text-muted; height: auto; }
-    """
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Workspaces"), classes="pane-title")
