@@ -11,12 +11,13 @@ short by a crash still shows that it was sent.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
+
+from .dbfile import connect
 
 __all__ = ["ReplayLog", "ReplayRow"]
 
@@ -70,7 +71,7 @@ class ReplayLog:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._db = connect(self.path)  # the journal's file: created 0600 if this is first (dbfile.py)
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.executescript(_SCHEMA)

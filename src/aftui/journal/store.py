@@ -21,6 +21,7 @@ from typing import Any, Self
 
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
+from .dbfile import connect
 from .rows import Row, row_of, summary_of_row
 
 __all__ = ["SCHEMA_VERSION", "Journal", "fts5_available"]
@@ -141,7 +142,7 @@ class Journal:
         self.fts = fts5_available() if fts is None else (fts and fts5_available())
         self._lock = threading.RLock()
         # isolation_level=None: we open transactions ourselves, one per batch.
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._db = connect(self.path)  # created 0600, with its -wal and -shm (dbfile.py)
         try:
             self._setup()
         except BaseException:
