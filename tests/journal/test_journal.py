@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from aftui.api.models import EventSummary
-from aftui.journal import Journal, JournalWriter, fts5_available
+from aftui.journal import SCHEMA_VERSION, Journal, JournalWriter, fts5_available
 
 T0 = 1_700_000_000_000
 
@@ -43,7 +43,7 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
         pass
     db = sqlite3.connect(tmp_path / "j.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     columns = [row[1] for row in db.execute("PRAGMA table_info(events)")]
     assert columns == [
         "emitter_id",

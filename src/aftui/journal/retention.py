@@ -8,6 +8,7 @@ the journal writer.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import sqlite3
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .store import Journal, default_path
+from .dbfile import is_corrupt, is_disk_full, is_read_only
+from .store import SCHEMA_VERSION, Journal, JournalTooNew, default_path
 from .writer import JournalWriter
 
 log = logging.getLogger(__name__)
@@ -56,21 +58,85 @@ def _number(variable: str, default: N, kind: Callable[[str], N]) -> N | None:
     return value if value > 0 else None
 
 
-def open_writer(path: Path, retention: Retention | None = None) -> JournalWriter | None:
-    """The journal at `path` with a background writer applying `retention`; None (logged) when it cannot be opened.
+@dataclass
+class OpenedJournal:
+    """What opening the journal gave: a writer, or why there is none; and what the user should hear of it."""
 
-    The cap is applied once now, on a thread so start-up does not wait for it, then by the writer every minute.
+    path: Path | None
+    writer: JournalWriter | None
+    problem: str | None = None  # why nothing is journaled (the writer is None): said at start, shown by the monitor
+    notice: str | None = None  # what happened on the way, with a writer: a damaged file moved aside, an upgrade
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer.journal.close()
+
+
+def open_journal(path: Path | None = None, retention: Retention | None = None) -> OpenedJournal:
+    """The journal at `path` (default: the user's, in the data dir) with a background writer applying `retention`.
+
+    Never raises for the file's sake: a data dir that is read-only or gone, a full disk, a journal
+    of a newer aftui give no writer and a `problem` in words (logged too); a damaged file is moved
+    aside and a fresh journal started, with a `notice` saying so. The cap is applied once now, on a
+    thread so start-up does not wait for it, then by the writer every minute.
     """
     retention = retention or Retention.from_env()
+    if path is None:
+        try:
+            path = default_path()
+        except OSError as error:  # the data dir cannot be made
+            problem = f"not journaling: {cannot_write(error, None)}"
+            log.warning("%s", problem)
+            return OpenedJournal(None, None, problem)
     try:
         journal = Journal(path)
+    except JournalTooNew as error:
+        log.warning("%s", error)
+        return OpenedJournal(path, None, f"not journaling: {error}")
     except (OSError, sqlite3.Error) as error:
+        problem = f"not journaling: {cannot_write(error, path)}"
         log.warning("the journal at %s cannot be opened: %s", path, error)
-        return None
+        return OpenedJournal(path, None, problem)
+    notices = []
+    if journal.recovered is not None:
+        notices.append(journal.recovered.message)
+    if journal.migrated_from is not None:
+        notices.append(f"The journal was upgraded from version {journal.migrated_from} to {SCHEMA_VERSION}.")
     writer = JournalWriter(journal, max_rows=retention.max_rows, max_mb=retention.max_mb, prune_every=PRUNE_EVERY_S)
     if retention.max_rows is not None or retention.max_mb is not None:
         threading.Thread(target=_prune, args=(journal, retention), name="aftui-journal-prune", daemon=True).start()
-    return writer
+    return OpenedJournal(path, writer, None, " ".join(notices) or None)
+
+
+def cannot_write(error: BaseException, path: Path | None) -> str:
+    """Why the journal cannot be opened, in the user's words, naming the place."""
+    where = path.parent if path is not None else _data_dir_named(error)
+    if isinstance(error, OSError) and error.errno == errno.ENOENT:
+        return f"the data dir {where} is gone ({error.strerror})"
+    if is_read_only(error):
+        return f"the data dir {where} is read-only ({_words(error)})"
+    if is_disk_full(error):
+        return f"the disk of {where} is full"
+    if is_corrupt(error):
+        return f"the journal at {path} is damaged and could not be moved aside ({_words(error)})"
+    return f"the journal at {path or where} cannot be opened ({_words(error)})"
+
+
+def _data_dir_named(error: BaseException) -> str:
+    name = getattr(error, "filename", None)
+    return str(name) if name else "the data dir"
+
+
+def _words(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+
+
+def open_writer(path: Path, retention: Retention | None = None) -> JournalWriter | None:
+    """The writer of `open_journal(path)`; None (logged) when there is none. `open_journal` also says why."""
+    return open_journal(path, retention).writer
 
 
 def _prune(journal: Journal, retention: Retention) -> None:
@@ -81,10 +147,5 @@ def _prune(journal: Journal, retention: Retention) -> None:
 
 
 def open_user_journal() -> JournalWriter | None:
-    """The user's journal in the data dir (`aftui journal` reads the same file)."""
-    try:
-        path = default_path()
-    except OSError as error:  # the data dir cannot be made
-        log.warning("no journal: %s", error)
-        return None
-    return open_writer(path)
+    """The user's journal in the data dir (`aftui journal` reads the same file); `open_journal()` also says why not."""
+    return open_journal().writer
