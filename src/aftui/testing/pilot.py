@@ -31,7 +31,11 @@ async def walk_tabs(pilot: Any, pause: float = 0.2) -> None:
         await pilot.press("right_square_bracket")
         await pilot.pause(pause)
         for table in screen.query(PagedTable):
-            await wait_until(pilot, lambda t=table: t.pager.done or bool(t.query(".problem")))
+
+            def loaded(table: PagedTable = table) -> bool:
+                return table.pager.done or bool(table.query(".problem"))
+
+            await wait_until(pilot, loaded)
 
 
 async def watch_the_loop(stalls: list[float], tick: float = 0.002) -> None:
