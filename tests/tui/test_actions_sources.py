@@ -10,10 +10,10 @@ import pytest
 from textual.widgets import Button, Input, Select, TabbedContent
 from tui_helpers import control, inject, wait_for
 
+from aftui import event_deletion
 from aftui.emulator.server import ServerHandle
 from aftui.journal.store import DEFAULT_NAME as JOURNAL_NAME
 from aftui.journal.store import Journal
-from aftui.tui.forms import source_events
 from aftui.tui.forms.source_events import DeleteEventsForm
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.sources import SourceScreen
@@ -226,7 +226,7 @@ async def test_the_preview_counts_each_choice(make_app, emulator, api: httpx.Cli
 async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(
     make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(source_events, "MAX_READ", 5)
+    monkeypatch.setattr(event_deletion, "MAX_READ", 5)
     ident = source_id(emulator, "Order webhooks")
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
@@ -274,7 +274,7 @@ async def test_a_202_not_yet_done_is_said_as_such(
     make_app, emulator, api: httpx.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The service accepts but takes longer than aftui watches: the user is told it is still pending."""
-    monkeypatch.setattr(source_events, "WAIT_S", 0.5)
+    monkeypatch.setattr(event_deletion, "WAIT_S", 0.5)
     control(emulator, "settings", {"events_delete_delay_s": 60})
     ident = source_id(emulator, "Order webhooks")
     ids = event_ids(api, ident)

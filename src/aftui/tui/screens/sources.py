@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ...api.models import Component, EventSummary, Source, Subscription
 from ...api.paging import iterate
+from ...event_deletion import outcome_words, watch_deletion
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
@@ -284,18 +285,16 @@ class SourceScreen(Guarded, DetailScreen):
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_delete_events(self) -> None:
         """The form (with the Events tab's highlighted event, if that tab is shown), then the 202 watched."""
-        from ..forms import source_events
+        from ..forms.source_events import DeleteEventsForm
 
         source = self.record
         if not isinstance(source, Source):
             return
-        deletion = await self.app.push_screen_wait(
-            source_events.DeleteEventsForm(source, selected=self._selected_event())
-        )
+        deletion = await self.app.push_screen_wait(DeleteEventsForm(source, selected=self._selected_event()))
         if deletion is None:
             return
-        left = await source_events.watch_deletion(self.session.client, deletion)
-        message, severity = source_events.outcome_words(deletion, left, source.name or source.id)
+        left = await watch_deletion(self.session.client, deletion)
+        message, severity = outcome_words(deletion, left, source.name or source.id)
         self.notify(message, severity=severity, markup=False)
         for table in self.query("#events").results(PagedTable):
             table.reload()
