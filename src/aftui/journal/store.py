@@ -225,7 +225,12 @@ class Journal:
             if not (recover and is_corrupt(error)):
                 raise
             reason = str(error)
-            moved_to = move_aside(self.path)
+            try:
+                moved_to = move_aside(self.path)
+            except OSError as cannot:
+                raise sqlite3.DatabaseError(
+                    f"the journal is damaged ({reason}) and could not be moved aside ({cannot.strerror or cannot})"
+                ) from error
             self.recovered = Recovery(moved_to, reason)
             log.error(
                 "the journal at %s is damaged (%s): moved aside to %s, a new one started", self.path, reason, moved_to
