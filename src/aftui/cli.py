@@ -53,6 +53,202 @@ def _command(
     )
 
 
+def _ids(action: argparse.Action, *kinds: str) -> argparse.Action:
+    """Complete this argument with the ids (and names) of these kinds that aftui has listed."""
+    from .headless.complete import Ids, attach
+
+    return attach(action, Ids(*kinds))
+
+
+def _list_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str, kind: str, description: str
+) -> argparse.ArgumentParser:
+    """A list: a table for people, --json for scripts, --fields for both."""
+    from .headless.schemas import SCHEMAS
+
+    parser = _command(commands, name, help, description)
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help=f"one JSON object a line, the {kind.replace('_', ' ')} schema (docs/headless.md)",
+    )
+    parser.add_argument(
+        "--fields",
+        metavar="A,B",
+        help=f"only these fields, for the table and --json alike: {', '.join(SCHEMAS[kind])}",
+    )
+    return parser
+
+
+def _state_filters(parser: argparse.ArgumentParser, what: str) -> None:
+    state = parser.add_mutually_exclusive_group()
+    state.add_argument("--active", action="store_true", help=f"only active {what}")
+    state.add_argument("--inactive", action="store_true", help=f"only inactive {what}")
+
+
+def _limit(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--limit", type=int, metavar="N", help=f"at most N {what} (default: all)")
+
+
+def _environment(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--environment",
+        choices=["production", "development"],
+        help="the Connect environment (default: the profile's)",
+    )
+
+
+def _since(parser: argparse.ArgumentParser, what: str) -> None:
+    from .headless.since import parse_since
+
+    parser.add_argument(
+        "--since",
+        type=parse_since,
+        metavar="WHEN",
+        help=f"{what}: a duration back from now (90s, 15m, 1h, 2d, 1w) or a time (2026-11-01T08:00Z; UTC)",
+    )
+
+
+def _no_journal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-journal", action="store_true", help="do not write what is seen to the local journal (aftui journal)"
+    )
+
+
+def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sources = _list_command(
+        commands, "sources", "list the workspace's sources", "source", "List the sources of the profile's workspace."
+    )
+    _state_filters(sources, "sources")
+    _limit(sources, "sources")
+    workflows = _list_command(
+        commands,
+        "workflows",
+        "list the workflows aftui knows (and finds)",
+        "workflow",
+        "List the workflows aftui knows in the workspace. The service cannot list workflows: aftui remembers\n"
+        "those it has met and first looks for more in the workspace's subscriptions and the $errors of the\n"
+        "workflows it knows (as the TUI's Workflows pane does). The list is shared with the TUI.",
+    )
+    _state_filters(workflows, "workflows")
+    workflows.add_argument(
+        "--no-discover",
+        action="store_true",
+        help="only the workflows already known: no look at subscriptions or errors",
+    )
+    workflows.add_argument("--no-journal", action="store_true", help="do not journal the $errors read on the way")
+    webhooks = _list_command(commands, "webhooks", "list the user's webhooks", "webhook", "List the user's webhooks.")
+    _limit(webhooks, "webhooks")
+    subscriptions = _list_command(
+        commands,
+        "subscriptions",
+        "list the workspace's subscriptions",
+        "subscription",
+        "List the workspace's subscriptions, with the names of their ends.",
+    )
+    _ids(
+        subscriptions.add_argument(
+            "--emitter",
+            metavar="EMITTER",
+            help="only those of this emitter: a source or workflow (id or name), or p_* / dc_*",
+        ),
+        "source",
+        "workflow",
+    )
+    _ids(
+        subscriptions.add_argument(
+            "--listener",
+            metavar="LISTENER",
+            help="only those of this listener: a workflow, source or webhook (id or name)",
+        ),
+        "workflow",
+        "source",
+        "webhook",
+    )
+    subscriptions.add_argument(
+        "--channel", metavar="NAME", help="only those of this channel: default, $errors, $logs or a custom name"
+    )
+    accounts = _list_command(
+        commands,
+        "accounts",
+        "list connected accounts (the workspace's, or Connect's with --connect)",
+        "account",
+        "List connected accounts: the workspace's, or with --connect the Connect project's end users' accounts.",
+    )
+    accounts.add_argument(
+        "--app", metavar="APP", help="only accounts of this app (id or name slug; sent to the service)"
+    )
+    accounts.add_argument(
+        "--oauth-app-id", metavar="ID", help="only accounts of this custom OAuth app (sent to the service)"
+    )
+    accounts.add_argument(
+        "--external-user-id", metavar="ID", help="only the accounts of this Connect end user (sent to the service)"
+    )
+    accounts.add_argument("--connect", action="store_true", help="the Connect project's accounts (of end users)")
+    _environment(accounts)
+    _limit(accounts, "accounts")
+    end_users = _list_command(
+        commands,
+        "end-users",
+        "list the Connect project's end users",
+        "end_user",
+        "List the Connect project's end users, as their accounts tell them (the API has no list of users).",
+    )
+    end_users.add_argument(
+        "--app", metavar="APP", help="only end users with an account of this app (sent to the service)"
+    )
+    _environment(end_users)
+    components = _list_command(
+        commands,
+        "components",
+        "search the public registry of components",
+        "component",
+        "Search the public registry in words: sources (default), actions, or both.",
+    )
+    components.add_argument("query", metavar="WORDS", help="what the component does, in words: 'new github issue'")
+    components.add_argument(
+        "--app", metavar="SLUG", help="only components of this app (name slug; sent to the service)"
+    )
+    components.add_argument(
+        "--threshold", type=float, metavar="0..1", help="how similar a match must be (sent to the service)"
+    )
+    kinds = components.add_mutually_exclusive_group()
+    kinds.add_argument("--actions", action="store_true", help="actions instead of sources")
+    kinds.add_argument("--all", action="store_true", help="sources and actions")
+    _limit(components, "components of each kind")
+    apps = _list_command(
+        commands, "apps", "list the apps of the catalogue", "app", "List the apps that can be connected."
+    )
+    apps.add_argument(
+        "query",
+        nargs="?",
+        metavar="WORDS",
+        help="only apps whose name, slug or description match (sent to the service)",
+    )
+    _limit(apps, "apps")
+    get = _command(
+        commands,
+        "get",
+        "show one thing by id (or a source's, workflow's or webhook's name)",
+        "Show one thing: a source (dc_), workflow (p_), workflow template (tch_), webhook (wh_),\n"
+        "subscription (sub_), account (apn_), app (app_), component (sc_), workspace (o_) or user (u_),\n"
+        "by its id, or a source, workflow or webhook by its name.",
+    )
+    _ids(
+        get.add_argument("id", metavar="ID", help="an id, or the name of a source, workflow or webhook"),
+        "source",
+        "workflow",
+        "webhook",
+        "subscription",
+        "account",
+        "app",
+    )
+    get.add_argument("--json", action="store_true", help="the record, in its resource's schema (docs/headless.md)")
+    get.add_argument("--raw", action="store_true", help="the service's answer as it came (no stable schema)")
+    get.add_argument("--fields", metavar="A,B", help="only these fields of the record")
+    _environment(get)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aftui",
@@ -92,19 +288,28 @@ def build_parser() -> argparse.ArgumentParser:
     config_cmd.add_arguments(_command(commands, "config", "manage connection profiles"))
     whoami = _command(commands, "whoami", "show the user and workspaces of the profile's key")
     whoami.add_argument("--json", action="store_true", help="print the user record as JSON")
+    _list_commands(commands)
     events = _command(commands, "events", "print the last events of a source")
-    events.add_argument("source_id")
-    events.add_argument("-n", type=int, default=20, help="how many, at most 100 (default: 20)")
+    _ids(events.add_argument("source", metavar="SOURCE", help="the source: its id (dc_...) or its name"), "source")
+    events.add_argument("-n", type=int, default=None, help="how many, at most 100 (default: 20, or all with --since)")
     events.add_argument("--json", action="store_true", help="one JSON object per line (full events)")
     events.add_argument("--full", action="store_true", help="fetch full events, not summaries cut at 1 KB")
+    _since(events, "only events since then")
+    _no_journal(events)
     tail = _command(commands, "tail", "print events as they arrive, until Ctrl-C")
-    tail.add_argument("source_ids", nargs="*", metavar="SOURCE_ID", help="sources to stream")
-    tail.add_argument(
-        "--errors",
-        action="append",
-        default=[],
-        metavar="WORKFLOW_ID",
-        help="also poll this workflow's $errors (repeatable)",
+    _ids(
+        tail.add_argument("source_ids", nargs="*", metavar="SOURCE", help="sources to stream: ids (dc_...) or names"),
+        "source",
+    )
+    _ids(
+        tail.add_argument(
+            "--errors",
+            action="append",
+            default=[],
+            metavar="WORKFLOW",
+            help="also poll this workflow's $errors: an id (p_...) or a name (repeatable)",
+        ),
+        "workflow",
     )
     tail.add_argument("--channel", help="only events of this channel (sources)")
     tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
@@ -194,8 +399,26 @@ def _run(args: argparse.Namespace) -> int:
     return _run_headless(args)
 
 
+LISTS = {
+    "sources": "sources",
+    "workflows": "workflows",
+    "webhooks": "webhooks",
+    "subscriptions": "subscriptions",
+    "accounts": "accounts",
+    "end-users": "end_users",
+    "components": "components",
+    "apps": "apps",
+    "get": "get",
+}
+
+
 def _run_headless(args: argparse.Namespace) -> int:
     from .headless import common, inspect, tail
+
+    if args.command in LISTS:
+        from .headless import lists
+
+        return common.run(getattr(lists, LISTS[args.command]), args)
 
     if args.command == "journal":
         from .headless import journal_cmd

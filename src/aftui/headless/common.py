@@ -1,4 +1,4 @@
-"""What every headless command shares: exit codes, the client, errors in plain words."""
+"""What every headless command shares: exit codes, the client, errors in plain words, asking first."""
 
 from __future__ import annotations
 
@@ -21,30 +21,51 @@ from ..api import (
 )
 from ..config import ConfigError, effective_profile, load_config
 from ..exitcodes import AUTH, NETWORK, NOT_FOUND, OK, USAGE
+from .names import NoSuchName
 
-__all__ = ["AUTH", "NETWORK", "NOT_FOUND", "OK", "USAGE", "describe", "exit_code", "make_client", "run"]
+__all__ = [
+    "AUTH",
+    "FAILED",
+    "NETWORK",
+    "NOT_FOUND",
+    "OK",
+    "USAGE",
+    "Refused",
+    "confirm",
+    "describe",
+    "exit_code",
+    "make_client",
+    "refuse_read_only",
+    "run",
+]
+
+FAILED = 1  # `aftui replay`: a replay failed again, was refused, or its outcome is unknown
+
+
+class Refused(Exception):
+    """The person said no, or a script did not say --yes: nothing was changed (exit 2)."""
 
 
 def exit_code(error: BaseException) -> int:
     if isinstance(error, AuthError):
         return AUTH
-    if isinstance(error, NotFoundError):
+    if isinstance(error, (NotFoundError, NoSuchName)):
         return NOT_FOUND
     if isinstance(error, (NetworkError, ServerError, RateLimitError)):
         return NETWORK
-    if isinstance(error, (ValidationError, ConfigError, ReadOnlyError, ValueError)):
+    if isinstance(error, (ValidationError, ConfigError, ReadOnlyError, ValueError, Refused)):
         return USAGE
-    if isinstance(error, ApiError):
-        return NETWORK
     return NETWORK
 
 
 def describe(error: BaseException) -> str:
-    """One line for stderr: the server's message in plain words, never a traceback."""
+    """One line for stderr (a few for an ambiguous name): the server's message in plain words, never a traceback."""
     if isinstance(error, AuthError):
         return f"authentication failed: {error.message} (check the profile's key; `aftui config show`)"
     if isinstance(error, ApiError):
         return str(error)
+    if isinstance(error, NoSuchName):
+        return str(error.args[0]) if error.args else "not found"
     return str(error) or type(error).__name__
 
 
@@ -52,19 +73,63 @@ def make_client(args: argparse.Namespace) -> Client:
     profile = effective_profile(load_config(), getattr(args, "profile", None))
     if getattr(args, "read_only", False):
         profile.read_only = True
+    environment = getattr(args, "environment", None)
+    if environment:
+        profile.environment = environment
     return Client.from_profile(profile)
+
+
+def refuse_read_only(client: Client, action: str) -> None:
+    """Refuse a change before anything is asked or sent (the client refuses too; this says it first)."""
+    if client.read_only:
+        raise ReadOnlyError(action)
+
+
+def confirm(question: str, args: argparse.Namespace, *, stdin: TextIO | None = None) -> None:
+    """Ask on a terminal; `--yes` answers for scripts. Anything but yes raises `Refused`.
+
+    Off a terminal, without --yes, nothing is changed: a script must say what it means.
+    """
+    if getattr(args, "yes", False):
+        return
+    stream = stdin or sys.stdin
+    try:
+        interactive = stream.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    if not interactive:
+        raise Refused(f"{question} Not a terminal, so not asked: add --yes to do it in a script.")
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = stream.readline().strip().lower()
+    if answer not in ("y", "yes"):
+        raise Refused("nothing was changed")
+
+
+def _quiet_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def run(
     command: Callable[[argparse.Namespace], Coroutine[Any, Any, int]],
     args: argparse.Namespace,
-    err: TextIO = sys.stderr,
+    err: TextIO | None = None,
 ) -> int:
     """Run an async command, turning every expected failure into a message and an exit code."""
     try:
         return asyncio.run(command(args))
     except KeyboardInterrupt:
         return OK
-    except (ApiError, ConfigError, ReadOnlyError, ValueError) as error:
-        print(f"aftui: {describe(error)}", file=err)
+    except BrokenPipeError:
+        # The reader went away (`aftui sources | head`): not an error. stdout is pointed at /dev/null so
+        # that the interpreter's own flush at exit does not raise again.
+        _quiet_stdout()
+        return OK
+    except (ApiError, ConfigError, ReadOnlyError, ValueError, NoSuchName, Refused) as error:
+        print(f"aftui: {describe(error)}", file=err or sys.stderr)
         return exit_code(error)

@@ -124,29 +124,52 @@ def import_cli(args: argparse.Namespace) -> int:
     return OK
 
 
+# What each --option of `aftui config add` sets (README, Profiles and headless commands).
+FIELD_HELP: dict[str, tuple[str, str]] = {
+    "base_url": ("URL", "the service's API address, version included (default: the service's own)"),
+    "api_key": ("KEY", "a user API key, stored in the file (prefer --api-key-env or --api-key-cmd)"),
+    "api_key_env": ("VAR", "the environment variable that holds the user API key"),
+    "api_key_cmd": ("COMMAND", "a command that prints the user API key (a password manager: 'pass show pd/key')"),
+    "client_id": ("ID", "an OAuth client id (with one of the --client-secret options)"),
+    "client_secret": ("SECRET", "the OAuth client secret, stored in the file (prefer the _env or _cmd forms)"),
+    "client_secret_env": ("VAR", "the environment variable that holds the OAuth client secret"),
+    "client_secret_cmd": ("COMMAND", "a command that prints the OAuth client secret"),
+    "org_id": ("ORG_ID", "the workspace (o_...) to use with a user API key"),
+    "project_id": ("PROJECT_ID", "the Connect project (proj_...)"),
+    "environment": ("ENV", "the Connect environment: production (default) or development"),
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The `aftui config` sub-commands."""
+    from .complete import attach, profiles
+
     sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    sub.add_parser("path", help="print where the config file is").set_defaults(handler=path)
-    p_show = sub.add_parser("show", help="show profiles, secrets masked")
-    p_show.add_argument("name", nargs="?")
+    sub.add_parser(
+        "path", help="print where the config file is", description="Print where the config file is."
+    ).set_defaults(handler=path)
+    p_show = sub.add_parser("show", help="show profiles, secrets masked", description="Show profiles, secrets masked.")
+    attach(p_show.add_argument("name", nargs="?", help="only this profile (default: all of them)"), profiles)
     p_show.set_defaults(handler=show)
-    p_add = sub.add_parser("add", help="add a profile")
-    p_add.add_argument("name")
+    p_add = sub.add_parser("add", help="add a profile", description="Add a connection profile (one credential).")
+    p_add.add_argument("name", help="the profile's name, used with -p NAME")
     for name in PROFILE_FIELDS:
-        p_add.add_argument("--" + name.replace("_", "-"), dest=name)
+        metavar, words = FIELD_HELP[name]
+        p_add.add_argument("--" + name.replace("_", "-"), dest=name, metavar=metavar, help=words)
     p_add.add_argument("--read-only", action="store_true", help="refuse every change through this profile")
     p_add.add_argument("--default", action="store_true", help="make it the default profile")
     p_add.add_argument("--force", action="store_true", help="replace a profile of the same name")
     p_add.set_defaults(handler=add)
-    p_remove = sub.add_parser("remove", help="remove a profile")
-    p_remove.add_argument("name")
+    p_remove = sub.add_parser("remove", help="remove a profile", description="Remove a profile from the config file.")
+    attach(p_remove.add_argument("name", help="the profile to remove"), profiles)
     p_remove.set_defaults(handler=remove)
-    p_use = sub.add_parser("use", help="make a profile the default")
-    p_use.add_argument("name")
+    p_use = sub.add_parser("use", help="make a profile the default", description="Make a profile the default.")
+    attach(p_use.add_argument("name", help="the profile to use by default"), profiles)
     p_use.set_defaults(handler=use)
     p_import = sub.add_parser(
-        "import", help="import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config)"
+        "import",
+        help="import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config)",
+        description="Import the profiles of the official CLI ($XDG_CONFIG_HOME/pipedream/config).",
     )
     p_import.add_argument("--force", action="store_true", help="replace profiles of the same name")
     p_import.set_defaults(handler=import_cli)

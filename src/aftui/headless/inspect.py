@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import shutil
+import sys
 
 from ..export import event_record, ndjson
 from . import output
 from .common import OK, make_client
+from .journaling import Keeper
+from .names import Names
+from .output import event_ms
+from .since import Since
 
 MAX_EVENTS = 100
+DEFAULT_EVENTS = 20
 
 
 async def whoami(args: argparse.Namespace) -> int:
@@ -34,12 +39,25 @@ async def whoami(args: argparse.Namespace) -> int:
 
 
 async def events(args: argparse.Namespace) -> int:
-    """The last N events of a source, oldest first as a log reads."""
-    if not 1 <= args.n <= MAX_EVENTS:
+    """The last N events of a source (or those since a time), oldest first as a log reads; journaled."""
+    count: int | None = args.n
+    if count is not None and not 1 <= count <= MAX_EVENTS:
         raise ValueError(f"-n must be from 1 to {MAX_EVENTS} (the service keeps the last 100 events)")
+    since: Since | None = args.since
+    limit = count or (MAX_EVENTS if since else DEFAULT_EVENTS)
     async with make_client(args) as client:
-        page = await client.list_source_events(args.source_id, limit=args.n, expand=args.json or args.full)
-    width = shutil.get_terminal_size((120, 24)).columns
-    for event in reversed(page.items):
-        print(ndjson(event_record(event)) if args.json else output.event_line(event, width=width))
+        source_id = await Names(client).source(args.source)
+        page = await client.list_source_events(source_id, limit=limit, expand=args.json or args.full)
+    with Keeper(not args.no_journal) as keeper:
+        keeper.keep(page.items, source_id)
+    shown = [e for e in page.items if since is None or since.keeps(event_ms(e))]
+    width = output.terminal_width()
+    styled = not args.json and output.colour_enabled(sys.stdout)
+    for event in reversed(shown):
+        if args.json:
+            print(ndjson(event_record(event, source_id)))
+        else:
+            print(output.event_line(event, width=width, emitter=source_id, styled=styled))
+    if not shown and not args.json:
+        output.say(f"no events of {source_id}" + (f" since {since.text}" if since else ""))
     return OK

@@ -1,26 +1,112 @@
-"""Lines for people and NDJSON for pipes."""
+"""Lines and tables for people, NDJSON for pipes; times with their dates; colour only where it may go.
+
+stdout carries data only (rows, events, records); every message goes to
+stderr (`say`). Everything the service sent is passed through
+`aftui.text.visible` before it reaches a terminal. Colour is used only on a
+terminal, never with `NO_COLOR` set (https://no-color.org) nor with
+`TERM=dumb`, and never in `--json` output.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sys
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any, TextIO
 
 from ..api.models import EventSummary
-from ..text import visible
+from ..text import clip, visible
+
+__all__ = [
+    "colour",
+    "event_line",
+    "iso",
+    "say",
+    "table",
+    "terminal_width",
+    "when",
+]
+
+BOLD, DIM, RED, GREEN, YELLOW, RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
+MAX_CELL = 60  # characters of one table cell for people; --json has the whole value
 
 
-def event_line(event: EventSummary, *, width: int = 100, emitter: str | None = None) -> str:
-    """`HH:MM:SS  id  emitter  channel  payload`, the payload as compact JSON clipped to the width."""
-    when = (
-        datetime.fromtimestamp(event.indexed_at_ms / 1000, tz=UTC).strftime("%H:%M:%S")
-        if event.indexed_at_ms
-        else "--:--:--"
-    )
+def colour_enabled(stream: TextIO) -> bool:
+    """Whether escape sequences of colour may be written to `stream`."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or odd stream
+        return False
+
+
+def colour(text: str, style: str, stream: TextIO | None = None) -> str:
+    """`text` in `style` when `stream` (stdout by default) is a terminal that takes colour."""
+    return f"{style}{text}{RESET}" if colour_enabled(stream or sys.stdout) else text
+
+
+def say(message: str, *, style: str | None = None) -> None:
+    """A message for the person at the terminal: on stderr, never on stdout."""
+    text = colour(message, style, sys.stderr) if style else message
+    print(f"aftui: {text}", file=sys.stderr, flush=True)
+
+
+def terminal_width() -> int:
+    return shutil.get_terminal_size((120, 24)).columns
+
+
+# --- times -------------------------------------------------------------------------------------------
+
+
+def iso(value: datetime | None) -> str | None:
+    """A timestamp as the --json records carry it: ISO 8601 in UTC with a `Z`, or None."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def iso_ms(ms: int | None) -> str | None:
+    return iso(datetime.fromtimestamp(ms / 1000, tz=UTC)) if ms is not None else None
+
+
+def when(ms: int | None) -> str:
+    """`YYYY-MM-DD HH:MM:SS` in UTC, for people; dashes when the time is not known."""
+    if ms is None:
+        return "----------  --:--:--"
+    try:
+        return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
+def event_ms(event: EventSummary) -> int | None:
+    """When an event was emitted: its indexed time, else the time its `<ms>-<seq>` id carries."""
+    if event.indexed_at_ms is not None:
+        return event.indexed_at_ms
+    key = event.key
+    return key[0] if key is not None else None
+
+
+# --- events --------------------------------------------------------------------------------------------
+
+
+def event_line(event: EventSummary, *, width: int = 100, emitter: str | None = None, styled: bool = False) -> str:
+    """`YYYY-MM-DD HH:MM:SS  id  emitter  channel  payload` (UTC), the payload as compact JSON clipped to the width.
+
+    `styled`: an error's line in red (the caller knows whether its stream takes colour).
+    """
     who = event.metadata.emitter_id or emitter or "?"
-    head = f"{when}  {visible(event.id or '-', 24)}  {visible(who, 16)}  {visible(event.channel, 16)}"
+    head = f"{when(event_ms(event))}  {visible(event.id or '-', 24)}  {visible(who, 16)}  {visible(event.channel, 16)}"
     payload = _summary(event)
     room = max(20, width - len(head) - 2)
-    return f"{head}  {visible(payload, room)}"
+    line = f"{head}  {visible(payload, room)}"
+    return f"{RED}{line}{RESET}" if styled and event.error() is not None else line
 
 
 def _summary(event: EventSummary) -> str:
@@ -35,3 +121,53 @@ def _summary(event: EventSummary) -> str:
         else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
     )
     return f"(truncated) {text}" if event.truncated else text
+
+
+# --- tables ----------------------------------------------------------------------------------------------
+
+
+def cell(value: Any, field: str = "", limit: int = MAX_CELL) -> str:
+    """One value of a record as a table shows it: plain, on one line, control characters made visible."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and field.endswith("_at") and len(value) >= 16 and value[10:11] == "T":
+        return value[:10] + " " + value[11:16]  # an ISO time of a record: minutes are enough in a table
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in value):
+            return visible(", ".join(v["kind"] for v in value), limit)  # a workflow's triggers: their kinds
+        if all(isinstance(v, (str, int, float)) for v in value):
+            return visible(", ".join(str(v) for v in value), limit)
+        return visible(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str), limit)
+    if isinstance(value, dict):
+        return visible(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str), limit)
+    return visible(value, limit)
+
+
+def table(records: Iterable[Mapping[str, Any]], fields: Sequence[str], *, out: TextIO | None = None) -> int:
+    """Print `records` as plain aligned columns under a header of the field names; return the row count.
+
+    The last column is not padded, so lines end where their text does.
+    """
+    stream = out or sys.stdout
+    rows = [[cell(record.get(field), field) for field in fields] for record in records]
+    if not rows:
+        return 0
+    headers = [field.upper() for field in fields]
+    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(fields))]
+    header = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+    print(colour(header, BOLD, stream), file=stream)
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=stream)
+    return len(rows)
+
+
+def key_values(record: Mapping[str, Any], fields: Sequence[str], *, out: TextIO | None = None) -> None:
+    """One record for people: `field  value` a line, nested values as compact JSON (cut at the terminal)."""
+    stream = out or sys.stdout
+    width = max((len(f) for f in fields), default=0)
+    room = max(40, terminal_width() - width - 2)
+    for field in fields:
+        value = record.get(field)
+        print(f"{field.ljust(width)}  {clip(cell(value, '', room * 4), room)}", file=stream)

@@ -1,0 +1,71 @@
+"""What headless commands see goes to the user's journal, as in the TUI (`--no-journal` opts out).
+
+Listed, streamed and polled events are queued on the journal's writer
+(`journal.retention.open_user_journal`: the same file `aftui journal` and the
+TUI read) and written on its thread; `close()` writes what is left. A
+journal that cannot be opened costs only the journaling: the command goes
+on and says so once on stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Self
+
+from ..api.models import EventSummary
+from .output import say
+
+if TYPE_CHECKING:
+    from ..journal.writer import JournalWriter
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Keeper"]
+
+
+class Keeper:
+    """`with Keeper(enabled) as keeper: keeper.keep(events, emitter_id)`."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.writer: JournalWriter | None = None
+        self.enabled = enabled
+        if enabled:
+            from ..journal.retention import open_user_journal
+
+            self.writer = open_user_journal()
+            if self.writer is None:
+                say("the journal cannot be opened: what this command sees is not journaled (see aftui.log)")
+
+    @property
+    def path(self) -> Path | None:
+        """The journal's file, when one is open."""
+        return Path(self.writer.journal.path) if self.writer is not None else None
+
+    def keep(self, events: Iterable[EventSummary], emitter_id: str | None) -> None:
+        """Queue events for the journal; never blocks on SQLite, never fails the command."""
+        if self.writer is None:
+            return
+        try:
+            self.writer.add(events, emitter_id)
+        except RuntimeError:  # closed meanwhile: the command is ending
+            pass
+
+    def close(self) -> None:
+        writer, self.writer = self.writer, None
+        if writer is None:
+            return
+        writer.close()
+        writer.journal.close()
+        if writer.last_error is not None:
+            say(f"some events could not be journaled: {writer.last_error}")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()

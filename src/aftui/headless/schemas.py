@@ -1,0 +1,79 @@
+"""The names of the fields of each `--json` schema, and what a table shows: stdlib only.
+
+The parser reads these to say the fields in `--help` (and shell completion
+runs the parser on every TAB), so nothing heavy is imported here; the
+records themselves are built in `records.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["COLUMNS", "SCHEMAS", "only", "pick_fields"]
+
+SCHEMAS: dict[str, tuple[str, ...]] = {
+    "source": (
+        "kind",
+        "id",
+        "name",
+        "name_slug",
+        "active",
+        "interface",
+        "endpoint_url",
+        "component_id",
+        "created_at",
+        "updated_at",
+        "configured_props",
+    ),
+    "workflow": ("kind", "id", "name", "active", "triggers", "steps", "found", "problem"),
+    "webhook": ("kind", "id", "name", "description", "url", "active", "created_at", "updated_at"),
+    "subscription": ("kind", "id", "emitter_id", "emitter_name", "listener_id", "listener_name", "event_name"),
+    "account": (
+        "kind",
+        "id",
+        "name",
+        "app_id",
+        "app_name",
+        "app_slug",
+        "healthy",
+        "dead",
+        "external_id",
+        "created_at",
+        "updated_at",
+    ),
+    "end_user": ("kind", "external_id", "accounts", "healthy", "dead", "apps"),
+    "component": ("kind", "key", "id", "name", "version", "type", "description", "props"),
+    "app": ("kind", "id", "name_slug", "name", "auth_type", "categories", "description"),
+}
+
+# What a table shows for people when no --fields is given.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "source": ("id", "name", "active", "interface", "updated_at"),
+    "workflow": ("id", "name", "active", "triggers", "found"),
+    "webhook": ("id", "name", "url", "active"),
+    "subscription": ("id", "emitter_id", "emitter_name", "event_name", "listener_id", "listener_name"),
+    "account": ("id", "name", "app_name", "healthy", "external_id", "updated_at"),
+    "end_user": ("external_id", "accounts", "healthy", "dead", "apps"),
+    "component": ("key", "type", "name", "version", "props"),
+    "app": ("id", "name_slug", "name", "auth_type", "categories"),
+}
+
+
+def pick_fields(kind: str, text: str | None) -> tuple[str, ...]:
+    """The fields `--fields a,b` names (checked against the schema), else the whole schema."""
+    schema = SCHEMAS[kind]
+    if text is None:
+        return schema
+    wanted = tuple(f.strip() for f in text.split(",") if f.strip())
+    unknown = [f for f in wanted if f not in schema]
+    if unknown or not wanted:
+        raise ValueError(
+            f"--fields: {', '.join(unknown) or 'nothing named'} is not a field of a {kind.replace('_', ' ')}; "
+            f"the fields are: {', '.join(schema)}"
+        )
+    return wanted
+
+
+def only(record: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    return {field: record.get(field) for field in fields}

@@ -1,0 +1,82 @@
+"""The workflows aftui knows, for headless commands: the same file the TUI keeps, and the same discovery.
+
+The service cannot list workflows (docs/architecture.md): aftui remembers
+those it has met (`aftui.known`) in `known_workflows.json` in the data dir,
+per workspace, and finds more where they show up (`aftui.discovery`): the
+workspace's subscriptions, then the recent `$errors` of each known workflow,
+which name the workflows whose runs failed. The TUI's Workflows pane does
+the same looks; both write the same file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from ..api import ApiError, Client
+from ..api.models import EventSummary
+from ..config import data_dir
+from ..discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
+from ..known import KnownWorkflows
+from .journaling import Keeper
+from .seen import KNOWN_NAME
+
+__all__ = ["KNOWN_NAME", "discover", "org_key", "read_details", "user_known"]
+
+
+def user_known() -> KnownWorkflows:
+    """The user's known workflows (the demo keeps its own, elsewhere)."""
+    return KnownWorkflows(data_dir() / KNOWN_NAME)
+
+
+def org_key(client: Client) -> str:
+    """The workspace's key in the known-workflows file (as the TUI keys it)."""
+    return client.org_id or ""
+
+
+async def discover(client: Client, known: KnownWorkflows, keeper: Keeper | None, problems: list[str]) -> Discovery:
+    """Subscriptions first, then details and recent `$errors` of every known workflow, a few rounds.
+
+    What cannot be read is said in `problems` (and in the Discovery's `problems` per workflow);
+    the events read on the way go to the journal through `keeper`.
+    """
+    org = org_key(client)
+    found = Discovery()
+    try:
+        async for ident in workflows_in_subscriptions(client):
+            found.remember(known, org, ident, "subscription")
+    except ApiError as error:
+        problems.append(f"subscriptions could not be read: {error.message}")
+    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+    scanned: set[str] = set()
+
+    def keep(events: Iterable[EventSummary], emitter: str) -> None:
+        if keeper is not None:
+            keeper.keep(events, emitter)
+
+    for _ in range(DISCOVERY_ROUNDS):
+        todo = [ident for ident in known.in_workspace(org) if ident not in scanned]
+        if not todo:
+            break
+        scanned.update(todo)
+        results = await asyncio.gather(*(found.read(client, known, org, ident, limit, keep) for ident in todo))
+        for named in results:
+            for ident, name in named:
+                found.remember(known, org, ident, "errors", name)
+    return found
+
+
+async def read_details(client: Client, known: KnownWorkflows, found: Discovery) -> None:
+    """GET /workflows/{id} for each known workflow not read yet (no discovery)."""
+    org = org_key(client)
+    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+    todo = [ident for ident in known.in_workspace(org) if ident not in found.details and ident not in found.problems]
+
+    async def one(ident: str) -> None:
+        async with limit:
+            try:
+                found.details[ident] = await client.get_workflow(ident)
+            except ApiError as error:
+                found.problems[ident] = "not found" if error.status == 404 else error.message
+
+    await asyncio.gather(*(one(ident) for ident in todo))

@@ -1,0 +1,187 @@
+"""`aftui sources|workflows|webhooks|subscriptions|accounts|end-users|components|apps` against the emulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+
+from aftui.emulator.server import ServerHandle
+from aftui.headless.schemas import COLUMNS, SCHEMAS
+
+from .conftest import Aftui, source_named
+
+
+def workspace_sources(emulator: ServerHandle, org_id: str) -> list:
+    return [s for s in emulator.emulator.store.sources.values() if s.org_id == org_id]
+
+
+def test_sources_for_people_are_a_table_of_the_workspace(aftui: Aftui, emulator: ServerHandle, info: dict) -> None:
+    done = aftui("sources")
+    assert done.code == 0, done.err
+    lines = done.out.splitlines()
+    assert lines[0].split() == [c.upper() for c in COLUMNS["source"]]
+    expected = workspace_sources(emulator, info["org_id"])
+    assert len(lines) == 1 + len(expected)
+    row = next(line for line in lines if line.startswith(source_named(emulator, "Cache warmer").id))
+    assert "Cache warmer" in row and " no " in row and "timer" in row
+    assert done.err == ""
+
+
+def test_sources_json_is_one_record_a_line_in_the_schema(aftui: Aftui, api: httpx.Client, info: dict) -> None:
+    done = aftui("sources", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert all(list(r) == list(SCHEMAS["source"]) for r in records)
+    listed = api.get(f"/orgs/{info['org_id']}/sources", params={"limit": 100}).json()["data"]
+    assert [r["id"] for r in records] == [s["id"] for s in listed]
+    order = next(r for r in records if r["name"] == "Order webhooks")
+    assert order["kind"] == "source" and order["interface"] == "http"
+    assert order["endpoint_url"].startswith("http://127.0.0.1")
+    assert order["created_at"].endswith("Z") and "T" in order["created_at"]
+
+
+def test_inactive_sources_as_json(aftui: Aftui, emulator: ServerHandle, info: dict) -> None:
+    done = aftui("sources", "--inactive", "--json")
+    assert done.code == 0, done.err
+    inactive = {s.id for s in workspace_sources(emulator, info["org_id"]) if not s.active}
+    assert {r["id"] for r in done.records()} == inactive and len(inactive) == 2
+    assert all(r["active"] is False for r in done.records())
+    active = aftui("sources", "--active", "--json").records()
+    assert all(r["active"] is True for r in active) and not {r["id"] for r in active} & inactive
+
+
+def test_fields_pick_columns_and_keys(aftui: Aftui) -> None:
+    table = aftui("sources", "--fields", "name,id", "--limit", "3")
+    assert table.out.splitlines()[0].split() == ["NAME", "ID"]
+    assert len(table.out.splitlines()) == 4
+    records = aftui("sources", "--fields", "name,id", "--json").records()
+    assert all(list(r) == ["name", "id"] for r in records)
+
+
+def test_an_unknown_field_is_a_usage_error_naming_the_fields(aftui: Aftui) -> None:
+    done = aftui("webhooks", "--fields", "id,colour")
+    assert done.code == 2
+    assert "colour is not a field of a webhook" in done.err and "url" in done.err
+    assert done.out == ""
+
+
+def test_workflows_are_found_and_shared_with_the_tui(
+    aftui: Aftui, emulator: ServerHandle, data_dir: Path, info: dict
+) -> None:
+    done = aftui("workflows", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert all(list(r) == list(SCHEMAS["workflow"]) for r in records)
+    by_name = {r["name"]: r for r in records}
+    order_id = emulator.emulator.demo.order_workflow_id
+    assert by_name["Validate and forward orders"]["id"] == order_id
+    assert by_name["Validate and forward orders"]["triggers"][0]["kind"] == "http"
+    assert by_name["Validate and forward orders"]["steps"] == ["validate", "transform", "emit"]
+    assert by_name["Validate and forward orders"]["found"] == "subscription"
+    known = json.loads((data_dir / "known_workflows.json").read_text())
+    assert order_id in known[info["org_id"]]
+    table = aftui("workflows", "--no-discover")
+    assert "Validate and forward orders" in table.out and "http" in table.out
+
+
+def test_a_workflow_added_by_id_is_listed_with_its_details(aftui: Aftui, emulator: ServerHandle) -> None:
+    inactive = next(w for w in emulator.emulator.store.workflows.values() if not w.active)
+    assert aftui("get", inactive.id).code == 0  # opening one remembers it, as the TUI does
+    done = aftui("workflows", "--inactive", "--no-discover", "--json")
+    assert [r["id"] for r in done.records()] == [inactive.id]
+    assert done.records()[0]["name"] == inactive.name
+
+
+def test_webhooks(aftui: Aftui, emulator: ServerHandle) -> None:
+    records = aftui("webhooks", "--json").records()
+    assert {r["id"] for r in records} == set(emulator.emulator.store.webhooks)
+    assert all(list(r) == list(SCHEMAS["webhook"]) for r in records)
+    assert "Slack #alerts" in aftui("webhooks").out
+
+
+def test_subscriptions_name_their_ends_and_filter(aftui: Aftui, emulator: ServerHandle, info: dict) -> None:
+    records = aftui("subscriptions", "--json").records()
+    assert all(list(r) == list(SCHEMAS["subscription"]) for r in records)
+    glob = next(r for r in records if r["emitter_id"] == "p_*")
+    assert glob["emitter_name"] == "all workflows" and glob["listener_name"] == "Error audit"
+    assert glob["event_name"] == "$errors"
+    errors = aftui("subscriptions", "--channel", "$errors", "--json").records()
+    assert errors and all(r["event_name"] == "$errors" for r in errors)
+    order = source_named(emulator, "Order webhooks")
+    by_name = aftui("subscriptions", "--emitter", "Order webhooks", "--json").records()
+    assert [r["emitter_id"] for r in by_name] == [order.id]
+    to_inbox = aftui("subscriptions", "--listener", "Relay to inbox", "--fields", "listener_name", "--json").records()
+    assert to_inbox and all(r == {"listener_name": "Relay to inbox"} for r in to_inbox)
+
+
+def test_accounts_filters_go_to_the_service(aftui: Aftui, api: httpx.Client) -> None:
+    records = aftui("accounts", "--app", "github", "--json").records()
+    expected = api.get("/accounts", params={"app": "github", "limit": 100}).json()["data"]
+    assert [r["id"] for r in records] == [a["id"] for a in expected] and records
+    assert all(list(r) == list(SCHEMAS["account"]) for r in records)
+
+
+def test_connect_accounts_and_end_users(aftui: Aftui, emulator: ServerHandle) -> None:
+    accounts = aftui("accounts", "--connect", "--json").records()
+    assert accounts and all(r["external_id"] for r in accounts)
+    users = aftui("end-users", "--json").records()
+    assert all(list(r) == list(SCHEMAS["end_user"]) for r in users)
+    assert len(users) == len({a["external_id"] for a in accounts})
+    one = users[0]
+    assert one["accounts"] == sum(1 for a in accounts if a["external_id"] == one["external_id"])
+    development = aftui("end-users", "--environment", "development", "--json").records()
+    assert development and {u["external_id"] for u in development} != {u["external_id"] for u in users}
+    store = emulator.emulator.store.accounts.values()
+    assert {u["external_id"] for u in development} == {a.external_id for a in store if a.environment == "development"}
+
+
+def test_components_search_the_registry(aftui: Aftui) -> None:
+    done = aftui("components", "new github issue", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert records[0]["key"] == "github-new-issue" and records[0]["type"] == "source"
+    assert "repo" in records[0]["props"]
+    assert all(list(r) == list(SCHEMAS["component"]) for r in records)
+    actions = aftui("components", "new github issue", "--actions", "--json").records()
+    assert [r["key"] for r in actions] == ["github-create-issue"]
+
+
+def test_apps_query_goes_to_the_service(aftui: Aftui) -> None:
+    records = aftui("apps", "git", "--json").records()
+    assert {r["name_slug"] for r in records} == {"github", "gitlab"}
+    assert all(list(r) == list(SCHEMAS["app"]) for r in records)
+    assert len(aftui("apps", "--limit", "5", "--json").records()) == 5
+
+
+def test_what_the_service_sends_is_shown_inert(aftui: Aftui, api: httpx.Client, emulator: ServerHandle) -> None:
+    order = source_named(emulator, "Order webhooks")
+    api.put(f"/sources/{order.id}", json={"name": "Evil\x1b]52;c;aGk=\x07\u202ename"}).raise_for_status()
+    done = aftui("sources")
+    assert "\x1b" not in done.out and "\x07" not in done.out and "\u202e" not in done.out
+    assert "Evil\\e]52;c;aGk=\\x07\\u202ename" in done.out
+    as_json = aftui("sources", "--json")
+    assert "\x1b" not in as_json.out and "\\u001b" in as_json.out
+
+
+def test_a_list_piped_into_head_ends_quietly(aftui: Aftui, monkeypatch) -> None:
+    import io
+
+    class Closed:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError
+
+        def flush(self) -> None:
+            raise BrokenPipeError
+
+        def fileno(self) -> int:
+            raise io.UnsupportedOperation("no descriptor: this process's own stdout is not to be touched")
+
+        def isatty(self) -> bool:
+            return False
+
+    monkeypatch.setattr("sys.stdout", Closed())
+    from aftui import cli
+
+    assert cli.main(["webhooks"]) == 0
