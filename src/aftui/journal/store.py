@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self
 
@@ -143,7 +143,13 @@ class Gap:
     to_id: str | None
     count: int
     reason: str | None = None
-    recorded_at: float = 0.0
+    recorded_at: float = 0.0  # wall-clock seconds it was written to the journal
+    id: int | None = None  # its row in the journal, once written
+
+    @property
+    def text(self) -> str:
+        span = f"{self.from_id} to {self.to_id}" if self.from_id != self.to_id else f"{self.from_id}"
+        return f"{self.count:,} event{'s' * (self.count != 1)} of {self.emitter_id} not kept ({span}): {self.reason}"
 
 
 _INSERT = (
@@ -204,6 +210,7 @@ class Journal:
         index_every_s: float = INDEX_EVERY_S,
         recover: bool = True,
         check: bool = True,
+        busy_timeout: float = 10.0,
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
         # How long new rows may wait for the search index while a stream runs (the writer indexes as
@@ -211,6 +218,9 @@ class Journal:
         # a row against 3-4 batch by batch, and none of it on the burst's path. Every search, prune and
         # close brings the index up to date first, so none ever misses a row.
         self.index_every_s = index_every_s
+        # How long a write waits for another connection's (another aftui's) write lock before it fails
+        # with "database is locked"; the writer then keeps the events and tries again (writer.py).
+        self.busy_timeout = busy_timeout
         self.unindexed = False  # rows this Journal stored that the index has not taken yet
         self._indexed_at = time.monotonic()
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -240,7 +250,7 @@ class Journal:
     def _open(self, check: bool) -> sqlite3.Connection:
         """A connection to the journal, checked (`PRAGMA quick_check`) and set up; raises what SQLite found wrong."""
         # isolation_level=None: we open transactions ourselves, one per batch.
-        db = connect(self.path)  # created 0600, with its -wal and -shm (dbfile.py)
+        db = connect(self.path, timeout=self.busy_timeout)  # created 0600, with its -wal and -shm (dbfile.py)
         try:
             if check:
                 _quick_check(db)
@@ -374,7 +384,62 @@ class Journal:
             db.execute(_INDEX_NEW, (upto,))
             _set_indexed_upto(db, top)
 
+    # --- gaps: events seen and not kept -----------------------------------------------------------------
+
+    def add_gaps(self, gaps: Iterable[Gap]) -> list[Gap]:
+        """Write gaps, in one transaction; return them with their ids and time."""
+        now = time.time()
+        written: list[Gap] = []
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for gap in gaps:
+                    cursor = db.execute(
+                        "INSERT INTO gaps (emitter_id, from_id, to_id, count, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (gap.emitter_id, gap.from_id, gap.to_id, gap.count, gap.reason, now),
+                    )
+                    written.append(replace(gap, recorded_at=now, id=cursor.lastrowid))
+                db.execute("COMMIT")
+            except BaseException:
+                _rollback(db)
+                raise
+        return written
+
+    def settle_gap(self, gap_id: int, left: int) -> None:
+        """A gap's events were fetched back but `left`: the row keeps that count, or goes when none is missing."""
+        with self._lock:
+            if left > 0:
+                self._db.execute("UPDATE gaps SET count = ? WHERE id = ?", (left, gap_id))
+            else:
+                self._db.execute("DELETE FROM gaps WHERE id = ?", (gap_id,))
+
+    def gaps(self, emitter_id: str | None = None) -> list[Gap]:
+        """The gaps recorded (of one emitter, or all), oldest first."""
+        sql = "SELECT emitter_id, from_id, to_id, count, reason, recorded_at, id FROM gaps"
+        params: list[Any] = []
+        if emitter_id is not None:
+            sql += " WHERE emitter_id = ?"
+            params.append(emitter_id)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY id", params).fetchall()
+        return [Gap(*row) for row in rows]
+
     # --- reading ----------------------------------------------------------------------------------
+
+    def last_event_id(self, emitter_id: str, *, errors: bool = False) -> str | None:
+        """The newest event id journaled of an emitter: of its `$errors` (errors=True), else of the channels a stream sends.
+
+        What a feed resumes from: the service sends what came after it (SSE's Last-Event-ID, a poll by id).
+        `$logs` is left out as the stream leaves it out: resuming after a newer log line would skip events.
+        """
+        where = "channel = '$errors'" if errors else "channel NOT IN ('$errors', '$logs')"
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT event_id FROM events WHERE emitter_id = ? AND {where} ORDER BY ms DESC, seq DESC LIMIT 1",
+                (emitter_id,),
+            ).fetchone()
+        return str(row[0]) if row else None
 
     def search(
         self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100
@@ -422,6 +487,7 @@ class Journal:
                 db.execute("SELECT emitter_id, count(*) FROM events GROUP BY emitter_id ORDER BY 2 DESC, 1").fetchall()
             )
             used = self._used_bytes()
+            gaps, not_kept = db.execute("SELECT count(*), coalesce(sum(count), 0) FROM gaps").fetchone()
         on_disk = sum(p.stat().st_size for p in (self.path, self.path.with_name(self.path.name + "-wal")) if p.exists())
         return {
             "path": str(self.path),
@@ -434,6 +500,8 @@ class Journal:
             "fts": self.fts,
             "search": "fts5" if self.fts else "like (SQLite has no FTS5)",
             "schema_version": SCHEMA_VERSION,
+            "gaps": gaps,
+            "events_not_kept": not_kept,
         }
 
     # --- retention --------------------------------------------------------------------------------
