@@ -162,12 +162,13 @@ def test_events_for_people_make_control_characters_visible(
     assert "\\u001b]52" in result.stdout  # the payload, escaped as JSON
 
 
-def _read_lines(proc: subprocess.Popen[str], want: int, deadline: float) -> list[str]:
+def _read_lines(proc: subprocess.Popen[str], want: int, deadline: float, stream: str = "stdout") -> list[str]:
     lines: list[str] = []
 
     def reader() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        pipe = proc.stdout if stream == "stdout" else proc.stderr
+        assert pipe is not None
+        for line in pipe:
             lines.append(line)
             if len(lines) >= want:
                 return
@@ -192,7 +193,9 @@ def test_tail_json_streams_events_and_errors_as_ndjson(
         text=True,
     )
     try:
-        time.sleep(2.5)  # the stream opens and the first $errors poll notes where the list stands
+        # The stream says it is connected, the poll that it has noted where the $errors list stands.
+        said = _read_lines(proc, 2, time.monotonic() + 20, stream="stderr")
+        assert any("connected" in line for line in said) and any("polling $errors" in line for line in said), said
         for n in range(5):
             root.post(f"/_emulator/sources/{sid}/emit", json={"event": {"n": n}}).raise_for_status()
         root.post(f"/e/{endpoint}", json={"order_id": "ord_1"}).raise_for_status()  # no customer_email: fails

@@ -293,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     _ids(events.add_argument("source", metavar="SOURCE", help="the source: its id (dc_...) or its name"), "source")
     events.add_argument("-n", type=int, default=None, help="how many, at most 100 (default: 20, or all with --since)")
     events.add_argument("--json", action="store_true", help="one JSON object per line (full events)")
+    events.add_argument("--channel", metavar="NAME", help="only events of this channel")
     events.add_argument("--full", action="store_true", help="fetch full events, not summaries cut at 1 KB")
     _since(events, "only events since then")
     _no_journal(events)
@@ -311,8 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         "workflow",
     )
-    tail.add_argument("--channel", help="only events of this channel (sources)")
+    tail.add_argument("--channel", metavar="NAME", help="only events of this channel (sources)")
     tail.add_argument("--json", action="store_true", help="NDJSON, one event per line, for pipes")
+    _since(tail, "first print what the service still keeps from then on, then follow")
+    tail.add_argument(
+        "-q", "--quiet", action="store_true", help="no connection messages on stderr (failures are still said)"
+    )
+    _no_journal(tail)
     from .headless import journal_cmd
 
     journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +73,10 @@ def aftui(profile: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
         capsys.readouterr()
         if stdin is not None:
             monkeypatch.setattr("sys.stdin", Terminal(stdin))
-        code = cli.main(list(args))
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit:  # argparse's own usage errors
+            code = int(exit.code or 0)
         out, err = capsys.readouterr()
         return Result(code, out, err)
 
@@ -81,3 +90,73 @@ def data_dir(config_file: Path) -> Path:
 
 def source_named(emulator: ServerHandle, name: str) -> Any:
     return next(s for s in emulator.emulator.store.sources.values() if s.name == name)
+
+
+class Running:
+    """`aftui ARGS...` as a process of its own (for what runs until Ctrl-C), its output read as it comes."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "aftui.cli", *args],
+            env=dict(os.environ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+            for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))
+        ]
+        for reader in self.readers:
+            reader.start()
+
+    @staticmethod
+    def _read(stream: Any, lines: list[str]) -> None:
+        for line in stream:
+            lines.append(line.rstrip("\n"))
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 30) -> bool:
+        """Poll for a condition (a line seen, a count reached) until it holds or the time is up."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            if self.proc.poll() is not None:
+                self._finish()
+                return condition()
+            time.sleep(0.05)
+        return condition()
+
+    def said(self, words: str) -> bool:
+        return any(words in line for line in self.err)
+
+    def stop(self) -> int:
+        """Ctrl-C, as a person ends a tail."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(timeout=15)
+        self._finish()
+        return code
+
+    def _finish(self) -> None:
+        """The process has ended: its pipes close, and the readers take the last lines."""
+        for reader in self.readers:
+            reader.join(timeout=10)
+
+
+@pytest.fixture
+def running(profile: str) -> Iterator[Callable[..., Running]]:
+    started: list[Running] = []
+
+    def start(*args: str) -> Running:
+        process = Running(*args)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.proc.poll() is None:
+            process.proc.kill()
+            process.proc.wait(timeout=10)

@@ -37,7 +37,7 @@ def test_an_ambiguous_name_is_exit_2_with_the_candidates(
     order = source_named(emulator, "Order webhooks")
     other = source_named(emulator, "Partner ping")
     api.put(f"/sources/{other.id}", json={"name": "Order webhooks"}).raise_for_status()
-    for args in (("get", "Order webhooks"), ("events", "Order webhooks")):
+    for args in (("get", "Order webhooks"), ("events", "Order webhooks"), ("tail", "Order webhooks")):
         done = aftui(*args)
         assert done.code == 2, (args, done.err)
         assert order.id in done.err and other.id in done.err and "give one of their ids" in done.err

@@ -47,7 +47,9 @@ async def events(args: argparse.Namespace) -> int:
     limit = count or (MAX_EVENTS if since else DEFAULT_EVENTS)
     async with make_client(args) as client:
         source_id = await Names(client).source(args.source)
-        page = await client.list_source_events(source_id, limit=limit, expand=args.json or args.full)
+        page = await client.list_source_events(
+            source_id, limit=limit, expand=args.json or args.full, channel=args.channel
+        )
     with Keeper(not args.no_journal) as keeper:
         keeper.keep(page.items, source_id)
     shown = [e for e in page.items if since is None or since.keeps(event_ms(e))]

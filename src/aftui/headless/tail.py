@@ -1,82 +1,178 @@
-"""`aftui tail`: events as they arrive, from sources (SSE) and workflows' `$errors` (polled)."""
+"""`aftui tail`: events as they arrive, from sources (SSE) and workflows' `$errors` (polled), until Ctrl-C.
+
+Sources and workflows are named by id or by name. `--since` first prints
+what the service still keeps from then on (a source's last 100 events, a
+workflow's last 100 errors), then follows from there: the stream resumes
+after the newest one listed (`Last-Event-ID`), the poll counts only errors
+after it, so nothing is lost in between and nothing is printed twice.
+
+The connection's state goes to stderr, one line a change: connected (and
+from which event it resumes), lost and reconnecting (and why), resumed
+after a drop from which event, failed. `--quiet` keeps only failures.
+Everything seen is journaled, as the TUI journals it (`--no-journal`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import sys
-from functools import partial
+from typing import Any
 
-from ..api import Client
-from ..api.models import EventSummary
+from ..api import ApiError, Client
+from ..api.models import EventSummary, Page
 from ..api.poll import EventPoller
-from ..api.stream import StreamState
+from ..api.stream import SourceStream, StreamState
 from ..export import event_record, ndjson
-from ..text import visible
 from . import output
 from .common import OK, make_client
+from .journaling import Keeper
+from .names import Names
+from .output import event_ms
+from .since import Since
+from .workflows import user_known
 
 # (emitter id, event) as they arrive, from every stream and poller, to the one printer.
 Events = asyncio.Queue[tuple[str, EventSummary]]
 
+POLL_INTERVAL_S = 2.0
+MAX_RETAINED = 100
+
 
 async def tail(args: argparse.Namespace) -> int:
     if not args.source_ids and not args.errors:
-        raise ValueError("name at least one source id, or --errors WORKFLOW_ID")
+        raise ValueError("name at least one source (id or name), or --errors WORKFLOW")
     queue: Events = asyncio.Queue()
     async with make_client(args) as client:
-        tasks = [asyncio.create_task(_stream(client, sid, queue, args)) for sid in args.source_ids]
-        tasks += [asyncio.create_task(_errors(client, wid, queue)) for wid in args.errors]
-        printer = asyncio.create_task(_print(queue, args))
-        try:
-            # The first task to fail for good (bad key, unknown id) ends the tail with its error.
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
-                task.result()
-        finally:
-            for task in (*tasks, printer):
-                task.cancel()
-            await asyncio.gather(*tasks, printer, return_exceptions=True)
-            _drain(queue, args)
+        names = Names(client, known=user_known(), journal=_journal_path())
+        sources = [await names.source(text) for text in args.source_ids]
+        workflows = [await names.workflow(text) for text in args.errors]
+        with Keeper(not args.no_journal) as keeper:
+            printer = Printer(args, keeper)
+            tasks = [asyncio.create_task(_stream(client, sid, queue, args, keeper)) for sid in dict.fromkeys(sources)]
+            tasks += [asyncio.create_task(_errors(client, wid, queue, args)) for wid in dict.fromkeys(workflows)]
+            printing = asyncio.create_task(printer.run(queue))
+            try:
+                # The first task to fail for good (bad key, unknown id) ends the tail with its error.
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+                for task in done:
+                    task.result()
+            finally:
+                for task in (*tasks, printing):
+                    task.cancel()
+                await asyncio.gather(*tasks, printing, return_exceptions=True)
+                printer.drain(queue)
     return OK
 
 
-async def _stream(client: Client, source_id: str, queue: Events, args: argparse.Namespace) -> None:
-    def report(state: StreamState) -> None:
-        if not args.json and state.phase in ("reconnecting", "failed"):
-            print(f"aftui: {source_id}: {state}", file=sys.stderr)
+def _journal_path() -> Any:
+    from ..journal.store import default_path
 
-    async for event in client.stream_source(source_id, on_state=report):
-        summary = event if isinstance(event, EventSummary) else event.parse()  # not raw: always a summary
+    try:
+        return default_path()
+    except OSError:
+        return None
+
+
+def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = False) -> None:
+    """A line about a connection on stderr (failures even with --quiet)."""
+    if failure or not args.quiet:
+        output.say(f"{who}: {words}", style=output.RED if failure else output.DIM)
+
+
+async def _stream(client: Client, source_id: str, queue: Events, args: argparse.Namespace, keeper: Keeper) -> None:
+    resume: str | None = None
+    since: Since | None = args.since
+    if since is not None:
+        page = await client.list_source_events(source_id, limit=MAX_RETAINED, expand=True)
+        keeper.keep(page.items, source_id)
+        newest = max((e for e in page.items if e.key is not None), key=lambda e: e.key or (0, 0), default=None)
+        resume = newest.id if newest is not None else None
+        for event in sorted(page.items, key=lambda e: e.key or (event_ms(e) or 0, 0)):
+            if since.keeps(event_ms(event)) and (args.channel is None or event.channel == args.channel):
+                await queue.put((source_id, event))
+    stream: SourceStream = client.stream_source(source_id, last_event_id=resume)
+
+    def report(state: StreamState) -> None:
+        if state.phase == "live":
+            if stream.connections == 1:
+                start = f", resuming after {stream.last_event_id}" if stream.last_event_id else ", from now"
+                _state(args, source_id, f"connected{start}")
+            else:
+                after = f"after {stream.last_event_id}" if stream.last_event_id else "from now (no event seen yet)"
+                _state(args, source_id, f"reconnected, resumed {after}")
+        elif state.phase == "reconnecting":
+            why = f" ({state.reason})" if state.reason else ""
+            _state(args, source_id, f"connection lost{why}; reconnecting (attempt {state.attempt})")
+        elif state.phase == "failed":
+            _state(args, source_id, f"stream failed: {state.reason}", failure=True)
+
+    stream.add_listener(report)
+    async for arrived in stream:
+        summary = arrived if isinstance(arrived, EventSummary) else arrived.parse()  # not raw: always a summary
+        keeper.keep([summary], source_id)
         if args.channel is None or summary.channel == args.channel:
             await queue.put((source_id, summary))
 
 
-async def _errors(client: Client, workflow_id: str, queue: Events) -> None:
-    def report(error: Exception) -> None:
-        print(f"aftui: {workflow_id}: polling $errors failed, backing off: {error}", file=sys.stderr)
+async def _errors(client: Client, workflow_id: str, queue: Events, args: argparse.Namespace) -> None:
+    failing = False
+    first = True
 
-    poller = EventPoller(partial(client.list_workflow_errors, workflow_id, expand=True), on_error=report)
+    async def fetch(**params: Any) -> Page[EventSummary]:
+        nonlocal failing, first
+        page = await client.list_workflow_errors(workflow_id, expand=True, **params)
+        if first or failing:
+            _state(
+                args,
+                workflow_id,
+                ("polling $errors again" if failing else "polling $errors") + f" every {POLL_INTERVAL_S:g} s",
+            )
+        first = failing = False
+        return page
+
+    def report(error: ApiError) -> None:
+        nonlocal failing
+        failing = True
+        _state(args, workflow_id, f"polling $errors failed, backing off: {error.message}")
+
+    since: Since | None = args.since
+    poller = EventPoller(fetch, interval_s=POLL_INTERVAL_S, from_now=since is None, on_error=report)
+    if since is not None:
+        page = await fetch(limit=MAX_RETAINED)
+        listed = [e for e in page.items if e.key is not None]
+        if listed:
+            poller.last_key = max(e.key for e in listed if e.key is not None)
+        for event in sorted(listed, key=lambda e: e.key or (0, 0)):
+            if since.keeps(event_ms(event)):
+                await queue.put((workflow_id, event))
     async for event in poller:
         await queue.put((workflow_id, event))
 
 
-async def _print(queue: Events, args: argparse.Namespace) -> None:
-    while True:
-        emitter, event = await queue.get()
-        _emit(emitter, event, args)
+class Printer:
+    """The one writer of stdout: a line for people or NDJSON, flushed at once (a pipe reads it live)."""
 
+    def __init__(self, args: argparse.Namespace, keeper: Keeper) -> None:
+        self.args = args
+        self.keeper = keeper
+        self.styled = not args.json and output.colour_enabled(sys.stdout)
 
-def _drain(queue: Events, args: argparse.Namespace) -> None:
-    """Whatever arrived before the stop is still printed."""
-    while not queue.empty():
-        _emit(*queue.get_nowait(), args)
+    async def run(self, queue: Events) -> None:
+        while True:
+            emitter, event = await queue.get()
+            self.emit(emitter, event)
 
+    def drain(self, queue: Events) -> None:
+        """Whatever arrived before the stop is still printed."""
+        while not queue.empty():
+            self.emit(*queue.get_nowait())
 
-def _emit(emitter: str, event: EventSummary, args: argparse.Namespace) -> None:
-    if args.json:
-        line = ndjson(event_record(event, emitter))
-    else:
-        line = output.event_line(event, width=shutil.get_terminal_size((120, 24)).columns, emitter=visible(emitter))
-    print(line, flush=True)
+    def emit(self, emitter: str, event: EventSummary) -> None:
+        if emitter.startswith("p_"):
+            self.keeper.keep([event], emitter)  # polled errors; streamed events were kept as they came
+        if self.args.json:
+            line = ndjson(event_record(event, emitter))
+        else:
+            line = output.event_line(event, width=output.terminal_width(), emitter=emitter, styled=self.styled)
+        print(line, flush=True)

@@ -1,0 +1,139 @@
+"""`aftui events` and `aftui tail`: dates, --since, the journal, and the stream's state on stderr."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from aftui.emulator.server import ServerHandle
+from aftui.journal.store import Journal
+
+from .conftest import Aftui, source_named
+
+DATED = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}  ")
+
+
+def key(event_id: str) -> tuple[int, int]:
+    ms, _, seq = event_id.partition("-")
+    return int(ms), int(seq)
+
+
+def emit(root: httpx.Client, source_id: str, n: int) -> str:
+    answer = root.post(f"/_emulator/sources/{source_id}/emit", json={"event": {"n": n}})
+    answer.raise_for_status()
+    return str(answer.json()["emitted"][0])
+
+
+def test_events_print_dates(aftui: Aftui) -> None:
+    done = aftui("events", "Order webhooks", "-n", "3")
+    assert done.code == 0, done.err
+    lines = done.out.splitlines()
+    assert len(lines) == 3 and all(DATED.match(line) for line in lines)
+    assert lines[-1].startswith("2026-11-01 ")
+
+
+def test_events_since_keeps_what_is_newer(aftui: Aftui, api: httpx.Client, emulator: ServerHandle) -> None:
+    order = source_named(emulator, "Order webhooks")
+    retained = api.get(f"/sources/{order.id}/event_summaries", params={"limit": 100}).json()["data"]
+    cut = sorted(e["indexed_at_ms"] for e in retained)[-3]  # the third newest
+    moment = datetime.fromtimestamp(cut / 1000, tz=UTC).isoformat()
+    done = aftui("events", order.id, "--since", moment, "--json")
+    assert done.code == 0, done.err
+    assert [r["indexed_at_ms"] for r in done.records()] == sorted(e["indexed_at_ms"] for e in retained)[-3:]
+    assert aftui("events", order.id, "--since", "yesterday-ish").code == 2
+    assert aftui("events", order.id, "--since", "1h").err.startswith("aftui: no events of")  # the clock stood still
+
+
+def test_events_go_to_the_journal_unless_told_not_to(aftui: Aftui, emulator: ServerHandle, data_dir: Path) -> None:
+    order = source_named(emulator, "Order webhooks")
+    assert aftui("events", order.id, "-n", "5", "--no-journal").code == 0
+    assert not (data_dir / "journal.sqlite3").exists()
+    assert aftui("events", order.id, "-n", "5").code == 0
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        assert journal.count(order.id) == 5
+
+
+def test_tail_says_it_is_connected_and_follows(
+    running, root: httpx.Client, emulator: ServerHandle, data_dir: Path
+) -> None:
+    ping = source_named(emulator, "Partner ping")
+    tail = running("tail", "Partner ping")
+    assert tail.wait_for(lambda: tail.said("connected")), tail.err
+    assert tail.said(f"{ping.id}: connected, from now")
+    emit(root, ping.id, 1)
+    assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
+    assert tail.stop() == 0
+    assert DATED.match(tail.out[0]) and '{"n":1}' in tail.out[0]
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        assert [e.event for e in journal.recent(ping.id)] == [{"n": 1}]
+
+
+def test_tail_across_a_dropped_stream_prints_every_event_once_and_says_so(
+    running, root: httpx.Client, emulator: ServerHandle
+) -> None:
+    ping = source_named(emulator, "Partner ping")
+    tail = running("tail", ping.id, "--json")
+    assert tail.wait_for(lambda: tail.said("connected")), tail.err
+    sent = [emit(root, ping.id, n) for n in range(3)]
+    assert tail.wait_for(lambda: len(tail.out) == 3), (tail.out, tail.err)
+    root.post("/_emulator/sse/drop", json={"source_id": ping.id}).raise_for_status()
+    sent += [emit(root, ping.id, n) for n in range(3, 6)]  # while the stream is down, or just back
+    assert tail.wait_for(lambda: len(tail.out) >= 6 and tail.said("resumed")), (tail.out, tail.err)
+    assert tail.stop() == 0
+    ids = [json.loads(line)["id"] for line in tail.out]
+    assert ids == sent  # each once, in order
+    assert tail.said("connection lost") and tail.said(f"reconnected, resumed after {sent[2]}")
+
+
+def test_tail_since_prints_what_is_kept_then_follows_without_a_repeat(
+    running, root: httpx.Client, api: httpx.Client, emulator: ServerHandle
+) -> None:
+    order = source_named(emulator, "Order webhooks")
+    workflow_id = emulator.emulator.demo.order_workflow_id
+    kept = api.get(f"/sources/{order.id}/event_summaries", params={"limit": 100}).json()["data"]
+    newest = max(kept, key=lambda e: e["indexed_at_ms"])
+    errors = api.get(f"/workflows/{workflow_id}/$errors/event_summaries", params={"limit": 100}).json()["data"]
+    tail = running(
+        "tail", "Order webhooks", "--errors", "Validate and forward orders", "--since", "2026-11-01T08:50:00Z", "--json"
+    )
+    assert tail.wait_for(lambda: tail.said("connected") and tail.said("polling $errors")), tail.err
+    assert tail.said(f"connected, resuming after {newest['id']}")
+    since_ms = int(datetime(2026, 11, 1, 8, 50, tzinfo=UTC).timestamp() * 1000)
+    expected_events = sorted((e["id"] for e in kept if e["indexed_at_ms"] >= since_ms), key=key)
+    expected_errors = sorted((e["id"] for e in errors if e["indexed_at_ms"] >= since_ms), key=key)
+    want = len(expected_events) + len(expected_errors)
+    assert tail.wait_for(lambda: len(tail.out) >= want), (tail.out, tail.err)
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    root.post(f"/e/{endpoint}", json={"order_id": "ord_new"}).raise_for_status()  # no customer_email: an error
+    assert tail.wait_for(lambda: len(tail.out) >= want + 1), (tail.out, tail.err)
+    assert tail.stop() == 0
+    records = [json.loads(line) for line in tail.out]
+    streamed = [r["id"] for r in records if r["metadata"]["emitter_id"] == order.id]
+    failed = [r["id"] for r in records if r["metadata"].get("name") == "$errors"]
+    assert streamed == expected_events
+    assert failed[:-1] == expected_errors and len(failed) == len(set(failed))
+    assert records[-1]["event"]["original_event"]["body"]["order_id"] == "ord_new"
+
+
+def test_tail_quiet_says_nothing_but_failures(running, emulator: ServerHandle, root: httpx.Client) -> None:
+    ping = source_named(emulator, "Partner ping")
+    tail = running("tail", ping.id, "--quiet")
+    emit(root, ping.id, 7)  # may come before the stream opens: then it is simply not seen
+    sent = []
+
+    def arrived() -> bool:
+        sent.append(emit(root, ping.id, 8))
+        return any('"n":8' in line for line in tail.out)
+
+    assert tail.wait_for(arrived), tail.err
+    assert tail.stop() == 0
+    assert tail.err == []
+
+
+def test_tail_of_an_unknown_source_fails_with_4(aftui: Aftui) -> None:
+    done = aftui("tail", "dc_nothere1")
+    assert done.code == 4 and "not found" in done.err
