@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ..api.models import EventSummary
+from ..api.models import EventSummary, event_key
 from ..api.rawevent import RawEvent
 
 OTHER_IDS = 2000  # ids without a key remembered per feed
@@ -21,7 +21,20 @@ class FeedCursor:
     def __init__(self) -> None:
         self.last_key: tuple[int, int] | None = None
         self.last_id: str | None = None  # the id of `last_key`, to resume a stream from
+        # The position came from the journal (history, or the last journaled id), not from the service:
+        # the feed first reads what the service keeps past it, whether or not the stream resumes by id.
+        self.catch_up = False
         self._others: OrderedDict[str, None] = OrderedDict()
+
+    def resume_from(self, event_id: str) -> None:
+        """Stand after `event_id` (the newest journaled): events up to it are not delivered again."""
+        key = event_key(event_id)
+        if key is not None and (self.last_key is None or key > self.last_key):
+            self.last_key, self.last_id = key, event_id
+        elif key is None and self.last_id is None:
+            self.last_id = event_id  # an id of another form: the stream resumes from it; dedupe by the set
+            self._others[event_id] = None
+        self.catch_up = True
 
     def fresh(self, event: EventSummary | RawEvent) -> bool:
         """True the first time an event is offered; it is then remembered."""

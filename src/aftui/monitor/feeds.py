@@ -62,8 +62,14 @@ class Gate:
 async def source_feed(
     client: Client, target: Target, cursor: FeedCursor, deliver: Deliver, report: Report, gate: Gate | None = None
 ) -> None:
-    """SSE of a source, resumed after the newest event already shown (none: after the retained ones, read first)."""
-    if cursor.last_key is None and cursor.last_id is None:
+    """SSE of a source, resumed after the newest event already shown or journaled.
+
+    With nothing known of it, or only what the journal knew, the events the service keeps are read
+    first (those after the cursor are delivered): a service whose stream does not resume by
+    Last-Event-ID still gives back what came while aftui was away.
+    """
+    if (cursor.last_key is None and cursor.last_id is None) or cursor.catch_up:
+        cursor.catch_up = False
         try:
             page = await client.list_source_events(target.emitter_id, limit=BACKFILL, expand=True)
         except FINAL as error:

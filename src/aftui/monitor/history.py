@@ -47,3 +47,13 @@ def search_history(
 
 def _oldest_first(found: list[tuple[Target, EventSummary]]) -> list[tuple[Target, EventSummary]]:
     return sorted(found, key=lambda pair: pair[1].key or (pair[1].indexed_at_ms or 0, 0))
+
+
+def resume_points(journal: Journal, targets: Sequence[Target]) -> dict[str, str]:
+    """The newest journaled event id of each target that has one, by target key: where its feed resumes."""
+    found: dict[str, str] = {}
+    for target in targets:
+        last = journal.last_event_id(target.emitter_id, errors=target.kind == "errors")
+        if last is not None:
+            found[target.key] = last
+    return found

@@ -20,13 +20,14 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..api import Client, StreamState
-from ..api.models import EventSummary
+from ..api import ApiError, Client, StreamState
+from ..api.models import EventSummary, event_key
 from ..api.rawevent import RawEvent
-from ..journal.writer import JournalWriter
+from ..journal.store import Gap
+from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor
-from .feeds import Gate, poll_feed, source_feed
-from .history import history_of, search_history
+from .feeds import BACKFILL, Gate, poll_feed, source_feed
+from .history import history_of, resume_points, search_history
 from .rate import RateCounter
 from .records import Record, Target
 from .twin import twin
@@ -44,6 +45,11 @@ class Batch:
     total: int  # records delivered since the monitor started
     overflow: int  # records dropped before the UI took them (it fell behind); they are in the journal
     errors: list[str] = field(default_factory=list)  # problems the user should hear about (journal, history)
+    # The journal's state now: ok, failing (since, why, waiting, not kept) or off (why); None: no journal wanted.
+    journal: JournalStatus | None = None
+    # Runs of events the journal could not keep and the service no longer has, since the last take:
+    # the timeline marks them, with their size (they are in the journal's gaps table too).
+    gaps: list[Gap] = field(default_factory=list)
 
 
 class Monitor:
@@ -52,6 +58,7 @@ class Monitor:
         client: Client,
         *,
         writer: JournalWriter | None = None,
+        journal_problem: str | None = None,
         history: int = 200,
         inbox_cap: int = 20_000,
         poll_interval_s: float = 2.0,
@@ -60,6 +67,11 @@ class Monitor:
     ) -> None:
         self._client = client
         self.writer = writer
+        # Why there is no journal (the writer is None), as open_journal said it: shown, not journaled.
+        self.journal_problem = journal_problem
+        self._journal_was: JournalStatus | None = None  # the state last seen, to tell the user of a change once
+        self._gaps: list[Gap] = []  # gaps whose events the service no longer had, for the next take
+        self._refilling: set[asyncio.Task[None]] = set()
         self.history = history
         self.inbox_cap = inbox_cap
         self.poll_interval_s = poll_interval_s
@@ -118,10 +130,27 @@ class Monitor:
 
     def take(self) -> Batch:
         """What arrived since the last take."""
+        journal = self.journal_status()
         with self._lock:
             records, self._inbox = self._inbox, []
             errors, self._errors = self._errors, []
-            return Batch(records, dict(self._states), self._rate.history(), self._total, self._overflow, errors)
+            gaps, self._gaps = self._gaps, []
+            return Batch(
+                records,
+                dict(self._states),
+                self._rate.history(),
+                self._total,
+                self._overflow,
+                errors,
+                journal,
+                gaps,
+            )
+
+    def journal_status(self) -> JournalStatus:
+        """The journal writer's state, or `off` with the reason there is none."""
+        if self.writer is not None:
+            return self.writer.status()
+        return JournalStatus.off(self.journal_problem or "the journal could not be opened")
 
     def search(self, query: str, limit: int = 500) -> list[Record]:
         """The journal's events of the watched emitters matching `query` (FTS5), oldest first. Blocking: call off the UI loop."""
@@ -200,7 +229,7 @@ class Monitor:
             self._targets[target.key] = target
         if not new:
             return
-        await self._load_history([t for t in new if t.key not in self._cursors])
+        await self._from_journal([t for t in new if t.key not in self._cursors])
         client = self._client_in_thread
         assert client is not None
         for target in new:
@@ -211,12 +240,18 @@ class Monitor:
                 feed = poll_feed(client, target, cursor, self._deliver, self._report, interval_s=self.poll_interval_s)
             self._tasks[target.key] = asyncio.create_task(feed, name=f"monitor {target.key}")
 
-    async def _load_history(self, targets: list[Target]) -> None:
-        """The journal's newest events of new feeds, oldest first; each feed resumes after its newest."""
-        if self.writer is None or not targets or self.history <= 0:
+    async def _from_journal(self, targets: list[Target]) -> None:
+        """The journal's newest events of new feeds, oldest first, and where each feed resumes: after its newest journaled event.
+
+        A feed resumes from the journal even when no history is shown: after a crash or a kill,
+        what the service still keeps past the last journaled event is read back, none of it twice.
+        """
+        if self.writer is None or not targets:
             return
+        journal = self.writer.journal
         try:
-            found = await asyncio.to_thread(history_of, self.writer.journal, targets, self.history)
+            found = await asyncio.to_thread(history_of, journal, targets, self.history) if self.history > 0 else []
+            points = await asyncio.to_thread(resume_points, journal, targets)
         except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live events
             with self._lock:
                 self._errors.append(f"journal history unavailable: {error}")
@@ -224,6 +259,8 @@ class Monitor:
         for target, event in found:
             if self._cursors.setdefault(target.key, FeedCursor()).fresh(event):
                 self._deliver(target, event, history=True)
+        for key, event_id in points.items():
+            self._cursors.setdefault(key, FeedCursor()).resume_from(event_id)
 
     def _deliver(self, target: Target, event: EventSummary | RawEvent, history: bool = False) -> None:
         """Called for every event: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
@@ -262,6 +299,69 @@ class Monitor:
             await asyncio.sleep(HAND_OVER_S)
             self._hand_over()
             self._journal_now()
+            self._watch_journal()
+
+    # --- the journal's faults ----------------------------------------------------------------------------
+
+    def _watch_journal(self) -> None:
+        """Tell the user when the journal starts or stops failing (once each), and fetch back what it could not keep."""
+        writer = self.writer
+        if writer is None:
+            if self._journal_was is None:
+                self._journal_was = self.journal_status()
+                with self._lock:
+                    self._errors.append(f"{self._journal_was.text()}: the monitor shows events from memory only")
+            return
+        now = writer.status()
+        was, self._journal_was = self._journal_was, now
+        if now.state == "failing" and (was is None or was.state != "failing"):
+            with self._lock:
+                self._errors.append(
+                    f"The journal cannot write: {now.why}. Events are kept in memory and written when it can "
+                    f"({now.waiting:,} waiting); the monitor goes on."
+                )
+        elif now.ok and was is not None and was.state == "failing":
+            log.info("journal writing again")
+        for gap in writer.gaps_to_fetch():
+            task = asyncio.create_task(self._fetch_back(gap), name=f"journal gap {gap.emitter_id}")
+            self._refilling.add(task)
+            task.add_done_callback(self._refilling.discard)
+
+    async def _fetch_back(self, gap: Gap) -> None:
+        """The events of a gap the service still keeps go to the journal; what it no longer has stays a gap, said."""
+        writer, client = self.writer, self._client_in_thread
+        if writer is None or client is None:
+            return
+        low, high = event_key(gap.from_id), event_key(gap.to_id)
+        found: dict[str, EventSummary] = {}
+        for target in [t for t in self._targets.values() if t.emitter_id == gap.emitter_id]:
+            try:
+                if target.kind == "source":
+                    page = await client.list_source_events(gap.emitter_id, limit=BACKFILL, expand=True)
+                elif target.kind == "errors":
+                    page = await client.list_workflow_errors(gap.emitter_id, limit=BACKFILL, expand=True)
+                else:
+                    page = await client.list_workflow_events(gap.emitter_id, limit=BACKFILL, expand=True)
+            except ApiError as error:
+                log.warning("journal gap of %s: the service's events could not be read: %s", gap.emitter_id, error)
+                continue
+            for event in page.items:
+                key = event.key
+                if event.id and key is not None and low is not None and high is not None and low <= key <= high:
+                    found[event.id] = event
+        if found:
+            try:
+                writer.add(sorted(found.values(), key=lambda e: e.key or (0, 0)), gap.emitter_id)
+            except RuntimeError:
+                return  # closed: the app is exiting
+        await asyncio.to_thread(writer.settle, gap, len(found))
+        missing = gap.count - len(found)
+        log.info("journal gap of %s: %s fetched back, %s missing", gap.emitter_id, len(found), max(0, missing))
+        if missing > 0:
+            left = Gap(gap.emitter_id, gap.from_id, gap.to_id, missing, gap.reason, gap.recorded_at, gap.id)
+            with self._lock:
+                self._gaps.append(left)
+                self._errors.append(f"Journal: {left.text}; the service no longer has them.")
 
     def _journal_now(self) -> None:
         if self.writer is None or not self._to_journal:
