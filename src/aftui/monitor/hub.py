@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 HAND_OVER_S = 0.05  # how often new records are handed to the UI's inbox and the journal writer
 
 
+def _state_of(status: JournalStatus | None) -> str | None:
+    return status.state if status is not None else None
+
+
 @dataclass
 class Batch:
     records: list[Record]
@@ -131,6 +135,7 @@ class Monitor:
     def take(self) -> Batch:
         """What arrived since the last take."""
         journal = self.journal_status()
+        self._note_journal(journal)
         with self._lock:
             records, self._inbox = self._inbox, []
             errors, self._errors = self._errors, []
@@ -304,28 +309,34 @@ class Monitor:
     # --- the journal's faults ----------------------------------------------------------------------------
 
     def _watch_journal(self) -> None:
-        """Tell the user when the journal starts or stops failing (once each), and fetch back what it could not keep."""
-        writer = self.writer
-        if writer is None:
-            if self._journal_was is None:
-                self._journal_was = self.journal_status()
-                with self._lock:
-                    self._errors.append(f"{self._journal_was.text()}: the monitor shows events from memory only")
+        """Tell the user when the journal starts failing (once), and fetch back what it could not keep."""
+        self._note_journal(self.journal_status())
+        if self.writer is None:
             return
-        now = writer.status()
-        was, self._journal_was = self._journal_was, now
-        if now.state == "failing" and (was is None or was.state != "failing"):
-            with self._lock:
+        for gap in self.writer.gaps_to_fetch():
+            task = asyncio.create_task(self._fetch_back(gap), name=f"journal gap {gap.emitter_id}")
+            self._refilling.add(task)
+            task.add_done_callback(self._refilling.discard)
+
+    def _note_journal(self, now: JournalStatus) -> None:
+        """Say a change of the journal's state once: no journal at all, or the first failure of a spell.
+
+        Called by whoever sees the state first (the monitor's thread every 50 ms, or `take`), so the
+        batch that first shows a failure also says it.
+        """
+        with self._lock:
+            was, self._journal_was = self._journal_was, now
+            if now.state == _state_of(was):
+                return
+            if now.state == "off":
+                self._errors.append(f"{now.text()}: the monitor shows events from memory only")
+            elif now.state == "failing":
                 self._errors.append(
                     f"The journal cannot write: {now.why}. Events are kept in memory and written when it can "
                     f"({now.waiting:,} waiting); the monitor goes on."
                 )
-        elif now.ok and was is not None and was.state == "failing":
-            log.info("journal writing again")
-        for gap in writer.gaps_to_fetch():
-            task = asyncio.create_task(self._fetch_back(gap), name=f"journal gap {gap.emitter_id}")
-            self._refilling.add(task)
-            task.add_done_callback(self._refilling.discard)
+            elif was is not None and was.state == "failing":
+                log.info("journal writing again")
 
     async def _fetch_back(self, gap: Gap) -> None:
         """The events of a gap the service still keeps go to the journal; what it no longer has stays a gap, said."""
