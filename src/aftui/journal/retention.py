@@ -64,8 +64,15 @@ class OpenedJournal:
 
     path: Path | None
     writer: JournalWriter | None
-    problem: str | None = None  # why nothing is journaled (the writer is None): said at start, shown by the monitor
+    problem: str | None = (
+        None  # why nothing is journaled (the writer is None), in words: said at start, shown by the monitor
+    )
     notice: str | None = None  # what happened on the way, with a writer: a damaged file moved aside, an upgrade
+
+    @property
+    def message(self) -> str | None:
+        """What to tell the user at start: why nothing is journaled, or what happened to the journal."""
+        return f"Not journaling: {self.problem}" if self.problem else self.notice
 
     def close(self) -> None:
         if self.writer is not None:
@@ -86,16 +93,16 @@ def open_journal(path: Path | None = None, retention: Retention | None = None) -
         try:
             path = default_path()
         except OSError as error:  # the data dir cannot be made
-            problem = f"not journaling: {cannot_write(error, None)}"
-            log.warning("%s", problem)
+            problem = cannot_write(error, None)
+            log.warning("not journaling: %s", problem)
             return OpenedJournal(None, None, problem)
     try:
         journal = Journal(path)
     except JournalTooNew as error:
         log.warning("%s", error)
-        return OpenedJournal(path, None, f"not journaling: {error}")
+        return OpenedJournal(path, None, str(error))
     except (OSError, sqlite3.Error) as error:
-        problem = f"not journaling: {cannot_write(error, path)}"
+        problem = cannot_write(error, path)
         log.warning("the journal at %s cannot be opened: %s", path, error)
         return OpenedJournal(path, None, problem)
     notices = []
@@ -112,6 +119,9 @@ def open_journal(path: Path | None = None, retention: Retention | None = None) -
 def cannot_write(error: BaseException, path: Path | None) -> str:
     """Why the journal cannot be opened, in the user's words, naming the place."""
     where = path.parent if path is not None else _data_dir_named(error)
+    if path is not None and path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+        # SQLite's own words for this are "unable to open database file" (it cannot make the -shm).
+        return f"the data dir {where} is read-only ({_words(error)})"
     if isinstance(error, OSError) and error.errno == errno.ENOENT:
         return f"the data dir {where} is gone ({error.strerror})"
     if is_read_only(error):
