@@ -42,13 +42,17 @@ def _emulator_args(parser: argparse.ArgumentParser, *, activity_default: str) ->
 
 
 def _command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str, description: str | None = None
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    help: str,
+    description: str | None = None,
+    epilog: str = EXIT_CODES,
 ) -> argparse.ArgumentParser:
     return commands.add_parser(
         name,
         help=help,
         description=description or help,
-        epilog=EXIT_CODES,
+        epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
@@ -112,6 +116,81 @@ def _since(parser: argparse.ArgumentParser, what: str) -> None:
 def _no_journal(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-journal", action="store_true", help="do not write what is seen to the local journal (aftui journal)"
+    )
+
+
+def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .headless.schemas import SCHEMAS
+
+    errors = _command(
+        commands,
+        "errors",
+        "print a workflow's errors, or group them by failure",
+        "Print a workflow's errors (the service keeps the last 100), oldest first; --group puts together\n"
+        "the errors of the same failure: same step, same error, same message once numbers, ids, quoted\n"
+        "values and times are set aside.",
+    )
+    _ids(
+        errors.add_argument("workflow", metavar="WORKFLOW", help="the workflow: its id (p_...) or its name"), "workflow"
+    )
+    _since(errors, "only errors since then")
+    errors.add_argument("--group", action="store_true", help="one line a failure: count, first and last, fingerprint")
+    errors.add_argument("-n", type=int, default=None, help="only the newest N errors")
+    errors.add_argument("--json", action="store_true", help="one JSON object a line: the error (or error_group) schema")
+    errors.add_argument(
+        "--fields",
+        metavar="A,B",
+        help=f"only these fields: {', '.join(SCHEMAS['error'])} (with --group: {', '.join(SCHEMAS['error_group'])})",
+    )
+    _no_journal(errors)
+    replay = _command(
+        commands,
+        "replay",
+        "replay workflow errors (as they were, or edited), and wait for their outcomes",
+        "Send the requests that started failed runs again, one at a time, oldest first, and wait for each\n"
+        "outcome (the workflow ran it through, or failed again). Name errors by id, or a workflow's errors\n"
+        "since a time. Asks first on a terminal; --yes for scripts. Every replay is recorded in the journal.",
+        epilog="exit codes:\n  0  every replay succeeded\n  1  a replay failed again, was refused, was not sent,\n"
+        "     could not be replayed, or its outcome is unknown\n" + EXIT_CODES.split("\n", 2)[2],
+    )
+    replay.add_argument(
+        "error_ids", nargs="*", metavar="ERROR_ID", help="$errors event ids (aftui errors WORKFLOW shows them)"
+    )
+    _ids(
+        replay.add_argument(
+            "--workflow",
+            metavar="WORKFLOW",
+            help="the workflow (id or name): its errors --since a time, or the one the ERROR_IDs are of",
+        ),
+        "workflow",
+    )
+    _since(replay, "with --workflow: its errors since then")
+    replay.add_argument(
+        "--fingerprint", metavar="FP", help="with --workflow: only the errors of this failure (aftui errors --group)"
+    )
+    replay.add_argument(
+        "--patch",
+        metavar="JSON",
+        help="a JSON merge patch (RFC 7386) applied to each payload; @FILE reads it from a file",
+    )
+    replay.add_argument(
+        "--set",
+        action="append",
+        metavar="'PATH = VALUE'",
+        help="set one field of each payload (customer.email = ops@example.com; JSON values as JSON); repeatable",
+    )
+    replay.add_argument("--dry-run", action="store_true", help="show what would be sent, send nothing")
+    replay.add_argument("-y", "--yes", action="store_true", help="do not ask (for scripts)")
+    replay.add_argument(
+        "--timeout", type=float, default=20.0, metavar="S", help="seconds to wait for each outcome (default: 20)"
+    )
+    replay.add_argument(
+        "--json", action="store_true", help="one JSON object a line: the replay (or, dry, the replay_plan) schema"
+    )
+    replay.add_argument(
+        "--fields",
+        metavar="A,B",
+        help=f"only these fields: {', '.join(SCHEMAS['replay'])} (dry: {', '.join(SCHEMAS['replay_plan'])})",
     )
 
 
@@ -319,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="no connection messages on stderr (failures are still said)"
     )
     _no_journal(tail)
+    _on_call_commands(commands)
     from .headless import journal_cmd
 
     journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
@@ -421,6 +501,14 @@ LISTS = {
 def _run_headless(args: argparse.Namespace) -> int:
     from .headless import common, inspect, tail
 
+    if args.command == "errors":
+        from .headless import errors_cmd
+
+        return common.run(errors_cmd.errors, args)
+    if args.command == "replay":
+        from .headless import replay_cmd
+
+        return common.run(replay_cmd.replay, args)
     if args.command in LISTS:
         from .headless import lists
 

@@ -68,6 +68,8 @@ def profile(config_file: Path, emulator: ServerHandle, info: dict, capsys: pytes
 @pytest.fixture
 def aftui(profile: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Aftui:
     """`aftui ARGS...` in this process: exit code, stdout, stderr. `stdin=` gives what is typed (as a terminal)."""
+    monkeypatch.delenv("COLUMNS", raising=False)  # xdist's workers set 80: lines to a pipe are not cut at all
+    monkeypatch.delenv("NO_COLOR", raising=False)
 
     def run(*args: str, stdin: str | None = None) -> Result:
         capsys.readouterr()

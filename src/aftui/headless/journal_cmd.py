@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -50,12 +49,12 @@ def run(args: argparse.Namespace) -> int:
 
 def search(journal: Journal, args: argparse.Namespace) -> int:
     from ..export import event_record, ndjson
-    from .output import event_line
+    from .output import event_line, terminal_width
 
     if args.n < 1:
         raise ValueError("-n must be at least 1")
     found = journal.search(args.query, emitter_id=args.emitter, channel=args.channel, limit=args.n)
-    width = shutil.get_terminal_size((120, 24)).columns
+    width = terminal_width()
     for event in reversed(found):  # oldest first, as a log reads
         print(ndjson(event_record(event)) if args.json else event_line(event, width=width))
     if not found and not args.json:

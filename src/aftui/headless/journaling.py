@@ -23,7 +23,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Keeper"]
+__all__ = ["Keeper", "journal_path"]
+
+
+def journal_path() -> Path | None:
+    """The user's journal file, where names are looked for (None when the data dir cannot be made)."""
+    from ..journal.store import default_path
+
+    try:
+        return default_path()
+    except OSError:
+        return None
 
 
 class Keeper:

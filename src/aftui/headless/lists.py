@@ -22,7 +22,7 @@ from ..export import ndjson
 from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
 from . import output, seen
 from .common import OK, make_client
-from .journaling import Keeper
+from .journaling import Keeper, journal_path
 from .names import PREFIXES, Names, kind_of
 from .records import (
     account_record,
@@ -280,7 +280,7 @@ async def get(args: argparse.Namespace) -> int:
         if kind is None:
             if not text:
                 raise ValueError(f"give an id ({', '.join(PREFIXES)}) or the name of a source, workflow or webhook")
-            names = Names(client, known=known, journal=_journal_path())
+            names = Names(client, known=known, journal=journal_path())
             chosen = await names.resolve(text, ("source", "workflow", "webhook"))
             kind, text = chosen.kind, chosen.id
         record, raw = await _fetch_one(client, kind, text)
@@ -295,15 +295,6 @@ async def get(args: argparse.Namespace) -> int:
     else:
         output.key_values(record, fields)
     return OK
-
-
-def _journal_path() -> Any:
-    from ..journal.store import default_path
-
-    try:
-        return default_path()
-    except OSError:
-        return None
 
 
 async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, Any], Any]:

@@ -57,8 +57,18 @@ def say(message: str, *, style: str | None = None) -> None:
     print(f"aftui: {text}", file=sys.stderr, flush=True)
 
 
+PIPE_WIDTH = 1000  # a line for people going to a file or a pipe: cut only what no one reads on one line
+
+
 def terminal_width() -> int:
-    return shutil.get_terminal_size((120, 24)).columns
+    """The width lines are cut to: the terminal's (or $COLUMNS), else wide for a pipe or a file (grep sees it all)."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return shutil.get_terminal_size((120, 24)).columns if tty else PIPE_WIDTH
 
 
 # --- times -------------------------------------------------------------------------------------------

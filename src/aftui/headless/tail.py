@@ -26,7 +26,7 @@ from ..api.stream import SourceStream, StreamState
 from ..export import event_record, ndjson
 from . import output
 from .common import OK, make_client
-from .journaling import Keeper
+from .journaling import Keeper, journal_path
 from .names import Names
 from .output import event_ms
 from .since import Since
@@ -44,7 +44,7 @@ async def tail(args: argparse.Namespace) -> int:
         raise ValueError("name at least one source (id or name), or --errors WORKFLOW")
     queue: Events = asyncio.Queue()
     async with make_client(args) as client:
-        names = Names(client, known=user_known(), journal=_journal_path())
+        names = Names(client, known=user_known(), journal=journal_path())
         sources = [await names.source(text) for text in args.source_ids]
         workflows = [await names.workflow(text) for text in args.errors]
         with Keeper(not args.no_journal) as keeper:
@@ -63,15 +63,6 @@ async def tail(args: argparse.Namespace) -> int:
                 await asyncio.gather(*tasks, printing, return_exceptions=True)
                 printer.drain(queue)
     return OK
-
-
-def _journal_path() -> Any:
-    from ..journal.store import default_path
-
-    try:
-        return default_path()
-    except OSError:
-        return None
 
 
 def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = False) -> None:

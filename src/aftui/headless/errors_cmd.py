@@ -1,0 +1,132 @@
+"""`aftui errors WORKFLOW [--since 1h] [--group]`: what failed, one line an error or one line a failure.
+
+The service keeps a workflow's last 100 errors; they are read in full
+(`expand=event`), journaled, and printed oldest first. `--group` puts
+together the errors of the same failure (`aftui.replay.fingerprint`: the
+workflow, the step, the error's name and its message with numbers, ids,
+quoted values and times normalised): how many, first and last seen, and
+the fingerprint that `aftui replay --fingerprint` takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..api import ApiError, Client, NotFoundError
+from ..api.models import EventSummary, Workflow
+from ..export import ndjson
+from ..replay.fingerprint import ErrorGroup, error_key, group_errors, name_and_message
+from ..text import visible
+from . import output
+from .common import OK, make_client
+from .journaling import Keeper, journal_path
+from .names import Names
+from .output import event_ms, iso_ms
+from .schemas import COLUMNS, only, pick_fields
+from .since import Since
+from .workflows import user_known
+
+__all__ = ["error_record", "errors", "group_record", "read_errors", "steps_of"]
+
+MAX_ERRORS = 100
+
+
+async def read_errors(client: Client, workflow_id: str, keeper: Keeper) -> tuple[list[EventSummary], Workflow | None]:
+    """The workflow's retained errors in full, oldest first (journaled), and the workflow when it can be read."""
+    workflow: Workflow | None = None
+    try:
+        workflow = await client.get_workflow(workflow_id)
+    except NotFoundError:
+        raise
+    except ApiError as error:
+        output.say(f"{workflow_id}: its steps cannot be read ({error.message}): steps are shown by id")
+    page = await client.list_workflow_errors(workflow_id, expand=True, limit=MAX_ERRORS)
+    keeper.keep(page.items, workflow_id)
+    return sorted(page.items, key=lambda e: e.key or (event_ms(e) or 0, 0)), workflow
+
+
+def steps_of(workflow: Workflow | None) -> dict[str, str]:
+    """A step's id (`cellId` in an error) -> its namespace."""
+    return {s.id: s.namespace for s in (workflow.steps if workflow else []) if s.id}
+
+
+def error_record(event: EventSummary, workflow_id: str, workflow: Workflow | None) -> dict[str, Any]:
+    error = event.error()
+    key = error_key(event, steps_of(workflow), workflow_id)
+    name, message = name_and_message(error) if error else ("", "")
+    context = error.original_context if error else None
+    return {
+        "kind": "error",
+        "id": event.id,
+        "workflow_id": workflow_id,
+        "workflow_name": (workflow.name if workflow else None) or (context.workflow_name if context else None),
+        "at": iso_ms(event_ms(event)),
+        "step": key.step if key else None,
+        "error": name or None,
+        "message": message,
+        "fingerprint": key.fingerprint if key else None,
+        "source_type": context.source_type if context else None,
+        "trigger_id": context.emitter_id if context else None,
+        "original_event": error.original_event if error else None,
+    }
+
+
+def group_record(group: ErrorGroup) -> dict[str, Any]:
+    return {
+        "kind": "error_group",
+        "fingerprint": group.key.fingerprint,
+        "workflow_id": group.key.workflow_id,
+        "step": group.key.step,
+        "error": group.key.name,
+        "message": group.key.message,
+        "sample": group.sample,
+        "count": group.count,
+        "first_at": iso_ms(group.first_ms),
+        "last_at": iso_ms(group.last_ms),
+        "error_ids": [e.id for e in group.events],
+    }
+
+
+async def errors(args: argparse.Namespace) -> int:
+    kind = "error_group" if args.group else "error"
+    fields = pick_fields(kind, args.fields)
+    count: int | None = args.n
+    if count is not None and count < 1:
+        raise ValueError("-n must be at least 1")
+    since: Since | None = args.since
+    async with make_client(args) as client:
+        names = Names(client, known=user_known(), journal=journal_path())
+        workflow_id = await names.workflow(args.workflow)
+        with Keeper(not args.no_journal) as keeper:
+            events, workflow = await read_errors(client, workflow_id, keeper)
+    shown = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
+    if count is not None:
+        shown = shown[-count:]
+    if args.group:
+        records = [group_record(g) for g in group_errors(shown, steps_of(workflow), workflow_id)]
+    else:
+        records = [error_record(e, workflow_id, workflow) for e in shown]
+    if args.json:
+        for record in records:
+            print(ndjson(only(record, fields)))
+    elif args.group or args.fields:
+        output.table(records, fields if args.fields else COLUMNS[kind])
+    else:
+        _lines(records)
+    if not records and not args.json:
+        output.say(f"no errors of {workflow_id}" + (f" since {since.text}" if since else ""))
+    return OK
+
+
+def _lines(records: list[dict[str, Any]]) -> None:
+    """`YYYY-MM-DD HH:MM:SS  id  step  Name: message`, in red on a terminal."""
+    width = output.terminal_width()
+    red = output.colour_enabled(sys.stdout)
+    for record in records:
+        when = (record["at"] or "")[:19].replace("T", " ") or "-"
+        head = f"{when}  {visible(record['id'] or '-', 24)}  {visible(record['step'] or '-', 20)}"
+        text = f"{record['error'] or 'Error'}: {record['message']}"
+        line = f"{head}  {visible(text, max(20, width - len(head) - 2))}"
+        print(output.colour(line, output.RED) if red else line)

@@ -1,0 +1,361 @@
+"""`aftui replay ERROR_ID... | --workflow WORKFLOW --since 1h [--patch JSON] [--set 'PATH = VALUE'] [--dry-run]`.
+
+The same replay as the TUI's (`aftui.replay`): the request that started the
+failed run is sent again to the workflow's HTTP trigger or the HTTP source
+that fed it, with only safe headers and an `x-aftui-replay` header, one at
+a time, oldest first; its outcome is read from the workflow's events and
+`$errors`. Each replay is recorded in the journal's `replays` table before
+it is sent and completed with its outcome, as the TUI records it; the
+errors read and the events seen on the way go to the journal too.
+
+Errors are named by id (their workflow is found in the journal, else among
+the known workflows' errors, else given with --workflow), or as a
+workflow's errors since a time, optionally only those of one failure
+(`--fingerprint`, from `aftui errors --group`). `--patch` (an RFC 7386
+merge patch) and `--set` (path = value) edit each payload; every edit is
+checked on every payload before anything is sent. `--dry-run` shows what
+would be sent and sends nothing (a read-only profile allows that, and
+nothing else). On a terminal it asks first; `--yes` for scripts.
+
+Exit 0 when every replay succeeded; 1 when one failed again, was refused,
+was not sent, could not be replayed or its outcome is unknown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..api import Client, NotFoundError, ReadOnlyError
+from ..api.models import EventSummary
+from ..export import ndjson
+from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
+from ..replay.fingerprint import error_key
+from ..replay.patch import PatchError, apply_edits, parse_patch
+from ..text import visible
+from . import output
+from .common import FAILED, OK, confirm, make_client
+from .errors_cmd import read_errors, steps_of
+from .journaling import Keeper
+from .names import Names
+from .output import event_ms
+from .schemas import only, pick_fields
+from .since import Since
+from .workflows import org_key, user_known
+
+if TYPE_CHECKING:
+    from ..journal.replays import ReplayLog
+
+log = logging.getLogger(__name__)
+
+__all__ = ["replay"]
+
+JOURNAL_SCAN = 5000  # newest `$errors` rows of the journal looked through for an error's workflow
+MAX_ERRORS = 100
+ERRORS_AT_ONCE = 5
+BODY_SHOWN = 4000  # characters of a body a dry run shows (--json has it whole)
+
+
+class Edits:
+    """What --patch and --set do to each payload; read (and a bad one refused) before anything is asked."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.patch: Any = None
+        self.assignments: list[str] = list(args.set or [])
+        text: str | None = args.patch
+        if text is not None:
+            if text.startswith("@"):
+                try:
+                    text = Path(text[1:]).expanduser().read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as error:
+                    raise ValueError(f"--patch {text}: the file cannot be read ({error})") from None
+            try:
+                self.patch = parse_patch(text)
+            except PatchError as error:
+                raise ValueError(f"--patch: {error}") from None
+
+    @property
+    def any(self) -> bool:
+        return self.patch is not None or bool(self.assignments)
+
+    def body(self, plan: ReplayPlan) -> Any:
+        try:
+            return apply_edits(plan.payload, self.patch, self.assignments)
+        except PatchError as error:
+            raise ValueError(f"error {plan.event_id}: the edit cannot be made: {error}; nothing was sent") from None
+
+
+async def replay(args: argparse.Namespace) -> int:
+    edits = Edits(args)  # a bad patch is said before anything else
+    fields = pick_fields("replay_plan" if args.dry_run else "replay", args.fields)
+    if not args.error_ids and not args.workflow:
+        raise ValueError("name the errors to replay (ERROR_ID...), or a workflow with --workflow WORKFLOW --since WHEN")
+    if not args.error_ids and args.since is None and args.fingerprint is None:
+        raise ValueError("--workflow replays the errors --since a time (or of one --fingerprint): say which")
+    if args.timeout <= 0:
+        raise ValueError("--timeout must be a positive number of seconds")
+    async with make_client(args) as client:
+        if client.read_only and not args.dry_run:
+            raise ReadOnlyError("replaying errors (--dry-run shows what would be sent)")
+        known = user_known()
+        with Keeper(True) as keeper:
+            names = Names(client, known=known, journal=keeper.path)
+            workflow_id = await names.workflow(args.workflow) if args.workflow else None
+            batches = await _errors(client, args, workflow_id, keeper)
+            planner = Planner(client)
+            plans: list[ReplayPlan] = []
+            for wf, events in batches.items():
+                for event in original_order(await full_errors(client, events, wf)):
+                    plans.append(await planner.plan(event, wf))
+            bodies = [edits.body(plan) if edits.any and plan.replayable else None for plan in plans]
+            if not plans:
+                output.say("no errors to replay" + (f" since {args.since.text}" if args.since else ""))
+                return OK
+            if args.dry_run:
+                _show_plans(plans, bodies, edits, args, fields)
+                return OK
+            replayable = sum(1 for p in plans if p.replayable)
+            targets = ", ".join(sorted({p.workflow_name or p.workflow_id for p in plans}))
+            confirm(
+                f"Replay {replayable} error{'s' if replayable != 1 else ''} of {visible(targets, 80)}"
+                + (" with the edit" if edits.any else " as they were")
+                + (f" ({len(plans) - replayable} cannot be replayed)" if replayable < len(plans) else "")
+                + "? Each runs the workflow again.",
+                args,
+            )
+            results = await _send_all(client, plans, bodies, edits, keeper, args, fields)
+    _summary(results)
+    return OK if results and all(r.outcome.kind == "succeeded" for r in results) else FAILED
+
+
+# --- which errors -----------------------------------------------------------------------------------------
+
+
+async def _errors(
+    client: Client, args: argparse.Namespace, workflow_id: str | None, keeper: Keeper
+) -> dict[str, list[EventSummary]]:
+    """The errors to replay, by workflow."""
+    since: Since | None = args.since
+    if workflow_id is not None:
+        events, workflow = await read_errors(client, workflow_id, keeper)
+        if args.error_ids:
+            chosen = _by_id(events, args.error_ids, f"among the last {MAX_ERRORS} errors of {workflow_id}")
+        else:
+            chosen = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
+            if args.fingerprint:
+                steps = steps_of(workflow)
+                chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
+        return {workflow_id: chosen} if chosen else {}
+    return await _errors_by_id(client, list(dict.fromkeys(args.error_ids)), keeper)
+
+
+def _fingerprint(event: EventSummary, steps: dict[str, str], workflow_id: str) -> str:
+    key = error_key(event, steps, workflow_id)
+    return key.fingerprint if key else ""
+
+
+def _by_id(events: Iterable[EventSummary], wanted: list[str], where: str) -> list[EventSummary]:
+    found = {e.id: e for e in events if e.id}
+    missing = [i for i in wanted if i not in found]
+    if missing:
+        raise NotFoundError(f"no error {', '.join(missing)} {where} (the service keeps the last {MAX_ERRORS})")
+    return [found[i] for i in dict.fromkeys(wanted)]
+
+
+async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> dict[str, list[EventSummary]]:
+    """Find each error's workflow: the journal first, then the known workflows' retained errors."""
+    workflow_of = _journal_workflows(keeper.path, set(wanted))
+    batches: dict[str, list[EventSummary]] = {}
+    for wf in dict.fromkeys(workflow_of.values()):
+        events, _ = await read_errors(client, wf, keeper)
+        ids = [i for i in wanted if workflow_of.get(i) == wf]
+        batches[wf] = [e for e in events if e.id in ids]
+    missing = [i for i in wanted if not any(e.id == i for es in batches.values() for e in es)]
+    if missing:
+        known = [wf for wf in user_known().in_workspace(org_key(client)) if wf not in batches]
+        gate = asyncio.Semaphore(ERRORS_AT_ONCE)
+
+        async def look(wf: str) -> tuple[str, list[EventSummary]]:
+            async with gate:
+                try:
+                    events, _ = await read_errors(client, wf, keeper)
+                except NotFoundError:
+                    return wf, []
+                return wf, [e for e in events if e.id in missing]
+
+        for wf, events in await asyncio.gather(*(look(wf) for wf in known)):
+            if events:
+                batches.setdefault(wf, []).extend(events)
+    found = {e.id for es in batches.values() for e in es}
+    still = [i for i in wanted if i not in found]
+    if still:
+        raise NotFoundError(
+            f"no error {', '.join(still)} in the journal or among the known workflows' last {MAX_ERRORS} errors; "
+            "name its workflow with --workflow"
+        )
+    return {wf: sorted(es, key=lambda e: wanted.index(e.id or "")) for wf, es in batches.items() if es}
+
+
+def _journal_workflows(path: Path | None, wanted: set[str]) -> dict[str, str]:
+    """error id -> the workflow whose `$errors` the journal saw it on."""
+    if path is None or not path.exists():
+        return {}
+    from ..journal.store import Journal
+
+    try:
+        with Journal(path) as journal:
+            rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
+    except (sqlite3.Error, OSError):
+        return {}
+    return {e.id: e.metadata.emitter_id for e in rows if e.id in wanted and e.metadata.emitter_id}
+
+
+# --- dry run ---------------------------------------------------------------------------------------------
+
+
+def _plan_record(plan: ReplayPlan, body: Any, edits: Edits) -> dict[str, Any]:
+    request = plan.request
+    if request is not None and edits.any:
+        request = request.with_body(body)
+    return {
+        "kind": "replay_plan",
+        "error_id": plan.event_id,
+        "workflow_id": plan.workflow_id,
+        "replayable": plan.replayable,
+        "trigger": plan.trigger,
+        "reason": plan.reason,
+        "warning": plan.warning,
+        "method": request.method if request else None,
+        "url": request.full_url if request else None,
+        "headers": request.headers if request else None,
+        "body": request.body if request else None,
+        "edited": bool(request and request.edited),
+    }
+
+
+def _show_plans(
+    plans: list[ReplayPlan], bodies: list[Any], edits: Edits, args: argparse.Namespace, fields: tuple[str, ...]
+) -> None:
+    records = [_plan_record(plan, body, edits) for plan, body in zip(plans, bodies, strict=True)]
+    if args.json:
+        for record in records:
+            print(ndjson(only(record, fields)))
+    elif args.fields:
+        output.table(records, fields)
+    else:
+        for record in records:
+            if record["replayable"]:
+                edited = " (edited)" if record["edited"] else ""
+                print(f"{record['error_id']}  would send {record['method']} {visible(record['url'], 200)}{edited}")
+                print(f"  via   {visible(record['trigger'], 200)}")
+                body = record["body"]
+                text = body if isinstance(body, str) else ndjson(body)
+                print(f"  body  {visible(text, BODY_SHOWN)}")
+                if record["warning"]:
+                    print(f"  note  {visible(record['warning'], 300)}")
+            else:
+                print(f"{record['error_id']}  cannot be replayed: {visible(record['reason'] or '', 300)}")
+    replayable = sum(1 for p in plans if p.replayable)
+    output.say(f"dry run: {replayable} of {len(plans)} would be sent; nothing was sent")
+
+
+# --- sending ---------------------------------------------------------------------------------------------
+
+
+def _replay_log(path: Path | None) -> ReplayLog | None:
+    from ..journal.replays import ReplayLog
+    from ..journal.store import default_path
+
+    try:
+        return ReplayLog(path or default_path())
+    except (sqlite3.Error, OSError) as error:
+        output.say(f"the journal cannot be opened: the replays are sent but not recorded ({error})")
+        return None
+
+
+def _result_record(result: ReplayResult) -> dict[str, Any]:
+    plan, request, outcome = result.plan, result.request, result.outcome
+    return {
+        "kind": "replay",
+        "replay_id": result.replay_id,
+        "error_id": plan.event_id,
+        "workflow_id": plan.workflow_id,
+        "outcome": outcome.kind,
+        "detail": outcome.detail,
+        "status_code": result.sent.status if result.sent else None,
+        "edited": bool(request and request.edited),
+        "url": request.full_url if request else None,
+        "outcome_event_id": outcome.event.id if outcome.event else None,
+    }
+
+
+async def _send_all(
+    client: Client,
+    plans: list[ReplayPlan],
+    bodies: list[Any],
+    edits: Edits,
+    keeper: Keeper,
+    args: argparse.Namespace,
+    fields: tuple[str, ...],
+) -> list[ReplayResult]:
+    replay_log = _replay_log(keeper.path)
+    results: list[ReplayResult] = []
+    styled = not args.json and output.colour_enabled(sys.stdout)
+    try:
+        for index, (plan, body) in enumerate(zip(plans, bodies, strict=True), 1):
+            if not args.json:
+                output.say(f"[{index}/{len(plans)}] {plan.event_id}: replaying…", style=output.DIM)
+            result = await replay_one(
+                client,
+                plan,
+                body=body,
+                edited=edits.any and plan.replayable,
+                log=replay_log,
+                on_seen=_seen(keeper, plan.workflow_id),
+                watch_timeout=args.timeout,
+            )
+            results.append(result)
+            record = _result_record(result)
+            if args.json:
+                print(ndjson(only(record, fields)), flush=True)
+            elif not args.fields:
+                print(_result_line(record, styled), flush=True)
+    finally:
+        if replay_log is not None:
+            replay_log.close()
+    if args.fields and not args.json:
+        output.table([_result_record(r) for r in results], fields)
+    return results
+
+
+def _seen(keeper: Keeper, workflow_id: str) -> Callable[[list[EventSummary]], None]:
+    """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
+
+    def keep(events: list[EventSummary]) -> None:
+        keeper.keep(events, workflow_id)
+
+    return keep
+
+
+def _result_line(record: dict[str, Any], styled: bool) -> str:
+    from ..replay import OUTCOME_WORDS
+
+    words = OUTCOME_WORDS.get(record["outcome"], record["outcome"])
+    mark = f"{words:<23}"
+    if styled:
+        mark = output.colour(mark, output.GREEN if record["outcome"] == "succeeded" else output.RED)
+    tail = f"  ({record['replay_id']})" if record["replay_id"] else ""
+    return f"{record['error_id']}  {mark}  {visible(record['detail'], 300)}{tail}"
+
+
+def _summary(results: list[ReplayResult]) -> None:
+    from ..replay import BulkSummary
+
+    summary = BulkSummary(total=len(results), results=results)
+    output.say(summary.line())

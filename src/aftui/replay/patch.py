@@ -1,0 +1,155 @@
+"""Editing a payload before it is replayed: a JSON merge patch (RFC 7386) and `path = value` assignments.
+
+A merge patch says what to change by example: `{"customer_email": "ops@x.io",
+"debug": null}` sets one field and removes another, nested objects merge,
+anything else (arrays included) replaces. An assignment changes one place:
+`customer.email = "ops@x.io"`, `items[0].quantity = 2`, `["odd.key"] = true`.
+The value is JSON when it reads as JSON (`2`, `true`, `null`, `"2"`,
+`{...}`), else the text itself as a string (`= ops@x.io`).
+
+No Textual here: `aftui replay --patch/--set` and the TUI's editor share it.
+Every problem is a `PatchError` naming what is wrong, raised before
+anything is sent.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["PatchError", "apply_edits", "merge_patch", "parse_assignment", "parse_patch", "set_path"]
+
+Path = list[str | int]
+
+
+class PatchError(ValueError):
+    """A patch or an assignment that cannot be read or applied."""
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386: `patch` applied to `target` (neither is changed; the result shares nothing with them)."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result: dict[str, Any] = copy.deepcopy(target) if isinstance(target, dict) else {}
+    for name, value in patch.items():
+        if value is None:
+            result.pop(name, None)
+        else:
+            result[name] = merge_patch(result.get(name), value)
+    return result
+
+
+def parse_patch(text: str) -> Any:
+    """The JSON text of a merge patch (an object, as a patch that is not one replaces the whole payload)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PatchError(
+            f"the patch is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise PatchError("the patch is nested too deep") from None
+    return value
+
+
+_STEP = re.compile(r"""\s*(?:\.?\s*([A-Za-z_$][\w$-]*)|\[\s*(-?\d+)\s*\]|\[\s*("(?:[^"\\]|\\.)*")\s*\])""")
+
+
+def parse_path(text: str) -> Path:
+    """`a.b[0]["c.d"]` -> ["a", "b", 0, "c.d"]; a leading `$` or `.` is allowed."""
+    source = text.strip()
+    if source.startswith("$"):
+        source = source[1:]
+    path: Path = []
+    at = 0
+    while at < len(source):
+        match = _STEP.match(source, at)
+        if match is None or match.end() == at:
+            raise PatchError(f'cannot read the path {text!r} at {source[at:]!r} (write a.b[0] or ["odd.key"])')
+        name, index, quoted = match.groups()
+        if name is not None:
+            path.append(name)
+        elif index is not None:
+            path.append(int(index))
+        else:
+            path.append(json.loads(quoted))
+        at = match.end()
+    if not path:
+        raise PatchError(f"the path of {text!r} is empty: name a field (customer.email, items[0].sku)")
+    return path
+
+
+def parse_assignment(text: str) -> tuple[Path, Any]:
+    """`path = value` -> (the path, the value: JSON when it reads as JSON, else the text)."""
+    where, sep, raw = text.partition("=")
+    if not sep:
+        raise PatchError(f"{text!r} is not an assignment: write path = value (customer.email = ops@example.com)")
+    path = parse_path(where)
+    value_text = raw.strip()
+    try:
+        value: Any = json.loads(value_text) if value_text else ""
+    except json.JSONDecodeError:
+        if value_text[:1] in ("{", "[", '"'):
+            raise PatchError(
+                f"the value of {where.strip()} looks like JSON but is not valid: {value_text[:60]!r}"
+            ) from None
+        value = value_text
+    return path, value
+
+
+def set_path(document: Any, path: Sequence[str | int], value: Any) -> Any:
+    """A copy of `document` with `value` at `path`; missing object fields are created along the way.
+
+    A list index must exist (`-1` is the last item; the length itself appends).
+    """
+    if not path:
+        return copy.deepcopy(value)
+    head, rest = path[0], path[1:]
+    if isinstance(head, int):
+        if not isinstance(document, list):
+            raise PatchError(f"[{head}] indexes a list, but the value there is {_kind(document)}")
+        items = copy.deepcopy(document)
+        position = head if head >= 0 else len(items) + head
+        if position == len(items) and head >= 0:
+            items.append(set_path(None, rest, value))
+            return items
+        if not 0 <= position < len(items):
+            raise PatchError(f"[{head}] is past the end of a list of {len(items)}")
+        items[position] = set_path(items[position], rest, value)
+        return items
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise PatchError(f"{head!r} names a field, but the value there is {_kind(document)}")
+    result = copy.deepcopy(document)
+    result[head] = set_path(result.get(head), rest, value)
+    return result
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "null" if value is None else "an object"
+
+
+def apply_edits(payload: Any, patch: Any = None, assignments: Sequence[str] = ()) -> Any:
+    """The payload with the merge patch applied, then each assignment in turn (nothing given: unchanged)."""
+    result = copy.deepcopy(payload)
+    if patch is not None:
+        result = merge_patch(result, patch)
+    for text in assignments:
+        path, value = parse_assignment(text)
+        try:
+            result = set_path(result, path, value)
+        except PatchError as error:
+            raise PatchError(f"{text.strip()!r}: {error}") from None
+    return result

@@ -1,0 +1,261 @@
+"""`aftui errors` and `aftui replay` against the emulator: what failed, and sending it again."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from aftui.api.models import EventSummary
+from aftui.emulator.server import ServerHandle
+from aftui.headless.schemas import SCHEMAS
+from aftui.journal.replays import ReplayLog
+from aftui.journal.store import Journal
+from aftui.replay.fingerprint import error_key
+
+from .conftest import Aftui
+
+WORKFLOW = "Validate and forward orders"
+
+
+@pytest.fixture
+def order_workflow(emulator: ServerHandle) -> str:
+    return str(emulator.emulator.demo.order_workflow_id)
+
+
+def fail_order(emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_id: str) -> str:
+    """An order without customer_email: the workflow fails on it. Returns the error's id."""
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    body = {"order_id": order_id, "sku": "SKU-1001", "quantity": 1, "country": "de", "currency": "eur"}
+    root.post(f"/e/{endpoint}", json=body).raise_for_status()
+    for error in errors_of(api, emulator.emulator.demo.order_workflow_id):
+        if error["event"]["original_event"]["body"].get("order_id") == order_id:
+            return str(error["id"])
+    raise AssertionError(f"no error for {order_id}")
+
+
+def errors_of(api: httpx.Client, workflow_id: str) -> list[dict[str, Any]]:
+    answer = api.get(f"/workflows/{workflow_id}/$errors/event_summaries", params={"expand": "event", "limit": 100})
+    return list(answer.json()["data"])
+
+
+def emitted_by(api: httpx.Client, workflow_id: str) -> list[dict[str, Any]]:
+    answer = api.get(f"/workflows/{workflow_id}/event_summaries", params={"expand": "event", "limit": 100})
+    return list(answer.json()["data"])
+
+
+def replays(data_dir: Path) -> list:
+    path = data_dir / "journal.sqlite3"
+    if not path.exists():
+        return []
+    with ReplayLog(path) as log:
+        return log.recent()
+
+
+# --- aftui errors ----------------------------------------------------------------------------------------
+
+
+def test_errors_for_people_are_dated_lines_oldest_first(aftui: Aftui, api: httpx.Client, order_workflow: str) -> None:
+    done = aftui("errors", WORKFLOW)
+    assert done.code == 0, done.err
+    lines = done.out.splitlines()
+    retained = errors_of(api, order_workflow)
+    assert len(lines) == len(retained)
+    pattern = re.compile(r"^2026-11-01 \d\d:\d\d:\d\d  \d+-\d+  validate  ValidationError: Missing required")
+    assert all(pattern.match(line) for line in lines), lines
+    ids = [line.split()[2] for line in lines]
+    assert ids == sorted(ids, key=lambda i: tuple(map(int, i.split("-"))))
+
+
+def test_errors_json_since_and_journal(aftui: Aftui, api: httpx.Client, order_workflow: str, data_dir: Path) -> None:
+    done = aftui("errors", order_workflow, "--since", "2026-11-01T08:30:00Z", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert records and all(list(r) == list(SCHEMAS["error"]) for r in records)
+    assert all(r["at"] >= "2026-11-01T08:30:00" for r in records)
+    retained = errors_of(api, order_workflow)
+    assert len(records) == sum(1 for e in retained if e["indexed_at_ms"] >= 1793521800000)
+    first = next(e for e in retained if e["id"] == records[0]["id"])
+    key = error_key(EventSummary.model_validate(first), {"c_ZP9btDc": "validate"})
+    assert key is not None and records[0]["fingerprint"] == key.fingerprint
+    assert records[0]["original_event"] == first["event"]["original_event"]
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        assert journal.count(order_workflow) == len(retained)
+
+
+def test_errors_group_counts_the_same_failure_once(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    for n in range(3):
+        fail_order(emulator, root, api, f"ord_grp{n}")
+    done = aftui("errors", WORKFLOW, "--group", "--json")
+    assert done.code == 0, done.err
+    groups = done.records()
+    assert len(groups) == 1 and list(groups[0]) == list(SCHEMAS["error_group"])
+    group = groups[0]
+    assert group["count"] == len(errors_of(api, order_workflow)) == len(group["error_ids"])
+    assert (group["step"], group["error"]) == ("validate", "ValidationError")
+    assert group["message"] == "Missing required field: customer_email"
+    table = aftui("errors", WORKFLOW, "--group")
+    assert table.out.splitlines()[0].split()[:3] == ["COUNT", "FIRST_AT", "LAST_AT"]
+    assert group["fingerprint"] in table.out
+
+
+# --- aftui replay ----------------------------------------------------------------------------------------
+
+
+def test_replay_with_a_fix_succeeds_and_is_journaled(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_fix1")
+    done = aftui("replay", error_id, "--workflow", WORKFLOW, "--set", "customer_email = ops@example.com", "--yes")
+    assert done.code == 0, done.err
+    assert re.match(rf"^{error_id}  succeeded +the workflow ran it through", done.out)
+    assert "1 succeeded" in done.err
+    emitted = [e["event"] for e in emitted_by(api, order_workflow)]
+    assert any(e.get("order_id") == "ord_fix1" and e.get("customer_email") == "ops@example.com" for e in emitted)
+    rows = replays(data_dir)
+    assert [(r.event_id, r.emitter_id, r.outcome, r.edited) for r in rows] == [
+        (error_id, order_workflow, "succeeded", True)
+    ]
+
+
+def test_replay_as_it_was_fails_again_and_exits_1(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_again")
+    assert aftui("errors", WORKFLOW).code == 0  # the journal now knows which workflow the error is of
+    before = len(errors_of(api, order_workflow))
+    done = aftui("replay", error_id, "--yes", "--json")
+    assert done.code == 1, done.err
+    [record] = done.records()
+    assert list(record) == list(SCHEMAS["replay"])
+    assert record["outcome"] == "failed" and "customer_email" in record["detail"]
+    assert record["edited"] is False and record["status_code"] == 200
+    new = [e for e in errors_of(api, order_workflow) if e["id"] == record["outcome_event_id"]]
+    assert new and len(errors_of(api, order_workflow)) == before + 1
+    assert [r.outcome for r in replays(data_dir)] == ["failed"]
+    assert "1 failed again" in done.err
+
+
+def test_replay_the_last_hours_failures_with_a_patch(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, tmp_path: Path
+) -> None:
+    root.post("/_emulator/clock", json={"advance": 7200}).raise_for_status()  # two hours on: the demo's errors are old
+    ids = [fail_order(emulator, root, api, f"ord_hour{n}") for n in range(3)]
+    patch = tmp_path / "fix.json"
+    patch.write_text(json.dumps({"customer_email": "ops@example.com", "quantity": None}))
+    now_ms = root.get("/_emulator/clock").json()["now_ms"]
+    moment = datetime.fromtimestamp((now_ms - 3600_000) / 1000, tz=UTC).isoformat()  # an hour ago, on its clock
+    done = aftui("replay", "--workflow", WORKFLOW, "--since", moment, "--patch", f"@{patch}", "--yes", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert [r["error_id"] for r in records] == ids  # oldest first, only the last hour's
+    assert all(r["outcome"] == "succeeded" and r["edited"] for r in records)
+    emitted = {e["event"].get("order_id"): e["event"] for e in emitted_by(api, order_workflow)}
+    for n in range(3):
+        assert emitted[f"ord_hour{n}"]["customer_email"] == "ops@example.com"
+        assert "quantity" not in emitted[f"ord_hour{n}"]
+
+
+def test_replay_of_one_failure_by_its_fingerprint(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
+) -> None:
+    fail_order(emulator, root, api, "ord_fp")
+    [group] = aftui("errors", WORKFLOW, "--group", "--json").records()
+    done = aftui("replay", "--workflow", WORKFLOW, "--fingerprint", group["fingerprint"][:8], "--dry-run", "--json")
+    assert done.code == 0, done.err
+    assert [r["error_id"] for r in done.records()] == group["error_ids"]
+    assert aftui("replay", "--workflow", WORKFLOW, "--fingerprint", "ffffffffffff", "--yes").err.startswith(
+        "aftui: no errors to replay"
+    )
+
+
+def test_a_dry_run_sends_nothing_even_read_only(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_dry")
+    before = (len(errors_of(api, order_workflow)), len(emitted_by(api, order_workflow)))
+    done = aftui(
+        "--read-only", "replay", error_id, "--workflow", order_workflow, "--dry-run", "--set", "customer_email=a@b.c"
+    )
+    assert done.code == 0, done.err
+    assert done.out.startswith(f"{error_id}  would send POST http://127.0.0.1")
+    assert "(edited)" in done.out and '"customer_email":"a@b.c"' in done.out and "ord_dry" in done.out
+    plan = aftui("replay", error_id, "--workflow", order_workflow, "--dry-run", "--json").records()[0]
+    assert list(plan) == list(SCHEMAS["replay_plan"]) and plan["replayable"] and plan["method"] == "POST"
+    assert "authorization" not in {h.lower() for h in plan["headers"]}
+    assert (len(errors_of(api, order_workflow)), len(emitted_by(api, order_workflow))) == before
+    assert replays(data_dir) == []
+
+
+def test_read_only_refuses_a_replay_before_sending(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_ro")
+    before = len(emitted_by(api, order_workflow)), len(errors_of(api, order_workflow))
+    done = aftui("--read-only", "replay", error_id, "--workflow", order_workflow, "--yes")
+    assert done.code == 2 and "read-only" in done.err and done.out == ""
+    assert (len(emitted_by(api, order_workflow)), len(errors_of(api, order_workflow))) == before
+    assert replays(data_dir) == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (("--patch", '{"customer_email": '), "--patch: the patch is not valid JSON (line 1, column 20"),
+        (("--patch", "@/nonexistent/fix.json"), "--patch @/nonexistent/fix.json: the file cannot be read"),
+        (("--set", "customer_email"), "is not an assignment"),
+        (("--set", "order_id.deeper = 1"), "the edit cannot be made: 'order_id.deeper = 1'"),
+    ],
+)
+def test_a_bad_edit_is_refused_and_nothing_is_sent(
+    aftui: Aftui,
+    emulator: ServerHandle,
+    root: httpx.Client,
+    api: httpx.Client,
+    order_workflow: str,
+    data_dir: Path,
+    edit: tuple[str, str],
+    words: str,
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_bad")
+    before = len(emitted_by(api, order_workflow)), len(errors_of(api, order_workflow))
+    done = aftui("replay", error_id, "--workflow", order_workflow, *edit, "--yes")
+    assert done.code == 2, done.err
+    assert words in done.err and done.out == ""
+    assert (len(emitted_by(api, order_workflow)), len(errors_of(api, order_workflow))) == before
+    assert replays(data_dir) == []
+
+
+def test_an_unknown_error_id_is_exit_4(aftui: Aftui, order_workflow: str) -> None:
+    done = aftui("replay", "1-0", "--yes")
+    assert done.code == 4 and "no error 1-0" in done.err and "--workflow" in done.err
+    assert aftui("replay", "1-0", "--workflow", order_workflow, "--yes").code == 4
+
+
+def test_replay_asks_on_a_terminal_and_scripts_must_say_yes(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_ask")
+    before = len(errors_of(api, order_workflow))
+    script = aftui("replay", error_id, "--workflow", order_workflow)
+    assert script.code == 2 and "add --yes" in script.err
+    declined = aftui("replay", error_id, "--workflow", order_workflow, stdin="n\n")
+    assert declined.code == 2 and "Replay 1 error of Validate and forward orders as they were?" in declined.err
+    assert "nothing was changed" in declined.err
+    assert len(errors_of(api, order_workflow)) == before and replays(data_dir) == []
+    accepted = aftui("replay", error_id, "--workflow", order_workflow, stdin="y\n")
+    assert accepted.code == 1  # sent as it was: it fails again
+    assert len(errors_of(api, order_workflow)) == before + 1
+
+
+def test_usage_errors_of_replay(aftui: Aftui) -> None:
+    assert aftui("replay").code == 2
+    done = aftui("replay", "--workflow", WORKFLOW, "--yes")
+    assert done.code == 2 and "--since" in done.err
