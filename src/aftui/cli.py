@@ -57,11 +57,11 @@ def _command(
     )
 
 
-def _ids(action: argparse.Action, *kinds: str) -> argparse.Action:
+def _ids(action: argparse.Action, *kinds: str, names: bool = True) -> argparse.Action:
     """Complete this argument with the ids (and names) of these kinds that aftui has listed."""
     from .headless.complete import Ids, attach
 
-    return attach(action, Ids(*kinds))
+    return attach(action, Ids(*kinds, names=names))
 
 
 def _list_command(
@@ -192,6 +192,131 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="A,B",
         help=f"only these fields: {', '.join(SCHEMAS['replay'])} (dry: {', '.join(SCHEMAS['replay_plan'])})",
     )
+
+
+def _yes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-y", "--yes", action="store_true", help="do not ask (for scripts; off a terminal it is needed)"
+    )
+
+
+def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    deploy = _command(
+        commands,
+        "deploy",
+        "deploy a source from a component file, a registry key or a URL",
+        "Deploy a source. COMPONENT is a component file (saved as a component first, as the service reads\n"
+        "props only from saved code), a URL of one (likewise), a registry key (github-new-issue) or a saved\n"
+        "component (sc_... or its key). Props are typed by the component's props: --prop timer=15m,\n"
+        "--prop repo=acme/api, --prop labels=bug --prop labels=p1, --prop github=apn_... (an account).",
+    )
+    deploy.add_argument("component", metavar="COMPONENT", help="a component file, a URL, a registry key or an sc_ id")
+    deploy.add_argument(
+        "--prop",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a prop's value, typed by the component (repeat for each prop, and for each item of a list)",
+    )
+    deploy.add_argument("--name", help="the source's name (default: the component's name as a slug)")
+    deploy.add_argument("--json", action="store_true", help="print the new source as one JSON line (source schema)")
+    _yes(deploy)
+    update = _command(
+        commands,
+        "update",
+        "update a source: its name, props or code",
+        "Update a source: --name renames it, --prop changes props (the others keep their values),\n"
+        "--component gives it other code (a file, a URL, a registry key or an sc_ id).",
+    )
+    _ids(update.add_argument("source", metavar="SOURCE", help="the source: its id (dc_...) or its name"), "source")
+    update.add_argument("--prop", action="append", metavar="NAME=VALUE", help="a prop's new value (repeatable)")
+    update.add_argument("--name", help="a new name")
+    update.add_argument(
+        "--component", metavar="COMPONENT", help="other code: a file, a URL, a registry key or an sc_ id"
+    )
+    update.add_argument("--json", action="store_true", help="print the updated source as one JSON line (source schema)")
+    _yes(update)
+    for verb, words in (
+        ("activate", "switch sources or workflows on"),
+        ("deactivate", "switch sources or workflows off"),
+    ):
+        switch = _command(commands, verb, words, f"{words.capitalize()} (nothing is deleted).")
+        _ids(
+            switch.add_argument(
+                "targets", nargs="+", metavar="TARGET", help="sources or workflows: ids (dc_..., p_...) or names"
+            ),
+            "source",
+            "workflow",
+        )
+        switch.add_argument("--json", action="store_true", help="print each one's record as a JSON line afterwards")
+        _yes(switch)
+    delete = _command(
+        commands,
+        "delete",
+        "delete sources, webhooks, subscriptions, events, Connect accounts or end users",
+        "Delete things. Each asks first on a terminal; --yes for scripts.",
+    )
+    what = delete.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    def item(name: str, help: str) -> argparse.ArgumentParser:
+        parser = what.add_parser(
+            name,
+            help=help,
+            description=help[0].upper() + help[1:] + ".",
+            epilog=EXIT_CODES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        _yes(parser)
+        return parser
+
+    source = item("source", "delete sources, with their events and subscriptions")
+    _ids(source.add_argument("targets", nargs="+", metavar="SOURCE", help="ids (dc_...) or names"), "source")
+    webhook = item("webhook", "delete webhooks")
+    _ids(webhook.add_argument("targets", nargs="+", metavar="WEBHOOK", help="ids (wh_...) or names"), "webhook")
+    subscription = item("subscription", "delete a subscription, by its id or by its ends and channel")
+    _ids(
+        subscription.add_argument("subscription", nargs="?", metavar="SUB_ID", help="the subscription's id (sub_...)"),
+        "subscription",
+        names=False,
+    )
+    _ids(
+        subscription.add_argument(
+            "--emitter", metavar="EMITTER", help="its emitter: a source or workflow (id or name), p_* or dc_*"
+        ),
+        "source",
+        "workflow",
+    )
+    _ids(
+        subscription.add_argument(
+            "--listener", metavar="LISTENER", help="its listener: a workflow, source or webhook (id or name)"
+        ),
+        "workflow",
+        "source",
+        "webhook",
+    )
+    subscription.add_argument(
+        "--channel", metavar="NAME", help="its channel: default (the default), $errors, $logs or a name"
+    )
+    events = item("events", "delete a source's events: all, from an id, up to an id, a range, or one")
+    _ids(events.add_argument("source", metavar="SOURCE", help="the source: its id (dc_...) or its name"), "source")
+    events.add_argument("--all", action="store_true", help="every event of the source")
+    events.add_argument(
+        "--from", dest="start", metavar="ID", help="this event and every later one (with --to: a range)"
+    )
+    events.add_argument(
+        "--to", dest="end", metavar="ID", help="this event and every earlier one (with --from: a range)"
+    )
+    events.add_argument("--id", metavar="ID", help="this one event")
+    account = item("account", "delete Connect accounts of end users")
+    account.add_argument("targets", nargs="+", metavar="ACCOUNT_ID", help="Connect account ids (apn_...)")
+    _environment(account)
+    end_user = item("end-user", "delete Connect end users and all their accounts")
+    end_user.add_argument("targets", nargs="+", metavar="EXTERNAL_ID", help="the end users' ids in your system")
+    _environment(end_user)
+    app_accounts = item("app-accounts", "delete every Connect account of an app")
+    app_accounts.add_argument(
+        "app", metavar="APP", help="an OAuth app's id (oa_...) for OAuth apps, the name slug for key-based apps"
+    )
+    _environment(app_accounts)
 
 
 def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -399,6 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _no_journal(tail)
     _on_call_commands(commands)
+    _change_commands(commands)
     from .headless import journal_cmd
 
     journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
@@ -485,6 +611,7 @@ def _run(args: argparse.Namespace) -> int:
     return _run_headless(args)
 
 
+CHANGES = ("deploy", "update", "activate", "deactivate", "delete")
 LISTS = {
     "sources": "sources",
     "workflows": "workflows",
@@ -509,6 +636,10 @@ def _run_headless(args: argparse.Namespace) -> int:
         from .headless import replay_cmd
 
         return common.run(replay_cmd.replay, args)
+    if args.command in CHANGES:
+        from .headless import changes
+
+        return common.run(getattr(changes, args.command), args)
     if args.command in LISTS:
         from .headless import lists
 
