@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK  (shell completion: headless/complete.py, `aftui completion SHELL`)
 """The `aftui` command line."""
 
 from __future__ import annotations
@@ -460,8 +461,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)"
+    from .headless.complete import attach, profiles
+
+    attach(
+        parser.add_argument(
+            "-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)"
+        ),
+        profiles,
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
     parser.add_argument(
@@ -528,6 +534,18 @@ def build_parser() -> argparse.ArgumentParser:
     from .headless import journal_cmd
 
     journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
+    from .headless.complete import SHELLS
+
+    completion = _command(
+        commands,
+        "completion",
+        "print the lines that make a shell complete aftui's commands, options, profiles and ids",
+        "Print the lines that make a shell complete aftui's commands, options, profiles and ids\n"
+        "(ids and names of what the last lists printed, and the workflows aftui knows). For bash:\n"
+        '  eval "$(aftui completion bash)"      # in ~/.bashrc\n'
+        "For zsh the same in ~/.zshrc; for fish: aftui completion fish | source",
+    )
+    completion.add_argument("shell", choices=SHELLS, help="the shell to complete in")
     return parser
 
 
@@ -587,6 +605,9 @@ def _run_tui(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    from .headless.complete import autocomplete
+
+    autocomplete(parser)  # a shell asking for completions (argcomplete) is answered here, and the process ends
     args = parser.parse_args(argv)
     from . import logs  # here, not above: `aftui --help` need not pay for logging.handlers and the config
 
@@ -602,6 +623,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "completion":
+        from .headless.complete import shell_code
+
+        try:
+            print(shell_code(args.shell), flush=True)
+        except BrokenPipeError:
+            pass  # `aftui completion bash | head`: the reader has what it wanted
+        return 0
     if args.command == "emulator":
         return _run_emulator(args)
     if args.command == "demo":
