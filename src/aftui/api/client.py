@@ -50,6 +50,7 @@ from .models import (
     Webhook,
     Workflow,
     WorkspaceAccount,
+    without_nulls,
 )
 from .stream import Connection, SourceStream
 
@@ -294,23 +295,29 @@ class Client:
     # --- shapes of answers -------------------------------------------------------------------------
 
     async def _one(self, model: type[M], method: str, path: str, **kwargs: Any) -> M:
+        """A single record: `{data: {...}}` as the spec documents it, or the record bare, as newer services send it."""
         body = await self.request(method, path, **kwargs)
-        data = body.get("data", body) if isinstance(body, dict) else body
-        return _validate(model, data, method, path)
+        return _validate(model, _record_of(body), method, path)
 
     async def _page(
         self, model: type[M], path: str, params: dict[str, Any], *, nested: str | None = None, **kwargs: Any
     ) -> Page[M]:
+        """A page: `{page_info, data: [...]}`, or `data: {<name>: [...]}` (Connect's `accounts`, and any list so
+        wrapped); `page_info` beside `data` or inside it. Null items are passed over."""
         body = await self.request("GET", path, params=params, **kwargs)
         if not isinstance(body, dict):
             raise ServerError("the service sent a list answer without data", method="GET", url=path)
         data = body.get("data", [])
-        if nested and isinstance(data, dict):
-            data = data.get(nested, [])
+        info_raw = body.get("page_info")
+        if isinstance(data, dict):
+            info_raw = info_raw or data.get("page_info")
+            data = _list_in(data, nested)
+        if data is None:
+            data = []
         if not isinstance(data, list):
             raise ServerError("the service sent a list answer whose data is not a list", method="GET", url=path)
-        items = [_validate(model, item, "GET", path) for item in data]
-        info = _validate(PageInfo, body.get("page_info") or {}, "GET", path)
+        items = [_validate(model, item, "GET", path) for item in data if item is not None]
+        info = _validate(PageInfo, info_raw if isinstance(info_raw, dict) else {}, "GET", path)
         return Page[model](items=items, page_info=info)  # type: ignore[valid-type]
 
     def _org_params(self, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -446,7 +453,7 @@ class Client:
         answer = await self.request(
             "PUT", f"/sources/{_seg(source_id)}", json={k: v for k, v in body.items() if v is not None}
         )
-        data = answer.get("data") if isinstance(answer, dict) else None
+        data = _record_of(answer)
         return (
             _validate(Source, data, "PUT", f"/sources/{_seg(source_id)}")
             if isinstance(data, dict) and "id" in data
@@ -544,11 +551,14 @@ class Client:
     async def subscribe(self, emitter_id: str, listener_id: str, event_name: str | None = None) -> Subscription:
         params = self._org_params({"emitter_id": emitter_id, "listener_id": listener_id, "event_name": event_name})
         body = await self.request("POST", "/subscriptions", params=params)
-        data = body.get("data", body) if isinstance(body, dict) else None
-        if isinstance(data, dict) and "emitter_id" in data:
-            return _validate(Subscription, data, "POST", "/subscriptions")
-        # The spec does not show the answer's fields; what was asked for is what exists.
-        return Subscription(emitter_id=emitter_id, listener_id=listener_id, event_name=event_name or "")
+        data = _record_of(body)
+        # The spec does not show the answer's fields; what was asked for is what exists, where the answer is silent.
+        asked = {"emitter_id": emitter_id, "listener_id": listener_id, "event_name": event_name or ""}
+        if isinstance(data, dict):
+            return _validate(
+                Subscription, {**asked, **{k: v for k, v in data.items() if v is not None}}, "POST", "/subscriptions"
+            )
+        return Subscription(**asked)
 
     @mutating("deleting a subscription")
     async def unsubscribe(self, emitter_id: str, listener_id: str, event_name: str | None = None) -> None:
@@ -561,7 +571,8 @@ class Client:
         """Only sources and workflows created after this call are subscribed."""
         params = self._org_params({"event_name": event_name, "listener_id": listener_id})
         body = await self.request("POST", "/auto_subscriptions", params=params)
-        return body.get("data", body) if isinstance(body, dict) else {}
+        data = _record_of(body)
+        return data if isinstance(data, dict) else {}
 
     async def list_subscriptions(
         self, *, limit: int | None = None, after: str | None = None, before: str | None = None
@@ -666,7 +677,11 @@ class Client:
                 "webhook_uri": webhook_uri,
             }
         )
-        return await self._one(ConnectToken, "POST", self._connect("/tokens"), json=body, headers=self._env_header)
+        path = self._connect("/tokens")
+        token = await self._one(ConnectToken, "POST", path, json=body, headers=self._env_header)
+        if not token.token:
+            raise ServerError("the service sent a connect token without its token", method="POST", url=path)
+        return token
 
     async def list_connect_accounts(
         self,
@@ -768,9 +783,35 @@ def _decode(response: httpx.Response) -> Any:
         ) from None
 
 
+def _record_of(body: Any) -> Any:
+    """The record of a single-record answer: what `data` wraps, or the body itself when it comes bare."""
+    wrapped = isinstance(body, dict) and "data" in body and "id" not in body  # a bare record has its id at the top
+    if wrapped and (isinstance(body["data"], dict) or len(body) == 1):
+        return body["data"]
+    return body
+
+
+def _list_in(data: dict[str, Any], nested: str | None) -> Any:
+    """The list a `data` object wraps: under `nested` when named, else its one list (`accounts`, `sources`...)."""
+    if nested and nested in data:
+        return data[nested]
+    lists = [value for key, value in data.items() if isinstance(value, list) and key != "page_info"]
+    if len(lists) == 1:
+        return lists[0]
+    if not lists and not data:
+        return []
+    return data  # not a list: said as such by the caller
+
+
 def _validate(model: type[M], data: Any, method: str, path: str) -> M:
     try:
-        return model.model_validate(data)
+        try:
+            return model.model_validate(data)
+        except pydantic.ValidationError:
+            cleaned = without_nulls(model, data)  # for the models that do not look at nulls themselves
+            if cleaned is data:
+                raise
+            return model.model_validate(cleaned)
     except ValueError as exc:
         first = exc.errors()[0] if isinstance(exc, pydantic.ValidationError) else None
         where = ".".join(str(p) for p in first["loc"]) if first else ""

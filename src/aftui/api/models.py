@@ -10,9 +10,19 @@ ISO 8601; a last page's `end_cursor` as null or "".
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Generic, TypeVar
+from types import UnionType
+from typing import Annotated, Any, Generic, Self, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticUndefined
 
 from . import jsontext
 
@@ -40,8 +50,95 @@ def _to_datetime(value: Any) -> Any:
 Timestamp = Annotated[datetime | None, BeforeValidator(_to_datetime)]
 
 
-class Model(BaseModel):
+def _nullable(annotation: Any) -> bool:
+    """Whether a field's type takes None (Any, Optional, a union with None, an Annotated of one)."""
+    if annotation is Any or annotation is None or annotation is type(None):
+        return True
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _nullable(get_args(annotation)[0])
+    if origin in (Union, UnionType):
+        return any(_nullable(arg) for arg in get_args(annotation))
+    return False
+
+
+def _empty(annotation: Any) -> Any:
+    """What a required field gets for a null: the empty value of its type."""
+    origin = get_origin(annotation) or annotation
+    for kind, value in ((str, ""), (bool, False), (int, 0), (float, 0.0), (list, []), (dict, {})):
+        if origin is kind:
+            return value
+    return PydanticUndefined  # no empty value: the null stays, and is refused as before
+
+
+def _without_nulls(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any] | None:
+    """`data` with a null in a field that takes none replaced by the field's default; None if there is none to replace.
+
+    Nulls inside lists of values that take none are dropped (a null among an app's categories).
+    """
+    cleaned: dict[str, Any] | None = None
+    for name, field in model.model_fields.items():
+        key = name if name in data else field.alias
+        if key is None or key not in data:
+            continue
+        value = data[key]
+        if value is None and not _nullable(field.annotation):
+            if not field.is_required():
+                replacement = field.get_default(call_default_factory=True, validated_data={})
+            else:
+                replacement = _empty(field.annotation)
+            if replacement is PydanticUndefined:
+                continue
+        elif isinstance(value, list) and None in value and get_origin(field.annotation) is list:
+            (item,) = get_args(field.annotation) or (Any,)
+            if _nullable(item):
+                continue
+            replacement = [v for v in value if v is not None]
+        else:
+            continue
+        if cleaned is None:
+            cleaned = dict(data)
+        cleaned[key] = replacement
+    return cleaned
+
+
+def without_nulls(model: type[BaseModel], data: Any) -> Any:
+    """`data` with nulls where `model` expects values replaced by defaults (for models that do not do it themselves).
+
+    `EventSummary` is validated tens of thousands of times a second on the stream's path, where a
+    model validator in Python would double the cost: its readers retry with this when it fails.
+    """
+    cleaned = _without_nulls(model, data) if isinstance(data, dict) else None
+    return data if cleaned is None else cleaned
+
+
+class Plain(BaseModel):
+    """A record that keeps unknown fields, without `Model`'s second look at nulls (see `without_nulls`)."""
+
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class Model(BaseModel):
+    """A record of the service: unknown fields kept, and a null where a value was expected read as the default.
+
+    The service, or a newer one, may send null for a field the spec gives a value (a source's
+    `configured_props`, an app's `categories`, a prop's `type`): the record is read with the field's
+    default (the empty value of its type when it has none) rather than refused. Only a record that
+    fails is looked at again, so records without nulls cost nothing more.
+    """
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _tolerate_nulls(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        try:
+            return handler(data)
+        except ValidationError:
+            cleaned = _without_nulls(cls, data) if isinstance(data, dict) else None
+            if cleaned is None:
+                raise
+            return handler(cleaned)
 
 
 # --- paging -------------------------------------------------------------------------------
@@ -232,7 +329,7 @@ class Source(Model):
         return None
 
 
-class EventMetadata(Model):
+class EventMetadata(Plain):
     emitter_id: str | None = None
     emit_id: str | None = None
     name: str | None = None
@@ -250,7 +347,7 @@ def event_key(event_id: str | None) -> tuple[int, int] | None:
     return int(ms), int(seq)
 
 
-class EventSummary(Model):
+class EventSummary(Plain):
     id: str | None = None
     indexed_at_ms: int | None = None
     event: Any = None
@@ -351,6 +448,7 @@ class Trigger(Model):
 
     @property
     def kind(self) -> str:
+        """http, timer, email or source; a kind aftui does not know is named by the id's prefix (shown as text)."""
         for prefix, kind in _TRIGGER_KINDS.items():
             if self.id.startswith(prefix):
                 return kind
@@ -360,7 +458,10 @@ class Trigger(Model):
             return "email"
         if self.interval_seconds is not None or self.cron:
             return "timer"
-        return "source"
+        if self.configured_props is not None or self.configurable_props is not None or self.name:
+            return "source"
+        prefix, sep, _ = self.id.partition("_")
+        return prefix if sep and prefix else "unknown"
 
 
 class SavedComponent(Model):

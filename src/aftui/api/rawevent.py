@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jsontext
-from .models import EventMetadata, EventSummary
+from .models import EventMetadata, EventSummary, without_nulls
 
 # `EventSummary.model_validate_json` without the per-call cost of its Python wrapper.
 # The validator's own method: a summary from JSON text in one pass, with no Python frame of ours around it.
@@ -61,9 +61,10 @@ def other_event(data: str, event_id: str | None, name: str, source_id: str) -> E
     except ValueError:
         value = data
     if isinstance(value, dict) and "event" in value and ("id" in value or "metadata" in value):
-        try:
-            return EventSummary.model_validate(value)
-        except ValueError:
-            pass
+        for attempt in (value, without_nulls(EventSummary, value)):  # then with `metadata: null` read as none
+            try:
+                return EventSummary.model_validate(attempt)
+            except ValueError:
+                continue
     channel = name if name != "message" else None
     return EventSummary(id=event_id or None, event=value, metadata=EventMetadata(emitter_id=source_id, name=channel))

@@ -15,6 +15,7 @@ from .ids import IdFactory
 from .ratelimit import RateLimiter
 from .runtime import Runtime, Settings
 from .store import Store
+from .variants import Variants
 
 # The spec's Connect limits, per minute: account requests per project and environment, tokens per end user.
 ACCOUNT_READS_PER_MINUTE = 100
@@ -31,6 +32,7 @@ class Core:
         self.settings = Settings(seed=seed, activity=activity, root_url=root_url)
         self.runtime = Runtime(self.store, self.settings)
         self.faults = Faults()
+        self.variants = Variants()  # answers in the other shapes the real service sends (variants.py)
         self.secret = f"aftui-emulator-{seed}".encode()  # signs OAuth tokens: the same seed, the same tokens
         self.account_reads = RateLimiter(clock, ACCOUNT_READS_PER_MINUTE)
         self.token_creations = RateLimiter(clock, TOKEN_CREATIONS_PER_MINUTE)

@@ -32,6 +32,7 @@ from .errors import ApiProblem
 from .faults import FaultMiddleware, quiet_injected_drops
 from .http import json_response, problem_response
 from .routes import connect, control, endpoints, management, oauth, routing, sources
+from .variants import VariantMiddleware
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ def build_app(em: Emulator) -> ASGIApp:
         lifespan=lifespan,
     )
     app.state.emulator = em  # what the routes reach as a Core (http.core_of)
-    return StripTrailingSlash(FaultMiddleware(app, em.faults))
+    return StripTrailingSlash(FaultMiddleware(VariantMiddleware(app, em.variants), em.faults))
 
 
 # --- serving ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ..behaviours import Emission
 from ..errors import bad_request, not_found
 from ..faults import Fault
 from ..http import core_of, json_response, read_params
+from ..variants import Variant
 
 Report = Callable[[], dict[str, Any]]  # a server-side control that answers a JSON object
 
@@ -107,6 +108,16 @@ async def faults(request: Request) -> Response:
     fault = Fault.from_params(await read_params(request))
     core.faults.add(fault)
     return json_response(fault.describe())
+
+
+async def variants(request: Request) -> Response:
+    """Answer in the other shapes the real service sends: `{shapes: [...], path}` (see variants.py); DELETE: as documented again."""
+    core = core_of(request)
+    if request.method == "POST":
+        core.variants.set(Variant.from_params(await read_params(request)))
+    elif request.method == "DELETE":
+        core.variants.clear()
+    return json_response({"variants": [v.describe() for v in core.variants.active]})
 
 
 async def drop_streams(request: Request) -> Response:
@@ -243,6 +254,7 @@ def routes(*, describe: Report, plant_hostile: Report) -> list[Route]:
         Route("/_emulator/sources/{id}/emit", emit, methods=["POST"]),
         Route("/_emulator/timers/{id}/run", run_timer, methods=["POST"]),
         Route("/_emulator/faults", faults, methods=["GET", "POST", "DELETE"]),
+        Route("/_emulator/variants", variants, methods=["GET", "POST", "DELETE"]),
         Route("/_emulator/sse/drop", drop_streams, methods=["POST"]),
         Route("/_emulator/clock", clock, methods=["GET", "POST"]),
         Route("/_emulator/users/{id}/revoke_key", revoke_key, methods=["POST"]),
