@@ -68,6 +68,7 @@ class AftuiApp(App[None]):
         self.start_pane = start_pane
         self.profile = profile  # the config profile behind the session; None in the demo
         self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
+        self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
 
@@ -184,6 +185,15 @@ class AftuiApp(App[None]):
             session.client.org_id = user.orgs[0].id
         self.refresh_headers()
         self.show_pane(self.start_pane)
+        if session.journal_message and not self._journal_said:
+            self._journal_said = True  # once a run: a profile switch starts again, the journal does not
+            self.notify(
+                visible(session.journal_message, 400),
+                title="Journal",
+                severity="warning" if session.journal_problem else "information",
+                markup=False,
+                timeout=10,
+            )
 
     # --- panes ---------------------------------------------------------------------------------
 

@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from ..api import Client, RetryPolicy
 from ..api.models import EventSummary, Org, User
 from ..config import data_dir
-from ..journal.retention import open_user_journal, open_writer
+from ..journal.retention import OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
@@ -41,6 +42,15 @@ class Session:
     now: Callable[[], datetime] = field(default=utc_now)  # fixed in snapshot tests
     journal: JournalWriter | None = None  # every event seen goes here (None: the journal could not be opened)
     data: Path | None = None  # where this session's own files go (the journal, exports); None: the user data dir
+    journal_problem: str | None = None  # why there is no journal (a read-only or missing data dir...), in words
+    journal_notice: str | None = None  # what opening it did that the user should hear (a damaged file moved aside)
+
+    @property
+    def journal_message(self) -> str | None:
+        """What to say about the journal at start, if anything."""
+        if self.journal_problem:
+            return f"Not journaling: {self.journal_problem}. The monitor shows events from memory only."
+        return self.journal_notice
 
     def journal_events(self, events: Iterable[EventSummary], emitter_id: str) -> None:
         """Queue listed or streamed events for the journal; never blocks, never fails the caller."""
@@ -86,20 +96,25 @@ class Session:
 def open_session(client: Client, profile_name: str, *, demo_data: Path | None = None) -> Session:
     """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder."""
     if demo_data is None:
+        opened = open_journal()
         return Session(
             client=client,
             profile_name=profile_name,
             known=KnownWorkflows(data_dir() / KNOWN_NAME),
-            journal=open_user_journal(),
+            **_journal_fields(opened),
         )
     return Session(
         client=client,
         profile_name=profile_name,
         known=KnownWorkflows(demo_data / KNOWN_NAME),
         demo=True,
-        journal=open_writer(demo_data / JOURNAL_NAME),
         data=demo_data,
+        **_journal_fields(open_journal(demo_data / JOURNAL_NAME)),
     )
+
+
+def _journal_fields(opened: OpenedJournal) -> dict[str, Any]:
+    return {"journal": opened.writer, "journal_problem": opened.problem, "journal_notice": opened.notice}
 
 
 # Starts the demo's emulator and a session on it; the second item stops the emulator.

@@ -158,7 +158,12 @@ class MonitorScreen(Screen[None]):
         self.query_one(StatusHeader).sync()
         now = self.session.now
         # The rate's clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
-        self.monitor = Monitor(self.session.client, writer=self.session.journal, clock=lambda: now().timestamp())
+        self.monitor = Monitor(
+            self.session.client,
+            writer=self.session.journal,
+            journal_problem=self.session.journal_problem,
+            clock=lambda: now().timestamp(),
+        )
         self.set_interval(TAKE_EVERY_S, self._take)
         host(self).input_listeners.append(self._input_first)
         self.timeline.focus()
@@ -322,6 +327,14 @@ class MonitorScreen(Screen[None]):
             parts.append(Text.assemble("filter ", (visible(self.matcher.text, 30), "bold")))
         if timeline.marked:
             parts.append(Text(f"{len(timeline.marked)} marked"))
+        journal = self.last.journal if self.last is not None else None
+        if journal is not None and not journal.ok:
+            # "not journaling: the data dir ... is read-only", "journal: disk full since 14:02, 3,120 waiting"
+            parts.append(
+                Text(visible(journal.text(), 120), style="bold red" if journal.state == "off" else "bold yellow")
+            )
+        elif journal is not None and journal.lost:
+            parts.append(Text(visible(journal.text(), 120), style="yellow"))
         targets = self.monitor.targets if self.monitor is not None else []
         if not targets:
             parts.append(Text("nothing watched: w chooses", style="yellow"))
