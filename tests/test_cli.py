@@ -74,7 +74,9 @@ def test_config_path_use_and_remove(env: dict[str, str], emulator: ServerHandle)
         ).returncode
         == 0
     )
-    assert aftui("config", "use", "other", env=env).returncode == 0
+    used = aftui("config", "use", "other", env=env)
+    assert used.returncode == 0
+    assert used.stdout == "" and "default profile is now 'other'" in used.stderr  # a message, not data
     assert "[other] (default)" in aftui("config", "show", env=env).stdout
     assert aftui("config", "remove", "other", env=env).returncode == 0
     assert "other" not in aftui("config", "show", env=env).stdout

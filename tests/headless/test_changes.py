@@ -321,3 +321,17 @@ def test_delete_connect_accounts_and_end_users(
     left = api.get(f"/connect/{project}/accounts", params={"external_user_id": user}).json()["data"]["accounts"]
     assert left == []
     assert aftui("delete", "account", "not-an-id", "--yes").code == 2
+
+
+def test_an_app_prop_takes_an_account_by_name(aftui: Aftui, api: httpx.Client, info: dict) -> None:
+    done = aftui(
+        "deploy", "github-new-issue", "--prop", "github=acme-bot", "--prop", "repo=acme/api", "--yes", "--json"
+    )
+    assert done.code == 0, done.err
+    props = api.get(f"/sources/{done.records()[0]['id']}").json()["data"]["configured_props"]
+    bot = next(a for a in api.get("/accounts", params={"app": "github"}).json()["data"] if a["name"] == "acme-bot")
+    assert props["github"] == {"authProvisionId": bot["id"]}
+    before = sources_of(api, info["org_id"])
+    unknown = aftui("deploy", "github-new-issue", "--prop", "github=nobody", "--prop", "repo=acme/api", "--yes")
+    assert unknown.code == 4 and "no account named 'nobody' of github" in unknown.err
+    assert sources_of(api, info["org_id"]) == before

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import httpx
+import pytest
 
 from aftui.emulator.server import ServerHandle
 from aftui.headless.schemas import COLUMNS, SCHEMAS
@@ -185,3 +187,42 @@ def test_a_list_piped_into_head_ends_quietly(aftui: Aftui, monkeypatch) -> None:
     from aftui import cli
 
     assert cli.main(["webhooks"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "kind"),
+    [
+        (("accounts",), "account"),
+        (("accounts", "--connect", "--limit", "7"), "account"),
+        (("end-users",), "end_user"),
+        (("components", "every interval"), "component"),
+        (("apps", "slack"), "app"),
+        (("webhooks",), "webhook"),
+        (("subscriptions",), "subscription"),
+        (("workflows",), "workflow"),
+    ],
+)
+def test_every_list_for_people_is_the_json_as_a_table(aftui: Aftui, args: tuple[str, ...], kind: str) -> None:
+    table = aftui(*args)
+    assert table.code == 0, table.err
+    lines = table.out.splitlines()
+    assert lines[0].split() == [c.upper() for c in COLUMNS[kind]]
+    records = aftui(*args, "--json").records()
+    assert len(lines) == 1 + len(records) and records
+    first = records[0]
+    assert lines[1].startswith(str(first[COLUMNS[kind][0]]))
+
+
+def test_journal_stats_names_the_emitters(aftui: Aftui, emulator: ServerHandle, info: dict, root: httpx.Client) -> None:
+    order = source_named(emulator, "Order webhooks")
+    workflow = emulator.emulator.demo.order_workflow_id
+    assert aftui("events", order.id, "-n", "3").code == 0
+    assert aftui("errors", workflow, "-n", "2").code == 0
+    offline = aftui("journal", "stats", "--offline")
+    assert offline.code == 0, offline.err
+    assert re.search(rf"{workflow} +\d+  Validate and forward orders", offline.out)  # from the journaled errors
+    assert re.search(rf"{order.id} +3  -", offline.out)  # nothing local names it: --offline asks no one
+    asked = aftui("journal", "stats", "--json").records()[0]
+    assert asked["emitter_names"] == {order.id: "Order webhooks", workflow: "Validate and forward orders"}
+    assert aftui("sources").code == 0  # a list names it locally from now on
+    assert re.search(rf"{order.id} +3  Order webhooks", aftui("journal", "stats", "--offline").out)

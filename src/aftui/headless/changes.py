@@ -15,7 +15,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ..api import Client, NotFoundError
+from ..api import Client, NotFoundError, iterate
 from ..api.models import Component, Source
 from ..connect import connect_read, connect_read_all
 from ..export import ndjson
@@ -24,7 +24,7 @@ from ..text import visible
 from . import output, seen
 from .common import OK, Refused, confirm, make_client, refuse_read_only
 from .journaling import journal_path
-from .names import Names
+from .names import Ambiguous, Candidate, Names, NoSuchName, match, near
 from .propvalues import collect, props_for_update, split_assignments
 from .records import source_record, workflow_record
 from .workflows import org_key, user_known
@@ -99,6 +99,30 @@ async def _component(client: Client, spec: str) -> tuple[Component, dict[str, An
     return component, {"component_id": component.id}, f"your component {visible(text, 80)}"
 
 
+async def _accounts_by_name(client: Client, component: Component, given: dict[str, list[str]]) -> dict[str, list[str]]:
+    """An app prop given an account's name (not an apn_ id) gets the id of that account of the prop's app."""
+    out = dict(given)
+    for prop in component.configurable_props:
+        texts = given.get(prop.name)
+        if prop.type != "app" or not texts or texts[0].strip().startswith("apn_"):
+            continue
+        text = texts[0].strip()
+
+        async def fetch(app: str | None = prop.app, **params: Any) -> Any:
+            return await client.list_accounts(app=app, **params)
+
+        pool = [
+            Candidate("account", a.id, a.name or "", a.app.name or "" if a.app else "") async for a in iterate(fetch)
+        ]
+        found = match(text, pool)
+        if len(found) > 1:
+            raise Ambiguous(text, found)
+        if not found:
+            raise NoSuchName(text, ("account",), near(text, pool), f" of {prop.app or 'the app'} (--prop {prop.name})")
+        out[prop.name] = [found[0].id]
+    return out
+
+
 def _shown_props(values: dict[str, Any], component: Component) -> str:
     secret = {p.name for p in component.configurable_props if p.secret}
     parts = []
@@ -128,6 +152,7 @@ async def deploy(args: argparse.Namespace) -> int:
         component, how, words = await _component(client, args.component)
         if component.type == "action":
             raise ValueError(f"{words} is an action: actions run as workflow steps, only sources are deployed")
+        given = await _accounts_by_name(client, component, given)
         props = collect(component.configurable_props, given)
         name = args.name.strip() if args.name else None
         try:
@@ -164,6 +189,7 @@ async def update(args: argparse.Namespace) -> int:
             component = await client.get_component(source.component_id or "")
             how, words = {"component_id": component.id}, ""
         props: dict[str, Any] | None = None
+        given = await _accounts_by_name(client, component, given)
         if given or args.component is not None:
             start = props_for_update(source.configured_props, component.configurable_props)
             names = {p.name for p in component.configurable_props}

@@ -40,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
         return USAGE
 
 
+def _say(message: str) -> None:
+    """What was done, for the person: on stderr (stdout carries data only: the path, the profiles shown)."""
+    print(f"aftui: {message}", file=sys.stderr)
+
+
 def path(args: argparse.Namespace) -> int:
     print(cfg.config_path())
     return OK
@@ -51,7 +56,7 @@ def show(args: argparse.Namespace) -> int:
     chosen: str | None = args.name
     names = [chosen] if chosen else sorted(config.profiles)
     if not names:
-        print(
+        _say(
             f"no profiles in {cfg.config_path()}; add one with `aftui config add NAME --api-key-env VAR` or try `aftui demo`"
         )
         return OK
@@ -80,7 +85,7 @@ def add(args: argparse.Namespace) -> int:
         config.default = profile.name
     cfg.save_config(config)
     marked = " (default)" if config.default == profile.name else ""
-    print(f"profile {name!r} saved in {cfg.config_path()}{marked}")
+    _say(f"profile {name!r} saved in {cfg.config_path()}{marked}")
     return OK
 
 
@@ -89,7 +94,7 @@ def remove(args: argparse.Namespace) -> int:
     name: str = args.name
     config.remove(name)
     cfg.save_config(config)
-    print(f"profile {name!r} removed")
+    _say(f"profile {name!r} removed")
     return OK
 
 
@@ -98,7 +103,7 @@ def use(args: argparse.Namespace) -> int:
     name: str = args.name
     config.use(name)
     cfg.save_config(config)
-    print(f"default profile is now {name!r}")
+    _say(f"default profile is now {name!r}")
     return OK
 
 
@@ -106,21 +111,21 @@ def import_cli(args: argparse.Namespace) -> int:
     """Copy the official CLI's profiles in; existing names are kept unless --force."""
     found = cfg.import_pipedream_cli()
     if not found:
-        print(f"no profiles found in {cfg.pipedream_cli_path()}")
+        _say(f"no profiles found in {cfg.pipedream_cli_path()}")
         return OK
     config = cfg.load_config()
     force: bool = args.force
     added: list[str] = []
     for profile in found:
         if profile.name in config.profiles and not force:
-            print(f"skipped {profile.name!r}: a profile of that name exists (use --force to replace it)")
+            _say(f"skipped {profile.name!r}: a profile of that name exists (use --force to replace it)")
             continue
         config.add(profile, overwrite=True)
         added.append(profile.name)
     if config.default is None and added:
         config.default = added[0]
     cfg.save_config(config)
-    print(f"imported {len(added)} profile(s): {', '.join(added) or 'none'}")
+    _say(f"imported {len(added)} profile(s): {', '.join(added) or 'none'}")
     return OK
 
 

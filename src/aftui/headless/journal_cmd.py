@@ -30,7 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p_search.add_argument("--json", action="store_true", help="NDJSON, one event per line")
     p_search.set_defaults(journal_handler=search)
     p_stats = sub.add_parser("stats", help="size, time span and emitters of the journal")
-    p_stats.add_argument("--json", action="store_true", help="one JSON object")
+    p_stats.add_argument("--json", action="store_true", help="one JSON object (emitter_names: the names found)")
+    p_stats.add_argument(
+        "--offline", action="store_true", help="name emitters only from what aftui keeps locally: no request"
+    )
     p_stats.set_defaults(journal_handler=stats)
 
 
@@ -66,8 +69,9 @@ def stats(journal: Journal, args: argparse.Namespace) -> int:
     from ..export import ndjson
 
     info = journal.stats()
+    names = emitter_names(journal, list(info["emitters"]), args)
     if args.json:
-        print(ndjson(info))
+        print(ndjson({**info, "emitter_names": names}))
         return OK
     print(f"journal   {visible(info['path'])}")
     print(f"events    {info['rows']}")
@@ -76,9 +80,59 @@ def stats(journal: Journal, args: argparse.Namespace) -> int:
     print(f"newest    {_when(info['newest_ms'])}")
     print(f"search    {info['search']}")
     print(f"emitters  {len(info['emitters'])}")
+    width = max((len(visible(e, 40)) for e in info["emitters"]), default=0)
     for emitter, rows in info["emitters"].items():
-        print(f"  {visible(emitter, 40):<40} {rows}")
+        name = names.get(emitter)
+        print(f"  {visible(emitter, 40):<{width}}  {rows:>9}  {visible(name, 60) if name else '-'}".rstrip())
     return OK
+
+
+NAMED_FROM_JOURNAL = 2000  # newest `$errors` rows read for the names of the workflows they are about
+
+
+def emitter_names(journal: Journal, emitters: list[str], args: argparse.Namespace) -> dict[str, str]:
+    """Names of the journal's emitters: what aftui keeps locally (the last lists, the known workflows, the
+    `workflow_name` of journaled errors), then, unless --offline, the service for the rest (a few requests,
+    no retries; a profile that cannot connect only leaves ids unnamed)."""
+    from .seen import every_name
+
+    local = every_name()
+    names = {e: local[e] for e in emitters if local.get(e)}
+    if any(e.startswith("p_") and e not in names for e in emitters):
+        for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
+            error = event.error()
+            context = error.original_context if error else None
+            if context and context.workflow_id in emitters and context.workflow_name:
+                names.setdefault(context.workflow_id, context.workflow_name)
+    rest = [e for e in emitters if e not in names and e.startswith(("dc_", "p_"))]
+    if rest and not args.offline:
+        names.update(_ask_service(rest, args))
+    return names
+
+
+def _ask_service(ids: list[str], args: argparse.Namespace) -> dict[str, str]:
+    import asyncio
+
+    from ..api import Client, RetryPolicy, Timeouts
+    from ..config import ConfigError, effective_profile, load_config
+    from ..subscriptions import lookup_names
+
+    try:
+        profile = effective_profile(load_config(), getattr(args, "profile", None))
+        client = Client.from_profile(
+            profile, retry=RetryPolicy(attempts=1), timeouts=Timeouts(connect=3, read=5, total=8)
+        )
+    except (ConfigError, ValueError, OSError):
+        return {}  # no profile to ask with: the ids stay as they are
+
+    async def ask() -> dict[str, str]:
+        async with client:
+            return await lookup_names(client, ids)
+
+    try:
+        return asyncio.run(ask())
+    except Exception:  # noqa: BLE001 - a name is a nicety: the ids still show
+        return {}
 
 
 def _when(ms: int | None) -> str:

@@ -7,7 +7,7 @@
 - `T[]`: a JSON array, or `--prop name=a --prop name=b` (each typed as T).
 - `$.interface.timer`: seconds (`900`, `15m`, `2h`, `1d`) or a cron
   expression (`0 9 * * 1-5`).
-- `app`: a connected account's id (`apn_...`), sent as `{authProvisionId}`.
+- `app`: a connected account's id (`apn_...`; a name is resolved by `changes.py`), sent as `{authProvisionId}`.
 - `http_request`: a JSON object.
 - `$.interface.http`, `$.service.db`, `data_store` and `alert` are the
   service's to fill: setting one is refused.
@@ -110,7 +110,7 @@ def read_prop(prop: ComponentProp, texts: Sequence[str]) -> Any:
             account = texts[0].strip()
             if not account.startswith("apn_"):
                 raise ValueProblem(
-                    f"needs a connected account's id (apn_...) of {prop.app or 'its app'}: "
+                    f"needs a connected account (its apn_ id or its name) of {prop.app or 'its app'}: "
                     f"see aftui accounts --app {prop.app or 'APP'}"
                 )
             return {"authProvisionId": account}

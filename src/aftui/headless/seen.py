@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILE_NAME", "KNOWN_NAME", "forget", "known_workflows", "offered", "remember"]
+__all__ = ["FILE_NAME", "KNOWN_NAME", "every_name", "forget", "known_workflows", "offered", "remember"]
 
 FILE_NAME = "completion.json"
 KNOWN_NAME = "known_workflows.json"  # the user's known workflows (aftui.known), as the TUI's session names the file
@@ -105,3 +105,28 @@ def forget(org: str, kind: str, ident: str) -> None:
             write_private(path, json.dumps(data, indent=0, sort_keys=True))
     except OSError:
         pass
+
+
+def every_name() -> dict[str, str]:
+    """id -> name of everything listed and every known workflow, in every workspace (for `aftui journal stats`)."""
+    from ..config.paths import data_dir
+
+    out: dict[str, str] = {}
+    try:
+        listed, known = _read(_path()), _read(data_dir() / KNOWN_NAME)
+    except OSError:
+        return out
+    for workspace in known.values():  # {org: {id: {name, found}}}
+        if isinstance(workspace, dict):
+            for ident, entry in workspace.items():
+                name = entry.get("name") if isinstance(entry, dict) else None
+                if isinstance(name, str) and name:
+                    out.setdefault(str(ident), name)
+    for workspace in listed.values():  # {org: {kind: {id: name}}}
+        if isinstance(workspace, dict):
+            for entries in workspace.values():
+                if isinstance(entries, dict):
+                    for ident, name in entries.items():
+                        if isinstance(name, str) and name:
+                            out.setdefault(str(ident), name)
+    return out

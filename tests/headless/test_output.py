@@ -1,0 +1,64 @@
+"""Colour only on a terminal that takes it: never with NO_COLOR, TERM=dumb, nor in --json."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from aftui.headless import output
+
+from .conftest import Aftui
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def colour_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    return monkeypatch
+
+
+def test_colour_on_a_terminal_only(colour_env: pytest.MonkeyPatch) -> None:
+    assert output.colour_enabled(Tty())
+    assert not output.colour_enabled(io.StringIO())
+    colour_env.setenv("NO_COLOR", "1")
+    assert not output.colour_enabled(Tty())
+    colour_env.setenv("NO_COLOR", "")  # set but empty does not count (no-color.org)
+    assert output.colour_enabled(Tty())
+    colour_env.setenv("TERM", "dumb")
+    assert not output.colour_enabled(Tty())
+
+
+def test_a_table_on_a_terminal_has_a_bold_header_unless_no_color(colour_env: pytest.MonkeyPatch) -> None:
+    tty = Tty()
+    output.table([{"id": "dc_1", "name": "\x1b[31mred"}], ["id", "name"], out=tty)
+    text = tty.getvalue()
+    assert text.startswith(output.BOLD + "ID") and "\\e[31mred" in text and "\x1b[31m" not in text
+    colour_env.setenv("NO_COLOR", "1")
+    plain = Tty()
+    output.table([{"id": "dc_1", "name": "x"}], ["id", "name"], out=plain)
+    assert "\x1b" not in plain.getvalue()
+
+
+def test_json_is_never_coloured_even_on_a_terminal(
+    aftui: Aftui, colour_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    colour_env.setattr("sys.stdout", Tty())
+    from aftui import cli
+
+    assert cli.main(["sources", "--json", "--limit", "2"]) == 0
+    import sys
+
+    written = sys.stdout.getvalue()  # type: ignore[attr-defined]
+    assert written.count("\n") == 2 and "\x1b" not in written
+    colour_env.setattr("sys.stdout", Tty())
+    assert cli.main(["errors", "Validate and forward orders", "-n", "1"]) == 0
+    assert sys.stdout.getvalue().startswith(output.RED)  # type: ignore[attr-defined]
+    colour_env.setattr("sys.stdout", Tty())
+    assert cli.main(["errors", "Validate and forward orders", "-n", "1", "--json"]) == 0
+    assert "\x1b" not in sys.stdout.getvalue()  # type: ignore[attr-defined]
