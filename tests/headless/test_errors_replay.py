@@ -259,3 +259,19 @@ def test_usage_errors_of_replay(aftui: Aftui) -> None:
     assert aftui("replay").code == 2
     done = aftui("replay", "--workflow", WORKFLOW, "--yes")
     assert done.code == 2 and "--since" in done.err
+
+
+def test_an_error_the_service_no_longer_keeps_is_replayed_from_the_journal(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    old = fail_order(emulator, root, api, "ord_old")
+    assert aftui("errors", WORKFLOW).code == 0  # journaled, in full
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    for n in range(100):  # a hundred newer failures push it out of what the service keeps
+        root.post(f"/e/{endpoint}", json={"order_id": f"ord_flood{n}"}).raise_for_status()
+    assert old not in {e["id"] for e in errors_of(api, order_workflow)}
+    done = aftui("replay", old, "--set", "customer_email = ops@example.com", "--yes", "--json")
+    assert done.code == 0, done.err
+    assert done.records()[0]["outcome"] == "succeeded"
+    assert any(e["event"].get("order_id") == "ord_old" for e in emitted_by(api, order_workflow))
+    assert [(r.event_id, r.outcome) for r in replays(data_dir)] == [(old, "succeeded")]

@@ -169,13 +169,19 @@ def _by_id(events: Iterable[EventSummary], wanted: list[str], where: str) -> lis
 
 
 async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> dict[str, list[EventSummary]]:
-    """Find each error's workflow: the journal first, then the known workflows' retained errors."""
-    workflow_of = _journal_workflows(keeper.path, set(wanted))
+    """Find each error's workflow: the journal first, then the known workflows' retained errors.
+
+    An error the service no longer keeps (it keeps a workflow's last 100) is replayed from the journal's
+    copy, when the journal has it whole.
+    """
+    journaled = _journaled_errors(keeper.path, set(wanted))
     batches: dict[str, list[EventSummary]] = {}
-    for wf in dict.fromkeys(workflow_of.values()):
+    for wf in dict.fromkeys(wf for wf, _ in journaled.values()):
         events, _ = await read_errors(client, wf, keeper)
-        ids = [i for i in wanted if workflow_of.get(i) == wf]
-        batches[wf] = [e for e in events if e.id in ids]
+        ids = [i for i in wanted if i in journaled and journaled[i][0] == wf]
+        retained = {e.id: e for e in events if e.id in ids}
+        kept = [retained.get(i) or journaled[i][1] for i in ids]
+        batches[wf] = [e for e in kept if e.error() is not None and not e.truncated]
     missing = [i for i in wanted if not any(e.id == i for es in batches.values() for e in es)]
     if missing:
         known = [wf for wf in user_known().in_workspace(org_key(client)) if wf not in batches]
@@ -202,8 +208,8 @@ async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> di
     return {wf: sorted(es, key=lambda e: wanted.index(e.id or "")) for wf, es in batches.items() if es}
 
 
-def _journal_workflows(path: Path | None, wanted: set[str]) -> dict[str, str]:
-    """error id -> the workflow whose `$errors` the journal saw it on."""
+def _journaled_errors(path: Path | None, wanted: set[str]) -> dict[str, tuple[str, EventSummary]]:
+    """error id -> (the workflow whose `$errors` the journal saw it on, the journal's copy)."""
     if path is None or not path.exists():
         return {}
     from ..journal.store import Journal
@@ -213,7 +219,7 @@ def _journal_workflows(path: Path | None, wanted: set[str]) -> dict[str, str]:
             rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
     except (sqlite3.Error, OSError):
         return {}
-    return {e.id: e.metadata.emitter_id for e in rows if e.id in wanted and e.metadata.emitter_id}
+    return {e.id: (e.metadata.emitter_id, e) for e in rows if e.id in wanted and e.metadata.emitter_id}
 
 
 # --- dry run ---------------------------------------------------------------------------------------------
