@@ -151,6 +151,11 @@ class Monitor:
                 gaps,
             )
 
+    @property
+    def fetching_back(self) -> int:
+        """Gaps of the journal whose events are being fetched back from the service now."""
+        return len(self._refilling)
+
     def journal_status(self) -> JournalStatus:
         """The journal writer's state, or `off` with the reason there is none."""
         if self.writer is not None:
