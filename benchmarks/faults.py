@@ -1,4 +1,4 @@
-"""How aftui holds up, printed as one JSON line: faults survived, hostile inputs rendered safely, secrets leaked.
+"""How aftui holds up, printed as JSON lines: faults survived, hostile inputs rendered safely, secrets leaked; the journal under its faults.
 
 - faults: each fault the emulator injects (500, an HTML error page, 429 with
   Retry-After, malformed and empty bodies, a reset mid-body, an answer slower
