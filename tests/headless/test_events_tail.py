@@ -137,3 +137,19 @@ def test_tail_quiet_says_nothing_but_failures(running, emulator: ServerHandle, r
 def test_tail_of_an_unknown_source_fails_with_4(aftui: Aftui) -> None:
     done = aftui("tail", "dc_nothere1")
     assert done.code == 4 and "not found" in done.err
+
+
+def test_a_data_dir_that_cannot_be_used_costs_only_the_journal(
+    aftui: Aftui, emulator: ServerHandle, monkeypatch, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(blocked / "data"))  # a file where a folder should be made
+    done = aftui("events", "Order webhooks", "-n", "2", "--json")
+    assert done.code == 0, done.err
+    assert len(done.records()) == 2
+    assert "not journaling" in done.err
+    listed = aftui("workflows", "--json")
+    assert listed.code == 0, listed.err
+    assert "Validate and forward orders" in {r["name"] for r in listed.records()}
+    assert "no workflow is remembered" in listed.err

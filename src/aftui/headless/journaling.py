@@ -1,10 +1,11 @@
 """What headless commands see goes to the user's journal, as in the TUI (`--no-journal` opts out).
 
 Listed, streamed and polled events are queued on the journal's writer
-(`journal.retention.open_user_journal`: the same file `aftui journal` and the
+(`journal.retention.open_journal`: the same file `aftui journal` and the
 TUI read) and written on its thread; `close()` writes what is left. A
 journal that cannot be opened costs only the journaling: the command goes
-on and says so once on stderr.
+on, and the journal's own warning says why on stderr (a read-only or
+missing data dir, a full disk), as its error says a damaged file moved aside.
 """
 
 from __future__ import annotations
@@ -43,11 +44,11 @@ class Keeper:
         self.writer: JournalWriter | None = None
         self.enabled = enabled
         if enabled:
-            from ..journal.retention import open_user_journal
+            from ..journal.retention import open_journal
 
-            self.writer = open_user_journal()
-            if self.writer is None:
-                say("the journal cannot be opened: what this command sees is not journaled (see aftui.log)")
+            # The user's journal; never raises for the file's sake. Why there is none (a warning) and a
+            # damaged file moved aside (an error) are logged, which a headless command shows on stderr.
+            self.writer = open_journal().writer
 
     @property
     def path(self) -> Path | None:

@@ -11,7 +11,9 @@ the same looks; both write the same file.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..api import ApiError, Client
 from ..api.models import EventSummary
@@ -19,14 +21,34 @@ from ..config import data_dir
 from ..discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ..known import KnownWorkflows
 from .journaling import Keeper
+from .output import say
 from .seen import KNOWN_NAME
 
 __all__ = ["KNOWN_NAME", "discover", "org_key", "read_details", "user_known"]
 
 
+class _Known(KnownWorkflows):
+    """The known workflows where a save that fails (a read-only or missing data dir) costs only the remembering."""
+
+    said = False
+
+    def _save(self) -> None:
+        try:
+            super()._save()
+        except OSError as error:
+            if not self.said:
+                self.said = True
+                say(f"the workflows found are not remembered: {error.strerror or error} ({self.path})")
+
+
 def user_known() -> KnownWorkflows:
     """The user's known workflows (the demo keeps its own, elsewhere)."""
-    return KnownWorkflows(data_dir() / KNOWN_NAME)
+    try:
+        folder = data_dir()
+    except OSError as error:
+        say(f"the data dir cannot be used ({error.strerror or error}): no workflow is remembered")
+        return _Known(Path(os.devnull))  # reads as nothing known; saving there fails, quietly after the first word
+    return _Known(folder / KNOWN_NAME)
 
 
 def org_key(client: Client) -> str:
