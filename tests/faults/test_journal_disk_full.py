@@ -186,6 +186,23 @@ def test_events_past_the_buffer_are_fetched_back_or_marked_as_a_gap(
             ids = [e.id for e in journal.recent(source, limit=1000)]
             assert len(ids) == len(set(ids)) == burst - gap_left
             assert sound(path)
+            if gap_left:
+                # The timeline marks the hole where it is, with its size, live and in the history of a later monitor.
+                taker.until(lambda b: any(r.is_gap for x in taker.batches for r in x.records), "the gap's row")
+                (row,) = [r for b in taker.batches for r in b.records if r.is_gap]
+                assert row.summary.startswith(f"⋯ {gap_left} events not in the journal") and "disk full" in row.summary
+                assert row.emitter_id == source and row.id is None and not row.is_error
+                monitor.close()
+                later = Monitor(client, writer=writer, history=200)
+                shown = Taker(later)
+                try:
+                    later.watch([target])
+                    shown.until(
+                        lambda b: any(r.is_gap and r.history for x in shown.batches for r in x.records),
+                        "the gap in a later monitor's history",
+                    )
+                finally:
+                    later.close()
         finally:
             monitor.close()
             writer.close()

@@ -16,6 +16,7 @@ from tui_helpers import wait_for
 
 from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
+from aftui.journal.store import Gap, Journal
 from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.feeds import Gate
 from aftui.tui.app import AftuiApp
@@ -296,6 +297,30 @@ async def test_history_survives_a_restart_and_h_searches_the_journal(
         assert "HISTORY" in str(screen.query_one("#monitor-status").render())
         await pilot.press("escape")
         assert screen.history is None and len(timeline.rows) == 6 and timeline.following
+
+
+async def test_a_hole_in_the_journal_is_a_row_of_the_history_with_its_size(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, tmp_path: Path, src: str
+) -> None:
+    target = Target("source", src, "inbox")
+    inject(emulator, src, 2)
+    with Journal(tmp_path / "data" / "journal.sqlite3") as journal:
+        journal.add_gaps([Gap(src, "1793523600000-0", "1793523660000-4", 37, "disk full")])
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [target])
+        timeline = screen.query_one(Timeline)
+        await wait_for(pilot, lambda: any(r.is_gap for r in timeline.rows))
+        (gap,) = [r for r in timeline.rows if r.is_gap]
+        assert gap.history and gap.emitter_id == src and gap.channel == "(not kept)"
+        line = "".join(segment.text for segment in timeline.render_line(timeline.rows.index(gap)))
+        assert gap.summary == "⋯ 37 events not in the journal (1793523600000-0 to 1793523660000-4): disk full"
+        assert line.startswith("09:01:00") and "⋯ 37 events not in the journal" in line  # at its last event's time
+        timeline.move_to(timeline.rows.index(gap))
+        await pilot.press("x")  # only the gap is selected: nothing of the service's to export
+        await wait_for(pilot, lambda: any("Nothing to export" in n.message for n in app._notifications))
+        await pilot.press("r")  # and nothing to replay
+        assert app.screen is screen
 
 
 async def test_a_cut_event_is_fetched_in_full_for_the_detail(

@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from ..api import ApiError, Client, StreamState
 from ..api.models import EventSummary, event_key
 from ..api.rawevent import RawEvent
-from ..journal.store import Gap
+from ..journal.store import Gap, Journal
 from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor
 from .feeds import BACKFILL, Gate, poll_feed, source_feed
 from .history import history_of, resume_points, search_history
 from .rate import RateCounter
-from .records import Record, Target
+from .records import Record, Target, gap_event
 from .twin import twin
 
 log = logging.getLogger(__name__)
@@ -271,6 +271,9 @@ class Monitor:
                 self._deliver(target, event, history=True)
         for key, event_id in points.items():
             self._cursors.setdefault(key, FeedCursor()).resume_from(event_id)
+        if self.history > 0:
+            for gap in await asyncio.to_thread(_gaps_of, journal, targets):
+                self._mark_gap(gap, history=True)
 
     def _deliver(self, target: Target, event: EventSummary | RawEvent, history: bool = False) -> None:
         """Called for every event: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
@@ -280,6 +283,14 @@ class Monitor:
             self._live += 1
             if self.writer is not None:
                 self._to_journal[target.emitter_id].append(event)
+
+    def _mark_gap(self, gap: Gap, history: bool = False) -> None:
+        """A row where the journal has a hole: shown like an event of its emitter, never journaled."""
+        target = next((t for t in self._targets.values() if t.emitter_id == gap.emitter_id), None)
+        if target is not None:
+            now = self._wall()
+            self._arrived.append(Record(self._n, target, gap_event(gap, now), now, history))
+            self._n += 1
 
     def _hand_over(self) -> None:
         """Move what arrived to the UI's inbox (bounded) and count it for the rate."""
@@ -378,6 +389,7 @@ class Monitor:
             with self._lock:
                 self._gaps.append(left)
                 self._errors.append(f"Journal: {left.text}; the service no longer has them.")
+            self._mark_gap(left)
 
     def _journal_now(self) -> None:
         if self.writer is None or not self._to_journal:
@@ -388,3 +400,9 @@ class Monitor:
                 self.writer.add(events, emitter_id)
             except RuntimeError:  # the writer was closed (the app is exiting): nothing more to keep
                 return
+
+
+def _gaps_of(journal: Journal, targets: Sequence[Target]) -> list[Gap]:
+    """The holes the journal recorded in what the targets emitted, so the history shows them where they are."""
+    emitters = {t.emitter_id for t in targets}
+    return [gap for emitter in sorted(emitters) for gap in journal.gaps(emitter)]

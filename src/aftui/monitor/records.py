@@ -14,11 +14,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from ..api.models import EventSummary
+from ..api.models import EventMetadata, EventSummary, event_key
 from ..api.rawevent import RawEvent
+from ..journal.store import Gap
 from ..text import visible
 
 Kind = Literal["source", "events", "errors"]
+
+# A gap's row: events aftui saw that the journal could not keep and the service no longer has.
+GAP_CHANNEL = "(not kept)"
 
 SUMMARY_LIMIT = 400  # characters of a row's summary: wider than any terminal, short enough to render fast
 SEARCH_LIMIT = 64 * 1024  # characters of a payload a filter looks at
@@ -109,6 +113,11 @@ class Record:
         return self.event.channel
 
     @property
+    def is_gap(self) -> bool:
+        """A row marking a hole in the journal, not an event (see `gap_event`)."""
+        return self._raw is None and self.event.id is None and self.event.channel == GAP_CHANNEL
+
+    @property
     def is_error(self) -> bool:
         return self.target.kind == "errors" or self.event.channel == "$errors"
 
@@ -153,7 +162,28 @@ def _time_ms(event: EventSummary | RawEvent, seen: float) -> int:
     return indexed or int(seen * 1000)
 
 
+def gap_event(gap: Gap, seen: float) -> EventSummary:
+    """A gap as a row of the timeline: placed at its last event's time, saying how many are missing and why.
+
+    It has no id (nothing from the service has), so it is never taken for an event: not journaled,
+    not exported, not replayed.
+    """
+    last = event_key(gap.to_id)
+    return EventSummary(
+        id=None,
+        indexed_at_ms=last[0] if last else int(seen * 1000),
+        event={"not_kept": gap.count, "from_id": gap.from_id, "to_id": gap.to_id, "reason": gap.reason},
+        metadata=EventMetadata(emitter_id=gap.emitter_id, name=GAP_CHANNEL),
+    )
+
+
 def summary_of(event: EventSummary) -> str:
+    if event.id is None and event.channel == GAP_CHANNEL and isinstance(event.event, dict):
+        gap = event.event
+        count = gap.get("not_kept")
+        span = f"{gap.get('from_id')} to {gap.get('to_id')}"
+        line = f"⋯ {count:,} event{'s' * (count != 1)} not in the journal ({span}): {gap.get('reason') or 'unknown'}"
+        return visible(line, SUMMARY_LIMIT)
     error = event.error()
     if error is not None:
         workflow = error.original_context.workflow_name or ""

@@ -554,6 +554,7 @@ class MonitorScreen(Screen[None]):
         else:
             current = self.timeline.current
             records, what = ([current] if current else []), "selected"
+        records = [record for record in records if not record.is_gap]  # a gap's row is ours, not the service's
         if not records:
             self.notify("Nothing to export: select, mark (space) or filter (/) events first.", markup=False)
             return
