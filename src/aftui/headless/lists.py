@@ -19,11 +19,12 @@ from ..api.models import Account, Source
 from ..api.paging import Fetch
 from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
+from ..ids import KINDS
 from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
 from . import output, seen
 from .common import OK, make_client
 from .journaling import Keeper, journal_path
-from .names import PREFIXES, Names, kind_of
+from .names import Names, kind_of
 from .records import (
     account_record,
     app_record,
@@ -279,7 +280,7 @@ async def get(args: argparse.Namespace) -> int:
         kind = kind_of(text)
         if kind is None:
             if not text:
-                raise ValueError(f"give an id ({', '.join(PREFIXES)}) or the name of a source, workflow or webhook")
+                raise ValueError(f"give an id ({', '.join(KINDS)}) or the name of a source, workflow or webhook")
             names = Names(client, known=known, journal=journal_path())
             chosen = await names.resolve(text, ("source", "workflow", "webhook"))
             kind, text = chosen.kind, chosen.id

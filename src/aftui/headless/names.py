@@ -26,30 +26,13 @@ from pathlib import Path
 from ..api import ApiError, Client, iterate
 from ..api.models import Account, Source, Webhook
 from ..api.paging import Fetch
+from ..ids import KINDS
 from ..known import KnownWorkflows
 from ..text import visible
 from .workflows import discover, org_key
 
 __all__ = ["ID", "Ambiguous", "Candidate", "Names", "NoSuchName", "kind_of", "looks_like_id"]
 
-# Every id prefix of the spec, and what it names.
-PREFIXES: dict[str, str] = {
-    "dc_": "source",
-    "p_": "workflow",
-    "wh_": "webhook",
-    "sub_": "subscription",
-    "apn_": "account",
-    "app_": "app",
-    "oa_": "OAuth app",
-    "sc_": "component",
-    "tch_": "workflow template",
-    "o_": "workspace",
-    "u_": "user",
-    "proj_": "Connect project",
-    "hi_": "HTTP trigger",
-    "ti_": "timer trigger",
-    "ei_": "email trigger",
-}
 ID = re.compile(r"^(dc|p|wh|sub|apn|app|oa|sc|tch|o|u|proj|hi|ti|ei)_[A-Za-z0-9]{3,}$")
 GLOBS = ("p_*", "dc_*")
 WORDS = {"source": "sources", "workflow": "workflows", "webhook": "webhooks", "account": "accounts"}
@@ -65,7 +48,7 @@ def kind_of(text: str) -> str | None:
     """The kind an id names by its prefix (None for anything that is not an id)."""
     if not looks_like_id(text):
         return None
-    return next(kind for prefix, kind in PREFIXES.items() if text.startswith(prefix))
+    return next(kind for prefix, kind in KINDS.items() if text.startswith(prefix))
 
 
 @dataclass(frozen=True)

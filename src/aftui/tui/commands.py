@@ -10,24 +10,13 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
 
 from ..config import ConfigError, Profile, load_config
+from ..ids import KINDS
 from ..text import visible
 from .host import host
 from .opener import kind_of
 from .panes import pane_specs
 from .screens.profile import edit_profile, stored_profile, switch_profile
 from .screens.sources import deploy_form
-
-KIND_NAMES = {
-    "dc_": "source",
-    "p_": "workflow",
-    "wh_": "webhook",
-    "sub_": "subscription",
-    "apn_": "account",
-    "app_": "app",
-    "sc_": "component",
-    "tch_": "workflow template",
-    "o_": "workspace",
-}
 
 Command = tuple[str, Callable[[], object], str]  # title, what it does, help
 
@@ -66,7 +55,7 @@ class AftuiCommands(Provider):
         if prefix is not None and " " not in ident:
             yield Hit(
                 1.0,
-                Text(f"Open {KIND_NAMES[prefix]} {visible(ident, 60)}"),
+                Text(f"Open {KINDS[prefix]} {visible(ident, 60)}"),
                 partial(app.open_id, ident),
                 help="open by id",
             )
