@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -53,6 +54,23 @@ async def _props_loaded(pilot, form) -> PropsSection:
     await wait_for(pilot, lambda: section.is_mounted and all(f.is_mounted for f in section.fields.values()), 15)
     await wait_for(pilot, lambda: all(f.loaded for f in section.query(AccountField)), 15)
     return section
+
+
+async def _props_reloaded(pilot, form, shows: Callable[[PropsSection], bool]) -> PropsSection:
+    """The props section of the component just loaded, once every one of its fields is mounted."""
+
+    def ready() -> bool:
+        sections = form.query(PropsSection)
+        section = sections.first() if sections else None
+        return (
+            section is not None
+            and shows(section)
+            and section.is_mounted
+            and all(f.is_mounted for f in section.fields.values())
+        )
+
+    await wait_for(pilot, ready, 15)
+    return form.query_one(PropsSection)
 
 
 def _field(section: PropsSection, name: str) -> PropField:
@@ -382,8 +400,8 @@ async def test_a_prop_the_service_refuses_is_shown_beside_it(make_app, api: http
         await pilot.pause()
         form.query_one("#component-code", TextArea).load_text(CRON_UTC_ONLY)
         form.query_one("#load", Button).press()
-        await wait_for(pilot, lambda: form.query_one(PropsSection).title == "Props of Cron (UTC or Berlin)", 15)
-        zone = _field(form.query_one(PropsSection), "timezone")
+        section = await _props_reloaded(pilot, form, lambda s: s.title == "Props of Cron (UTC or Berlin)")
+        zone = _field(section, "timezone")
         await wait_for(pilot, lambda: zone.read() == "Asia/Tokyo")  # kept from the source, though not an option
         message = await _submit_and_wait_invalid(pilot, form, "configured_props.timezone")
         assert message.startswith("must be one of") and "Europe/Berlin" in message
@@ -403,8 +421,7 @@ async def test_update_with_other_code(make_app, api: httpx.Client) -> None:
         await pilot.pause()
         form.query_one("#component-ref", Input).value = "schedule-cron-expression"
         form.query_one("#load", Button).press()
-        await wait_for(pilot, lambda: "timezone" in form.query_one(PropsSection).fields, 15)
-        section = form.query_one(PropsSection)
+        section = await _props_reloaded(pilot, form, lambda s: "timezone" in s.fields)
         _field(section, "timer").query_one(Input).value = "0 6 * * *"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), 15)
