@@ -394,9 +394,9 @@ async def test_read_only_disables_every_subscription_change(make_app, emulator, 
         pane = app.query_one("#subscriptions")
         assert all(pane.check_action(a, ()) is None for a in ("new", "delete", "auto"))
         await pilot.press("n")
-        await pilot.pause()
+        # The refusal is said by a notification a message hop later: wait for it, not for one pause.
+        await wait_for(pilot, lambda: any("read-only" in n.message for n in app._notifications))
         assert not isinstance(app.screen, SubscriptionForm)
-        assert any("read-only" in n.message for n in app._notifications)
         detail = await open_detail(app, pilot, source, SourceScreen)
         assert detail.check_action("send_to_webhook", ()) is None and detail.check_action("route_errors", ()) is None
         await pilot.press("w")
