@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from aftui.emulator.server import ServerHandle
+from aftui.monitor import Target
 from aftui.testing.pilot import wait_until
 from aftui.tui import retry
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
+from aftui.tui.screens.monitor import MonitorScreen, open_monitor
 
 SIZE = (120, 36)
 
@@ -44,3 +47,19 @@ def inject(root: httpx.Client) -> Callable[..., None]:
 
 async def until(pilot, predicate: Callable[[], bool], timeout: float = 20.0) -> None:
     assert await wait_until(pilot, predicate, timeout), "timed out waiting for the app"
+
+
+async def monitor_on(app: AftuiApp, pilot: Any, target: Target) -> MonitorScreen:
+    open_monitor(app, [target])
+    await until(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None)
+    screen = app.screen
+    assert isinstance(screen, MonitorScreen)
+    await until(
+        pilot,
+        lambda: (
+            screen.last is not None
+            and target.key in screen.last.states
+            and screen.last.states[target.key][1].phase == "live"
+        ),
+    )
+    return screen

@@ -17,9 +17,8 @@ from aftui.journal.replays import ReplayLog
 from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
-from aftui.tui.screens.monitor import MonitorScreen, open_monitor
 
-from .conftest import SIZE, until
+from .conftest import SIZE, monitor_on, until
 
 
 def modes(folder: Path) -> dict[str, str]:
@@ -41,18 +40,7 @@ async def test_every_file_a_session_writes_is_0600_whatever_the_umask(
             logging.getLogger("aftui.tests").warning("a line, so the log file is written")
             app = AftuiApp(demo_session(emulator.base_url, info, data=data))
             async with app.run_test(size=SIZE) as pilot:
-                open_monitor(app, [Target("source", source, "private")])
-                await until(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None)
-                screen = app.screen
-                assert isinstance(screen, MonitorScreen)
-                await until(
-                    pilot,
-                    lambda: (
-                        screen.last is not None
-                        and source in {k.partition(":")[2] for k in screen.last.states}
-                        and screen.last.states[f"source:{source}"][1].phase == "live"
-                    ),
-                )
+                screen = await monitor_on(app, pilot, Target("source", source, "private"))
                 injected = httpx.post(
                     f"{emulator.root_url}/_emulator/sources/{source}/inject", json={"count": 3, "wait": True}
                 )

@@ -7,7 +7,6 @@ The faults are real (a tmpfs remounted read-only, a tmpfs filled by a file); the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -15,9 +14,9 @@ from aftui.emulator.server import ServerHandle
 from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
-from aftui.tui.screens.monitor import MonitorScreen, open_monitor
+from aftui.tui.screens.monitor import MonitorScreen
 
-from .conftest import SIZE, until
+from .conftest import SIZE, monitor_on, until
 from .journal_mounts import fill, free, remount, tmpfs
 
 
@@ -35,22 +34,6 @@ def deploy(api: httpx.Client, info: dict) -> str:
     )
     assert response.status_code == 200, response.text
     return response.json()["data"]["id"]
-
-
-async def monitor_on(app: AftuiApp, pilot: Any, target: Target) -> MonitorScreen:
-    open_monitor(app, [target])
-    await until(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.last is not None)
-    screen = app.screen
-    assert isinstance(screen, MonitorScreen)
-    await until(
-        pilot,
-        lambda: (
-            screen.last is not None
-            and target.key in screen.last.states
-            and screen.last.states[target.key][1].phase == "live"
-        ),
-    )
-    return screen
 
 
 async def test_a_read_only_data_dir_is_said_at_start_and_the_monitor_says_it_is_not_journaling(
