@@ -112,4 +112,4 @@ async def test_a_revoked_key_keeps_the_form_as_typed(
         assert app.screen is form
         assert form.query_one("#url", Input).value == "https://hooks.example.com/typed"
         assert form.query_one("#name", Input).value == "typed before the revocation"
-        assert any("Authentication failed" in (n.title or "") for n in app._notifications)
+        await until(pilot, lambda: any("Authentication failed" in (n.title or "") for n in app._notifications))

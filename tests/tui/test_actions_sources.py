@@ -348,9 +348,8 @@ async def test_read_only_disables_every_source_change(make_app, emulator, api: h
         await select_source(pilot, table, ident)
         await pilot.press("t")
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot, lambda: sum("read-only" in n.message for n in app._notifications) == 2)
         assert not isinstance(app.screen, ConfirmScreen)
-        assert sum("read-only" in n.message for n in app._notifications) == 2
         detail = await open_source(app, pilot, source_id(emulator, "Order webhooks"))
         assert all(detail.check_action(a, ()) is None for a in ("toggle_active", "delete_source", "delete_events"))
         await pilot.press("D")

@@ -139,9 +139,8 @@ async def test_read_only_dims_on_off_and_says_why(make_app, emulator, api: httpx
         assert pane.check_action("toggle_active", ()) is None
         await select(pilot, table, ident)
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for(pilot, lambda: any("read-only" in n.message for n in app._notifications))
         assert not isinstance(app.screen, ConfirmScreen)
-        assert any("read-only" in n.message for n in app._notifications)
         detail = await open_detail(app, pilot, ident)
         assert detail.check_action("toggle_active", ()) is None
     assert active(api, ident) is True

@@ -104,7 +104,7 @@ async def test_deploy_from_a_registry_key_then_the_source_opens(make_app, api: h
         _field(section, "timer").query_one(Input).value = "30m"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), 15)
-        assert any("Deployed source Engineering blog" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("Deployed source Engineering blog" in n.message for n in app._notifications))
     new = [s for s in _sources(api) if s["id"] not in before]
     assert [s["name"] for s in new] == ["Engineering blog"]
     props = new[0]["configured_props"]

@@ -140,8 +140,8 @@ async def test_read_only_disables_the_changes_and_says_why(make_app, api: httpx.
         pane = app.query_one("#webhooks")
         assert pane.check_action("delete", ()) is None and pane.check_action("new", ()) is None
         await pilot.press("d")
-        await pilot.pause()
-        assert any("read-only" in n.message for n in app._notifications)
+        # The refusal is said by a notification a message hop later: wait for it, not for one pause.
+        await wait_for(pilot, lambda: any("read-only" in n.message for n in app._notifications))
         assert not isinstance(app.screen, ConfirmScreen)
         app.push_screen(WebhookForm())
         await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
