@@ -164,6 +164,11 @@ def test_events_for_people_make_control_characters_visible(
     assert "\\u001b]52" in result.stdout  # the payload, escaped as JSON
 
 
+def as_from_a_terminal() -> None:
+    """SIGINT at its default, as at a terminal (a shell's background job passes it on ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _read_lines(proc: subprocess.Popen[str], want: int, deadline: float, stream: str = "stdout") -> list[str]:
     lines: list[str] = []
 
@@ -190,6 +195,7 @@ def test_tail_json_streams_events_and_errors_as_ndjson(
     proc = subprocess.Popen(
         [sys.executable, "-m", "aftui.cli", "tail", sid, "--errors", workflow_id, "--json"],
         env=env,
+        preexec_fn=as_from_a_terminal,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -94,13 +94,21 @@ def source_named(emulator: ServerHandle, name: str) -> Any:
     return next(s for s in emulator.emulator.store.sources.values() if s.name == name)
 
 
+def as_from_a_terminal() -> None:
+    """Ctrl-C at its default, as in a shell at a terminal: a shell's background job (a test run with `&`,
+    as a CI script may start it) passes SIGINT on ignored, and an ignored SIGINT stops nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Running:
     """`aftui ARGS...` as a process of its own (for what runs until Ctrl-C), its output read as it comes."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "aftui.cli", *args],
-            env=dict(os.environ),
+            preexec_fn=as_from_a_terminal,
+            # faulthandler: a process that will not stop is sent SIGABRT and prints where each thread is.
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -134,11 +142,18 @@ class Running:
     def said(self, words: str) -> bool:
         return any(words in line for line in self.err)
 
-    def stop(self) -> int:
-        """Ctrl-C, as a person ends a tail."""
+    def stop(self, how: signal.Signals = signal.SIGINT) -> int:
+        """Ctrl-C, as a person ends a tail (or SIGTERM, as `kill` or a service manager does)."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(timeout=15)
+            self.proc.send_signal(how)
+        try:
+            code = self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGABRT)
+            self.proc.wait(timeout=10)
+            self._finish()
+            stacks = "\n".join(self.err[-200:])
+            raise AssertionError(f"still running 15 s after {how.name}; where it was:\n{stacks}") from None
         self._finish()
         return code
 

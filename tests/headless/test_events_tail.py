@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -70,6 +71,20 @@ def test_tail_says_it_is_connected_and_follows(
     assert DATED.match(tail.out[0]) and '{"n":1}' in tail.out[0]
     with Journal(data_dir / "journal.sqlite3") as journal:
         assert [e.event for e in journal.recent(ping.id)] == [{"n": 1}]
+
+
+def test_tail_stops_cleanly_on_sigterm_and_keeps_what_it_saw(
+    running, root: httpx.Client, emulator: ServerHandle, data_dir: Path
+) -> None:
+    ping = source_named(emulator, "Partner ping")
+    tail = running("tail", ping.id, "--json")
+    assert tail.wait_for(lambda: tail.said("connected")), tail.err
+    ids = [emit(root, ping.id, n) for n in range(3)]
+    assert tail.wait_for(lambda: len(tail.out) == 3), (tail.out, tail.err)
+    assert tail.stop(signal.SIGTERM) == 0, tail.err
+    assert not any("Traceback" in line for line in tail.err), tail.err
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        assert sorted(e.id for e in journal.recent(ping.id)) == sorted(ids)
 
 
 def test_tail_across_a_dropped_stream_prints_every_event_once_and_says_so(

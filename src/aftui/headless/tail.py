@@ -5,6 +5,7 @@ what the service still keeps from then on (a source's last 100 events, a
 workflow's last 100 errors), then follows from there: the stream resumes
 after the newest one listed (`Last-Event-ID`), the poll counts only errors
 after it, so nothing is lost in between and nothing is printed twice.
+It runs until Ctrl-C or SIGTERM, both a clean stop with exit code 0.
 
 The connection's state goes to stderr, one line a change: connected (and
 from which event it resumes), lost and reconnecting (and why), resumed
@@ -16,7 +17,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..api import ApiError, Client
@@ -53,16 +57,44 @@ async def tail(args: argparse.Namespace) -> int:
             tasks += [asyncio.create_task(_errors(client, wid, queue, args)) for wid in dict.fromkeys(workflows)]
             printing = asyncio.create_task(printer.run(queue))
             try:
-                # The first task to fail for good (bad key, unknown id) ends the tail with its error.
-                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-                for task in done:
-                    task.result()
+                await _until_stopped(tasks)
             finally:
                 for task in (*tasks, printing):
                     task.cancel()
                 await asyncio.gather(*tasks, printing, return_exceptions=True)
                 printer.drain(queue)
     return OK
+
+
+async def _until_stopped(tasks: list[asyncio.Task[None]]) -> None:
+    """Follow until Ctrl-C (the runner cancels us), SIGTERM (`kill`, a service manager, `timeout`: the same
+    clean stop, what arrived printed and journaled), or the first task to fail for good (bad key, unknown id),
+    whose error ends the tail."""
+    stopped = asyncio.Event()
+    with _on_sigterm(stopped.set):
+        stopping = asyncio.create_task(stopped.wait())
+        waiting: set[asyncio.Task[Any]] = {*tasks, stopping}
+        try:
+            while stopping in waiting and len(waiting) > 1:
+                done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()
+        finally:
+            stopping.cancel()
+
+
+@contextlib.contextmanager
+def _on_sigterm(stop: Callable[[], None]) -> Iterator[None]:
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = False) -> None:
