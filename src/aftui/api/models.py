@@ -115,7 +115,7 @@ def without_nulls(model: type[BaseModel], data: Any) -> Any:
 class Plain(BaseModel):
     """A record that keeps unknown fields, without `Model`'s second look at nulls (see `without_nulls`)."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
 
 class Model(BaseModel):
@@ -127,7 +127,7 @@ class Model(BaseModel):
     fails is looked at again, so records without nulls cost nothing more.
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     @model_validator(mode="wrap")
     @classmethod

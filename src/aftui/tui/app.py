@@ -7,6 +7,7 @@ implements (they sit below it and cannot import it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -18,20 +19,34 @@ from textual.widgets.option_list import Option
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile
 from ..text import visible
-from .commands import AftuiCommands, ProfileCommands
 from .host import Host, session_of
 from .messages import AuthFailed
-from .modals.keys import KeysScreen
-from .opener import open_resource
 from .panes import PaneSpec, pane_specs
-from .screens.detail import DetailScreen
-from .screens.monitor import open_monitor
-from .screens.profile import fix_profile
-from .screens.start import Chosen, StartScreen
 from .session import DemoStarter, Session
 from .widgets.paged_table import PagedTable
 from .widgets.pane import Pane
 from .widgets.status import StatusHeader
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+    from .screens.start import Chosen
+
+# What the first screen does not show is imported when first used (the palette, the monitor, the detail
+# screens, the start and profile screens): a start pays only for the list it paints.
+
+
+def _aftui_commands() -> type[Provider]:
+    from .commands import AftuiCommands
+
+    return AftuiCommands
+
+
+def _profile_commands() -> type[Provider]:
+    from .commands import ProfileCommands
+
+    return ProfileCommands
+
 
 _INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
@@ -40,7 +55,7 @@ class AftuiApp(App[None]):
     # Layout first, then one file per area; reusable widgets and the modals keep their own DEFAULT_CSS.
     CSS_PATH = ["aftui.tcss", "start.tcss", "panes.tcss", "details.tcss", "forms.tcss", "monitor.tcss", "replay.tcss"]
     TITLE = "aftui"
-    COMMANDS = App.COMMANDS | {AftuiCommands, ProfileCommands}
+    COMMANDS = App.COMMANDS | {_aftui_commands, _profile_commands}
     BINDINGS = [
         Binding("question_mark", "keys", "Keys"),
         Binding("m", "monitor", "Monitor"),
@@ -93,6 +108,8 @@ class AftuiApp(App[None]):
         if self.session is None:
             if self.start_demo is None:
                 raise RuntimeError("nothing to start on: AftuiApp needs a session, or start_demo for the start screen")
+            from .screens.start import StartScreen
+
             self.push_screen(StartScreen(self.start_demo), self.begin)
             return
         self.query_one(StatusHeader).sync()
@@ -148,6 +165,8 @@ class AftuiApp(App[None]):
         await client.aclose()
         self.connection("connecting")
         self.refresh_headers()
+        from .screens.detail import DetailScreen
+
         for screen in self.screen_stack:
             for table in screen.query(PagedTable):
                 table.reload()
@@ -161,6 +180,8 @@ class AftuiApp(App[None]):
 
     def action_monitor(self) -> None:
         """The live monitor of the workspace, unless it is what is open already."""
+        from .screens.monitor import open_monitor
+
         open_monitor(self)
 
     def run_cleanups(self) -> None:
@@ -238,6 +259,8 @@ class AftuiApp(App[None]):
             self.screen_stack[0].query_one("#sidebar").display = event.size.width >= self.NARROW
 
     def action_keys(self) -> None:
+        from .modals.keys import KeysScreen
+
         self.push_screen(KeysScreen(self.screen))
 
     # --- workspace, environment, connection ----------------------------------------------------
@@ -293,6 +316,8 @@ class AftuiApp(App[None]):
             self.notify(visible(error.message, 300), title="Not allowed", severity="error", markup=False)
             return
         self.connection("auth")
+        from .screens.profile import fix_profile
+
         if fix_profile(self, error):
             return
         self.notify(
@@ -307,6 +332,8 @@ class AftuiApp(App[None]):
 
     def open_id(self, ident: str) -> bool:
         """Open a resource from its id; the prefix tells its kind. False when the prefix is unknown."""
+        from .opener import open_resource
+
         return open_resource(self, ident.strip())
 
 
