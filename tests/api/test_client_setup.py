@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ssl
+
 import pytest
 
 from aftui.api import Client
 from aftui.api.auth import ApiKeyAuth, OAuthAuth
+from aftui.api.client import tls_for
 
 
 @pytest.mark.parametrize(
@@ -43,3 +46,12 @@ def test_the_kind_of_credentials() -> None:
     assert isinstance(key.auth, ApiKeyAuth) and key.uses_user_key
     assert isinstance(oauth.auth, OAuthAuth) and not oauth.uses_user_key
     assert "secret" not in repr(key.auth) and "secret-value" not in repr(oauth.auth)
+
+
+def test_plain_http_loads_no_ca_bundle_and_trusts_no_one() -> None:
+    """No certificate work for the emulator's http:// (it costs every start); https keeps the CA bundle."""
+    context = tls_for("http://127.0.0.1:8787/v1")
+    assert isinstance(context, ssl.SSLContext)
+    assert context.cert_store_stats()["x509_ca"] == 0  # nothing loaded, nothing trusted: https would fail closed
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert tls_for("https://api.example.com/v1") is True
