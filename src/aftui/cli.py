@@ -584,9 +584,21 @@ def _run_emulator(args: argparse.Namespace) -> int:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
+    # The emulator starts first, in its own process: it builds the demo while this one imports the TUI.
+    from pathlib import Path
+
+    from . import logs
+    from .emulator.child import EmulatorProcess
+
+    try:
+        log: Path | None = logs.log_file(demo=True)
+    except OSError:  # no data dir: said already by the logging setup; the child's stray output goes nowhere
+        log = None
+    level = logging.getLogger("aftui").level
+    emulator = EmulatorProcess(seed=args.seed, hostile=args.hostile, log=log, log_level=level)
     from .tui.run import run_demo
 
-    return run_demo(seed=args.seed, read_only=args.read_only, hostile=args.hostile)
+    return run_demo(emulator, read_only=args.read_only)
 
 
 def _run_tui(args: argparse.Namespace) -> int:

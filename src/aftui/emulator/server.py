@@ -32,6 +32,7 @@ from .errors import ApiProblem
 from .faults import FaultMiddleware, quiet_injected_drops
 from .http import json_response, problem_response
 from .routes import connect, control, endpoints, management, oauth, routing, sources
+from .sockets import bind
 from .variants import VariantMiddleware
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
-def _config(em: Emulator, host: str, port: int, log_level: str, *, own_logging: bool = True) -> uvicorn.Config:
+def server_config(em: Emulator, host: str, port: int, log_level: str, *, own_logging: bool = True) -> uvicorn.Config:
     """`own_logging`: uvicorn sets up its console logging (a server in the foreground); else the process's
     logging setup takes its records (the demo: aftui's log file, as a console line would land on the TUI)."""
     quiet_injected_drops()
@@ -171,20 +172,6 @@ def _config(em: Emulator, host: str, port: int, log_level: str, *, own_logging: 
         lifespan="on",
         timeout_graceful_shutdown=1,
     )
-
-
-def _bind(host: str, port: int) -> tuple[socket.socket, str]:
-    """Bind first, so the URLs the emulator hands out (HTTP endpoints) carry the real port."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit this: without it a response written in
-    # two segments waits on the client's delayed ACK (about 40 ms a request).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((host, port))
-    sock.listen(2048)  # connections made before uvicorn is up wait in the backlog
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    return sock, f"http://{shown}:{bound}"
 
 
 class ServerHandle:
@@ -209,9 +196,9 @@ class ServerHandle:
 
 
 def serve_in_thread(options: Options, *, log_level: str = "warning") -> ServerHandle:
-    sock, root_url = _bind(options.host, options.port)
+    sock, root_url = bind(options.host, options.port)
     em = Emulator(options, root_url)
-    server = uvicorn.Server(_config(em, options.host, options.port, log_level, own_logging=False))
+    server = uvicorn.Server(server_config(em, options.host, options.port, log_level, own_logging=False))
     thread = threading.Thread(
         target=lambda: asyncio.run(server.serve(sockets=[sock])), name="aftui-emulator", daemon=True
     )
@@ -225,9 +212,9 @@ def serve_in_thread(options: Options, *, log_level: str = "warning") -> ServerHa
 
 def serve(options: Options, *, announce: Any = print, log_level: str = "warning") -> None:
     """Run in the foreground until Ctrl-C."""
-    sock, root_url = _bind(options.host, options.port)
+    sock, root_url = bind(options.host, options.port)
     em = Emulator(options, root_url)
-    server = uvicorn.Server(_config(em, options.host, options.port, log_level))
+    server = uvicorn.Server(server_config(em, options.host, options.port, log_level))
     announce(em)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))

@@ -12,11 +12,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
 from .app import AftuiApp
 from .session import TUI_RETRY, Session, open_session
+
+if TYPE_CHECKING:
+    from ..emulator.child import EmulatorProcess
 
 # Any of these in the environment is a credential: effective_profile makes an "env" profile of it.
 _CREDENTIAL_VARIABLES = ("AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET")
@@ -75,12 +79,18 @@ def start_demo(seed: int = 1, *, activity: bool = True, hostile: bool = False) -
     return session, handle.stop
 
 
-def run_demo(seed: int = 1, *, read_only: bool = False, hostile: bool = False) -> int:
-    """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
-    session, stop = start_demo(seed, hostile=hostile)
+def run_demo(emulator: EmulatorProcess, *, read_only: bool = False) -> int:
+    """`aftui demo`: the TUI against the demo's emulator, which `cli` started in its own process before
+    importing the TUI, so that the two get ready at once."""
+    try:
+        info = emulator.describe()
+        session = demo_session(info["base_url"], info)
+    except BaseException:
+        emulator.stop()
+        raise
     session.client.read_only = read_only
     app = AftuiApp(session, force_read_only=read_only)
-    app.cleanups.append(stop)
+    app.cleanups.append(emulator.stop)
     return run_app(app)
 
 

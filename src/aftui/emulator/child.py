@@ -1,0 +1,126 @@
+"""`aftui demo`'s emulator in a process of its own, built on the second core while the TUI imports on the first.
+
+The TUI's process binds the socket (so the URL is known at once, and requests made before the server is up
+wait in the listen backlog) and hands it down; the child builds the demo data, writes one JSON line (what
+`Emulator.describe()` says: the demo's key, workspace and project), then serves. It serves until its stdin
+closes, which happens when the TUI's process ends however it ends, so it never outlives the TUI.
+
+The parent's side (`EmulatorProcess`) imports nothing of the server: that is the point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from .sockets import bind
+
+STARTUP_TIMEOUT_S = 60.0
+
+
+class EmulatorProcess:
+    """The demo's emulator, started in a child process; `describe()` waits until it has its data."""
+
+    def __init__(
+        self,
+        *,
+        seed: int = 1,
+        activity: bool = True,
+        hostile: bool = False,
+        log: Path | None = None,
+        log_level: int = logging.WARNING,
+    ) -> None:
+        sock, self.root_url = bind("127.0.0.1", 0)
+        command = [sys.executable, "-m", "aftui.emulator.child", "--fd", str(sock.fileno()), "--seed", str(seed)]
+        command += ["--activity", "on" if activity else "off", "--log-level", str(log_level)]
+        command += ["--hostile"] if hostile else []
+        # Whatever the child says outside its logging (a crash before logging is up) goes to the demo's log,
+        # never on the terminal the TUI draws on.
+        self._stderr: IO[bytes] | None = log.open("ab") if log is not None else None
+        try:
+            self._process = subprocess.Popen(
+                command,
+                pass_fds=(sock.fileno(),),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr or subprocess.DEVNULL,
+            )
+        finally:
+            sock.close()  # the child holds it now
+        self._info: dict[str, Any] | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """What a client needs (URLs, the demo's key, workspace and project), once the child has built it."""
+        if self._info is None:
+            assert self._process.stdout is not None
+            line = self._process.stdout.readline()  # the child's first and only line
+            if not line:
+                self.stop()
+                raise RuntimeError("the demo's emulator did not start (its log says why: aftui.log in the demo dir)")
+            self._info = json.loads(line)
+        return self._info
+
+    def stop(self) -> None:
+        """End the child (closing its stdin is the signal) and wait for it."""
+        if self._process.stdin is not None and not self._process.stdin.closed:
+            self._process.stdin.close()
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait(timeout=5)
+        if self._stderr is not None:
+            self._stderr.close()
+
+    @property
+    def running(self) -> bool:
+        return self._process.poll() is None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m aftui.emulator.child")
+    parser.add_argument("--fd", type=int, required=True, help="the listening socket, bound by the parent")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--activity", choices=("on", "off"), default="on")
+    parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--log-level", type=int, default=logging.WARNING, help="the TUI's level (--debug)")
+    args = parser.parse_args(argv)
+    _serve(args)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> None:
+    import asyncio
+    import socket
+    import threading
+
+    import uvicorn
+
+    from ..logs import configured
+    from .server import Emulator, Options, server_config
+    from .sockets import root_url_of
+
+    sock = socket.socket(fileno=args.fd)
+    host, port = sock.getsockname()[:2]
+    options = Options(host=host, port=port, seed=args.seed, activity=args.activity == "on", hostile=args.hostile)
+    with configured(args.log_level, demo=True):
+        emulator = Emulator(options, root_url_of(sock))
+        server = uvicorn.Server(server_config(emulator, host, port, "warning", own_logging=False))
+        threading.Thread(target=_exit_at_eof, args=(server,), name="parent-watch", daemon=True).start()
+        print(json.dumps(emulator.describe()), flush=True)
+        asyncio.run(server.serve(sockets=[sock]))
+
+
+def _exit_at_eof(server: Any) -> None:
+    """The parent closed our stdin, or ended: stop serving."""
+    sys.stdin.buffer.read()
+    server.should_exit = True
+
+
+if __name__ == "__main__":
+    sys.exit(main())
