@@ -16,6 +16,7 @@ from pathlib import Path
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
 from .app import AftuiApp
+from .paste import use_paste_parser
 from .session import TUI_RETRY, Session, open_session
 
 # Any of these in the environment is a credential: effective_profile makes an "env" profile of it.
@@ -50,6 +51,7 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
 
 
 def run_app(app: AftuiApp) -> int:
+    use_paste_parser()  # pasted text whole and in order, escapes and all (paste.py)
     try:
         app.run()
     finally:
