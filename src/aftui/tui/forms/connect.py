@@ -33,7 +33,11 @@ from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from .webhook import url_problem
 
 MAX_EXTERNAL_ID = 250  # the service's limit (characters)
-NO_PROJECT = "This profile has no Connect project: set project_id in the profile to use Connect."
+NO_PROJECT = (
+    'This profile has no Connect project, so Connect cannot be shown or changed: set project_id = "proj_…"'
+    " in the profile's section of the config file (aftui config path says where), or AFTUI_PROJECT_ID=proj_…"
+    " for one run, then start aftui again."
+)
 
 
 def where(client: Client) -> str:
