@@ -16,6 +16,7 @@ from pathlib import Path
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
 from .app import AftuiApp
+from .choices import saved_choices
 from .paste import use_paste_parser
 from .session import TUI_RETRY, Session, open_session
 
@@ -47,7 +48,7 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
     profile = chosen_profile(profile_name)
     session = None if profile is None else profile_session(profile, read_only=read_only)
     # The start screen's demo is handed down from here: screens sit below run.py and do not import it.
-    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo)
+    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo, ui=saved_choices())
 
 
 def run_app(app: AftuiApp) -> int:
@@ -81,7 +82,7 @@ def run_demo(seed: int = 1, *, read_only: bool = False, hostile: bool = False) -
     """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
     session, stop = start_demo(seed, hostile=hostile)
     session.client.read_only = read_only
-    app = AftuiApp(session, force_read_only=read_only)
+    app = AftuiApp(session, force_read_only=read_only, ui=saved_choices())
     app.cleanups.append(stop)
     return run_app(app)
 
