@@ -31,6 +31,7 @@ from aftui.config import (
     mask,
     resolve_secret,
     save_config,
+    save_ui_choice,
     show_profile,
 )
 
@@ -872,3 +873,19 @@ def test_imported_profiles_can_be_saved(tmp_path: Path) -> None:
         config.add(profile)
     save_config(config, tmp_path / "aftui.toml")
     assert load_config(tmp_path / "aftui.toml") == config
+
+
+def test_ui_choices_are_kept_beside_the_profiles_and_checked(config_file: Path) -> None:
+    write(config_file, '[profiles.work]\napi_key_env = "WORK_KEY"\n')
+    save_ui_choice(theme="nord")
+    save_ui_choice(sidebar=False)
+    config = load_config()
+    assert (config.ui.theme, config.ui.sidebar) == ("nord", False)
+    assert list(config.profiles) == ["work"]  # the rest of the file is kept
+    assert mode(config_file) == 0o600
+    write(config_file, "[ui]\ntheme = 3\n")
+    with pytest.raises(ConfigError, match=r"ui\.theme must be a string, got an integer"):
+        load_config()
+    write(config_file, '[ui]\nthem = "nord"\n')
+    with pytest.raises(ConfigError, match='unknown key "them" in ui'):
+        load_config()

@@ -145,9 +145,17 @@ def option_pairs(options: list[Any] | None) -> list[tuple[str, Any]]:
 # --- timers --------------------------------------------------------------------------------------
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+# The shortest interval a timer runs at (the registry's interval source says so in its
+# description); a timer prop that declares `min` in seconds is held to that instead.
+MIN_INTERVAL_SECONDS = 15
 
 
-def read_timer(text: str) -> dict[str, Any] | Omitted:
+def timer_minimum(prop: ComponentProp) -> int:
+    """The shortest interval, in seconds, the timer prop accepts."""
+    return prop.min if prop.min is not None and prop.min > 0 else MIN_INTERVAL_SECONDS
+
+
+def read_timer(text: str, minimum: int = MIN_INTERVAL_SECONDS) -> dict[str, Any] | Omitted:
     """Seconds (`900`, or `15m`, `2h`, `1d`) or a 5-field cron expression -> `{intervalSeconds}` / `{cron}`."""
     text = " ".join(text.split())
     if not text:
@@ -155,8 +163,8 @@ def read_timer(text: str) -> dict[str, Any] | Omitted:
     match = re.fullmatch(r"(\d+)\s*([smhd]?)", text.lower())
     if match:
         seconds = int(match.group(1)) * _UNITS[match.group(2) or "s"]
-        if seconds < 1:
-            raise ValueProblem("an interval must be at least 1 second")
+        if seconds < minimum:
+            raise ValueProblem(f"an interval must be at least {minimum} seconds")
         return {"intervalSeconds": seconds}
     if len(text.split(" ")) != 5:
         raise ValueProblem("give seconds (900, 15m, 2h) or a 5-field cron expression (minute hour day month weekday)")
@@ -176,10 +184,10 @@ def timer_text(value: Any) -> str:
     return str(seconds) if isinstance(seconds, int) and not isinstance(seconds, bool) else ""
 
 
-def timer_words(text: str, zone: str | None = None) -> str:
+def timer_words(text: str, zone: str | None = None, minimum: int = MIN_INTERVAL_SECONDS) -> str:
     """What the typed schedule means, or what is wrong with it (for the line under the field)."""
     try:
-        timer = read_timer(text)
+        timer = read_timer(text, minimum)
     except ValueProblem as problem:
         return f"✖ {problem.message}"
     if isinstance(timer, Omitted):

@@ -81,9 +81,18 @@ def test_token_has_a_token_and_an_iso_8601_expiry_in_the_future(
     )
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"token", "expires_at"}
+    assert set(body) == {"token", "expires_at", "connect_link_url"}
     assert body["token"]
     assert parse_iso(body["expires_at"]).timestamp() * 1000 > now_ms(root)
+
+
+def test_token_carries_its_connect_link_on_the_emulators_root(api: httpx.Client, info: dict, base: str) -> None:
+    body = api.post(f"{base}/tokens", json={"external_user_id": "user-link"}, headers=PROD).json()
+    link = httpx.URL(body["connect_link_url"])
+    assert link.path == "/_static/connect.html"
+    assert link.params["token"] == body["token"]
+    assert link.params["connectLink"] == "true"
+    assert str(link).startswith(info["root_url"] + "/")
 
 
 def test_token_external_user_id_of_250_characters_is_accepted(api: httpx.Client, base: str) -> None:

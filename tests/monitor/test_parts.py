@@ -14,7 +14,7 @@ from aftui.journal import Journal
 from aftui.journal.retention import Retention, open_writer
 from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.dedupe import OTHER_IDS, FeedCursor
-from aftui.monitor.rate import WINDOW, RateCounter
+from aftui.monitor.rate import WINDOW, RateCounter, rate_words
 
 SRC = Target("source", "dc_abc", "Orders inbox")
 ERR = Target("errors", "p_xyz", "Validate orders")
@@ -170,3 +170,12 @@ def test_a_streamed_record_is_parsed_only_when_looked_at() -> None:
     assert raw._parsed is None  # ordering, dedupe and the clock did not parse it
     assert record.channel == "alerts" and record.event.event == {"n": 1} and record.summary == '{"n":1}'
     assert record.event is record.event
+
+
+def test_the_rate_shown_reads_right_at_low_rates() -> None:
+    clumped = [0, 2, 0, 1, 1, 0, 2, 1, 0, 3] * 6  # one a second on average, in clumps
+    assert rate_words(clumped) == "1.0/s"
+    assert rate_words([0] * 50 + [1, 0, 0, 0, 0, 1, 0, 0, 0, 0]) == "2/min"
+    assert rate_words([0] * WINDOW) == "0/s"
+    assert rate_words([1200] * WINDOW) == "1,200/s"
+    assert rate_words([0] * 40 + [3] * 20) == "3.0/s"

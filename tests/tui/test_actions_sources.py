@@ -373,3 +373,34 @@ async def test_a_refused_delete_keeps_the_source_and_says_why(make_app, emulator
         await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 20)
         assert app.screen is detail
     assert api.get(f"/sources/{ident}").status_code == 200
+
+
+async def test_down_from_the_tab_bar_reaches_a_long_event_list_and_enter_opens_one(
+    make_app, emulator: ServerHandle, api: httpx.Client, info: dict
+) -> None:
+    """A list taller than the screen is not wrapped in a second scroller that would take the focus."""
+    from textual.widgets import DataTable
+
+    from aftui.tui.screens.events import EventScreen
+
+    made = api.post(
+        "/sources", json={"component_id": "http-new-requests", "name": "Tall inbox", "org_id": info["org_id"]}
+    )
+    ident = made.json()["data"]["id"]
+    httpx.post(
+        f"{emulator.root_url}/_emulator/sources/{ident}/inject", json={"count": 60, "wait": True}, timeout=30
+    ).raise_for_status()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_source(app, pilot, ident)
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        await wait_for(
+            pilot, lambda: bool(screen.query("#events")) and screen.query_one("#events", PagedTable).pager.done
+        )
+        events = screen.query_one("#events", PagedTable)
+        assert len(events.rows) == 60
+        await pilot.press("down")
+        await wait_for(pilot, lambda: isinstance(app.focused, DataTable))
+        assert app.focused is events.table
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventScreen))

@@ -166,6 +166,25 @@ async def test_a_token_is_created_shown_with_its_countdown_and_copied(make_app, 
     assert api.delete(f"{base}/users/signup-4711", headers=PROD).status_code == 204
 
 
+async def test_a_new_token_shows_its_connect_link_as_plain_text_and_copies_it(make_app, info: dict) -> None:
+    app = make_app(start_pane="connect")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_connect(app, pilot)
+        await pilot.press("t")
+        form = await form_of(app, pilot, ConnectTokenForm)
+        form.query_one("#external_user_id", Input).value = "link-4712"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TokenScreen), 15)
+        shown = app.screen
+        link = shown.issued.token.connect_link_url
+        assert link == f"{info['root_url']}/_static/connect.html?token={shown.issued.token.token}&connectLink=true"
+        fields = text_of(shown.query_one("#token-fields"))
+        assert "Connect link" in fields and link in fields.replace("\n", "").replace(" ", "")
+        await pilot.press("l")
+        assert app.clipboard == link
+        await pilot.press("escape")
+
+
 async def test_an_empty_or_too_long_id_is_refused_before_sending(make_app, api: httpx.Client, base: str) -> None:
     before = project_info(api, base)["end_user_count"]
     app = make_app(start_pane="connect")
@@ -537,3 +556,23 @@ async def test_a_failed_fetch_says_why_in_the_tab(make_app, emulator, api: httpx
         assert "injected fault" in text_of(panel)
         await pilot.press("v")  # the fault has passed
         await wait_for(pilot, lambda: panel.state == "masked", 15)
+
+
+# --- no project -------------------------------------------------------------------------------------
+
+
+async def test_no_project_says_what_to_set_and_does_not_retry(make_app) -> None:
+    """A setup problem no retry can fix: the pane says what to set (key, variable), once, and asks nothing again."""
+    app = make_app(start_pane="connect")
+    app.session.client.project_id = None
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#connect PagedTable")))
+        table = app.query_one("#connect PagedTable", PagedTable)
+        await wait_for(pilot, lambda: table.has_class("failed"), 15)
+        project = text_of(app.query_one("#connect #project"))
+        assert "project_id" in project and "AFTUI_PROJECT_ID" in project and "aftui config path" in project
+        error = text_of(table.query_one(".error"))
+        assert "trying again" not in error and "press r" not in error
+        assert table._retry._timer is None and table._retry.failures == 0
+        await pilot.press("t")  # a token needs a project too: said, nothing sent
+        await wait_for(pilot, lambda: any("AFTUI_PROJECT_ID" in n.message for n in app._notifications))

@@ -15,7 +15,7 @@ import pytest
 from props_fixture import EVERY_PROP_CODE
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Button, Input, Select, Switch
+from textual.widgets import Button, Input, Select, Static, Switch
 from tui_helpers import wait_for
 
 from aftui.api.models import ComponentProp
@@ -32,6 +32,7 @@ from aftui.props import (
     required,
     size_problem,
     static_text_bytes,
+    timer_minimum,
     timer_text,
     timer_words,
 )
@@ -101,9 +102,13 @@ def test_timers_take_seconds_units_or_cron_and_say_what_they_mean() -> None:
     assert read_timer("2h") == {"intervalSeconds": 7200}
     assert read_timer(" 0  9 * * 1-5 ") == {"cron": "0 9 * * 1-5"}
     assert read_timer("") is OMIT
-    for bad in ("0", "61 * * * *", "* * *", "every day"):
+    for bad in ("0", "14", "61 * * * *", "* * *", "every day"):
         with pytest.raises(ValueProblem):
             read_timer(bad)
+    assert read_timer("15") == {"intervalSeconds": 15}  # the shortest interval
+    assert read_timer("5", minimum=1) == {"intervalSeconds": 5}
+    assert timer_minimum(prop(type="$.interface.timer")) == 15
+    assert timer_minimum(prop(type="$.interface.timer", min=60)) == 60
     assert timer_words("15m") == "runs every 15 minutes"
     assert timer_words("0 9 * * 1-5") == "runs weekdays at 09:00 (UTC)"
     assert timer_words("0 9 * * 1-5", "Europe/Berlin") == "runs weekdays at 09:00 (Europe/Berlin)"
@@ -323,21 +328,75 @@ async def test_problems_show_beside_the_prop_as_you_type(make_app) -> None:
         section.fields["status"].query_one(Input).value = "700"
         section.fields["filters"].query_one(JsonEditor).text = "[1, 2]"
         section.fields["timer"].query_one(Input).value = "61 * * * *"
-        words = section.fields["timer"].query_one(".words")
         await wait_for(
             pilot,
-            lambda: (
-                rows["configured_props.status"].has_class("-invalid")
-                and rows["configured_props.filters"].has_class("-invalid")
-                and words.has_class("bad")
+            lambda: all(
+                rows[f"configured_props.{name}"].has_class("-invalid") for name in ("status", "filters", "timer")
             ),
         )
         assert "at most 599" in str(rows["configured_props.status"].query_one(".field-error").render())
         assert "JSON object" in str(rows["configured_props.filters"].query_one(".field-error").render())
-        assert "not a valid cron" in str(words.render())
-        assert not rows["configured_props.timer"].has_class("-invalid")  # the timer says it once, on its own line
+        assert "not a valid cron" in str(rows["configured_props.timer"].query_one(".field-error").render())
         section.fields["status"].query_one(Input).value = "201"
         await wait_for(pilot, lambda: not rows["configured_props.status"].has_class("-invalid"))
+
+
+def _said(widget) -> str:
+    """Every line of text a widget and its children show."""
+    return "\n".join(str(w.render()) for w in widget.query(Static))
+
+
+async def test_each_problem_is_said_once_as_you_type_and_after_submit(make_app) -> None:
+    """A bad cron and bad JSON: one line each says what is wrong (the field's own line does not repeat it)."""
+    props = [prop(name="timer", type="$.interface.timer"), prop(name="filters", type="object")]
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        section = await host(app, pilot, props)
+        rows = {row.name: row for row in section.query(FormRow)}
+        section.fields["timer"].query_one(Input).value = "61 * * * *"
+        section.fields["filters"].query_one(JsonEditor).text = '{"a": '
+        await wait_for(pilot, lambda: all(row.has_class("-invalid") for row in rows.values()))
+        with pytest.raises(Invalid) as invalid:
+            section.collect()
+        app.screen.query_one("#section", PropsSection)  # still open
+        for row in rows.values():
+            row.show_error(invalid.value.problems[row.name])  # as the form shows them after ctrl+s
+        await pilot.pause()
+        assert _said(rows["configured_props.timer"]).count("not a valid cron") == 1
+        assert _said(rows["configured_props.filters"]).count("line 1, column") == 1
+
+
+async def test_a_timer_is_held_to_its_minimum_interval_said_beside_it(make_app) -> None:
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        section = await host(app, pilot, [prop(name="timer", type="$.interface.timer")])
+        field = section.fields["timer"]
+        box = field.query_one(Input)
+        assert "at least 15" in box.placeholder
+        row = next(iter(section.query(FormRow)))
+        box.value = "5"
+        await wait_for(pilot, lambda: row.has_class("-invalid"))
+        assert "at least 15 seconds" in str(row.query_one(".field-error").render())
+        with pytest.raises(Invalid):
+            section.collect()
+        box.value = "15"
+        await wait_for(pilot, lambda: not row.has_class("-invalid"))
+        assert section.collect() == {"timer": {"intervalSeconds": 15}}
+
+
+async def test_an_any_prop_takes_plain_text_as_a_string(make_app) -> None:
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        section = await host(app, pilot, [prop(name="query", type="any")])
+        row = next(iter(section.query(FormRow)))
+        editor = section.fields["query"].query_one(JsonEditor)
+        editor.text = "SELECT * FROM orders WHERE id > $1"
+        await wait_for(pilot, lambda: "plain text" in str(editor.query_one(".check").render()))
+        assert "✖" not in _said(section) and not row.has_class("-invalid")
+        assert section.collect() == {"query": "SELECT * FROM orders WHERE id > $1"}
+        editor.text = '{"a": 1}'
+        await wait_for(pilot, lambda: "JSON" in str(editor.query_one(".check").render()))
+        assert section.collect() == {"query": {"a": 1}}
 
 
 async def test_stored_values_fill_the_form_and_come_back_unchanged(make_app, api: httpx.Client) -> None:

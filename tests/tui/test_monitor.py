@@ -236,7 +236,9 @@ async def test_export_writes_the_marked_events_as_ndjson(
         screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
         inject(emulator, src, 6)
         await wait_for(pilot, lambda: len(rows(screen)) == 6)
-        await pilot.press("up", "space", "up", "up", "space")  # marks seq 4 and 2
+        await pilot.press("up", "space")  # marks seq 4 and moves down to 5, as space does in every list
+        assert screen.query_one(Timeline).current.event.event["seq"] == 5
+        await pilot.press("up", "up", "up", "space")  # marks seq 2
         assert "2 marked" in str(screen.query_one("#monitor-status").render())
         await pilot.press("x")
         exports = tmp_path / "data" / "exports"
@@ -247,13 +249,30 @@ async def test_export_writes_the_marked_events_as_ndjson(
         assert [e["event"]["seq"] for e in events] == [2, 4], "in the order they arrived"
         assert all(e["metadata"]["emitter_id"] == src and e["id"] for e in events)
         # Without marks, the filtered events are exported.
-        await pilot.press("space", "down", "down", "space")  # unmarks 2, then 4
+        await pilot.press("up", "space", "down", "space")  # unmarks 2, then 4
         await pilot.press("slash", *'/"seq":[0-2],/', "enter")
         await wait_for(pilot, lambda: len(rows(screen)) == 3)
         await pilot.press("x")
         await wait_for(pilot, lambda: len(list(exports.glob("*.ndjson"))) == 2)
         newest = max(exports.glob("*.ndjson"), key=lambda p: p.stat().st_mtime_ns)
         assert [json.loads(line)["event"]["seq"] for line in newest.read_text().splitlines()] == [0, 1, 2]
+
+
+async def test_the_emitter_column_widens_to_the_names_shown(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, info: dict
+) -> None:
+    long_name = "Checkout webhooks from EU"  # 25 characters: cut to 12 at 120 columns before
+    source = deploy(api, long_name, info["org_id"])
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", source, long_name)])
+        inject(emulator, source, 2)
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        timeline = screen.query_one(Timeline)
+        await wait_for(pilot, lambda: timeline.widest[0] == len(long_name))
+        await pilot.pause()
+        drawn = [timeline.render_line(y).text for y in range(2)]
+        assert all(long_name in line for line in drawn), drawn
 
 
 async def test_c_copies_the_selected_events_json(
@@ -412,9 +431,8 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
         await pilot.press("e")
         assert calls == [("one", newest.event.id, orders, False), ("one", newest.event.id, orders, True)]
         calls.clear()
-        await pilot.press(
-            "space", "up", "up", "space", "up", "space"
-        )  # newest, older, then the oldest of the three... in any order
+        # the newest (the last row: the cursor stays), then older and the one before it (each moves down after)
+        await pilot.press("space", "up", "up", "space", "up", "up", "space")
         marked = sorted([newest, older, timeline.rows[-4]], key=lambda r: r.event.key)
         assert before.n not in timeline.marked
         await pilot.press("R")

@@ -76,3 +76,21 @@ async def _loaded_table(app, pilot) -> PagedTable:
         pilot, lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.items
     )
     return app.query_one("#sources PagedTable", PagedTable)
+
+
+async def test_theme_and_sidebar_are_kept_in_the_config_for_the_next_run(make_app, config_file) -> None:
+    from aftui.config import load_config
+
+    app = make_app(ui=load_config().ui)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _loaded_table(app, pilot)
+        app.theme = "nord"  # as the palette's "Change theme" sets it
+        await wait_for(pilot, lambda: config_file.exists() and load_config().ui.theme == "nord", 10)
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: load_config().ui.sidebar is False, 10)
+    assert config_file.stat().st_mode & 0o777 == 0o600
+    again = make_app(ui=load_config().ui)
+    async with again.run_test(size=(120, 36)) as pilot:
+        await _loaded_table(again, pilot)
+        assert again.theme == "nord"
+        assert not again.query_one("#sidebar").display

@@ -519,6 +519,7 @@ class AccessToken(Model):
 class ConnectToken(Model):
     token: str
     expires_at: Timestamp = None
+    connect_link_url: str | None = None  # the hosted connect page for this token (the SDK reads it)
 
     def __repr__(self) -> str:
         return f"ConnectToken(expires_at={self.expires_at!r})"

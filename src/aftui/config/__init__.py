@@ -13,6 +13,10 @@ Connect project and environment to use. Profiles live in a TOML file::
     org_id = "o_abc"
     read_only = true
 
+    [ui]                  # what the TUI was last set to (the palette's theme, ctrl+b)
+    theme = "nord"
+    sidebar = false
+
 Typical use, with or without the TUI::
 
     config = load_config()
@@ -51,9 +55,11 @@ from .profiles import (
     ENVIRONMENTS,
     Config,
     Profile,
+    UiChoices,
     load_config,
     mask,
     save_config,
+    save_ui_choice,
     show_profile,
 )
 
@@ -68,6 +74,7 @@ __all__ = [
     "Credentials",
     "Profile",
     "ProfileError",
+    "UiChoices",
     "config_path",
     "data_dir",
     "effective_profile",
@@ -77,5 +84,6 @@ __all__ = [
     "pipedream_cli_path",
     "resolve_secret",
     "save_config",
+    "save_ui_choice",
     "show_profile",
 ]

@@ -33,9 +33,11 @@ __all__ = [
     "ENVIRONMENTS",
     "Config",
     "Profile",
+    "UiChoices",
     "load_config",
     "mask",
     "save_config",
+    "save_ui_choice",
     "show_profile",
 ]
 
@@ -194,11 +196,26 @@ def mask(secret: str) -> str:
 
 
 @dataclass
+class UiChoices:
+    """What the user chose in the TUI and finds again next time (`[ui]` in the file); None: not chosen."""
+
+    theme: str | None = None  # a Textual theme's name (the palette's "theme")
+    sidebar: bool | None = None  # ctrl+b: shown or hidden; None follows the terminal's width
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+
+
+_UI_TYPES: dict[str, type] = {"theme": str, "sidebar": bool}
+
+
+@dataclass
 class Config:
-    """The contents of the config file: profiles by name and the default one."""
+    """The contents of the config file: profiles by name, the default one, and the TUI's choices."""
 
     default: str | None = None
     profiles: dict[str, Profile] = field(default_factory=dict)
+    ui: UiChoices = field(default_factory=UiChoices)
 
     def add(self, profile: Profile, *, overwrite: bool = False) -> None:
         """Add `profile`; replacing one of the same name only with `overwrite`."""
@@ -302,6 +319,8 @@ def _document(config: Config) -> dict[str, Any]:
     if config.default is not None:
         document["default"] = config.default
     document["profiles"] = {name: profile.to_dict() for name, profile in config.profiles.items()}
+    if ui := config.ui.to_dict():
+        document["ui"] = ui
     return document
 
 
@@ -329,8 +348,8 @@ def _syntax_error(path: Path, source: _Source, error: tomllib.TOMLDecodeError) -
 
 def _config_from_document(document: dict[str, Any], source: _Source) -> Config:
     for key in document:
-        if key not in ("default", "profiles"):
-            hint = did_you_mean(key, ("default", "profiles"))
+        if key not in ("default", "profiles", "ui"):
+            hint = did_you_mean(key, ("default", "profiles", "ui"))
             raise source.error(f'unknown top-level key "{key}"{hint}', key=key)
     table = document.get("profiles", {})
     if not isinstance(table, dict):
@@ -339,12 +358,30 @@ def _config_from_document(document: dict[str, Any], source: _Source) -> Config:
     default = document.get("default")
     if default is not None and not isinstance(default, str):
         raise source.error(f"default must be a string, got {toml_type(default)}", key="default")
-    config = Config(default=default, profiles=profiles)
+    config = Config(default=default, profiles=profiles, ui=_load_ui(document.get("ui", {}), source))
     if default is not None and default not in profiles:
         raise source.error(
             f'default names the profile "{default}", which is not defined; {config._names()}', key="default"
         )
     return config
+
+
+def _load_ui(table: Any, source: _Source) -> UiChoices:
+    if not isinstance(table, dict):
+        raise source.error(f"ui must be a table, got {toml_type(table)}", key="ui")
+    for key, value in table.items():
+        if key not in _UI_TYPES:
+            raise source.error(f'unknown key "{key}" in ui{did_you_mean(key, tuple(_UI_TYPES))}', key=key)
+        if not isinstance(value, _UI_TYPES[key]):
+            raise source.error(f"ui.{key} must be {toml_type(_UI_TYPES[key]())}, got {toml_type(value)}", key=key)
+    return UiChoices(**table)
+
+
+def save_ui_choice(path: Path | None = None, **choices: Any) -> None:
+    """Record TUI choices (`theme=`, `sidebar=`) in the config file, leaving everything else as it is."""
+    config = load_config(path)
+    config.ui = dataclasses.replace(config.ui, **choices)
+    save_config(config, path)
 
 
 def _load_profile(name: str, table: Any, source: _Source) -> Profile:

@@ -34,6 +34,7 @@ from ..props import (
     required,
     size_problem,
     split_type,
+    timer_minimum,
 )
 from ..text import visible
 
@@ -102,7 +103,7 @@ def read_prop(prop: ComponentProp, texts: Sequence[str]) -> Any:
         if not is_list and len(texts) > 1:
             raise ValueProblem("is given more than once")
         if prop.type == "$.interface.timer":
-            timer = read_timer(texts[0])
+            timer = read_timer(texts[0], timer_minimum(prop))
             if isinstance(timer, Omitted):
                 raise ValueProblem("needs seconds (900, 15m, 2h) or a cron expression")
             return timer

@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Callable
 
 WINDOW = 60  # seconds kept
+AVERAGE = 10  # seconds the shown rate is averaged over: one event a second reads 1/s, not 0, 2, 0, 1
 
 
 class RateCounter:
@@ -43,3 +44,18 @@ class RateCounter:
     def last(self) -> int:
         """Events in the last whole second."""
         return self.history()[-1]
+
+
+def rate_words(history: list[int]) -> str:
+    """The rate to show, from `history()`: per second averaged over the last seconds, per minute under 1/s.
+
+    The last whole second alone reads 0/s half the time for one event a
+    second (events come in clumps); an average says what is going on.
+    """
+    recent = sum(history[-AVERAGE:]) / max(1, min(AVERAGE, len(history)))
+    if recent >= 10:
+        return f"{recent:,.0f}/s"
+    if recent >= 1:
+        return f"{recent:.1f}/s"
+    minute = sum(history[-60:])
+    return f"{minute}/min" if minute else "0/s"

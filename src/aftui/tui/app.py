@@ -17,8 +17,9 @@ from textual.widgets import ContentSwitcher, Footer, OptionList
 from textual.widgets.option_list import Option
 
 from ..api import ApiError, AuthError, Client, NetworkError
-from ..config import Profile
+from ..config import Profile, UiChoices
 from ..text import visible
+from .choices import remember, restore_theme
 from .host import Host, session_of
 from .messages import AuthFailed
 from .panes import PaneSpec, pane_specs
@@ -74,6 +75,7 @@ class AftuiApp(App[None]):
         profile: Profile | None = None,
         force_read_only: bool = False,
         start_demo: DemoStarter | None = None,
+        ui: UiChoices | None = None,
     ) -> None:
         super().__init__()
         # None until the start screen has chosen (nothing configured): the demo or a new profile.
@@ -83,6 +85,8 @@ class AftuiApp(App[None]):
         self.start_pane = start_pane
         self.profile = profile  # the config profile behind the session; None in the demo
         self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
+        # The config's [ui] choices, restored and saved when they change; None (tests, screenshots): neither.
+        self.ui = ui
         self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
@@ -105,6 +109,10 @@ class AftuiApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.ui is not None:  # the config's choices back, and kept from now on
+            restore_theme(self, self.ui)
+            if self.ui.sidebar is not None:
+                self._set_sidebar(self.ui.sidebar)
         if self.session is None:
             if self.start_demo is None:
                 raise RuntimeError("nothing to start on: AftuiApp needs a session, or start_demo for the start screen")
@@ -250,9 +258,14 @@ class AftuiApp(App[None]):
     NARROW = 100  # below this many columns the sidebar hides itself so lists keep their columns
 
     def action_toggle_sidebar(self) -> None:
-        sidebar = self.screen_stack[0].query_one("#sidebar")
-        self._sidebar_choice = not sidebar.display
-        sidebar.display = self._sidebar_choice
+        shown = not self.screen_stack[0].query_one("#sidebar").display
+        self._set_sidebar(shown)
+        if self.ui is not None:
+            remember(self, sidebar=shown)
+
+    def _set_sidebar(self, shown: bool) -> None:
+        self._sidebar_choice = shown
+        self.screen_stack[0].query_one("#sidebar").display = shown
 
     def on_resize(self, event: events.Resize) -> None:
         if self._sidebar_choice is None and self.screen_stack and self.screen_stack[0].query("#sidebar"):

@@ -4,7 +4,8 @@ An engineer on call should not have to keep pressing `r` while the service
 recovers from a 503 or the VPN comes back: a list or detail whose load
 failed with a network error, a timeout, a 429 or a 5xx schedules its own
 retry (2, 4, 8, 16, then every 30 seconds) and says when. A refusal that
-will not pass by itself (401, 403, 404, a bad parameter) is left to the user.
+will not pass by itself (401, 403, 404, a bad parameter, a `SetupProblem`)
+is left to the user.
 """
 
 from __future__ import annotations
@@ -20,7 +21,16 @@ FIRST_S = 2.0
 MOST_S = 30.0
 
 
+class SetupProblem(ApiError):
+    """A load that cannot work until the user changes the setup (a missing project_id): never retried.
+
+    Nothing was sent, so it has no status, which would otherwise read as a network failure.
+    """
+
+
 def is_transient(error: BaseException) -> bool:
+    if isinstance(error, SetupProblem):
+        return False
     if isinstance(error, (NetworkError, RateLimitError, ServerError)):
         return True
     return isinstance(error, ApiError) and (error.status == 0 or error.status == 429 or error.status >= 500)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
 from .app import AftuiApp
+from .choices import saved_choices
+from .paste import use_paste_parser
 from .session import TUI_RETRY, Session, open_session
 
 if TYPE_CHECKING:
@@ -50,10 +52,11 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
     profile = chosen_profile(profile_name)
     session = None if profile is None else profile_session(profile, read_only=read_only)
     # The start screen's demo is handed down from here: screens sit below run.py and do not import it.
-    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo)
+    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo, ui=saved_choices())
 
 
 def run_app(app: AftuiApp) -> int:
+    use_paste_parser()  # pasted text whole and in order, escapes and all (paste.py)
     try:
         app.run()
     finally:
@@ -89,7 +92,7 @@ def run_demo(emulator: EmulatorProcess, *, read_only: bool = False) -> int:
         emulator.stop()
         raise
     session.client.read_only = read_only
-    app = AftuiApp(session, force_read_only=read_only)
+    app = AftuiApp(session, force_read_only=read_only, ui=saved_choices())
     app.cleanups.append(emulator.stop)
     return run_app(app)
 

@@ -70,7 +70,17 @@ async def create_token(ctx: Ctx) -> Response:
     key = (project.id, env, external)
     if key not in ctx.store.end_users:
         ctx.store.end_users[key] = EndUser(project.id, env, external, ctx.store.clock.now_ms())
-    return json_response({"token": token.token, "expires_at": iso(expires)}, headers=headers)
+    body = {"token": token.token, "expires_at": iso(expires), "connect_link_url": _connect_link(ctx, token.token)}
+    return json_response(body, headers=headers)
+
+
+def _connect_link(ctx: Ctx, token: str) -> str:
+    """The hosted connect page for this token, as the service links it (the official SDK reads it).
+
+    The service points at its own `/_static/connect.html`; the emulator points
+    at its root, where no page is served: the link is for showing and copying.
+    """
+    return f"{ctx.core.root_url}/_static/connect.html?token={token}&connectLink=true"
 
 
 @_account_read

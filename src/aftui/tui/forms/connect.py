@@ -33,7 +33,11 @@ from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from .webhook import url_problem
 
 MAX_EXTERNAL_ID = 250  # the service's limit (characters)
-NO_PROJECT = "This profile has no Connect project: set project_id in the profile to use Connect."
+NO_PROJECT = (
+    'This profile has no Connect project, so Connect cannot be shown or changed: set project_id = "proj_…"'
+    " in the profile's section of the config file (aftui config path says where), or AFTUI_PROJECT_ID=proj_…"
+    " for one run, then start aftui again."
+)
 
 
 def where(client: Client) -> str:
@@ -204,6 +208,7 @@ class TokenScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("c", "copy", "Copy token"),
+        Binding("l", "copy_link", "Copy link"),
         Binding("escape", "close", "Close"),
     ]
 
@@ -217,12 +222,14 @@ class TokenScreen(ModalScreen[None]):
             yield Static(self._fields(), id="token-fields")
             yield Static(
                 Text(
-                    "Hand it to your frontend to connect an account for this end user. aftui keeps no copy: copy it now (c)."
+                    "Hand it to your frontend to connect an account for this end user, or send the end user the"
+                    " connect link. aftui keeps no copy: copy them now (c, l)."
                 ),
                 classes="note",
             )
             with Horizontal():
                 yield Button("Copy (c)", variant="primary", id="copy")
+                yield Button("Copy link (l)", id="copy-link", disabled=not self.issued.token.connect_link_url)
                 yield Button("Close (esc)", id="close")
         yield Footer()
 
@@ -240,6 +247,8 @@ class TokenScreen(ModalScreen[None]):
         table.add_column(overflow="fold")
         table.add_row(Text("Token"), Text(visible(issued.token.token, 500), style="cyan"))
         table.add_row(Text("Expires"), countdown(issued.token.expires_at, session_of(self).now()))
+        link = issued.token.connect_link_url
+        table.add_row(Text("Connect link"), Text(visible(link, 2000)) if link else Text("none sent", style="dim"))
         table.add_row(Text("End user"), Text(visible(issued.external_user_id, MAX_EXTERNAL_ID)))
         table.add_row(
             Text("Environment"),
@@ -254,6 +263,15 @@ class TokenScreen(ModalScreen[None]):
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.issued.token.token)
         self.notify("Copied the connect token (OSC 52: your terminal must allow clipboard writes)", markup=False)
+
+    @on(Button.Pressed, "#copy-link")
+    def action_copy_link(self) -> None:
+        link = self.issued.token.connect_link_url
+        if not link:
+            self.notify("The service sent no connect link with this token", severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(link)
+        self.notify("Copied the connect link (OSC 52: your terminal must allow clipboard writes)", markup=False)
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

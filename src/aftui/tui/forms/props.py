@@ -175,8 +175,6 @@ class PropsSection(Vertical):
         row = next((a for a in event.field.ancestors if isinstance(a, FormRow)), None)
         if row is None or not isinstance(row.field, PropField):
             return
-        if isinstance(row.field, TimerField) and not _reads(row.field):
-            return  # its own line says what is wrong; a message left by submit stays until the schedule is fixed
         row.show_error(live_problem(row.field))
 
     def collect(self) -> dict[str, Any]:
@@ -214,25 +212,12 @@ class PropsSection(Vertical):
 
 
 def live_problem(field: PropField) -> str | None:
-    """What is wrong with a field now, size included; "required" is left for submit (the user may not be done).
-
-    A timer says its own problems on the line under it, as it says what a good schedule means.
-    """
-    if isinstance(field, TimerField):
-        return None
+    """What is wrong with a field now, size included; "required" is left for submit (the user may not be done)."""
     try:
         value = field.read()
     except ValueProblem as problem:
         return None if problem.blank else problem.message
     return None if value is OMIT else size_problem(value)
-
-
-def _reads(field: PropField) -> bool:
-    try:
-        field.read()
-    except ValueProblem:
-        return False
-    return True
 
 
 def _title(text: str, legend: str) -> Widget:

@@ -28,8 +28,9 @@ from ...api.paging import iterate
 from ...connect import EndUser, connect_read, group_end_users
 from ...text import visible
 from ..change import Guarded
-from ..forms.connect import AppAccountsForm, delete_account, delete_end_user, new_token
+from ..forms.connect import NO_PROJECT, AppAccountsForm, delete_account, delete_end_user, new_token
 from ..host import host
+from ..retry import SetupProblem
 from ..safe import plain
 from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
@@ -38,7 +39,6 @@ from .accounts import AccountScreen, account_columns
 from .detail import DetailScreen
 
 ENVIRONMENTS = ("production", "development")
-NO_PROJECT = "This profile has no Connect project: set project_id in the profile to browse Connect."
 
 
 def _count(value: int, style: str) -> Text:
@@ -156,7 +156,7 @@ class ConnectPane(Guarded, Pane):
         """Every account (all pages, one pass), grouped by external id, as one page of end users."""
         client = self.client
         if not client.project_id:
-            raise ApiError(NO_PROJECT)
+            raise SetupProblem("this profile has no Connect project (what to set is said above)")
         accounts = await connect_read(_all(iterate(client.list_connect_accounts)))
         users = group_end_users(accounts)
         self._load_info()  # the counts above the list change with it (a deletion, a token's new end user)

@@ -27,6 +27,7 @@ from ..messages import AuthFailed
 from ..retry import AutoRetry
 from ..session import Session
 from ..widgets.json_view import JsonView
+from ..widgets.paged_table import PagedTable
 from ..widgets.status import StatusHeader
 
 
@@ -136,7 +137,12 @@ class DetailScreen(Screen[None]):
 
 
 def _scroll(widget: Widget) -> Widget:
-    """Tall content scrolls; widgets that scroll themselves (tables, trees) go in as they are."""
-    if isinstance(widget, (ScrollView, ScrollableContainer)):
+    """Tall content scrolls; widgets that scroll themselves (tables, trees, lists) go in as they are.
+
+    A list in a second scroller would give that scroller the focus once the
+    list is taller than the screen: `down` from the tab bar would land on it
+    and `enter` would open nothing.
+    """
+    if isinstance(widget, (ScrollView, ScrollableContainer, PagedTable)):
         return widget
     return VerticalScroll(widget)

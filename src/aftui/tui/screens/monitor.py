@@ -40,6 +40,7 @@ from ...monitor import (
     Record,
     Target,
 )
+from ...monitor.rate import rate_words
 from ...text import visible
 from ..host import host, session_of
 from ..session import Session
@@ -295,7 +296,9 @@ class MonitorScreen(Screen[None]):
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.
         self.query_one("#monitor-streams", Static).update(streams_text(batch.states), layout=False)
         rates = batch.rates[-SPARK_SECONDS:]
-        self.query_one("#monitor-rate", Static).update(Text(f"{rates[-1]:>7,}/s ", style="bold"), layout=False)
+        self.query_one("#monitor-rate", Static).update(
+            Text(f"{rate_words(batch.rates):>10} ", style="bold"), layout=False
+        )
         self.query_one("#monitor-spark", Sparkline).data = rates
 
     def _update_status(self) -> None:
@@ -527,7 +530,11 @@ class MonitorScreen(Screen[None]):
     # --- marks, copy, export --------------------------------------------------------------------------
 
     def action_mark(self) -> None:
-        if self.timeline.toggle_mark() is not None:
+        """Mark or unmark, then move down, as in every list: a run of events is space, space, space."""
+        timeline = self.timeline
+        if timeline.toggle_mark() is not None:
+            if timeline.cursor < len(timeline.rows) - 1:
+                timeline.action_move(1)
             self._update_status()
 
     def marked_records(self) -> list[Record]:

@@ -81,7 +81,7 @@ class ErrorsTable(PagedTable[EventSummary]):
             return
         self.marked.symmetric_difference_update({event.id})
         self.table.update_cell(event.id, "mark", self._mark_cell(event))
-        self.table.action_cursor_down()  # marking a run of errors is space, space, space
+        self.table.action_cursor_down()  # as in every list (the monitor too): a run is space, space, space
 
     def action_bulk(self) -> None:
         marked = [e for e in self.pager.items if (e.id or "") in self.marked]

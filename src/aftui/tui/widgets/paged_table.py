@@ -29,7 +29,7 @@ from ...api import ApiError, AuthError, Pager
 from ...api.models import Page
 from ...text import visible
 from ..messages import AuthFailed
-from ..retry import AutoRetry
+from ..retry import AutoRetry, SetupProblem
 
 log = logging.getLogger("aftui.tui")
 T = TypeVar("T")
@@ -193,10 +193,12 @@ class PagedTable(Vertical, Generic[T]):
 
     def _failed(self, error: ApiError) -> None:
         self._error = error.message
-        note = self._retry.schedule(error) or "press r to retry"
+        note = self._retry.schedule(error) or ("" if isinstance(error, SetupProblem) else "press r to retry")
         self.query_one(".error", Static).update(
             Text.assemble(
-                ("Could not load " + self.noun + ": ", "bold"), visible(error.message, 300), ("\n" + note, "dim")
+                ("Could not load " + self.noun + ": ", "bold"),
+                visible(error.message, 300),
+                ("\n" + note if note else "", "dim"),
             )
         )
         self.set_class(True, "failed")

@@ -33,7 +33,7 @@ from ...props import (
     read_json,
 )
 from ...text import visible
-from .json_editor import JsonEditor
+from .json_editor import JsonEditor, JsonProblem, parse
 from .safe_select import SafeSelect
 
 
@@ -191,25 +191,45 @@ class JsonField(PropField):
         self.kind = kind
 
     def compose(self) -> ComposeResult:
-        yield PropJsonEditor(json_text(self.start()))
+        yield PropJsonEditor(json_text(self.start()), kind=self.kind)
 
     def read(self) -> Any:
         return read_json(self.query_one(PropJsonEditor).text, self.kind)
 
 
 class PropJsonEditor(JsonEditor):
-    """The shared JSON editor, where empty means "not given" rather than a mistake."""
+    """The shared JSON editor as a prop's field: empty means "not given", an `any` prop takes plain text.
+
+    Its status line says what will be sent; what is wrong is said once, on
+    the row's error line (`read_json`'s words), not again here.
+    """
+
+    def __init__(self, text: str, *, kind: str = "object", id: str | None = None) -> None:
+        super().__init__(text, id=id)
+        self.kind = kind
 
     def check(self) -> None:
-        if self.text.strip():
-            super().check()
+        stripped = self.text.strip()
+        if not stripped:
+            self._say(None, Text("empty: nothing is sent"))
             return
-        self.problem = None
+        try:
+            parse(self.text)
+        except JsonProblem as problem:
+            if self.kind == "any" and stripped[0] not in "{[":
+                self._say(None, Text("plain text: sent as a string"))
+            else:
+                self._say(problem, Text(""))
+            return
+        self._say(None, Text(f"JSON · {len(self.text.encode('utf-8')):,} bytes"))
+
+    def _say(self, problem: JsonProblem | None, words: Text) -> None:
+        self.problem = problem  # kept for go_to_problem; the row says it
         line = self.query_one(".check", Static)
         line.set_class(False, "bad")
         line.set_class(False, "good")
-        line.update(Text("empty: nothing is sent"))
-        self.post_message(self.Checked(self, None))
+        line.update(words)
+        self.post_message(self.Checked(self, problem))
 
 
 class ListField(PropField):

@@ -12,7 +12,7 @@ from textual.widgets import Input, Select, Static, Switch
 
 from ...api import ApiError
 from ...api.models import Account, ComponentProp
-from ...props import OMIT, Omitted, extra, read_timer, timer_text, timer_words
+from ...props import OMIT, Omitted, extra, read_timer, timer_minimum, timer_text, timer_words
 from ...text import visible
 from ..host import session_of
 from .prop_fields import PropField, markdown_text
@@ -22,17 +22,27 @@ ACCOUNTS_LIMIT = 100  # one page: more accounts of one app than this is not a li
 
 
 class TimerField(PropField):
-    """`$.interface.timer`: seconds (900, 15m, 2h) or a cron expression, its meaning shown as you type."""
+    """`$.interface.timer`: seconds (900, 15m, 2h) or a cron expression, its meaning shown as you type.
+
+    The line under the input says what a good schedule means; what is wrong
+    with a bad one is said once, on the row's error line, as for every prop.
+    """
 
     DEFAULT_CSS = """
     TimerField > .words { height: auto; color: $text-muted; }
-    TimerField > .words.bad { color: $error; }
     """
 
     def compose(self) -> ComposeResult:
         text = timer_text(self.start())
-        yield Input(text, placeholder="seconds (900, 15m, 2h) or cron (0 9 * * 1-5)", compact=True)
+        yield Input(text, placeholder=self.placeholder(), compact=True)
         yield Static(self._words(text), classes="words")
+
+    @property
+    def minimum(self) -> int:
+        return timer_minimum(self.prop)
+
+    def placeholder(self) -> str:
+        return f"seconds, at least {self.minimum} (900, 15m, 2h), or cron (0 9 * * 1-5)"
 
     @property
     def zone(self) -> str | None:
@@ -42,19 +52,19 @@ class TimerField(PropField):
 
     def _words(self, text: str) -> Text:
         if not text.strip() and isinstance(self.prop.default, dict):
-            default = timer_words(timer_text(self.prop.default), self.zone).removeprefix("runs ")
+            default = timer_words(timer_text(self.prop.default), self.zone, 1).removeprefix("runs ")
             return Text(f"empty: the default applies ({default})")
-        return Text(timer_words(text, self.zone))
+        words = timer_words(text, self.zone, self.minimum)
+        if words.startswith("✖"):  # the row's error line says it
+            return Text(f"at least every {self.minimum} seconds, or a 5-field cron expression")
+        return Text(words)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        words = self._words(event.value)
-        line = self.query_one(".words", Static)
-        line.update(words)
-        line.set_class(words.plain.startswith("✖"), "bad")
+        self.query_one(".words", Static).update(self._words(event.value))
         self._edited(event)
 
     def read(self) -> Any:
-        timer = read_timer(self.query_one(Input).value)
+        timer = read_timer(self.query_one(Input).value, self.minimum)
         if not isinstance(timer, Omitted) and "cron" in timer and self.zone:
             timer = {**timer, "timezone": self.zone}  # a cron's zone is kept; the field edits only the schedule
         return timer

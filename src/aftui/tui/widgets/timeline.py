@@ -80,6 +80,7 @@ class Timeline(ScrollView, can_focus=True):
         self.matcher: Matcher | None = None
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._announced: Record | None = None
+        self.widest = (0, 0)  # the widest name and channel drawn so far: the columns grow to them
         self._base = Style()  # the widget's own style, read once a frame (render_lines)
 
     # --- content ---------------------------------------------------------------------------------
@@ -223,15 +224,16 @@ class Timeline(ScrollView, can_focus=True):
     def _render_row(self, record: Record, width: int, selected: bool, marked: bool) -> Strip:
         if not (selected or marked or record.history or self.matcher):
             return self._plain_row(record, width)
-        name_w, channel_w = columns(width)
+        name, channel = visible(record.name, 80), visible(record.channel, 40)
+        name_w, channel_w = self._columns(width, name, channel)
         base = self._base
         text = Text(no_wrap=True, overflow="crop", end="")
         text.append(record.clock() + " ", style="dim")
         text.append("●" if marked else " ", style="bold")
         fields = [
-            (set_cell_size(visible(record.name, 80), name_w), Style(color="cyan")),
+            (set_cell_size(name, name_w), Style(color="cyan")),
             (" ", None),
-            (set_cell_size(visible(record.channel, 40), channel_w), Style(color="magenta")),
+            (set_cell_size(channel, channel_w), Style(color="magenta")),
             (" ", None),
         ]
         for value, style in fields:
@@ -258,11 +260,12 @@ class Timeline(ScrollView, can_focus=True):
         """Most rows (not selected, marked, from history or filtered): the segments `_render_row`'s Text
         would give, built directly, at a fifth of the cost: a burst redraws every visible row four times
         a second."""
-        name_w, channel_w = columns(width)
+        name, channel = visible(record.name, 80), visible(record.channel, 40)
+        name_w, channel_w = self._columns(width, name, channel)
         base = self._base
         clock = record.clock() + " "
-        name = set_cell_size(visible(record.name, 80), name_w)
-        channel = set_cell_size(visible(record.channel, 40), channel_w)
+        name = set_cell_size(name, name_w)
+        channel = set_cell_size(channel, channel_w)
         fixed = cell_len(clock) + 1 + name_w + 1 + channel_w + 1
         rest = max(0, width - fixed)
         summary = record.summary
@@ -283,6 +286,19 @@ class Timeline(ScrollView, can_focus=True):
                 segments.append(Segment(summary, base + self.get_component_rich_style("timeline--error", partial=True)))
         return Strip(segments, fixed + cell_len(summary)).crop_extend(0, width, base)
 
+    def _columns(self, width: int, name: str, channel: str) -> tuple[int, int]:
+        """The column widths, grown first if this row's name or channel is the widest drawn yet.
+
+        Measured as rows are drawn (only then is an event parsed), so the
+        columns fit what is on screen; a row that widens them redraws the rest.
+        """
+        widest = (max(self.widest[0], cell_len(name)), max(self.widest[1], cell_len(channel)))
+        if widest != self.widest:
+            self.widest = widest
+            self._cache.clear()
+            self.refresh()
+        return columns(width, *widest)
+
     def _highlight(self, text: Text, value: str, start: int) -> None:
         if self.matcher is None or not value.strip():
             return
@@ -294,8 +310,12 @@ class Timeline(ScrollView, can_focus=True):
 _DIM, _BOLD, _CYAN, _MAGENTA = Style(dim=True), Style(bold=True), Style(color="cyan"), Style(color="magenta")
 
 
-def columns(width: int) -> tuple[int, int]:
-    """Widths of the name and channel columns for a list `width` cells wide."""
-    name = max(10, min(22, width // 5))
-    channel = max(9, min(16, width // 8))
+def columns(width: int, widest_name: int = 22, widest_channel: int = 16) -> tuple[int, int]:
+    """Widths of the name and channel columns for a list `width` cells wide.
+
+    Each is as wide as the widest value seen, up to a share of the width
+    (two fifths for names, a fifth for channels), so the summary keeps the rest.
+    """
+    name = max(10, min(widest_name, width * 2 // 5))
+    channel = max(9, min(widest_channel, width // 5))
     return name, channel
