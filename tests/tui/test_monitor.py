@@ -338,7 +338,7 @@ async def test_a_hole_in_the_journal_is_a_row_of_the_history_with_its_size(
         timeline.move_to(timeline.rows.index(gap))
         await pilot.press("x")  # only the gap is selected: nothing of the service's to export
         await wait_for(pilot, lambda: any("Nothing to export" in n.message for n in app._notifications))
-        await pilot.press("r")  # and nothing to replay
+        await pilot.press("y")  # and nothing to replay
         assert app.screen is screen
 
 
@@ -427,7 +427,7 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
         timeline = screen.query_one(Timeline)
         await wait_for(pilot, lambda: len(timeline.rows) >= 3)
         newest, before, older = timeline.rows[-1], timeline.rows[-2], timeline.rows[-3]
-        await pilot.press("r")
+        await pilot.press("y")
         await pilot.press("e")
         assert calls == [("one", newest.event.id, orders, False), ("one", newest.event.id, orders, True)]
         calls.clear()

@@ -154,7 +154,7 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
         screen = await replay_screen(app, pilot, error)
         plan = text_of(screen.query_one("#plan", Static))
         assert f"Will send POST {emulator.root_url}/e/" in plan and "left out" in plan and "content-length" in plan
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         shown = outcome(app)
         assert "✖ failed again" in shown and "ValidationError: Missing required field: customer_email" in shown
@@ -201,7 +201,7 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
             in plan
         )
         assert "c copies the original event, x exports it as NDJSON" in plan
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await pilot.pause()
         assert screen.result is None and not screen.running
 
@@ -229,7 +229,7 @@ async def test_a_read_only_profile_shows_the_plan_and_sends_nothing(make_app, em
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await replay_screen(app, pilot, error)
         assert "Replay is off: read-only profile" in text_of(screen.query_one("#plan", Static))
-        await pilot.press("r", "e")
+        await pilot.press("ctrl+s", "e")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and screen.result is None
     assert len(workflow_output(emulator, "$errors/event_summaries")) == before
@@ -243,8 +243,8 @@ async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emula
         open_bulk_replay(app, errors[::-1], errors[0].metadata.emitter_id or "")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
         screen = app.screen
-        assert "r replays 10 errors" in text_of(screen.query_one("#summary", Static))
-        await pilot.press("r")
+        assert "ctrl+s replays 10 errors" in text_of(screen.query_one("#summary", Static))
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         assert screen.query_one(ProgressBar).progress == 10
         assert text_of(screen.query_one("#summary", Static)).startswith("Done: 10 failed again")
@@ -278,7 +278,7 @@ async def test_bulk_stops_when_asked(make_app, emulator) -> None:
                 app.simulate_key("s")  # as the user would, between two replays
 
         screen._progress = press_s_after_the_third
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         summary = screen.summary
         assert summary.stopped and 3 <= len(summary.results) < 10
@@ -308,13 +308,13 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
         assert sorted(e.id for e in app.screen.events) == sorted(first_two)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, BulkReplayScreen))
-        await pilot.press("r")
+        await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
         replay = app.screen
         assert replay.event.id == table.current.id  # type: ignore[union-attr]
         before = len(table.rows)
         await wait_for(pilot, lambda: replay.plan is not None, timeout=10)
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: replay.result is not None, timeout=15)
         await pilot.press("escape")
         await wait_for(

@@ -112,7 +112,7 @@ def test_bulk_replay_summary(snap_compare, app, fixed_emulator, size) -> None:
             lambda a: open_bulk_replay(a, errors, errors[0].metadata.emitter_id or ""),
             lambda a: isinstance(a.screen, BulkReplayScreen) and a.screen.planned,
         )(pilot)
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: pilot.app.screen.summary is not None, timeout=30)
         await steady(pilot)
 

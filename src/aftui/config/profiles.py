@@ -85,6 +85,7 @@ class Profile:
     project_id: str | None = None
     environment: str = "production"
     read_only: bool = False
+    production: bool | None = None  # true: the TUI's header marks this profile PRODUCTION (None: unsaid, not written)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -137,6 +138,10 @@ class Profile:
                 raise ProfileError(self.name, key, f"{key} must be a string, got {toml_type(value)}")
             if not value.strip():
                 raise ProfileError(self.name, key, f"{key} must not be empty (leave the key out instead)")
+        if self.production is not None and not isinstance(self.production, bool):
+            raise ProfileError(
+                self.name, "production", f"production must be true or false, got {toml_type(self.production)}"
+            )
         if not isinstance(self.read_only, bool):
             raise ProfileError(
                 self.name, "read_only", f"read_only must be true or false, got {toml_type(self.read_only)}"

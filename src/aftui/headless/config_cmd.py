@@ -77,7 +77,7 @@ def add(args: argparse.Namespace) -> int:
     fields: dict[str, str] = {
         field: getattr(args, field) for field in PROFILE_FIELDS if getattr(args, field) is not None
     }
-    profile = cfg.Profile(name=name, read_only=read_only, **fields)
+    profile = cfg.Profile(name=name, read_only=read_only, production=None, **fields)  # production: set in the file
     force: bool = args.force
     config.add(profile, overwrite=force)
     make_default: bool = args.default

@@ -7,13 +7,14 @@ implements (they sit below it and cannot import it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, Footer, OptionList
+from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
 
 from ..api import ApiError, AuthError, Client, NetworkError
@@ -24,6 +25,7 @@ from .host import Host, session_of
 from .messages import AuthFailed
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
+from .widgets.footer import KeyFooter
 from .widgets.paged_table import PagedTable
 from .widgets.pane import Pane
 from .widgets.status import StatusHeader
@@ -58,13 +60,13 @@ class AftuiApp(App[None]):
     TITLE = "aftui"
     COMMANDS = App.COMMANDS | {_aftui_commands, _profile_commands}
     BINDINGS = [
-        Binding("question_mark", "keys", "Keys"),
+        Binding("question_mark", "keys", "Keys", tooltip="Every key of this screen"),
         Binding("m", "monitor", "Monitor"),
-        Binding("ctrl+p", "command_palette", "Palette", priority=True, show=False),
-        Binding("colon", "command_palette", "Palette", show=False),
-        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False),
+        Binding("ctrl+p", "command_palette", "Palette: go to, open, act on anything", priority=True, show=False),
+        Binding("colon", "command_palette", "Palette: go to, open, act on anything", show=False),
+        Binding("ctrl+b", "toggle_sidebar", "Show or hide the sidebar", show=False),
         Binding("q", "quit", "Quit"),
-        *(Binding(str(n), f"pane({n - 1})", f"Pane {n}", show=False) for n in range(1, 10)),
+        *(Binding(str(n + 1), f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
     ]
 
     def __init__(
@@ -106,7 +108,7 @@ class AftuiApp(App[None]):
                 *(Option(f"{n + 1} {spec.title}", id=spec.id) for n, spec in enumerate(self.specs)), id="sidebar"
             )
             yield ContentSwitcher(id="panes")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.ui is not None:  # the config's choices back, and kept from now on
@@ -302,24 +304,67 @@ class AftuiApp(App[None]):
                 header.sync()
 
     _connection = "connecting"
+    _down_since: datetime | None = None  # when the service stopped answering (local time), until it answers again
 
     @property
     def connection_state(self) -> str:
-        return self._connection
+        if self._connection == "offline" and self._down_since is not None:
+            return f"unreachable since {self._down_since:%H:%M}"
+        return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
 
     def connection(self, state: str) -> None:
+        """The client's (or the monitor's) word on the connection: the header shows it, and a return is acted on."""
+        if state == "offline" and self._down_since is None:
+            self._down_since = datetime.now().astimezone()
+        elif state in ("ok", "auth"):
+            self._down_since = None
+        back = state == "ok" and self._connection not in ("ok", "connecting")
         self._connection = state
         for screen in self.screen_stack:
             for header in screen.query(StatusHeader):
-                header.connection = state
+                header.connection = self.connection_state
+        if back:
+            self._user_back()
+
+    def _user_back(self) -> None:
+        """Started while the service was down: who we are, once it answers (the header's workspace, the pane)."""
+        session = self.session
+        if session is not None and session.user is None and session.client.uses_user_key:
+            self.run_worker(self._read_user(), group="user", exclusive=True, exit_on_error=False)
+
+    async def _read_user(self) -> None:
+        session = session_of(self)
+        try:
+            session.user = await session.client.me()
+        except ApiError:
+            return  # said where it was asked; the header already shows the connection
+        before = session.client.org_id
+        user = session.user
+        if user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
+            session.client.org_id = user.orgs[0].id
+        if session.client.org_id != before:
+            self._workspace_changed()
+        else:
+            self.refresh_headers()
+            for pane in self.query_one("#panes", ContentSwitcher).query(Pane):
+                if pane.id == "workspaces":
+                    pane.workspace_changed()
 
     def report(self, error: ApiError) -> None:
         """An error no pane owns: say it, and mark the connection."""
         if isinstance(error, AuthError):
             self.post_message(AuthFailed(error))  # the profile screen, or a notification
             return
-        if isinstance(error, NetworkError):
+        if isinstance(error, NetworkError):  # nothing answered: never "the service said"
             self.connection("offline")
+            url = session_of(self).client.base_url
+            self.notify(
+                f"Could not reach {visible(url, 120)}: {visible(error.message, 200)}",
+                title="No answer",
+                severity="error",
+                markup=False,
+            )
+            return
         self.notify(visible(error.message, 300), title="The service said", severity="error", markup=False)
 
     def on_auth_failed(self, message: AuthFailed) -> None:

@@ -1,4 +1,5 @@
-"""The palette (ctrl+p or `:`): go to a pane, open an id, switch workspace, environment or profile."""
+"""The palette (ctrl+p or `:`): go to a pane, open an id or a thing by name (and act on it: `palette_items.py`),
+switch workspace, environment or profile."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..ids import KINDS
 from ..text import visible
 from .host import host
 from .opener import kind_of
+from .palette_items import resource_actions
 from .panes import pane_specs
 from .screens.profile import edit_profile, stored_profile, switch_profile
 from .screens.sources import deploy_form
@@ -71,6 +73,10 @@ class AftuiCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), action, help=help_text)
+        for item in resource_actions(self.app):
+            score = matcher.match(item.title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(item.title), item.run, help=visible(item.help, 60))
 
 
 def _push_form(node: DOMNode, which: str, ident: str = "") -> None:

@@ -29,7 +29,11 @@ class Host(Protocol):
 
     @property
     def connection_state(self) -> str:
-        """How the connection is doing, as the header says it: ok, connecting, offline, auth …"""
+        """How the connection is doing, as the header says it: ok, connecting, reconnecting, unreachable since 14:02, auth …"""
+        ...
+
+    def connection(self, state: str) -> None:
+        """Tell the header how the connection is doing ("ok", "retrying", "reconnecting", "offline", "auth")."""
         ...
 
     def show_pane(self, pane_id: str) -> None: ...

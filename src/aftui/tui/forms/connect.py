@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from ...api import ApiError, Client, NotFoundError
 from ...api.models import Account, ConnectToken
@@ -30,6 +30,7 @@ from ..change import perform
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
+from ..widgets.footer import KeyFooter
 from .webhook import url_problem
 
 MAX_EXTERNAL_ID = 250  # the service's limit (characters)
@@ -231,7 +232,7 @@ class TokenScreen(ModalScreen[None]):
                 yield Button("Copy (c)", variant="primary", id="copy")
                 yield Button("Copy link (l)", id="copy-link", disabled=not self.issued.token.connect_link_url)
                 yield Button("Close (esc)", id="close")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#copy", Button).focus()

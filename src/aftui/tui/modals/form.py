@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from ...api import ApiError, AuthError, ReadOnlyError
 from ...text import visible
@@ -29,6 +29,7 @@ from ..change import READ_ONLY_REASON, describe_error, read_only, refresh_lists
 from ..host import session_of
 from ..messages import AuthFailed
 from ..session import Session
+from ..widgets.footer import KeyFooter
 
 T = TypeVar("T")
 
@@ -146,7 +147,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
                 yield Button(self.SUBMIT_LABEL + " (ctrl+s)", variant="primary", id="submit", disabled=read_only(self))
                 yield Button("Cancel (esc)", id="cancel")
             yield Static("", id="working")
-        yield Footer()
+        yield KeyFooter()
 
     def rows(self) -> dict[str, FormRow]:
         return {row.name: row for row in self.query(FormRow) if row.name}

@@ -18,7 +18,7 @@ from textual.containers import ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
@@ -26,19 +26,23 @@ from ..host import session_of
 from ..messages import AuthFailed
 from ..retry import AutoRetry
 from ..session import Session
+from ..widgets.footer import KeyFooter
 from ..widgets.json_view import JsonView
 from ..widgets.paged_table import PagedTable
 from ..widgets.status import StatusHeader
+
+TABS = Binding.Group("Tabs", compact=True)
 
 
 class DetailScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("r", "reload", "Refresh"),
-        Binding("c", "copy_json", "Copy JSON"),
-        Binding("i", "copy_id", "Copy id"),
-        Binding("left_square_bracket", "tab(-1)", "Prev tab"),
-        Binding("right_square_bracket", "tab(1)", "Next tab"),
+        # The footer keeps its width for the screen's own keys; `?` lists these.
+        Binding("c", "copy_json", "Copy JSON", show=False),
+        Binding("i", "copy_id", "Copy id", show=False),
+        Binding("left_square_bracket", "tab(-1)", "Previous tab", group=TABS),
+        Binding("right_square_bracket", "tab(1)", "Next tab", group=TABS),
     ]
 
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None) -> None:
@@ -55,7 +59,7 @@ class DetailScreen(Screen[None]):
         yield StatusHeader()
         yield Static(Text(" › ".join(visible(c, 40) for c in self.crumbs)), classes="crumbs")
         yield Vertical(id="body")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.retry = AutoRetry(self, self._load)

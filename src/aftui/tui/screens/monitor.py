@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Sparkline, Static
+from textual.widgets import Input, Sparkline, Static
 
 from ...api import ApiError
 from ...api.models import EventSummary
@@ -44,6 +44,7 @@ from ...monitor.rate import rate_words
 from ...text import visible
 from ..host import host, session_of
 from ..session import Session
+from ..widgets.footer import KeyFooter
 from ..widgets.json_view import JsonView, dumps
 from ..widgets.status import StatusHeader
 from ..widgets.timeline import Timeline
@@ -98,9 +99,9 @@ class MonitorScreen(Screen[None]):
         Binding("w", "choose", "Watch"),
         Binding("h", "history", "History"),
         Binding("space", "mark", "Mark"),
-        Binding("r", "replay", "Replay"),
-        Binding("e", "edit_replay", "Edit+replay"),
-        Binding("R", "bulk_replay", "Replay marked"),
+        Binding("y", "replay", "Replay…"),
+        Binding("e", "edit_replay", "Edit+replay…"),
+        Binding("R", "bulk_replay", "Replay marked…"),
         Binding("x", "export", "Export"),
         Binding("c", "copy", "Copy JSON"),
         Binding("d", "toggle_detail", "Detail", show=False),
@@ -148,7 +149,7 @@ class MonitorScreen(Screen[None]):
                 yield Static(Text("No event selected.", style="dim"), id="monitor-detail-head")
                 yield JsonView(id="monitor-json")
         yield Static(id="monitor-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # The feeds and the journal writer are Python threads: a thread that wants the GIL waits for the
@@ -292,9 +293,20 @@ class MonitorScreen(Screen[None]):
 
     # --- the header bar and the status line -------------------------------------------------------
 
+    _told = ""  # what the header was last told of the feeds' connection
+
+    def _tell_header(self, batch: Batch) -> None:
+        """The header says what the feeds see: reconnecting while none is live, ok once one is again."""
+        phases = {state.phase for _, state in batch.states.values()}
+        said = "ok" if "live" in phases else "retrying" if "reconnecting" in phases else ""
+        if said and said != self._told:
+            self._told = said
+            host(self).connection(said)
+
     def _update_bar(self, batch: Batch) -> None:
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.
         self.query_one("#monitor-streams", Static).update(streams_text(batch.states), layout=False)
+        self._tell_header(batch)
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(
             Text(f"{rate_words(batch.rates):>10} ", style="bold"), layout=False

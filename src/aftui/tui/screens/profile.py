@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...api import ApiError, AuthError, Client, NetworkError, RetryPolicy
 from ...config import (
@@ -47,6 +47,7 @@ from ...text import visible
 from ..forms.oauth import check_client_credentials, revocable, revoke_current_token
 from ..host import host
 from ..session import TUI_RETRY
+from ..widgets.footer import KeyFooter
 from ..widgets.safe_select import SafeSelect
 from ..widgets.status import StatusHeader
 
@@ -203,7 +204,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                     yield Button("Test and save", id="save", variant="primary", compact=True)
                     yield Button("Cancel", id="cancel", compact=True)
                 yield Static(id="testing")
-        yield Footer()
+        yield KeyFooter()
 
     def _kept(self, field: str) -> str:
         """The placeholder of a secret input: what an empty input keeps."""
@@ -397,6 +398,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             project_id=self._text("project_id"),
             environment=str(self.query_one("#environment", Select).value),
             read_only=self.query_one("#read_only", Checkbox).value,
+            production=self.original.production if self.original is not None else None,  # kept; set in the file
             **credential,
         )
 

@@ -26,7 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
@@ -45,6 +45,7 @@ from ..host import session_of
 from ..safe import long_text, plain
 from ..session import Session
 from ..widgets.fields import Fields
+from ..widgets.footer import KeyFooter
 from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem
 from ..widgets.status import StatusHeader
 from .events import event_time
@@ -126,8 +127,10 @@ def export_dir(session: Session) -> Path:
 class ReplayScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
-        Binding("r", "replay", "Replay as is"),
-        Binding("e", "edit", "Edit & replay"),
+        # Sending is ctrl+s, as in every form: never a key that `r r` (refresh) or esc/enter could hit.
+        Binding("ctrl+s", "replay", "Send as is"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("e", "edit", "Edit & send…"),
         Binding("c", "copy", "Copy event"),
         Binding("x", "export", "Export"),
     ]
@@ -164,7 +167,7 @@ class ReplayScreen(Screen[None]):
                     yield Static(Text("Replay"), classes="title")
                     yield Static(Text("Not replayed yet.", style="dim"), id="outcome")
             yield Static(self._event_text(), id="original-event")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
@@ -308,6 +311,13 @@ class ReplayScreen(Screen[None]):
             return
         self._send(None, edited=False)
 
+    def action_refresh(self) -> None:
+        """Work the plan out again (the workflow or its trigger may have changed); never sends."""
+        if self.running:
+            self.notify("A replay is on its way: refresh once it is done.", severity="warning", markup=False)
+            return
+        self._prepare()
+
     def action_edit(self) -> None:
         refusal = self._refusal()
         if refusal is not None:
@@ -319,7 +329,7 @@ class ReplayScreen(Screen[None]):
         if size > MAX_EDIT_BYTES:
             self.notify(
                 f"The payload is {size / 1024 / 1024:.1f} MB; the editor takes up to {MAX_EDIT_BYTES // 1024 // 1024} MB. "
-                "x exports it; r replays it as it is.",
+                "x exports it; ctrl+s replays it as it is.",
                 severity="warning",
                 markup=False,
             )
@@ -437,7 +447,7 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         head.no_wrap, head.overflow = False, "fold"
         yield Static(head, classes="head")
         yield JsonEditor(self.text, id="editor")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()

@@ -1,7 +1,7 @@
 """Bulk replay: many `$errors` events of a workflow, replayed as they were, oldest first, one at a time.
 
 The screen lists them in the order they will go, each with whether it can
-be replayed (or why not), and waits for `r`: many requests to a live
+be replayed (or why not), and waits for `ctrl+s`: many requests to a live
 endpoint are not sent on the way in. A progress bar follows the run; `s` or
 esc stops it after the replay in flight; a summary ends it.
 """
@@ -15,7 +15,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar, Static
 
 from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
@@ -32,6 +32,7 @@ from ...text import visible
 from ..host import session_of
 from ..safe import plain
 from ..session import Session
+from ..widgets.footer import KeyFooter
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
@@ -59,7 +60,7 @@ def _result_cell(result: ReplayResult) -> Text:
 
 class BulkReplayScreen(Screen[None]):
     BINDINGS = [
-        Binding("r", "start", "Replay all"),
+        Binding("ctrl+s", "start", "Replay all"),  # not r: `r r` to refresh must never send
         Binding("s", "stop", "Stop"),
         Binding("escape", "stop_or_back", "Stop / Back"),
     ]
@@ -100,7 +101,7 @@ class BulkReplayScreen(Screen[None]):
         yield table
         yield ProgressBar(total=max(1, len(self.events)), show_eta=False)
         yield Static(Text("Checking how each run started…", style="dim"), id="summary")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
@@ -167,7 +168,7 @@ class BulkReplayScreen(Screen[None]):
             )
         rest = len(self.events) - ready
         return Text.assemble(
-            ("r replays ", "bold"),
+            ("ctrl+s replays ", "bold"),
             f"{ready} error{'s' if ready != 1 else ''}",
             f" ({rest} will be skipped)" if rest else "",
             (" · s or esc stops · esc goes back", "dim"),

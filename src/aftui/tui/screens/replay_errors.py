@@ -1,9 +1,10 @@
 """Replay where errors are listed: the workflow detail's Errors tab and an error opened from it.
 
-In both, `r` replays the error as it was and `e` edits it first (refresh
-moves to ctrl+r there). In the Errors tab `space` marks errors and `R`
-replays the marked ones in bulk, or every error shown when none is marked
-(a `/` filter narrows that down first).
+In both, `y` opens the replay of the error as it was and `e` opens it in
+the editor first; nothing is sent until `ctrl+s` there. `r` stays refresh,
+as everywhere. In the Errors tab `space` marks errors and `R` opens the bulk
+replay of the marked ones, or of every error shown when none is marked (a
+`/` filter narrows that down first).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from .replay import open_bulk_replay, open_replay
 
 
 class ErrorsTable(PagedTable[EventSummary]):
+    KEYS_AREA = "The errors"  # its heading in `?`
+
     BINDINGS = [
-        Binding("r", "replay", "Replay"),
-        Binding("e", "edit_replay", "Edit & replay"),
+        Binding("y", "replay", "Replay…"),
+        Binding("e", "edit_replay", "Edit & replay…"),
         Binding("space", "mark", "Mark"),
-        Binding("R", "bulk", "Bulk replay"),
-        Binding("ctrl+r", "refresh", "Refresh"),
+        Binding("R", "bulk", "Bulk replay…"),
     ]
 
     def __init__(
@@ -94,12 +96,11 @@ class ErrorsTable(PagedTable[EventSummary]):
 
 
 class ErrorEventScreen(EventScreen):
-    """An error opened from the Errors tab: the event screen, with replay on `r` and `e` (refresh on ctrl+r)."""
+    """An error opened from the Errors tab: the event screen, with replay on `y` and `e` (`r` refreshes)."""
 
     BINDINGS = [
-        Binding("r", "replay", "Replay"),
-        Binding("e", "edit_replay", "Edit & replay"),
-        Binding("ctrl+r", "reload", "Refresh"),
+        Binding("y", "replay", "Replay…"),
+        Binding("e", "edit_replay", "Edit & replay…"),
     ]
 
     def action_replay(self) -> None:

@@ -139,7 +139,7 @@ class SourceScreen(Guarded, DetailScreen):
     BINDINGS = [
         Binding("u", "update_source", "Update"),
         Binding("t", "toggle_active", "On/off"),
-        Binding("d", "delete_source", "Delete"),
+        Binding("d", "delete_source", "Delete source"),
         Binding("D", "delete_events", "Delete events"),
         Binding("w", "send_to_webhook", "To webhook"),
         Binding("E", "route_errors", "Route errors"),

@@ -16,13 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...config import Profile, config_path
 from ...text import visible
 from ..host import host
 from ..session import DemoStarter, Session, open_session
+from ..widgets.footer import KeyFooter
 from .profile import ProfileScreen, SavedProfile
 
 Chosen = tuple[Session, Profile | None]
@@ -70,7 +71,7 @@ class StartScreen(ModalScreen[Chosen | None]):
             )
             yield Static(id="starting")
             yield Static(classes="end")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -488,7 +488,7 @@ class WorkflowScreen(Guarded, DetailScreen):
                 (
                     "Errors",
                     Listing(
-                        "$errors of this workflow, newest first (the last 100). enter opens one · r replays, e edits first · space marks, R replays in bulk.",
+                        "$errors of this workflow, newest first (the last 100). enter opens one · y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk.",
                         errors,
                     ),
                 ),

@@ -85,17 +85,9 @@ class WorkspacesPane(Pane):
         user: User | None = self.session.user
         note = self.query_one("#note", Static)
         if user is None:
-            note.update(
-                Text(
-                    "This profile uses a workspace OAuth token: it carries one workspace and cannot read /users/me. "
-                    + (
-                        f"Workspace: {visible(self.session.org_id, 40)}"
-                        if self.session.org_id
-                        else "Set org_id in the profile to name it."
-                    )
-                )
-            )
+            note.update(Text(self._no_user_words()))
             return
+        note.update("")
         self.query_one("#user", Static).update(plan(user, self.session.now()))
         options = self.query_one("#orgs", OptionList)
         options.clear_options()
@@ -107,6 +99,23 @@ class WorkspacesPane(Pane):
                 )
             )
         self._show_quotas()
+
+    def _no_user_words(self) -> str:
+        """Why there is no user to show, as it is: an OAuth token cannot read it; a user key has not read it yet."""
+        workspace = (
+            f"Workspace: {visible(self.session.org_id, 40)}"
+            if self.session.org_id
+            else "Set org_id in the profile to name it."
+        )
+        if not self.client.uses_user_key:
+            return (
+                "This profile uses a workspace OAuth token: it carries one workspace and cannot read /users/me. "
+                + workspace
+            )
+        return (
+            f"Who you are (/users/me) could not be read from {visible(self.client.base_url, 80)}: "
+            "the header shows the connection. It is read again by itself once the service answers; r tries now."
+        )
 
     def _show_quotas(self) -> None:
         org = self.session.workspace

@@ -55,6 +55,8 @@ def parse(text: str) -> Any:
 class JsonEditor(Vertical):
     """`JsonEditor(text)`; posts `JsonEditor.Checked` after each check."""
 
+    KEYS_AREA = "The JSON editor"  # its heading in `?`
+
     DEFAULT_CSS = """
     JsonEditor { height: 1fr; }
     JsonEditor > TextArea { height: 1fr; }

@@ -59,6 +59,8 @@ def label(key: str | int | None, value: Any) -> Text:
 class JsonView(Tree[Any]):
     """`set_data(payload)`; enter or space folds, `e` unfolds every level shown, `E` folds all."""
 
+    KEYS_AREA = "The JSON tree"  # its heading in `?`
+
     BINDINGS = [
         Binding("e", "expand_all", "Unfold"),
         Binding("E", "collapse_all", "Fold all"),

@@ -50,6 +50,8 @@ class Column(Generic[T]):
 class PagedTable(Vertical, Generic[T]):
     """Give it `fetch(limit=, after=, **params) -> Page[T]`, columns and an id for each item."""
 
+    KEYS_AREA = "The list"  # its heading in `?`
+
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
         Binding("r", "refresh", "Refresh"),

@@ -13,6 +13,7 @@ class Pane(Vertical):
     """Panes are mounted when first shown and told when the workspace changes."""
 
     TITLE = ""
+    KEYS_AREA = "This pane"  # its heading in `?`
     DEFAULT_CSS = """
     Pane { height: 1fr; }
     Pane > .pane-title { height: 1; padding: 0 1; text-style: bold; background: $boost; }

@@ -11,7 +11,7 @@ from ..host import host
 
 
 class StatusHeader(Static):
-    """`aftui  profile  workspace  environment  ● connection  READ-ONLY  DEMO`"""
+    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  READ-ONLY  base URL`"""
 
     DEFAULT_CSS = """
     StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -24,6 +24,8 @@ class StatusHeader(Static):
     read_only: reactive[bool] = reactive(False)
     demo: reactive[bool] = reactive(False)
     where: reactive[str] = reactive("")
+    production: reactive[bool] = reactive(False)
+    url: reactive[str] = reactive("")
 
     def sync(self) -> None:
         """Show the app's session and connection (the app calls it again when either changes)."""
@@ -37,10 +39,14 @@ class StatusHeader(Static):
         self.read_only = session.read_only
         self.demo = session.demo
         self.connection = app.connection_state
+        self.production = bool(app.profile is not None and app.profile.production)
+        self.url = session.client.base_url
 
     def render(self) -> Text:
         text = Text()
         text.append(" aftui ", style="bold reverse")
+        if self.production:  # first, in reverse red, so it is read before anything else
+            text.append(" ▲ PRODUCTION ", style="bold white on red")
         if self.demo:
             text.append(" DEMO ", style="bold black on yellow")
         text.append(f" {visible(self.profile, 20)} ", style="bold")
@@ -55,6 +61,8 @@ class StatusHeader(Static):
             text.append("  READ-ONLY ", style="bold black on red")
         if self.where:
             text.append("  " + visible(self.where, 40), style="dim")
+        if self.url:  # last: what the connection's state is about, cut first on a narrow terminal
+            text.append("  " + visible(self.url.split("://", 1)[-1], 60), style="dim")
         return text
 
 
@@ -62,6 +70,8 @@ _CONNECTION = {
     "ok": ("●", "green"),
     "connecting": ("●", "yellow"),
     "retrying": ("●", "yellow"),
+    "reconnecting": ("●", "yellow"),
     "offline": ("●", "red"),
+    "unreachable": ("●", "red"),
     "auth": ("●", "red"),
 }

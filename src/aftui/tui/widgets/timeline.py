@@ -31,6 +31,8 @@ DEFAULT_CAP = 10_000
 
 
 class Timeline(ScrollView, can_focus=True):
+    KEYS_AREA = "The events"  # its heading in `?`
+
     BINDINGS = [
         Binding("up,k", "move(-1)", "Up", show=False),
         Binding("down,j", "move(1)", "Down", show=False),

@@ -1,0 +1,125 @@
+"""What the palette finds by name: sources, workflows, webhooks, accounts and Connect users, with actions on them.
+
+Only what aftui already has: the rows the panes have listed (a pane not yet
+shown has listed nothing) and the workflows it knows (`known.py`; the service
+cannot list workflows). Nothing is fetched while the user types. Opening a
+listed row goes through its pane (the same `PagedTable.Opened` enter sends),
+so it opens exactly as enter there would; changes go through the same
+`forms/lifecycle.py` steps as the panes' keys (asking first, refused when
+read-only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from textual.app import App
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher
+
+from ..monitor import Target
+from ..text import visible
+from .host import host
+from .screens.monitor import open_monitor
+from .widgets.paged_table import PagedTable
+from .widgets.pane import Pane
+
+NAME_CHARS = 50
+
+
+@dataclass(frozen=True)
+class Action:
+    title: str  # what the palette shows and matches: `Deactivate source Stripe payments`
+    run: Callable[[], object]
+    help: str  # the id, so two of one name are told apart
+
+
+# Pane id -> (the word for one of its rows, how a row is named)
+_LISTED: dict[str, tuple[str, Callable[[Any], str | None]]] = {
+    "sources": ("source", lambda s: s.name),
+    "webhooks": ("webhook", lambda w: w.name or w.url),
+    "accounts": ("account", lambda a: " · ".join(p for p in (a.name, a.app.name if a.app else None) if p)),
+    "connect": ("Connect user", lambda u: u.external_id),
+}
+
+
+def resource_actions(app: App[Any]) -> list[Action]:
+    """Every action on every named thing aftui has listed or knows, in the sidebar's order."""
+    actions: list[Action] = []
+    panes = {pane.id: pane for pane in _panes(app)}
+    for pane_id, (kind, name_of) in _LISTED.items():
+        pane = panes.get(pane_id)
+        if pane is None:
+            continue
+        table = pane.query(PagedTable).first(PagedTable) if pane.query(PagedTable) else None
+        if table is None:
+            continue
+        for item in list(table.pager.items):
+            name = visible(name_of(item) or table.item_id(item), NAME_CHARS)
+            ident = table.item_id(item)
+            actions.append(Action(f"Open {kind} {name}", partial(_open_row, table, item), ident))
+            if pane_id == "sources":
+                actions += _source_actions(pane, item, name)
+    actions += _workflow_actions(app, panes.get("workflows"))
+    return actions
+
+
+def _panes(app: App[Any]) -> Iterator[Pane]:
+    if not app.screen_stack:
+        return
+    for switcher in app.screen_stack[0].query("#panes").results(ContentSwitcher):
+        yield from switcher.query(Pane).results(Pane)
+
+
+def _open_row(table: PagedTable[Any], item: Any) -> None:
+    table.post_message(PagedTable.Opened(table, item))  # the pane opens it, as enter on its row would
+
+
+def _source_actions(pane: Pane, source: Any, name: str) -> list[Action]:
+    from .forms.lifecycle import toggle_source
+
+    verb = "Activate" if source.active is False else "Deactivate"
+    return [
+        Action(f"{verb} source {name}", partial(_change, pane, partial(toggle_source, pane, source)), source.id),
+        Action(
+            f"Monitor source {name}",
+            partial(open_monitor, pane.app, [Target("source", source.id, source.name or source.id)]),
+            source.id,
+        ),
+    ]
+
+
+def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
+    from .forms.lifecycle import toggle_workflow
+
+    session = host(app).session
+    if session is None:
+        return []
+    actions: list[Action] = []
+    for ident, entry in session.known.in_workspace(session.org_id or "").items():
+        label = (entry.get("name") if isinstance(entry, dict) else None) or ident
+        name = visible(label, NAME_CHARS)
+        owner: Widget = pane if pane is not None else app.screen
+        actions += [
+            Action(f"Open workflow {name}", partial(host(app).open_id, ident), ident),
+            Action(
+                f"Monitor workflow {name}",
+                partial(open_monitor, app, [Target("events", ident, label), Target("errors", ident, label)]),
+                ident,
+            ),
+            Action(f"Errors of workflow {name}", partial(open_monitor, app, [Target("errors", ident, label)]), ident),
+            Action(
+                f"Activate or deactivate workflow {name}",
+                partial(_change, owner, partial(toggle_workflow, owner, ident, None)),
+                ident,
+            ),
+        ]
+    return actions
+
+
+def _change(owner: Widget, step: Callable[[], Any]) -> None:
+    """A change asks first (a dialog), so it runs as a worker of the pane that owns it, as its key would."""
+    owner.run_worker(step(), group="change", exclusive=True, exit_on_error=False)

@@ -1,0 +1,55 @@
+"""The footer: the keys of the screen on top, nearest first, with `?` always in sight.
+
+Textual's Footer lists the focused widget's keys, then its screen's, then
+the App's, and cuts what does not fit: at 80 columns that cut `?` (an App
+key, so the last). This one is compact, docks `?` at the right where the
+palette key was (the palette stays on ctrl+p and `:`, and `?` says so),
+shows each description once, and reads the bindings again whenever its
+screen comes back on top, so what it shows is what the keys do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+HELP_KEY = "question_mark"
+
+
+class KeyFooter(Footer):
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterKey.-command-palette { padding: 0 1; margin: 0; }
+    KeyFooter.-compact KeyGroup { margin: 0 1 0 0; padding-left: 0; }
+    KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(compact=True, show_command_palette=False)
+
+    def compose(self) -> ComposeResult:
+        seen: set[str] = set()
+        help_key: FooterKey | None = None
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                if widget.key == HELP_KEY:
+                    help_key = widget
+                    continue
+                if widget.description and widget.description in seen:
+                    continue  # two keys for one thing (or two things told alike): the nearest one only
+                seen.add(widget.description)
+            yield widget
+        if help_key is not None:
+            help_key.add_class("-command-palette")  # Footer's own style for its docked key: right, after a bar
+            yield help_key
+
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        """Back on top (a dialog or a pushed screen closed): focus is restored by now, so read the keys again."""
+        if screen is self.screen:
+            self.call_after_refresh(screen.refresh_bindings)

@@ -1,0 +1,81 @@
+"""The header tells the truth: the connection as it is (with the URL), who said what, production marked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from tui_helpers import wait_for
+
+from aftui.config import Profile
+from aftui.emulator.server import Options, serve_in_thread
+from aftui.tui.app import AftuiApp
+from aftui.tui.run import demo_session
+from aftui.tui.screens.workspaces import WorkspacesPane
+from aftui.tui.widgets.status import StatusHeader
+
+
+def header(app) -> str:
+    return app.screen.query_one(StatusHeader).render().plain
+
+
+def said(app) -> list[tuple[str, str]]:
+    return [(n.title, n.message) for n in app._notifications]
+
+
+async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> None:
+    handle = serve_in_thread(Options(port=0, seed=1))
+    info, base_url = handle.emulator.describe(), handle.base_url
+    port = urlsplit(base_url).port
+    handle.stop()
+    session = demo_session(base_url, info, data=tmp_path / "data")
+    app = AftuiApp(session)
+    back = None
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_for(pilot, lambda: "unreachable since" in header(app), timeout=20)
+            shown = header(app)
+            assert "● ok" not in shown and urlsplit(base_url).netloc in shown
+            assert not [m for t, m in said(app) if t == "The service said"]
+            assert any(m.startswith(f"Could not reach {base_url}") for _, m in said(app))
+            await pilot.press("1")
+            await wait_for(pilot, lambda: bool(app.query(WorkspacesPane)))
+            note = str(app.query_one("WorkspacesPane #note").render())
+            assert "OAuth" not in note and "could not be read" in note
+
+            back = serve_in_thread(Options(port=port, seed=1))
+            await pilot.press("2")  # the Sources list tries again by itself; its answer brings who we are back
+            await wait_for(pilot, lambda: "● ok" in header(app) and "Acme Ops" in header(app), timeout=30)
+            assert "no workspace" not in header(app)
+            note = str(app.query_one("WorkspacesPane #note").render())
+            assert "could not be read" not in note
+    finally:
+        if back is not None:
+            back.stop()
+
+
+async def test_the_header_says_reconnecting_while_the_monitor_cannot_reach_the_service(make_app, emulator) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        emulator.stop()
+        await wait_for(
+            pilot, lambda: "reconnecting" in str(app.screen.query_one("#monitor-streams").render()), timeout=20
+        )
+        await wait_for(pilot, lambda: "● ok" not in header(app), timeout=5)
+        assert "reconnecting" in header(app)
+
+
+async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: Path) -> None:
+    profile = Profile(name="live", api_key="k" * 20, production=True)
+    app = make_app(profile=profile)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        assert header(app).lstrip().startswith("aftui  ▲ PRODUCTION")
+    assert Profile.from_dict("live", {"production": True}).production is True
+    other = make_app(profile=Profile(name="staging", api_key="k" * 20))
+    async with other.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(other), timeout=10)
+        assert "PRODUCTION" not in header(other)

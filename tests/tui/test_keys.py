@@ -1,0 +1,156 @@
+"""Every key means one thing: refresh is `r` everywhere, sending never shares a key with it; the footer and `?`
+show the keys of the screen on top, in words."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from test_replay import post_orders, workflow_output
+from textual.widgets import Static, Tabs
+from textual.widgets._footer import FooterKey
+from tui_helpers import wait_for
+
+from aftui.tui.modals.keys import KeysScreen
+from aftui.tui.screens.detail import DetailScreen
+from aftui.tui.screens.replay import ReplayScreen
+from aftui.tui.screens.replay_bulk import BulkReplayScreen
+from aftui.tui.screens.replay_errors import ErrorsTable
+from aftui.tui.screens.sources import SourceScreen
+from aftui.tui.widgets.json_view import JsonView
+
+SENDING = {"replay", "edit_replay", "bulk", "bulk_replay", "start", "edit"}
+
+
+def shown_keys(app) -> dict[str, str]:
+    """The footer's keys as drawn: key → description, only those inside the screen's width."""
+    width = app.size.width
+    return {
+        k.key: k.description
+        for k in app.screen.query(FooterKey)
+        if k.region.width and k.region.x >= 0 and k.region.right <= width
+    }
+
+
+def keys_text(app) -> str:
+    console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+    for static in app.screen.query(Static):
+        console.print(static.content)
+    return console.export_text()
+
+
+async def errors_tab(app, pilot, workflow_id: str) -> ErrorsTable:
+    app.open_id(workflow_id)
+    await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+    table = app.screen.query_one(ErrorsTable)
+    await wait_for(pilot, lambda: bool(table.rows) and isinstance(app.focused, Tabs), timeout=10)
+    await pilot.press(*"]]]]")  # Overview, Triggers, Steps, Events, Errors
+    return table
+
+
+async def test_r_refreshes_in_the_errors_tab_whatever_has_focus_and_never_replays(make_app, emulator) -> None:
+    post_orders(emulator, "ord_keys1")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        detail = app.screen
+        await pilot.press("down")
+        await wait_for(pilot, lambda: app.focused is table.table)
+        for where in ("table", "tab bar"):
+            if where == "tab bar":
+                app.screen.query_one(Tabs).focus()
+                await pilot.pause()
+            assert app.screen.active_bindings["r"].binding.action in {"refresh", "reload"}, where
+            await wait_for(pilot, lambda: shown_keys(app).get("r") == "Refresh")
+            await pilot.press("r", "r")
+            await pilot.pause(0.2)
+            assert app.screen is detail, f"r r from the {where} left the detail"
+        await wait_for(
+            pilot, lambda: bool(app.screen.query(ErrorsTable)) and bool(app.screen.query_one(ErrorsTable).rows)
+        )
+        table = app.screen.query_one(ErrorsTable)
+        table.table.focus()
+        await pilot.pause()
+        # The replay opens on its own key, and `r r` there (a refresh pressed twice) sends nothing.
+        before = len(workflow_output(emulator, "$errors/event_summaries"))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), timeout=10)
+        replay = app.screen
+        await wait_for(pilot, lambda: replay.plan is not None, timeout=10)
+        await pilot.press("r", "r", "enter")
+        await pilot.pause(0.5)
+        assert replay.result is None and not replay.running
+        assert len(workflow_output(emulator, "$errors/event_summaries")) == before
+        for screen in (replay,):
+            for key in ("r", "enter", "escape", "down", "up"):
+                active = screen.active_bindings.get(key)
+                assert active is None or active.binding.action not in SENDING, key
+
+
+async def test_the_footer_shows_the_keys_of_the_screen_on_top_after_one_closes(make_app, emulator) -> None:
+    post_orders(emulator, "ord_keys2", "ord_keys3")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: app.focused is table.table)
+        await wait_for(pilot, lambda: "R" in shown_keys(app))
+        for opener, kind in (("R", BulkReplayScreen), ("y", ReplayScreen), ("question_mark", KeysScreen)):
+            await pilot.press(opener)
+            await wait_for(pilot, lambda: isinstance(app.screen, kind), timeout=10)  # noqa: B023
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+            # What the footer says is what the keys do: the table's keys, as the table has the focus again.
+            await wait_for(
+                pilot,
+                lambda: all(
+                    app.screen.active_bindings[k].binding.description == d for k, d in shown_keys(app).items() if d
+                ),
+            )
+            assert shown_keys(app).get("y") == "Replay…" and shown_keys(app).get("r") == "Refresh", opener
+
+
+async def test_the_footer_keeps_help_in_sight_at_80_columns_and_says_each_thing_once(make_app, emulator) -> None:
+    source = next(s for s in emulator.emulator.store.sources.values() if s.name == "Webhook inbox")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        await wait_for(pilot, lambda: "question_mark" in shown_keys(app))
+        app.open_id(source.id)
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query(Tabs)))
+        await wait_for(pilot, lambda: "question_mark" in shown_keys(app))
+        keys = shown_keys(app)
+        assert {"escape", "r", "question_mark"} <= set(keys)
+        drawn = [k.description for k in app.screen.query(FooterKey) if k.description]
+        assert len(drawn) == len(set(drawn)), drawn
+
+
+async def test_help_is_grouped_in_words_with_human_key_names(make_app, emulator) -> None:
+    source = next(s for s in emulator.emulator.store.sources.values() if s.name == "Webhook inbox")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.open_id(source.id)
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query(Tabs)))
+        await wait_for(pilot, lambda: isinstance(app.focused, Tabs))
+        await pilot.press("[")  # from the first tab, round to the last: JSON
+        await wait_for(pilot, lambda: str(app.screen.query_one(Tabs).active_tab.label) == "JSON")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: isinstance(app.focused, JsonView))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        text = keys_text(app)
+    for raw in ("left_square_bracket", "right_square_bracket", "question_mark", "JsonView", "SourceScreen", "Pane 1"):
+        assert raw not in text, raw
+    for said in (
+        "The JSON tree",
+        "This screen",
+        "Everywhere",
+        "Previous tab",
+        "2 ",
+        "Go to Sources",
+        "Go to Components",
+    ):
+        assert said in text, said
+    lines = text.splitlines()
+    assert any(line.split()[:2] == ["[", "Previous"] for line in lines if line.split())
+    assert text.index("The JSON tree") < text.index("This screen") < text.index("Everywhere")

@@ -1,0 +1,87 @@
+"""The palette finds what aftui has listed or knows by name, and acts on it."""
+
+from __future__ import annotations
+
+from textual.command import CommandPalette
+from tui_helpers import wait_for
+
+from aftui.tui.modals.confirm import ConfirmScreen
+from aftui.tui.palette_items import resource_actions
+from aftui.tui.screens.accounts import AccountScreen
+from aftui.tui.screens.monitor import MonitorScreen
+from aftui.tui.screens.sources import SourceScreen
+from aftui.tui.screens.webhooks import WebhookScreen
+from aftui.tui.screens.workflows import WorkflowScreen
+
+
+async def palette(pilot, text: str) -> None:
+    """Open the palette, type `text` and take the best hit."""
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*text)
+    await wait_for(pilot, lambda: app.screen.query("CommandList").first().option_count > 0, timeout=5)
+    await pilot.pause(0.3)  # the hits of every provider are in
+    await pilot.press("enter")
+
+
+def titles(app) -> list[str]:
+    return [a.title for a in resource_actions(app)]
+
+
+async def test_the_palette_opens_and_acts_on_sources_workflows_webhooks_and_accounts_by_name(
+    make_app, emulator
+) -> None:
+    store = emulator.emulator.store
+    source = next(s for s in store.sources.values() if s.name == "Stripe payments (EU)")
+    workflow = store.workflows[emulator.emulator.demo.order_workflow_id]
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: any(t.startswith("Open source ") for t in titles(app)), timeout=10)
+        assert {"Open source Stripe payments (EU)", "Deactivate source Stripe payments (EU)"} <= set(titles(app))
+        assert "Monitor source Stripe payments (EU)" in titles(app)
+
+        await palette(pilot, "Open source Stripe payments (EU)")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and app.screen.ident == source.id)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SourceScreen))
+
+        await palette(pilot, "Deactivate source Stripe payments (EU)")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # asks first, as `t` does
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        assert store.sources[source.id].active
+
+        await pilot.press("3")  # the workflows aftui knows, found in subscriptions
+        await wait_for(pilot, lambda: f"Errors of workflow {workflow.name}" in titles(app), timeout=10)
+        await palette(pilot, f"Errors of workflow {workflow.name}")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen), timeout=10)
+        assert [(t.kind, t.emitter_id) for t in app.screen.initial] == [("errors", workflow.id)]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MonitorScreen))
+        await palette(pilot, f"Open workflow {workflow.name}")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == workflow.id)
+        await pilot.press("escape")
+
+        await pilot.press("4")
+        await wait_for(pilot, lambda: any(t.startswith("Open webhook ") for t in titles(app)), timeout=10)
+        webhook = next(t for t in titles(app) if t.startswith("Open webhook "))
+        await palette(pilot, webhook)
+        await wait_for(pilot, lambda: isinstance(app.screen, WebhookScreen))
+        await pilot.press("escape")
+
+        await pilot.press("8")
+        await wait_for(pilot, lambda: any(t.startswith("Open account ") for t in titles(app)), timeout=10)
+        account = next(t for t in titles(app) if t.startswith("Open account "))
+        await palette(pilot, account)
+        await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen))
+
+
+async def test_the_palette_finds_connect_users_once_listed(make_app) -> None:
+    app = make_app(start_pane="connect")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: any(t.startswith("Open Connect user ") for t in titles(app)), timeout=15)
+        user = next(t for t in titles(app) if t.startswith("Open Connect user "))
+        await palette(pilot, user)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "EndUserScreen")
+        assert app.screen.ident == user.removeprefix("Open Connect user ")
