@@ -181,9 +181,9 @@ class ErrorGroupsView(Vertical):
                 markup=False,
             )
             return
-        label = f"{group.key.name}: {group.sample}"
         left = group.count - len(todo)
-        self.errors.bulk(todo, f"group {visible(label, 50)}" + (f", {left} fixed or replays left out" if left else ""))
+        label = f"{left} replayed ok or replays, left out; " if left else ""
+        self.errors.bulk(todo, f"{label}the group {group.key.name}: {group.sample}")
 
 
 class ErrorsTab(ScrollableContainer, can_focus=False):

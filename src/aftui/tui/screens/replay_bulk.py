@@ -155,7 +155,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             ("Bulk replay: ", "bold"),
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
-            (f" ({visible(self.what, 60)})" if self.what else "", "dim"),
+            (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
             (", oldest first, one at a time, each with the fix", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
@@ -251,6 +251,11 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         if not ready:
             return Text.assemble(
                 ("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim")
+            )
+        if self._fix_refusal() is not None:
+            return Text.assemble(
+                ("The fix cannot be made (see beside it): nothing will be sent. ", "bold red"),
+                ("f fix · esc goes back", "dim"),
             )
         rest = len(self.events) - ready
         return Text.assemble(
@@ -381,10 +386,10 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
                 index,
                 Text.assemble(
                     ("would send ", "bold"),
+                    ("edited " if edited else "as it was ", "cyan" if edited else "dim"),
                     plan.request.method,
                     " ",
-                    plain(plan.request.full_url, 60, "dim"),
-                    (" (edited)" if edited else " (as it was)", "cyan" if edited else "dim"),
+                    plain(plan.request.full_url, 80, "dim"),
                 ),
             )
         ready = self._ready()
