@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
@@ -127,6 +128,22 @@ class ReplayLog:
     def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]:
         """The replays of one event, newest first."""
         return self._rows("WHERE emitter_id = ? AND event_id = ?", (emitter_id, event_id))
+
+    def touching(
+        self, emitter_id: str, event_ids: Collection[str], replay_ids: Collection[str] = ()
+    ) -> list[ReplayRow]:
+        """The replays that replayed one of these events, or led to one of them (an error of a replay
+        that failed again), or carry one of these replay ids; newest first."""
+        ids, replays = list(dict.fromkeys(event_ids)), list(dict.fromkeys(replay_ids))
+        if not ids and not replays:
+            return []
+        marks = ", ".join("?" * len(ids)) or "NULL"
+        named = ", ".join("?" * len(replays)) or "NULL"
+        where = (
+            f"WHERE (emitter_id = ? AND event_id IN ({marks})) "
+            f"OR (outcome_emitter_id = ? AND outcome_event_id IN ({marks})) OR replay_id IN ({named})"
+        )
+        return self._rows(where, (emitter_id, *ids, emitter_id, *ids, *replays), limit=10_000)
 
     def recent(self, limit: int = 100) -> list[ReplayRow]:
         return self._rows("", (), limit)

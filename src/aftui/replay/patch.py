@@ -18,9 +18,21 @@ import copy
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PatchError", "apply_edits", "merge_patch", "parse_assignment", "parse_patch", "set_path"]
+__all__ = [
+    "Change",
+    "Edit",
+    "PatchError",
+    "apply_edits",
+    "changes",
+    "merge_patch",
+    "parse_assignment",
+    "parse_edit",
+    "parse_patch",
+    "set_path",
+]
 
 Path = list[str | int]
 
@@ -153,3 +165,112 @@ def apply_edits(payload: Any, patch: Any = None, assignments: Sequence[str] = ()
         except PatchError as error:
             raise PatchError(f"{text.strip()!r}: {error}") from None
     return result
+
+
+# --- one line of edit, as the TUI's bulk replay takes it ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A merge patch, assignments, or both: what one line typed in the TUI says to do to every payload."""
+
+    patch: Any = None
+    assignments: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self.patch is None and not self.assignments
+
+    def apply(self, payload: Any) -> Any:
+        return apply_edits(payload, self.patch, self.assignments)
+
+
+def parse_edit(text: str) -> Edit:
+    """`{"a": 1}` is a merge patch; anything else is `path = value` assignments separated by `;`
+    (a `;` inside quotes, brackets or braces belongs to the value). Every assignment is read here,
+    so a bad one is said before any payload is looked at."""
+    source = text.strip()
+    if not source:
+        return Edit()
+    if source.startswith("{"):
+        return Edit(patch=parse_patch(source))
+    parts = [part.strip() for part in _split(source) if part.strip()]
+    for part in parts:
+        parse_assignment(part)
+    return Edit(assignments=tuple(parts))
+
+
+def _split(text: str) -> list[str]:
+    parts, depth, quote, start, escaped = [], 0, "", 0, False
+    for at, char in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth = max(0, depth - 1)
+        elif char == ";" and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return parts
+
+
+@dataclass(frozen=True)
+class Change:
+    """One place an edit changed: `path`, and the value before and after (`MISSING` where there was none)."""
+
+    path: str
+    before: Any
+    after: Any
+
+    @property
+    def kind(self) -> str:
+        if self.before is MISSING:
+            return "added"
+        if self.after is MISSING:
+            return "removed"
+        return "changed"
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+MAX_CHANGES = 200  # places listed per payload: a patch that replaces everything is not listed leaf by leaf
+
+
+def changes(before: Any, after: Any, path: str = "") -> list[Change]:
+    """Where `after` differs from `before`: objects are compared field by field, anything else as a whole."""
+    out: list[Change] = []
+    _diff(before, after, path, out)
+    return out
+
+
+def _diff(before: Any, after: Any, path: str, out: list[Change]) -> None:
+    if len(out) >= MAX_CHANGES:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        for name in list(dict.fromkeys([*before, *after])):
+            where = (
+                f"{path}.{name}" if path and _plain(name) else (name if _plain(name) else f"{path}[{json.dumps(name)}]")
+            )
+            _diff(before.get(name, MISSING), after.get(name, MISSING), where, out)
+        return
+    if before is MISSING and after is MISSING:
+        return
+    if before is MISSING or after is MISSING or type(before) is not type(after) or before != after:
+        out.append(Change(path or "$", before, after))
+
+
+def _plain(name: str) -> bool:
+    return re.fullmatch(r"[A-Za-z_$][\w$-]*", name) is not None

@@ -21,6 +21,7 @@ from ..api import ApiError, Client, ReadOnlyError
 from ..api.errors import transport_message
 from ..api.models import EventSummary, WorkflowError
 from ..journal.replays import ReplayLog
+from .patch import PatchError
 from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
 from .watch import Outcome, OutcomeWatcher
@@ -197,8 +198,9 @@ async def replay_bulk(
     stop: asyncio.Event | None = None,
     planner: Planner | None = None,
     watch_timeout: float = WATCH_TIMEOUT_S,
+    edit: Callable[[ReplayPlan], Any] | None = None,
 ) -> BulkSummary:
-    """Replay `events` one at a time, oldest first, each as it was.
+    """Replay `events` one at a time, oldest first, each as it was (or as `edit(plan)` makes its body).
 
     `on_progress(index, summary, result)` is called before each one
     (result None) and after it; setting `stop` ends the run after the replay
@@ -221,9 +223,21 @@ async def replay_bulk(
                 on_progress(index, summary, None)
             try:
                 plan = await planner.plan(event, workflow_id)
+                edited = edit is not None and plan.replayable
+                body = edit(plan) if edit is not None and plan.replayable else None
                 result = await replay_one(
-                    client, plan, log=log, on_seen=on_seen, watch_timeout=watch_timeout, stop=stop, http=http
+                    client,
+                    plan,
+                    body=body,
+                    edited=edited,
+                    log=log,
+                    on_seen=on_seen,
+                    watch_timeout=watch_timeout,
+                    stop=stop,
+                    http=http,
                 )
+            except PatchError as exc:  # the caller checks every payload first; this one changed meanwhile
+                result = ReplayResult(plan, None, None, None, Outcome("not sent", f"the edit cannot be made: {exc}"))
             except ApiError as exc:
                 plan = ReplayPlan(
                     event, event.error() or WorkflowError(), workflow_id or "", None, "unknown", reason=exc.message

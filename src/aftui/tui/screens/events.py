@@ -88,6 +88,9 @@ class EventScreen(DetailScreen):
         return full
 
     def tabs(self) -> list[tuple[str, Widget]]:
+        return [("Overview", Fields(self.overview_rows()))]
+
+    def overview_rows(self) -> list[tuple[str, Any]]:
         event: EventSummary = self.record
         rows: list[tuple[str, Any]] = [
             ("ID", event.id),
@@ -111,7 +114,7 @@ class EventScreen(DetailScreen):
                 ("Trigger", f"{ctx.source_type} {ctx.emitter_id or ''}"),
                 ("Step", error.error.cellId),
             ]
-        return [("Overview", Fields(rows))]
+        return rows
 
     def json_data(self) -> Any:
         event: EventSummary = self.record

@@ -14,6 +14,7 @@ shows the plan but does not send it, and says so.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from ...config import data_dir
 from ...export import event_record, export_ndjson
 from ...replay import (
     OUTCOME_WORDS,
+    BulkSummary,
     Planner,
     ReplayPlan,
     ReplayResult,
@@ -62,9 +64,17 @@ def open_replay(node: DOMNode, event: EventSummary, workflow_id: str, *, edit: b
     node.app.push_screen(ReplayScreen(event, workflow_id, edit=edit))
 
 
-def open_bulk_replay(node: DOMNode, events: list[EventSummary], workflow_id: str) -> None:
-    """Push the bulk replay screen for these `$errors` events (replayed oldest first, after a key press)."""
-    node.app.push_screen(BulkReplayScreen(events, workflow_id))
+def open_bulk_replay(
+    node: DOMNode,
+    events: list[EventSummary],
+    workflow_id: str,
+    *,
+    title: str | None = None,
+    done: Callable[[BulkSummary | None], None] | None = None,
+) -> None:
+    """Push the bulk replay screen for these `$errors` events (replayed oldest first, after a key press);
+    `done` gets what was replayed, and how, when the screen is left."""
+    node.app.push_screen(BulkReplayScreen(events, workflow_id, title=title), done)
 
 
 # --- what the screen shows ------------------------------------------------------------------------------

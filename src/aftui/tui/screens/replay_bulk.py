@@ -1,21 +1,33 @@
-"""Bulk replay: many `$errors` events of a workflow, replayed as they were, oldest first, one at a time.
+"""Bulk replay: many `$errors` events of a workflow, replayed oldest first, one at a time, with one fix.
 
 The screen lists them in the order they will go, each with whether it can
 be replayed (or why not), and waits for `ctrl+s`: many requests to a live
-endpoint are not sent on the way in. A progress bar follows the run; `s` or
-esc stops it after the replay in flight; a summary ends it.
+endpoint are not sent on the way in. The fix field (`f`) takes one edit for
+every payload: a JSON merge patch (`{"customer_email": "ops@x.io"}`) or
+`path = value` assignments separated by `;` (`aftui.replay.patch`, as
+`aftui replay --patch/--set` reads them). Each row says what the fix
+changes in its payload and the highlighted one's changes are listed below;
+a fix that cannot be read, or cannot be made on one payload, is said beside
+the field and nothing is sent. `d` is a dry run: what would be sent where,
+and nothing is. A progress bar follows the run; `s` or esc stops it after
+the replay in flight; a summary ends it, and esc hands the outcomes back to
+whoever opened the screen (the Errors tab clears the marks of those that
+succeeded).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import DataTable, Input, ProgressBar, Static
 
 from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
@@ -28,7 +40,8 @@ from ...replay import (
     original_order,
     replay_bulk,
 )
-from ...text import visible
+from ...replay.patch import Change, Edit, PatchError, changes, parse_edit
+from ...text import safe_json, visible
 from ..host import session_of
 from ..safe import plain
 from ..session import Session
@@ -36,6 +49,9 @@ from ..widgets.footer import KeyFooter
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
+
+PREVIEW_LINES = 4
+NO_FIX = "no fix: each is sent as it was · f types one"
 
 MARKS = {"succeeded": ("✔ succeeded", "green"), "failed": ("✖ failed again", "red"), "skipped": ("– skipped", "dim")}
 
@@ -58,17 +74,62 @@ def _result_cell(result: ReplayResult) -> Text:
     return Text.assemble((words, style), ": ", plain(outcome.detail, 80, "" if outcome.kind == "failed" else "dim"))
 
 
-class BulkReplayScreen(Screen[None]):
+def change_words(found: list[Change]) -> Text:
+    """The Change cell: what the fix does to one payload, in a few words."""
+    if not found:
+        return Text("no change", style="dim")
+    if len(found) > 1:
+        return Text(f"{len(found)} changes", style="cyan")
+    mark = {"added": "+", "removed": "-", "changed": "~"}[found[0].kind]
+    return Text.assemble((mark, "bold cyan"), plain(found[0].path, 40, "cyan"))
+
+
+def _value(value: Any) -> Text:
+    return plain(safe_json(value, indent=None) if not isinstance(value, str) else json.dumps(value), 60)
+
+
+def change_lines(found: list[Change], limit: int = PREVIEW_LINES) -> list[Text]:
+    """`+ customer_email: "ops@x.io"`, `~ quantity: 1 → 2`, `- debug (was true)`; then how many more."""
+    lines = []
+    for change in found[:limit]:
+        if change.kind == "added":
+            lines.append(Text.assemble(("+ ", "bold green"), plain(change.path, 60), ": ", _value(change.after)))
+        elif change.kind == "removed":
+            lines.append(
+                Text.assemble(
+                    ("- ", "bold red"), plain(change.path, 60), (" (was ", "dim"), _value(change.before), (")", "dim")
+                )
+            )
+        else:
+            lines.append(
+                Text.assemble(
+                    ("~ ", "bold yellow"),
+                    plain(change.path, 60),
+                    ": ",
+                    _value(change.before),
+                    " → ",
+                    _value(change.after),
+                )
+            )
+    if len(found) > limit:
+        lines.append(Text(f"… and {len(found) - limit} more", style="dim"))
+    return lines
+
+
+class BulkReplayScreen(Screen["BulkSummary | None"]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Replay all"),  # not r: `r r` to refresh must never send
+        Binding("d", "dry_run", "Dry run"),
+        Binding("f", "fix", "Fix"),
         Binding("s", "stop", "Stop"),
         Binding("escape", "stop_or_back", "Stop / Back"),
     ]
 
-    def __init__(self, events: list[EventSummary], workflow_id: str) -> None:
+    def __init__(self, events: list[EventSummary], workflow_id: str, *, title: str | None = None) -> None:
         super().__init__()
         self.events = original_order(events)
         self.workflow_id = workflow_id
+        self.what = title  # what was taken ("the group …", "3 marked"), said in the title
         self.plans: dict[str, ReplayPlan] = {}
         self.summary: BulkSummary | None = None
         self.running = False
@@ -76,6 +137,12 @@ class BulkReplayScreen(Screen[None]):
         self.journal: ReplayJournal | None = None
         self.planner: Planner | None = None
         self.planned = False
+        self.edit = Edit()
+        self.edit_problem: str | None = None  # the fix cannot be read
+        self.bodies: dict[str, Any] = {}  # event id -> the edited payload
+        self.body_problems: dict[str, str] = {}  # event id -> why the fix cannot be made on its payload
+        self.found: dict[str, list[Change]] = {}  # event id -> what the fix changes
+        self.dry_run_done = False
 
     @property
     def session(self) -> Session:
@@ -89,16 +156,23 @@ class BulkReplayScreen(Screen[None]):
             ("Bulk replay: ", "bold"),
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
-            (", oldest first, one at a time, each as it was", "dim"),
+            (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
+            (", oldest first, one at a time, each with the fix", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
         yield Static(title, classes="title")
+        with Horizontal(id="fix-row"):
+            yield Static(Text("Fix", style="bold"), classes="label")
+            yield Input(placeholder='customer_email = ops@example.com   or   {"merge": "patch"}', id="fix")
+        yield Static(Text(NO_FIX, style="dim"), id="fix-check")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
-        table.add_column("Error", key="error", width=30)
+        table.add_column("Error", key="error", width=26)
+        table.add_column("Change", key="change", width=16)
         table.add_column("Replay", key="result")
         yield table
+        yield Static(id="preview")
         yield ProgressBar(total=max(1, len(self.events)), show_eta=False)
         yield Static(Text("Checking how each run started…", style="dim"), id="summary")
         yield KeyFooter()
@@ -109,7 +183,12 @@ class BulkReplayScreen(Screen[None]):
         table = self.query_one(DataTable)
         for n, event in enumerate(self.events, start=1):
             table.add_row(
-                Text(str(n)), event_time(event), _error_cell(event), Text("…", style="dim"), key=self._key(event, n)
+                Text(str(n)),
+                event_time(event),
+                _error_cell(event),
+                Text("—", style="dim"),
+                Text("…", style="dim"),
+                key=self._key(event, n),
             )
         table.focus()
         self._plan_all()
@@ -122,9 +201,13 @@ class BulkReplayScreen(Screen[None]):
     def _key(event: EventSummary, n: int) -> str:
         return f"{n}:{event.id}"
 
-    def _cell(self, index: int, text: Text) -> None:
+    @staticmethod
+    def _ident(event: EventSummary, index: int) -> str:
+        return event.id or str(index)
+
+    def _cell(self, index: int, text: Text, column: str = "result") -> None:
         table = self.query_one(DataTable)
-        table.update_cell(self._key(self.events[index], index + 1), "result", text, update_width=True)
+        table.update_cell(self._key(self.events[index], index + 1), column, text, update_width=column == "result")
 
     def _say(self, text: Text) -> None:
         self.query_one("#summary", Static).update(text)
@@ -148,7 +231,7 @@ class BulkReplayScreen(Screen[None]):
             except ApiError as error:
                 self._cell(index, Text.assemble(("can't tell: ", "yellow"), plain(error.message, 80)))
                 continue
-            self.plans[event.id or str(index)] = plan
+            self.plans[self._ident(event, index)] = plan
             self._cell(
                 index,
                 Text("ready", style="dim")
@@ -156,22 +239,170 @@ class BulkReplayScreen(Screen[None]):
                 else Text.assemble(("– can't: ", "yellow"), plain(plan.reason, 80, "dim")),
             )
         self.planned = True
+        self._apply_edit()
         self._say(self._ready_text())
 
+    def _ready(self) -> int:
+        return sum(1 for p in self.plans.values() if p.replayable)
+
     def _ready_text(self) -> Text:
-        ready = sum(1 for p in self.plans.values() if p.replayable)
+        ready = self._ready()
         if self.session.read_only:
-            return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  esc goes back", "dim"))
+            return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  d dry run · esc goes back", "dim"))
         if not ready:
             return Text.assemble(
                 ("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim")
+            )
+        if self._fix_refusal() is not None:
+            return Text.assemble(
+                ("The fix cannot be made (see beside it): nothing will be sent. ", "bold red"),
+                ("f fix · esc goes back", "dim"),
             )
         rest = len(self.events) - ready
         return Text.assemble(
             ("ctrl+s replays ", "bold"),
             f"{ready} error{'s' if ready != 1 else ''}",
+            " with the fix" if not self.edit.empty else "",
             f" ({rest} will be skipped)" if rest else "",
-            (" · s or esc stops · esc goes back", "dim"),
+            (" · f fix · d dry run · s or esc stops · esc goes back", "dim"),
+        )
+
+    # --- the fix -------------------------------------------------------------------------------------
+
+    def action_fix(self) -> None:
+        if self.running or self.summary is not None:
+            return
+        self.query_one("#fix", Input).focus()
+
+    @on(Input.Changed, "#fix")
+    def _fix_changed(self, event: Input.Changed) -> None:
+        try:
+            self.edit, self.edit_problem = parse_edit(event.value), None
+        except PatchError as problem:
+            self.edit, self.edit_problem = Edit(), str(problem)
+        self.dry_run_done = False
+        self._apply_edit()
+        if self.planned:
+            self._say(self._ready_text())
+
+    @on(Input.Submitted, "#fix")
+    def _fix_done(self, event: Input.Submitted) -> None:
+        self.query_one(DataTable).focus()
+
+    def _apply_edit(self) -> None:
+        """The fix on every payload: the Change column, the line beside the field, the preview."""
+        self.bodies, self.body_problems, self.found = {}, {}, {}
+        for index, event in enumerate(self.events):
+            ident = self._ident(event, index)
+            plan = self.plans.get(ident)
+            if self.edit.empty or self.edit_problem or plan is None or not plan.replayable:
+                self._cell(index, Text("—", style="dim"), "change")
+                continue
+            try:
+                body = self.edit.apply(plan.payload)
+            except PatchError as problem:
+                self.body_problems[ident] = str(problem)
+                self._cell(index, Text("✖ cannot", style="bold red"), "change")
+                continue
+            self.bodies[ident] = body
+            self.found[ident] = changes(plan.payload, body)
+            self._cell(index, change_words(self.found[ident]), "change")
+        self.query_one("#fix-check", Static).update(self._fix_text())
+        self.query_one("#fix-check", Static).set_class(self._fix_refusal() is not None, "problem")
+        self._preview()
+
+    def _fix_text(self) -> Text:
+        if self.edit_problem:
+            return Text.assemble(
+                ("✖ ", "bold red"), visible(self.edit_problem, 300), (" · nothing will be sent", "red")
+            )
+        if self.body_problems:
+            first = next(iter(self.body_problems.values()))
+            n = len(self.body_problems)
+            return Text.assemble(
+                ("✖ ", "bold red"),
+                f"the fix cannot be made on {n} payload{'s' if n != 1 else ''}: ",
+                visible(first, 200),
+                (" · nothing will be sent", "red"),
+            )
+        if self.edit.empty:
+            return Text(NO_FIX, style="dim")
+        kind = "merge patch" if self.edit.patch is not None else "assignments"
+        changed = sum(1 for found in self.found.values() if found)
+        return Text.assemble(
+            ("✔ ", "bold green"),
+            f"{kind}: changes {changed} of {len(self.bodies)} payloads",
+            (" · enter: to the list", "dim"),
+        )
+
+    def _fix_refusal(self) -> str | None:
+        if self.edit_problem:
+            return f"Not sent: the fix cannot be read: {self.edit_problem}"
+        if self.body_problems:
+            ident, why = next(iter(self.body_problems.items()))
+            return f"Not sent: the fix cannot be made on error {ident}: {why}"
+        return None
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._preview()
+
+    def _preview(self) -> None:
+        preview = self.query_one("#preview", Static)
+        row = self.query_one(DataTable).cursor_row
+        if self.edit.empty or self.edit_problem or not 0 <= row < len(self.events):
+            preview.display = False
+            return
+        event = self.events[row]
+        ident = self._ident(event, row)
+        head = Text.assemble(("#", "dim"), str(row + 1), " ", plain(event.id, 30, "dim"), ": ")
+        if ident in self.body_problems:
+            lines = [Text.assemble(("✖ cannot be made: ", "bold red"), visible(self.body_problems[ident], 200))]
+        elif ident in self.found:
+            lines = change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
+        else:
+            plan = self.plans.get(ident)
+            lines = [Text(plan.reason or "not replayable" if plan else "still being checked", style="dim")]
+        preview.update(Text("\n").join([Text.assemble(head, lines[0]), *lines[1:]]))
+        preview.display = True
+
+    # --- the dry run -----------------------------------------------------------------------------
+
+    def action_dry_run(self) -> None:
+        if self.running:
+            return
+        if not self.planned:
+            self.notify("Still checking how each run started; a moment.", severity="warning", markup=False)
+            return
+        refusal = self._fix_refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="error", markup=False)
+            return
+        for index, event in enumerate(self.events):
+            plan = self.plans.get(self._ident(event, index))
+            if plan is None or plan.request is None:
+                continue
+            edited = self._ident(event, index) in self.bodies
+            self._cell(
+                index,
+                Text.assemble(
+                    ("would send ", "bold"),
+                    ("edited " if edited else "as it was ", "cyan" if edited else "dim"),
+                    plan.request.method,
+                    " ",
+                    plain(plan.request.full_url, 80, "dim"),
+                ),
+            )
+        ready = self._ready()
+        self.dry_run_done = True
+        self._say(
+            Text.assemble(
+                ("Dry run: ", "bold"),
+                f"{ready} of {len(self.events)} would be sent",
+                " with the fix" if self.bodies else " as they were",
+                "; nothing was sent. ",
+                ("ctrl+s replays them · esc goes back", "dim"),
+            )
         )
 
     # --- running -------------------------------------------------------------------------------------
@@ -192,11 +423,21 @@ class BulkReplayScreen(Screen[None]):
         if not self.planned:
             self.notify("Still checking how each run started; a moment.", severity="warning", markup=False)
             return
+        refusal = self._fix_refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="error", markup=False)
+            self.query_one("#fix", Input).focus()
+            return
         self._run()
+
+    def _edited_body(self, plan: ReplayPlan) -> Any:
+        """The fix on this plan's payload (checked on every payload before the run began)."""
+        return self.edit.apply(plan.payload)
 
     @work(group="bulk-run", exclusive=True, exit_on_error=False)
     async def _run(self) -> None:
         self.running = True
+        self.query_one("#fix", Input).disabled = True
         self.stop_event.clear()
         bar = self.query_one(ProgressBar)
         bar.update(total=len(self.events), progress=0)
@@ -214,6 +455,7 @@ class BulkReplayScreen(Screen[None]):
                 on_progress=self._progress,
                 stop=self.stop_event,
                 planner=self.planner,
+                edit=None if self.edit.empty else self._edited_body,
             )
         except ReadOnlyError:
             self._say(Text(READ_ONLY_WORDS, style="red"))
@@ -252,5 +494,7 @@ class BulkReplayScreen(Screen[None]):
     def action_stop_or_back(self) -> None:
         if self.running:
             self.action_stop()
+        elif self.focused is self.query_one("#fix", Input):
+            self.query_one(DataTable).focus()  # esc leaves the field, keeping what was typed
         else:
-            self.app.pop_screen()
+            self.dismiss(self.summary)

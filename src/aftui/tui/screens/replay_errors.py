@@ -4,22 +4,60 @@ In both, `y` opens the replay of the error as it was and `e` opens it in
 the editor first; nothing is sent until `ctrl+s` there. `r` stays refresh,
 as everywhere. In the Errors tab `space` marks errors and `R` opens the bulk
 replay of the marked ones, or of every error shown when none is marked (a
-`/` filter narrows that down first).
+`/` filter or a group narrows that down first); on the way back the marks
+of those that succeeded are cleared and the others kept.
+
+The tab is live: while it is shown it asks for the workflow's `$errors`
+every few seconds (as `api/poll.py`'s `EventPoller` does, by event id) and
+puts new errors on top. Every row says its replay state, read from the
+journal's replay records (`aftui.replay.states`): never replayed, pending,
+replayed ok, failed again; an error a replay led to is tagged `↻ of` the
+original's time, and `l` goes from an original to what its replay became
+and back.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 
+from ...api import ApiError
 from ...api.models import EventSummary, Page
-from ..widgets.paged_table import Column, PagedTable
-from .events import EventScreen
+from ...replay import BulkSummary
+from ...replay.fingerprint import error_key
+from ...replay.states import ReplayState, replay_id_of, replay_states
+from ...text import visible
+from ..host import session_of
+from ..safe import plain
+from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
+from .events import EventScreen, event_time
 from .replay import open_bulk_replay, open_replay
+from .replay_journal import ReplayJournal
+
+LIVE_S = 3.0  # how often a shown Errors tab asks for new errors
+
+STATE_CELLS: dict[str, tuple[str, str]] = {
+    "never": ("never", "dim"),
+    "pending": ("… pending", "yellow"),
+    "succeeded": ("✔ replayed ok", "green"),
+    "failed": ("✖ failed again", "red"),
+    "rejected": ("? refused", "yellow"),
+    "unknown": ("? unknown", "yellow"),
+    "not sent": ("? not sent", "yellow"),
+}
+
+
+def shown(widget: Widget) -> bool:
+    """Displayed, and so are all its ancestors (another tab, or the groups view, hides it)."""
+    return all(getattr(node, "display", True) for node in (widget, *widget.ancestors))
 
 
 class ErrorsTable(PagedTable[EventSummary]):
@@ -30,7 +68,15 @@ class ErrorsTable(PagedTable[EventSummary]):
         Binding("e", "edit_replay", "Edit & replay…"),
         Binding("space", "mark", "Mark"),
         Binding("R", "bulk", "Bulk replay…"),
+        Binding("g", "groups", "Groups"),
+        Binding("l", "linked", "Replay link"),
     ]
+
+    class Updated(Message):
+        """The errors, their states or the group shown changed: the groups view and the hint follow."""
+
+    class GroupsWanted(Message):
+        """`g`: show the errors grouped."""
 
     def __init__(
         self,
@@ -38,17 +84,38 @@ class ErrorsTable(PagedTable[EventSummary]):
         columns: list[Column[EventSummary]],
         *,
         workflow_id: str,
+        steps: dict[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            fetch, [Column("mark", " ", self._mark_cell, width=1), *columns], item_id=lambda e: e.id or "", **kwargs
+            fetch,
+            [
+                Column("mark", " ", self._mark_cell, width=1),
+                Column("replay", "Replay", self._state_cell, sort=self._state_sort, width=14),
+                *columns,
+            ],
+            item_id=lambda e: e.id or "",
+            **kwargs,
         )
         self.workflow_id = workflow_id
+        self.steps = steps or {}
         self.marked: set[str] = set()
+        self.states: dict[str, ReplayState] = {}
+        self.group: str | None = None  # the fingerprint of the group shown, if one is
+        self.group_label = ""
+        self.journal: ReplayJournal | None = None
+        self.live_problem: str | None = None  # the last live look failed: why
+        self._fingerprints: dict[str, str] = {}
         self._away = False  # a replay screen was opened from here: its errors may have grown
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        self.journal = ReplayJournal(session_of(self))
+        self.set_interval(LIVE_S, self._tick)
+
+    def on_unmount(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Back from a replay: load the list again, so new errors (a replay that failed again) show."""
@@ -56,8 +123,128 @@ class ErrorsTable(PagedTable[EventSummary]):
             self._away = False
             self.reload()
 
+    # --- cells ---------------------------------------------------------------------------------------
+
     def _mark_cell(self, event: EventSummary) -> Text:
         return Text("●", style="bold cyan") if (event.id or "") in self.marked else Text(" ")
+
+    def _state_cell(self, event: EventSummary) -> Text:
+        state = self.states.get(event.id or "")
+        if state is None:
+            return Text("")
+        if state.is_replay and state.kind == "never":
+            original = self._item(state.replay_of) if state.replay_of else None
+            when = event_time(original).plain[-8:] if original is not None else "replay"
+            return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
+        words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))
+        return Text(("↻" if state.is_replay else "") + words, style=style)
+
+    def _state_sort(self, event: EventSummary) -> str:
+        return self._state_cell(event).plain
+
+    def _item(self, ident: str | None) -> EventSummary | None:
+        return next((e for e in self.pager.items if e.id == ident), None) if ident else None
+
+    def fingerprint(self, event: EventSummary) -> str:
+        ident = event.id or ""
+        if ident not in self._fingerprints:
+            key = error_key(event, self.steps, self.workflow_id)
+            self._fingerprints[ident] = key.fingerprint if key else ""
+        return self._fingerprints[ident]
+
+    # --- rows: the group shown, states after every change ----------------------------------------------
+
+    def _matches(self, item: EventSummary) -> bool:
+        if self.group is not None and self.fingerprint(item) != self.group:
+            return False
+        return super()._matches(item)
+
+    def _rebuild(self, *, full: bool = True) -> None:
+        super()._rebuild(full=full)
+        self.read_states()
+        self.post_message(self.Updated())
+
+    def show_group(self, fingerprint: str | None, label: str = "") -> None:
+        """Only the errors of this failure (None: all of them)."""
+        self.group, self.group_label = fingerprint, label
+        self._rebuild()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter" and self.group is not None:
+            return True  # esc takes the group away, after any filter
+        return super().check_action(action, parameters)
+
+    def action_clear_filter(self) -> None:
+        if not self.filter_text and not self.has_class("filtering") and self.group is not None:
+            self.show_group(None)
+            return
+        super().action_clear_filter()
+
+    # --- live -------------------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        area = self.parent if isinstance(self.parent, Widget) else self
+        if self.screen is not self.app.screen or not shown(area) or self._loading or not self.pager.items:
+            return
+        self._poll()
+
+    @work(group="errors-live", exclusive=True, exit_on_error=False)
+    async def _poll(self) -> None:
+        """New errors on top (by event id, as EventPoller keeps its place); the states read again."""
+        try:
+            page = await self._fetch(limit=PAGE_SIZE)
+        except ApiError as error:
+            self.live_problem = error.message
+            self.post_message(self.Updated())
+            return
+        self.live_problem = None
+        known = {e.id for e in self.pager.items}
+        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
+        fresh = [
+            e
+            for e in page.items
+            if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
+        ]
+        if fresh:
+            fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
+            self.pager.items[:0] = fresh
+            if page.total is not None:
+                self.pager.total = max(page.total, len(self.pager.items))
+            self._rebuild()
+        else:
+            self.read_states()
+
+    @work(group="errors-states", exclusive=True, exit_on_error=False)
+    async def read_states(self) -> None:
+        """Each error's replay state from the journal (on a thread); only cells that changed are drawn again."""
+        items = list(self.pager.items)
+        states = await asyncio.to_thread(self._states_of, items)
+        if states is None:
+            return
+        changed = {ident for ident, state in states.items() if self.states.get(ident) != state}
+        self.states = states
+        if not changed:
+            return
+        for event in self.rows:  # a replay's cell names its original: drawn again when either changed
+            ident = self.item_id(event)
+            linked = states[ident].replay_of if ident in states else None
+            if ident in changed or linked in changed:
+                self.table.update_cell(ident, "replay", self._state_cell(event))
+        self.post_message(self.Updated())
+
+    def _states_of(self, items: list[EventSummary]) -> dict[str, ReplayState] | None:
+        journal = self.journal
+        if journal is None:
+            return None
+        journal.open()
+        if journal.log is None:
+            return None
+        ids = [e.id for e in items if e.id]
+        replays = [r for r in (replay_id_of(e) for e in items) if r]
+        return replay_states(items, journal.log.touching(self.workflow_id, ids, replays))
+
+    # --- actions ------------------------------------------------------------------------------------------
 
     def _selected(self) -> EventSummary | None:
         event = self.current
@@ -91,20 +278,126 @@ class ErrorsTable(PagedTable[EventSummary]):
         if not events:
             self.notify("There are no errors to replay.", severity="warning", markup=False)
             return
+        if marked:
+            what = f"{len(marked)} marked"
+        elif self.group is not None:
+            what = f"group: {self.group_label}"
+        elif self.filter_text:
+            what = f"all matching “{self.filter_text}”"
+        else:
+            what = "all shown"
+        self.bulk(events, what)
+
+    def bulk(self, events: list[EventSummary], what: str) -> None:
+        """The bulk replay of these errors; on the way back, marks of those that succeeded are cleared."""
         self._away = True
-        open_bulk_replay(self.app, events, self.workflow_id)
+        open_bulk_replay(self.app, events, self.workflow_id, title=what, done=self._bulk_done)
+
+    def _bulk_done(self, summary: BulkSummary | None) -> None:
+        if summary is None:
+            return
+        tried = {r.plan.event_id for r in summary.results}
+        succeeded = {r.plan.event_id for r in summary.results if r.outcome.kind == "succeeded"}
+        cleared = self.marked & succeeded
+        kept = (self.marked & tried) - succeeded
+        self.marked -= succeeded
+        for ident in cleared:
+            event = self._item(ident)
+            if event is not None and ident in {self.item_id(e) for e in self.rows}:
+                self.table.update_cell(ident, "mark", self._mark_cell(event))
+        if cleared or kept:
+            self.notify(
+                f"Marks cleared on {len(cleared)} replayed ok"
+                + (f"; kept on {len(kept)} that did not succeed" if kept else ""),
+                markup=False,
+            )
+
+    def action_groups(self) -> None:
+        self.post_message(self.GroupsWanted())
+
+    def action_linked(self) -> None:
+        """From an original to the error its replay became, and from that error back to the original."""
+        event = self._selected()
+        if event is None:
+            return
+        state = self.states.get(event.id or "")
+        target = (state.replay_of or (state.became[0] if state.became else None)) if state else None
+        if target is None:
+            if state is not None and state.is_replay:
+                self.notify("This error is a replay, but the journal does not say of which error.", markup=False)
+            else:
+                self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
+            return
+        words = "the original error" if state is not None and state.replay_of == target else "what its replay became"
+        if target not in {self.item_id(e) for e in self.rows} and self._item(target) is not None:
+            self.group = None
+            if self.filter_text or self.has_class("filtering"):
+                super().action_clear_filter()
+            self._rebuild()
+        ids = [self.item_id(e) for e in self.rows]
+        if target not in ids:
+            self.notify(
+                f"{words.capitalize()} ({visible(target, 30)}) is no longer among the errors the service keeps.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.table.move_cursor(row=ids.index(target), animate=False)
+        self.notify(f"↻ {words}: {visible(target, 30)}", markup=False)
+
+
+def state_rows(state: ReplayState | None) -> list[tuple[str, Any]]:
+    """The Replays rows of an error's detail: its replays with their outcomes, and what it is a replay of."""
+    rows: list[tuple[str, Any]] = []
+    if state is None:
+        return rows
+    if state.is_replay:
+        rows.append(
+            (
+                "Replay of",
+                Text.assemble(
+                    plain(state.replay_of, 40, "cyan") if state.replay_of else Text("an error", style="dim"),
+                    (" (replay ", "dim"),
+                    plain(state.replay_id, 30, "dim"),
+                    (")", "dim"),
+                ),
+            )
+        )
+    if not state.replays:
+        rows.append(("Replays", Text("never replayed", style="dim")))
+    for n, row in enumerate(state.replays):
+        words, style = STATE_CELLS.get(row.outcome, (row.outcome, "yellow"))
+        line = Text.assemble((words, style), ("  ", ""), plain(row.replay_id, 30, "dim"))
+        if row.edited:
+            line.append("  edited", style="dim")
+        if row.outcome == "failed" and row.outcome_event_id:
+            line.append_text(Text.assemble(("  became ", "dim"), plain(row.outcome_event_id, 40, "cyan")))
+        rows.append(("Replays" if n == 0 else "", line))
+    return rows
 
 
 class ErrorEventScreen(EventScreen):
-    """An error opened from the Errors tab: the event screen, with replay on `y` and `e` (`r` refreshes)."""
+    """An error opened from the Errors tab: the event screen, with replay on `y` and `e` (`r` refreshes),
+    and its replays (or what it is a replay of) from the journal."""
 
     BINDINGS = [
         Binding("y", "replay", "Replay…"),
         Binding("e", "edit_replay", "Edit & replay…"),
     ]
 
+    def __init__(self, *args: Any, state: ReplayState | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.state = state
+
+    def overview_rows(self) -> list[tuple[str, Any]]:
+        rows = state_rows(self.state)
+        return [*super().overview_rows(), *([("", ""), *rows] if rows else [])]
+
     def action_replay(self) -> None:
         open_replay(self.app, self.record, self.workflow_id or "")
 
     def action_edit_replay(self) -> None:
         open_replay(self.app, self.record, self.workflow_id or "", edit=True)
+
+
+__all__ = ["ErrorEventScreen", "ErrorsTable", "shown", "state_rows"]

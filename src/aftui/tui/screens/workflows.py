@@ -44,6 +44,7 @@ from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
+from .error_groups import ErrorsTab
 from .events import EventScreen, event_columns, event_time
 from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
@@ -480,18 +481,13 @@ class WorkflowScreen(Guarded, DetailScreen):
                 journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident),
                 error_columns(steps),
                 workflow_id=self.ident,
+                steps=steps,
                 noun="errors",
                 id="errors",
             )
             tabs += [
                 ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
-                (
-                    "Errors",
-                    Listing(
-                        "$errors of this workflow, newest first (the last 100). enter opens one · y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk.",
-                        errors,
-                    ),
-                ),
+                ("Errors", ErrorsTab(errors)),
             ]
         return tabs
 
@@ -526,10 +522,15 @@ class WorkflowScreen(Guarded, DetailScreen):
         if isinstance(event.item, EventSummary):
             errors = event.table.id == "errors"
             crumbs = (*self.crumbs, ("error " if errors else "event ") + (event.item.id or ""))
-            screen = ErrorEventScreen if errors else EventScreen
-            self.app.push_screen(
-                screen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=errors)
-            )
+            if errors and isinstance(event.table, ErrorsTable):
+                state = event.table.states.get(event.item.id or "")
+                self.app.push_screen(
+                    ErrorEventScreen(
+                        event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=True, state=state
+                    )
+                )
+                return
+            self.app.push_screen(EventScreen(event.item.id or "", crumbs, record=event.item, workflow_id=self.ident))
 
     # --- changes (forms/lifecycle.py, forms/subscription.py); a template has none ----------------------------
 

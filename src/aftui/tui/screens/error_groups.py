@@ -1,0 +1,263 @@
+"""A workflow's Errors tab: its errors, live, or the same errors grouped by failure (`g` switches).
+
+A group is one failure (`aftui.replay.fingerprint`: the step, the error's
+name and its message with numbers, ids, quoted values and times made
+alike), with how many errors, when first and last seen, one message as it
+was, and whether it is fixed: every original error of it replayed with
+success (the errors a replay led to count as replays, not failures). The
+groups still failing come first. `enter` lists a group's errors (esc shows
+all again), `R` replays the group's errors that are not fixed yet, with one
+fix for all (the bulk replay screen).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import ScrollableContainer, Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ...replay.fingerprint import ErrorGroup, group_errors
+from ...replay.states import GroupState, group_state, still_failing
+from ...text import visible
+from ..safe import plain
+from .replay_errors import ErrorsTable, shown
+
+ERRORS_HINT = (
+    "$errors of this workflow, newest first (the last 100), updated by itself. enter opens one · "
+    "y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk · g groups by failure · l replay link"
+)
+GROUPS_HINT = (
+    "The same failures together (step, error, message with numbers, ids, quotes and times made alike), "
+    "still failing first. enter lists a group's errors · R replays a group · g back to all errors"
+)
+
+
+def _time(ms: int | None) -> Text:
+    """As the Time column of the errors writes it."""
+    if not ms:
+        return Text("—", style="dim")
+    return Text(datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%m-%d %H:%M:%S"))
+
+
+def state_cell(state: GroupState) -> Text:
+    """`✔ fixed`, `✖ 3 failed again`, `… 1 pending`, `never replayed`, `2/5 replayed ok`."""
+    if state.fixed:
+        return Text("✔ fixed", style="green")
+    if state.count("failed"):
+        return Text(f"✖ {state.count('failed')} failed again", style="red")
+    if state.count("pending"):
+        return Text(f"… {state.count('pending')} pending", style="yellow")
+    if state.count("succeeded"):
+        return Text(f"{state.count('succeeded')}/{state.originals} replayed ok", style="yellow")
+    return Text("never replayed", style="bold")
+
+
+def failure_cell(group: ErrorGroup) -> Text:
+    return Text.assemble(plain(group.key.name, 30, "red"), ": ", plain(group.sample, 200))
+
+
+class ErrorGroupsView(Vertical):
+    """The groups of the errors `errors` has loaded, kept in step with it (it is live)."""
+
+    BINDINGS = [
+        Binding("R", "replay_group", "Replay group"),
+        Binding("g", "errors", "All errors"),
+        Binding("escape", "errors", "All errors", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ErrorGroupsView { height: 1fr; display: none; }
+    ErrorGroupsView > DataTable { height: 1fr; }
+    ErrorGroupsView > .detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, errors: ErrorsTable) -> None:
+        super().__init__(id="groups")
+        self.errors = errors
+        self.groups: list[ErrorGroup] = []
+        self.states: dict[str, GroupState] = {}
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+        table.add_column("Count", key="count", width=5)
+        table.add_column("State", key="state", width=18)
+        table.add_column("Last seen", key="last", width=14)
+        table.add_column("Step", key="step", width=10)
+        table.add_column("Failure", key="failure")
+        yield table
+        yield Static(classes="detail")
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one(DataTable)
+
+    def rebuild(self) -> None:
+        """Group the loaded errors again; the highlighted group stays highlighted."""
+        errors = self.errors
+        groups = group_errors(errors.pager.items, errors.steps, errors.workflow_id)
+        states = {g.key.fingerprint: group_state(g, errors.states) for g in groups}
+        groups.sort(key=lambda g: (states[g.key.fingerprint].fixed, -g.count, -(g.last_ms or 0)))
+        table = self.table
+        current = self.current
+        keep = current.key.fingerprint if current is not None else None
+        self.groups, self.states = groups, states
+        table.clear()
+        for group in groups:
+            fp = group.key.fingerprint
+            table.add_row(
+                Text(str(group.count), justify="right"),
+                state_cell(states[fp]),
+                _time(group.last_ms),
+                plain(group.key.step, 30),
+                failure_cell(group),
+                key=fp,
+            )
+        ids = [g.key.fingerprint for g in groups]
+        if keep in ids:
+            table.move_cursor(row=ids.index(keep), animate=False)
+        self._detail()
+
+    @property
+    def current(self) -> ErrorGroup | None:
+        row = self.table.cursor_row
+        return self.groups[row] if 0 <= row < len(self.groups) else None
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._detail()
+
+    def _detail(self) -> None:
+        detail = self.query_one(".detail", Static)
+        group = self.current
+        if group is None:
+            what = "no errors yet" if self.errors.pager.done else "loading errors…"
+            detail.update(Text(f"{what} · g back to all errors"))
+            return
+        state = self.states[group.key.fingerprint]
+        replays = f" · {state.replays} from replays that failed again" if state.replays else ""
+        text = Text.assemble(
+            ("first ", "dim"),
+            _time(group.first_ms),
+            ("  last ", "dim"),
+            _time(group.last_ms),
+            ("  fingerprint ", "dim"),
+            group.key.fingerprint,
+            "\n",
+            state.words(),
+            replays,
+            ("\nsample ", "dim"),
+            visible(group.sample, 300),
+        )
+        text.no_wrap, text.overflow = False, "fold"
+        detail.update(text)
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        group = self.current
+        if group is not None:
+            self.post_message(ErrorsTab.ShowErrors(group))
+
+    def action_errors(self) -> None:
+        self.post_message(ErrorsTab.ShowErrors(None))
+
+    def action_replay_group(self) -> None:
+        group = self.current
+        if group is None:
+            self.notify("No group is selected.", severity="warning", markup=False)
+            return
+        todo = still_failing(group, self.errors.states)
+        if not todo:
+            self.notify(
+                "Every error of this group was replayed ok (or is pending): nothing is left to replay.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        left = group.count - len(todo)
+        label = f"{left} replayed ok or replays, left out; " if left else ""
+        self.errors.bulk(todo, f"{label}the group {group.key.name}: {group.sample}")
+
+
+class ErrorsTab(ScrollableContainer, can_focus=False):
+    """The Errors tab: a hint, the errors (live) and their groups, one of the two shown."""
+
+    class ShowErrors(Message):
+        """Back to the errors: all of them (None) or one group's."""
+
+        def __init__(self, group: ErrorGroup | None) -> None:
+            super().__init__()
+            self.group = group
+
+    DEFAULT_CSS = """
+    ErrorsTab { height: 1fr; overflow: hidden hidden; }
+    ErrorsTab > .hint { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, errors: ErrorsTable) -> None:
+        super().__init__()
+        self.errors = errors
+        self.groups = ErrorGroupsView(errors)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(ERRORS_HINT), classes="hint")
+        yield self.errors
+        yield self.groups
+
+    @property
+    def grouped(self) -> bool:
+        return bool(self.groups.display)
+
+    def _hint(self) -> None:
+        hint = self.query_one(".hint", Static)
+        errors = self.errors
+        if self.grouped:
+            text = Text(GROUPS_HINT)
+        elif errors.group is not None:
+            text = Text.assemble(
+                ("Group ", "bold"),
+                visible(errors.group_label, 80),
+                f" ({len(errors.rows)}) · esc all errors · R replays these · g groups · l replay link",
+            )
+        else:
+            text = Text(ERRORS_HINT)
+        if errors.live_problem:
+            text.append_text(Text.assemble(("\n✖ not updating: ", "yellow"), visible(errors.live_problem, 200)))
+        hint.update(text)
+
+    @on(ErrorsTable.Updated)
+    def _updated(self, event: ErrorsTable.Updated) -> None:
+        event.stop()
+        if self.grouped and shown(self):
+            self.groups.rebuild()
+        self._hint()
+
+    @on(ErrorsTable.GroupsWanted)
+    def _to_groups(self, event: ErrorsTable.GroupsWanted) -> None:
+        event.stop()
+        self.errors.display = False
+        self.groups.display = True
+        self.groups.rebuild()
+        self.groups.table.focus()
+        self._hint()
+
+    @on(ShowErrors)
+    def _to_errors(self, event: ShowErrors) -> None:
+        event.stop()
+        group = event.group
+        self.groups.display = False
+        self.errors.display = True
+        if group is not None:
+            self.errors.show_group(group.key.fingerprint, f"{group.key.name}: {group.sample}")
+        self.errors.table.focus()
+        self._hint()
+
+
+__all__ = ["ErrorGroupsView", "ErrorsTab", "state_cell"]

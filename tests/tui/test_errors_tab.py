@@ -1,0 +1,381 @@
+"""The Errors tab on call: grouped by failure, live, replay states and links, bulk replay with one fix.
+
+Driven against the demo emulator over HTTP: errors are made by posting
+orders without an e-mail to the order workflow's endpoint, or by faults on
+the endpoints the demo's timer workflows call.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from rich.console import Console
+from textual.widgets import Static
+from tui_helpers import control, inject, wait_for
+
+from aftui.emulator.server import ServerHandle
+from aftui.journal.replays import ReplayLog
+from aftui.replay.fingerprint import fingerprint
+from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
+from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
+from aftui.tui.screens.replay_bulk import BulkReplayScreen
+from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "aftui-data"
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(directory))
+    return directory
+
+
+def text_of(widget: Any) -> str:
+    console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content if hasattr(widget, "content") else widget)
+    return console.export_text()
+
+
+def api(emulator: ServerHandle) -> httpx.Client:
+    return httpx.Client(
+        base_url=emulator.base_url, headers={"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}, timeout=10
+    )
+
+
+def post_orders(emulator: ServerHandle, *names: str) -> None:
+    """Orders without a customer e-mail: the order workflow fails on each."""
+    demo = emulator.emulator.demo
+    for name in names:
+        httpx.post(
+            f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+            json={"order_id": name, "sku": "SKU-1001", "quantity": 1},
+            timeout=10,
+        ).raise_for_status()
+
+
+def listed(emulator: ServerHandle, workflow_id: str, kind: str = "$errors/event_summaries") -> list[dict[str, Any]]:
+    with api(emulator) as client:
+        return client.get(f"/workflows/{workflow_id}/{kind}", params={"expand": "event", "limit": 100}).json()["data"]
+
+
+def workflow_named(emulator: ServerHandle, name: str) -> str:
+    return next(w.id for w in emulator.emulator.store.workflows.values() if w.name == name)
+
+
+def inbox_key(emulator: ServerHandle) -> str:
+    inbox = next(s for s in emulator.emulator.store.sources.values() if s.name == "Webhook inbox")
+    assert inbox.endpoint_key
+    return inbox.endpoint_key
+
+
+async def errors_tab(app, pilot, workflow_id: str, rows: int = 1) -> ErrorsTable:
+    """The workflow's detail on its Errors tab, the list focused, at least `rows` errors in."""
+    app.open_id(workflow_id)
+    await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+    table = app.screen.query_one(ErrorsTable)
+    await wait_for(pilot, lambda: len(table.rows) >= rows, timeout=10)
+    await pilot.press(*"]]]]", "down")
+    await wait_for(pilot, lambda: app.focused is table.table)
+    return table
+
+
+async def back_to(pilot, table: ErrorsTable) -> None:
+    """esc from an error's detail, back to the list."""
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: table.screen is pilot.app.screen)
+    table.table.focus()
+    await pilot.pause()
+
+
+def replay_cell(table: ErrorsTable, ident: str) -> str:
+    return table.table.get_cell(ident, "replay").plain
+
+
+# --- grouping ------------------------------------------------------------------------------------------
+
+
+async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(make_app, emulator) -> None:
+    """Nightly report's step calls an endpoint: 500 then 503 is one failure, a dropped connection another."""
+    nightly = workflow_named(emulator, "Nightly report")
+    path = f"/e/{inbox_key(emulator)}/metrics"
+    for fault in ({"status": 500}, {"status": 503}, {"drop": True}):
+        inject(emulator, {"path": path, **fault})
+        httpx.post(f"{emulator.root_url}/_emulator/timers/{nightly}/run", timeout=10).raise_for_status()
+        control(emulator, "clock", {"advance": 90})  # a minute and a half apart: times differ too
+    assert len(listed(emulator, nightly)) == 3
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, nightly, rows=3)
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: view.display and len(view.groups) == 2 and app.focused is view.table)
+        http, request = view.groups
+        assert (http.count, http.key.step, http.key.name) == (2, "fetch_metrics", "HTTPError")
+        assert http.key.message == "Request failed with status code <n>"
+        assert http.key.fingerprint == fingerprint(nightly, "fetch_metrics", "HTTPError", http.key.message)
+        assert http.first_ms is not None and http.last_ms is not None and http.last_ms - http.first_ms == 90_000
+        assert (request.count, request.key.step, request.key.name) == (1, "fetch_metrics", "RequestError")
+        assert text_of(view.table.get_cell(http.key.fingerprint, "state")).strip() == "never replayed"
+        detail = text_of(view.query_one(".detail", Static))
+        assert "fingerprint " + http.key.fingerprint in detail and "2 never replayed" in detail
+        assert "sample Request failed with status code 50" in detail
+        await pilot.press("enter")  # the group's errors
+        await wait_for(pilot, lambda: table.display and len(table.rows) == 2 and app.focused is table.table)
+        assert "Group HTTPError: Request failed with status code" in text_of(
+            app.screen.query_one(ErrorsTab).query_one(".hint")
+        )
+        await pilot.press("escape")  # all errors again; the detail stays
+        await wait_for(pilot, lambda: len(table.rows) == 3)
+        assert table.group is None and app.screen.query(ErrorsTable)
+
+
+# --- live, states and links ------------------------------------------------------------------------------
+
+
+async def test_the_errors_tab_updates_by_itself_while_shown(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        before = len(table.rows)
+        cursor = table.current
+        post_orders(emulator, "ord_live1")
+        await wait_for(pilot, lambda: len(table.rows) == before + 1, timeout=10)
+        newest = table.rows[0]
+        assert newest.error().original_event["body"]["order_id"] == "ord_live1"  # type: ignore[union-attr]
+        assert table.current is cursor  # the highlighted error stays highlighted
+        await pilot.press("[")  # another tab: no more looks
+        await pilot.pause(0.1)
+        post_orders(emulator, "ord_live2")
+        await pilot.pause(4)
+        assert len(table.rows) == before + 1
+        await pilot.press("]")
+        await wait_for(pilot, lambda: len(table.rows) == before + 2, timeout=10)
+
+
+async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    post_orders(emulator, "ord_state1", "ord_state2", "ord_state3")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        pending, again, ok = table.rows[0], table.rows[1], table.rows[2]  # newest first: ord_state3, 2, 1
+        await wait_for(pilot, lambda: replay_cell(table, again.id or "") == "never")
+        # A replay sent elsewhere (another aftui, `aftui replay`) and still waiting for its outcome.
+        with ReplayLog(ReplayJournal(app.session).path()) as log:
+            log.started(
+                "rp_elsewhere",
+                emitter_id=demo.order_workflow_id,
+                event_id=pending.id or "",
+                workflow_id=demo.order_workflow_id,
+                method="POST",
+                target_url="http://x",
+                edited=False,
+            )
+        await wait_for(pilot, lambda: replay_cell(table, pending.id or "") == "… pending", timeout=10)
+
+        await pilot.press("down", "y")  # ord_state2, as it was: it fails again
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.plan is not None, timeout=10)
+        replay = app.screen
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: replay.result is not None, timeout=20)
+        new_id = replay.result.outcome.event.id  # type: ignore[union-attr]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: any(e.id == new_id for e in table.rows), timeout=10)
+        await wait_for(pilot, lambda: replay_cell(table, again.id or "") == "✖ failed again", timeout=10)
+        original_time = table.table.get_cell(again.id or "", "time").plain[-8:]
+        assert replay_cell(table, new_id) == f"↻ of {original_time}"
+
+        table.table.move_cursor(row=[e.id for e in table.rows].index(again.id))
+        await pilot.press("l")  # to what its replay became
+        await wait_for(pilot, lambda: table.current is not None and table.current.id == new_id)
+        await pilot.press("l")  # and back
+        await wait_for(pilot, lambda: table.current is not None and table.current.id == again.id)
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query(".-active")), timeout=10
+        )
+        overview = text_of(app.screen.query_one("Fields"))
+        assert "✖ failed again" in overview and f"became {new_id}" in overview
+        await back_to(pilot, table)
+        table.table.move_cursor(row=[e.id for e in table.rows].index(new_id))
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("Fields")), timeout=10
+        )
+        overview = text_of(app.screen.query_one("Fields"))
+        assert f"Replay of  {again.id}" in overview and "Replays    never replayed" in overview
+        await back_to(pilot, table)
+
+        # ord_state1, with the e-mail added in the editor: replayed ok.
+        table.table.move_cursor(row=[e.id for e in table.rows].index(ok.id))
+        await pilot.press("e")
+        await wait_for(pilot, lambda: bool(app.screen.query("JsonEditor TextArea")), timeout=10)
+        editor = app.screen.query_one("JsonEditor")
+        body = json.loads(editor.text)
+        editor.text = json.dumps({**body, "customer_email": "ops@example.com"})
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.result is not None, timeout=20
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: replay_cell(table, ok.id or "") == "✔ replayed ok", timeout=10)
+
+
+# --- bulk replay with one fix ---------------------------------------------------------------------------
+
+
+async def marked_bulk(app, pilot, table: ErrorsTable, n: int) -> BulkReplayScreen:
+    for _ in range(n):
+        await pilot.press("space")
+    assert len(table.marked) == n
+    await pilot.press("R")
+    await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+    return app.screen  # type: ignore[return-value]
+
+
+async def type_fix(pilot, screen: BulkReplayScreen, text: str) -> None:
+    await pilot.press("f")
+    box = screen.query_one("#fix")
+    await wait_for(pilot, lambda: screen.focused is box)
+    box.value = text
+    await pilot.pause()
+    await pilot.press("enter")  # back to the list
+    await wait_for(pilot, lambda: screen.focused is screen.query_one("DataTable"))
+
+
+def fix_check(screen: BulkReplayScreen) -> str:
+    return text_of(screen.query_one("#fix-check", Static))
+
+
+def summary(screen: BulkReplayScreen) -> str:
+    return text_of(screen.query_one("#summary", Static))
+
+
+async def test_a_bad_fix_is_said_beside_it_and_nothing_is_sent(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    post_orders(emulator, "ord_bad1", "ord_bad2")
+    errors_before = len(listed(emulator, demo.order_workflow_id))
+    events_before = len(listed(emulator, demo.order_workflow_id, "event_summaries"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        screen = await marked_bulk(app, pilot, table, 2)
+        await type_fix(pilot, screen, '{"customer_email": ')
+        assert fix_check(screen).startswith("✖ the patch is not valid JSON (line 1, column 19: Expecting value)")
+        assert "nothing will be sent" in fix_check(screen)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.focused is screen.query_one("#fix"))  # back to the fix
+        assert not screen.running and screen.summary is None
+        await type_fix(pilot, screen, "items[0].sku = X")  # the payloads have no items
+        assert fix_check(screen).startswith("✖ the fix cannot be made on 2 payloads: 'items[0].sku = X'")
+        assert [table_cell(screen, n, "change") for n in (0, 1)] == ["✖ cannot", "✖ cannot"]
+        await pilot.press("d")
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.5)
+        assert not screen.running and screen.summary is None and not screen.dry_run_done
+        await type_fix(pilot, screen, "customer_email")
+        assert "is not an assignment: write path = value" in fix_check(screen)
+        await pilot.press("escape")
+    assert len(listed(emulator, demo.order_workflow_id)) == errors_before
+    assert len(listed(emulator, demo.order_workflow_id, "event_summaries")) == events_before
+    with ReplayLog(ReplayJournal(app.session).path()) as log:
+        assert log.recent() == []
+
+
+def table_cell(screen: BulkReplayScreen, index: int, column: str) -> str:
+    table = screen.query_one("DataTable")
+    return table.get_cell(screen._key(screen.events[index], index + 1), column).plain
+
+
+async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successes_cleared(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    post_orders(emulator, "ord_fix1", "ord_fix2", "ord_fix3")
+    errors_before = len(listed(emulator, demo.order_workflow_id))
+    events_before = len(listed(emulator, demo.order_workflow_id, "event_summaries"))
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        screen = await marked_bulk(app, pilot, table, 3)
+        assert [e.error().original_event["body"]["order_id"] for e in screen.events] == [  # type: ignore[union-attr]
+            "ord_fix1",
+            "ord_fix2",
+            "ord_fix3",
+        ]
+        # A merge patch: one field added, one removed; each row says so, the highlighted one in full.
+        await type_fix(pilot, screen, '{"customer_email": "ops@example.com", "sku": null}')
+        assert fix_check(screen).startswith("✔ merge patch: changes 3 of 3 payloads")
+        assert table_cell(screen, 0, "change") == "2 changes"
+        preview = text_of(screen.query_one("#preview", Static))
+        assert '+ customer_email: "ops@example.com"' in preview and '- sku (was "SKU-1001")' in preview
+        # Assignments instead: what is sent.
+        await type_fix(pilot, screen, "customer_email = ops@example.com; quantity = 2")
+        assert fix_check(screen).startswith("✔ assignments: changes 3 of 3 payloads")
+        preview = text_of(screen.query_one("#preview", Static))
+        assert '+ customer_email: "ops@example.com"' in preview and "~ quantity: 1 → 2" in preview
+        # The dry run sends nothing.
+        await pilot.press("d")
+        await wait_for(pilot, lambda: screen.dry_run_done)
+        assert summary(screen).startswith("Dry run: 3 of 3 would be sent with the fix; nothing was sent.")
+        assert table_cell(screen, 0, "result").startswith(f"would send edited POST {emulator.root_url}/e/")
+        assert len(listed(emulator, demo.order_workflow_id)) == errors_before
+        assert len(listed(emulator, demo.order_workflow_id, "event_summaries")) == events_before
+        with ReplayLog(ReplayJournal(app.session).path()) as log:
+            assert log.recent() == []
+        # Sent: the endpoint refuses the first (a fault), the other two run through with the fix.
+        inject(emulator, {"path": f"/e/{demo.order_endpoint_key}", "method": "POST", "status": 400, "count": 1})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.summary is not None, timeout=40)
+        assert [table_cell(screen, n, "result").split(":")[0] for n in range(3)] == [
+            "? refused by the endpoint",
+            "✔ succeeded",
+            "✔ succeeded",
+        ]
+        assert summary(screen).startswith("Done: 2 succeeded · 1 refused")
+        first = screen.events[0].id
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.query(ErrorsTable) and table.marked == {first}, timeout=10)
+        await wait_for(pilot, lambda: table.table.get_cell(first, "mark").plain == "●")
+    emitted = {
+        e["event"]["order_id"]: e["event"]
+        for e in listed(emulator, demo.order_workflow_id, "event_summaries")
+        if e["event"].get("order_id", "").startswith("ord_fix")
+    }
+    assert sorted(emitted) == ["ord_fix2", "ord_fix3"]
+    assert all(e["customer_email"] == "ops@example.com" and e["quantity"] == 2 for e in emitted.values())
+
+
+async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make_app, emulator) -> None:
+    demo = emulator.emulator.demo
+    post_orders(emulator, "ord_grp1", "ord_grp2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        fixed = table.rows[0]
+        with ReplayLog(ReplayJournal(app.session).path()) as log:
+            log.started(
+                "rp_done",
+                emitter_id=demo.order_workflow_id,
+                event_id=fixed.id or "",
+                workflow_id=demo.order_workflow_id,
+                method="POST",
+                target_url="http://x",
+                edited=True,
+            )
+            log.finished("rp_done", outcome="succeeded", status_code=200)
+        await wait_for(pilot, lambda: replay_cell(table, fixed.id or "") == "✔ replayed ok", timeout=10)
+        total = len(table.rows)
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: len(view.groups) == 1 and app.focused is view.table)
+        assert "1 replayed ok" in text_of(view.query_one(".detail", Static))
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
+        assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
+        assert "1 replayed ok or replays, left out; the group ValidationError" in text_of(
+            app.screen.query_one(".title", Static)
+        )
