@@ -195,10 +195,11 @@ def mask(secret: str) -> str:
 
 @dataclass
 class Config:
-    """The contents of the config file: profiles by name and the default one."""
+    """The contents of the config file: profiles by name, the default one, and the TUI's settings."""
 
     default: str | None = None
     profiles: dict[str, Profile] = field(default_factory=dict)
+    bell: bool = False  # ring the terminal's bell on a new error group or a spike (the TUI)
 
     def add(self, profile: Profile, *, overwrite: bool = False) -> None:
         """Add `profile`; replacing one of the same name only with `overwrite`."""
@@ -301,6 +302,8 @@ def _document(config: Config) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if config.default is not None:
         document["default"] = config.default
+    if config.bell:
+        document["bell"] = True
     document["profiles"] = {name: profile.to_dict() for name, profile in config.profiles.items()}
     return document
 
@@ -327,10 +330,13 @@ def _syntax_error(path: Path, source: _Source, error: tomllib.TOMLDecodeError) -
     return ConfigError(f"invalid TOML: {message}", path=path)
 
 
+_TOP_LEVEL = ("default", "bell", "profiles")
+
+
 def _config_from_document(document: dict[str, Any], source: _Source) -> Config:
     for key in document:
-        if key not in ("default", "profiles"):
-            hint = did_you_mean(key, ("default", "profiles"))
+        if key not in _TOP_LEVEL:
+            hint = did_you_mean(key, _TOP_LEVEL)
             raise source.error(f'unknown top-level key "{key}"{hint}', key=key)
     table = document.get("profiles", {})
     if not isinstance(table, dict):
@@ -339,7 +345,10 @@ def _config_from_document(document: dict[str, Any], source: _Source) -> Config:
     default = document.get("default")
     if default is not None and not isinstance(default, str):
         raise source.error(f"default must be a string, got {toml_type(default)}", key="default")
-    config = Config(default=default, profiles=profiles)
+    bell = document.get("bell", False)
+    if not isinstance(bell, bool):
+        raise source.error(f"bell must be true or false, got {toml_type(bell)}", key="bell")
+    config = Config(default=default, profiles=profiles, bell=bell)
     if default is not None and default not in profiles:
         raise source.error(
             f'default names the profile "{default}", which is not defined; {config._names()}', key="default"

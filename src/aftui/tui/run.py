@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..api import Client
-from ..config import Profile, data_dir, effective_profile, load_config
+from ..config import ConfigError, Profile, data_dir, effective_profile, load_config
 from .app import AftuiApp
 from .session import TUI_RETRY, Session, open_session
 
@@ -46,7 +46,14 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
     profile = chosen_profile(profile_name)
     session = None if profile is None else profile_session(profile, read_only=read_only)
     # The start screen's demo is handed down from here: screens sit below run.py and do not import it.
-    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo)
+    return AftuiApp(
+        session,
+        start_pane="health",
+        profile=profile,
+        force_read_only=read_only,
+        start_demo=start_demo,
+        bell=load_config().bell,
+    )
 
 
 def run_app(app: AftuiApp) -> int:
@@ -79,9 +86,17 @@ def run_demo(seed: int = 1, *, read_only: bool = False, hostile: bool = False) -
     """`aftui demo`: the emulator on a free loopback port, activity on, and the TUI against it."""
     session, stop = start_demo(seed, hostile=hostile)
     session.client.read_only = read_only
-    app = AftuiApp(session, force_read_only=read_only)
+    app = AftuiApp(session, start_pane="health", force_read_only=read_only, bell=_bell())
     app.cleanups.append(stop)
     return run_app(app)
+
+
+def _bell() -> bool:
+    """The config's `bell`; the demo runs on a fresh machine too, where a broken config must not stop it."""
+    try:
+        return load_config().bell
+    except ConfigError:
+        return False
 
 
 def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Session:

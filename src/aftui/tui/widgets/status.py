@@ -11,7 +11,7 @@ from ..host import host
 
 
 class StatusHeader(Static):
-    """`aftui  profile  workspace  environment  ● connection  READ-ONLY  DEMO`"""
+    """`aftui  DEMO  profile  workspace  environment  ● connection  ✖ 2 new errors (0)  READ-ONLY`"""
 
     DEFAULT_CSS = """
     StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -24,6 +24,7 @@ class StatusHeader(Static):
     read_only: reactive[bool] = reactive(False)
     demo: reactive[bool] = reactive(False)
     where: reactive[str] = reactive("")
+    alerts: reactive[int] = reactive(0)  # new error groups and spikes not yet seen on the Health pane
 
     def sync(self) -> None:
         """Show the app's session and connection (the app calls it again when either changes)."""
@@ -37,6 +38,7 @@ class StatusHeader(Static):
         self.read_only = session.read_only
         self.demo = session.demo
         self.connection = app.connection_state
+        self.alerts = app.alert_count
 
     def render(self) -> Text:
         text = Text()
@@ -51,6 +53,8 @@ class StatusHeader(Static):
         text.append(" │ ", style="dim")
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         text.append(f"{dot} {self.connection}", style=style)
+        if self.alerts:
+            text.append(f"  ✖ {self.alerts} new error{'s' * (self.alerts != 1)} (0) ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
         if self.where:
