@@ -69,8 +69,6 @@ class ValueScreen(Screen[None]):
 
     DEFAULT_CSS = """
     ValueScreen > .crumbs { height: 1; padding: 0 1; background: $boost; }
-    ValueScreen > #value-query { display: none; }
-    ValueScreen.searching > #value-query { display: block; }
     ValueScreen > #value-text { height: 1fr; border: none; }
     ValueScreen > #value-status { height: 1; padding: 0 1; color: $text-muted; }
     """
@@ -86,7 +84,9 @@ class ValueScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text(visible(self.title_text, 100)), classes="crumbs")
-        yield Input(placeholder="search (enter finds, esc closes)", id="value-query")
+        box = Input(placeholder="search (enter finds, esc closes)", id="value-query")
+        box.display = False  # shown by `/`, set here and there rather than by a class: focus follows at once
+        yield box
         area = TextArea(self.shown, read_only=True, soft_wrap=True, show_line_numbers=True, id="value-text")
         area.cursor_blink = False
         yield area
@@ -109,7 +109,7 @@ class ValueScreen(Screen[None]):
         self.query_one("#value-status", Static).update(Text(head + (f" · {extra}" if extra else "")))
 
     def action_back(self) -> None:
-        if self.has_class("searching"):
+        if self.query_one("#value-query", Input).display:
             self._close_search()
             return
         self.dismiss()
@@ -121,13 +121,13 @@ class ValueScreen(Screen[None]):
     # --- search ------------------------------------------------------------------------------------
 
     def action_search(self) -> None:
-        self.add_class("searching")
         box = self.query_one("#value-query", Input)
+        box.display = True
         box.value = self.query_text
         box.focus()
 
     def _close_search(self) -> None:
-        self.remove_class("searching")
+        self.query_one("#value-query", Input).display = False
         self.area.focus()
 
     @on(Input.Submitted, "#value-query")
