@@ -140,6 +140,18 @@ def test_round_trip(config_file: Path) -> None:
     assert load_config(config_file) == config
 
 
+def test_the_bell_setting_loads_and_saves(config_file: Path) -> None:
+    assert load_config(config_file).bell is False
+    write(config_file, 'bell = true\n\n[profiles.work]\napi_key = "k"\n')
+    config = load_config(config_file)
+    assert config.bell is True
+    save_config(config, config_file)
+    assert load_config(config_file).bell is True
+    config.bell = False
+    save_config(config, config_file)
+    assert "bell" not in config_file.read_text()
+
+
 def test_the_documented_example_loads(config_file: Path) -> None:
     write(
         config_file,
@@ -403,6 +415,13 @@ INVALID_FILES = {
         """,
         1,
         'unknown top-level key "defualt" (did you mean "default"?)',
+    ),
+    "bell not a bool": (
+        """
+        bell = "yes"
+        """,
+        1,
+        "bell must be true or false, got a string",
     ),
     "default not a string": (
         """

@@ -123,6 +123,11 @@ class HealthBoard:
         if ident in state.errors:
             return False
         state.errors[ident] = ms
+        if not state.subject.name:  # a workflow known by id only: its errors name it
+            error = event.error()
+            name = error.original_context.workflow_name if error is not None else None
+            if name:
+                state.subject = Subject(state.subject.kind, state.subject.id, name)
         if state.last_error_ms is None or ms >= state.last_error_ms:
             state.last_error_ms = ms
             state.last_error = error_line(event)

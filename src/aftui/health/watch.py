@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..api import Client
+from ..api import Client, StreamState
 from ..api.models import EventSummary
 from ..journal.store import Journal
 from ..journal.writer import JournalWriter
@@ -78,6 +78,7 @@ class HealthWatch:
         )
         self._names: dict[str, str] = {}
         self.started = False
+        self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
 
     @property
     def journal(self) -> Journal | None:
@@ -107,7 +108,9 @@ class HealthWatch:
     def take(self) -> list[Alert]:
         """Move what the feeds brought into the board; the alerts it raised, oldest first."""
         alerts: list[Alert] = []
-        for record in self.monitor.take().records:
+        batch = self.monitor.take()
+        self.states = {key: state for key, (_, state) in batch.states.items()}
+        for record in batch.records:
             alert = self._record(record)
             if alert is not None:
                 alerts.append(alert)
@@ -127,6 +130,12 @@ class HealthWatch:
         if not self.board.add_error(subject_id, event):
             return None
         return self.tracker.seen(subject_id, self._names.get(subject_id, ""), event)
+
+    @property
+    def live(self) -> bool:
+        """Every feed has answered at least once (live now); False before the first take."""
+        wanted = {t.key for t in self.monitor.targets}
+        return bool(wanted) and all(key in self.states and self.states[key].phase == "live" for key in wanted)
 
     def close(self) -> None:
         self.monitor.close()
