@@ -22,6 +22,7 @@ from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile
 from ..discovery import DETAILS_AT_ONCE
 from ..health import Alert, HealthWatch, Subject, load_history
+from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .commands import AftuiCommands, ProfileCommands
 from .host import Host, session_of
@@ -89,6 +90,7 @@ class AftuiApp(App[None]):
         # The health board's feeds and alerts: started by the Health pane (which aftui opens on), then
         # kept for every screen so the header counts what is new wherever the user is.
         self.health: HealthWatch | None = None
+        self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
         self._alert_count = 0
         self._health_timers: tuple[Timer, Timer] | None = None
 
@@ -341,6 +343,7 @@ class AftuiApp(App[None]):
             writer=session.journal,
             journal_problem=session.journal_problem,
             now_ms=lambda: int(session.now().timestamp() * 1000),
+            poll_interval_s=self.health_poll_s,
         )
         self._health_subjects()
         if self._health_timers is None:
