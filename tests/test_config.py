@@ -141,6 +141,21 @@ def test_round_trip(config_file: Path) -> None:
     assert load_config(config_file) == config
 
 
+def test_the_bell_setting_loads_and_saves(config_file: Path) -> None:
+    assert load_config(config_file).ui.bell is None
+    write(config_file, '[profiles.work]\napi_key = "k"\n\n[ui]\nbell = true\n')
+    config = load_config(config_file)
+    assert config.ui.bell is True
+    save_config(config, config_file)
+    assert load_config(config_file).ui.bell is True
+    config.ui.bell = None
+    save_config(config, config_file)
+    assert "bell" not in config_file.read_text()
+    write(config_file, '[ui]\nbell = "yes"\n')
+    with pytest.raises(ConfigError, match="ui.bell must be a boolean, got a string"):
+        load_config(config_file)
+
+
 def test_the_documented_example_loads(config_file: Path) -> None:
     write(
         config_file,
@@ -686,6 +701,7 @@ def test_show_profile_masks_secrets_and_shows_where_they_come_from() -> None:
         "project_id": None,
         "environment": "production",
         "read_only": False,
+        "production": None,
     }
     assert show_profile(Profile(name="p", api_key=LONG_KEY))["api_key"] == "pd_l…ef"
     assert show_profile(Profile(name="p", api_key_env="WORK_KEY"))["api_key_env"] == "WORK_KEY"

@@ -206,12 +206,13 @@ class UiChoices:
 
     theme: str | None = None  # a Textual theme's name (the palette's "theme")
     sidebar: bool | None = None  # ctrl+b: shown or hidden; None follows the terminal's width
+    bell: bool | None = None  # ring the terminal's bell on a new error group or a spike (set by hand)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
 
 
-_UI_TYPES: dict[str, type] = {"theme": str, "sidebar": bool}
+_UI_TYPES: dict[str, type] = {"theme": str, "sidebar": bool, "bell": bool}
 
 
 @dataclass

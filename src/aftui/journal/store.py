@@ -466,6 +466,32 @@ class Journal:
                 continue
         return []
 
+    def errors_since(self, emitter_id: str, since_ms: int, limit: int = 5000) -> list[EventSummary]:
+        """The `$errors` of an emitter at or after `since_ms` (by their id's time), newest first: the health board's history."""
+        return self._select("e.ms >= ?", [since_ms], emitter_id, "$errors", limit)
+
+    def event_times(self, emitter_id: str, since_ms: int, limit: int = 20_000) -> list[tuple[str, int]]:
+        """(id, ms) of an emitter's events but `$errors` and `$logs` at or after `since_ms`, newest first.
+
+        Times only, no payloads: the health board counts them a minute at a time.
+        """
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT event_id, ms FROM events WHERE emitter_id = ? AND ms >= ?"
+                " AND channel NOT IN ('$errors', '$logs') ORDER BY ms DESC, seq DESC LIMIT ?",
+                (emitter_id, since_ms, max(0, limit)),
+            ).fetchall()
+        return [(str(event_id), int(ms)) for event_id, ms in rows]
+
+    def last_event_ms(self, emitter_id: str) -> int | None:
+        """When the newest event of an emitter but `$errors` and `$logs` was indexed (its id's time)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT max(ms) FROM events WHERE emitter_id = ? AND channel NOT IN ('$errors', '$logs')",
+                (emitter_id,),
+            ).fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
     def recent(self, emitter_id: str | None = None, limit: int = 100) -> list[EventSummary]:
         """The newest events (of one emitter, or all), newest first."""
         return self._select("", [], emitter_id, None, limit)

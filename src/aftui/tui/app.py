@@ -6,6 +6,8 @@ implements (they sit below it and cannot import it).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -14,15 +16,19 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
 
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile, UiChoices
+from ..discovery import DETAILS_AT_ONCE
+from ..health import Alert, HealthWatch, Subject, load_history
+from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .choices import remember, restore_theme
 from .host import Host, session_of
-from .messages import AuthFailed
+from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
 from .widgets.footer import KeyFooter
@@ -53,6 +59,12 @@ def _profile_commands() -> type[Provider]:
 
 _INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
+log = logging.getLogger("aftui.tui")
+
+HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, and the alerts it raised
+HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
+ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
+
 
 class AftuiApp(App[None]):
     # Layout first, then one file per area; reusable widgets and the modals keep their own DEFAULT_CSS.
@@ -66,7 +78,7 @@ class AftuiApp(App[None]):
         Binding("colon", "command_palette", "Palette: go to, open, act on anything", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Show or hide the sidebar", show=False),
         Binding("q", "quit", "Quit"),
-        *(Binding(str(n + 1), f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
+        *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
     ]
 
     def __init__(
@@ -92,6 +104,14 @@ class AftuiApp(App[None]):
         self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
+        # `[ui] bell = true` in the config: ring on a new error group or a spike.
+        self.bell_on_alert = bool(ui is not None and ui.bell)
+        # The health board's feeds and alerts: started by the Health pane (which aftui opens on), then
+        # kept for every screen so the header counts what is new wherever the user is.
+        self.health: HealthWatch | None = None
+        self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
+        self._alert_count = 0
+        self._health_timers: tuple[Timer, Timer] | None = None
 
     async def on_event(self, event: events.Event) -> None:
         if (
@@ -104,9 +124,7 @@ class AftuiApp(App[None]):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         with Horizontal(id="main"):
-            yield OptionList(
-                *(Option(f"{n + 1} {spec.title}", id=spec.id) for n, spec in enumerate(self.specs)), id="sidebar"
-            )
+            yield OptionList(*(Option(f"{spec.key} {spec.title}", id=spec.id) for spec in self.specs), id="sidebar")
             yield ContentSwitcher(id="panes")
         yield KeyFooter()
 
@@ -145,6 +163,7 @@ class AftuiApp(App[None]):
             await self._fixed_credential(profile, client)
             return
         session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
+        self._stop_health()
         self.profile = profile
         while len(self.screen_stack) > 1:
             await self.pop_screen()
@@ -185,6 +204,7 @@ class AftuiApp(App[None]):
 
     def on_unmount(self) -> None:
         """Screens (the monitor's feeds) are closed by now: write what the journal still holds."""
+        self._stop_health()
         if self.session is not None:
             self.session.close_journal()
 
@@ -237,9 +257,12 @@ class AftuiApp(App[None]):
         if existing:
             switcher.current = pane_id
             existing.first(Pane).focus_main()
+            existing.first(Pane).health_changed()
         else:
             self.run_worker(self._add_pane(spec), group="pane")
         self.query_one("#sidebar", OptionList).highlighted = self.specs.index(spec)
+        if pane_id == "health":
+            self.alerts_seen()
 
     async def _add_pane(self, spec: PaneSpec) -> None:
         pane = spec.make()
@@ -294,6 +317,9 @@ class AftuiApp(App[None]):
         self.notify(f"Connect environment: {environment}", markup=False)
 
     def _workspace_changed(self) -> None:
+        if self.health is not None:  # another workspace: other sources and workflows
+            self._stop_health()
+            self.start_health()
         self.refresh_headers()
         for pane in self.query_one("#panes", ContentSwitcher).query(Pane):
             pane.workspace_changed()
@@ -386,6 +412,128 @@ class AftuiApp(App[None]):
             markup=False,
         )
 
+    # --- health: the board's feeds, alerts, the header's count ---------------------------------------
+
+    def start_health(self) -> None:
+        """Start the health board's feeds (once; again after a workspace or profile change)."""
+        session = self.session
+        if self.health is not None or session is None:
+            return
+        self.health = HealthWatch(
+            session.client,
+            writer=session.journal,
+            journal_problem=session.journal_problem,
+            now_ms=lambda: int(session.now().timestamp() * 1000),
+            poll_interval_s=self.health_poll_s,
+        )
+        self._health_subjects()
+        if self._health_timers is None:
+            self._health_timers = (
+                self.set_interval(HEALTH_TICK_S, self._health_tick),
+                self.set_interval(HEALTH_SUBJECTS_S, self._health_subjects),
+            )
+
+    def refresh_health(self) -> None:
+        """List the sources and workflows again: new ones join the board."""
+        if self.health is not None:
+            self._health_subjects()
+
+    def _stop_health(self) -> None:
+        health, self.health = self.health, None
+        if health is not None:
+            health.close()
+
+    @work(group="health", exclusive=True, exit_on_error=False)
+    async def _health_subjects(self) -> None:
+        """What the board reports on: the workspace's sources and the workflows aftui knows, filled from the journal."""
+        health, session = self.health, self.session
+        if health is None or session is None:
+            return
+        try:
+            from .screens.monitor_targets import default_targets
+
+            targets = await default_targets(session)
+        except ApiError as error:
+            log.info("health: the workspace's sources could not be listed: %s", error.message)
+            self.report(error)
+            return
+        found = [
+            Subject(
+                "source" if t.kind == "source" else "workflow", t.emitter_id, "" if t.name == t.emitter_id else t.name
+            )
+            for t in targets
+        ]
+        subjects = await _named(session, found)
+        history = None
+        journal = health.journal
+        if journal is not None and not health.started:
+            try:
+                history = await asyncio.to_thread(load_history, journal, subjects, health.now_ms())
+            except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live health
+                log.warning("health: the journal could not be read: %s", error)
+        if health is self.health:  # not replaced (another workspace) while it listed
+            health.watch(subjects, history)
+            self._health_tick()
+
+    def _health_tick(self) -> None:
+        health = self.health
+        if health is None or not health.started:
+            return
+        alerts = health.take()
+        if alerts:
+            self._alerted(alerts)
+        elif self._alert_count and self._health_on_screen():
+            self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
+        if self.screen_stack:
+            for pane in self.screen_stack[0].query(Pane):
+                if pane.display:
+                    pane.health_changed()
+
+    def _alerted(self, alerts: list[Alert]) -> None:
+        """Say new error groups and spikes: a notification, the header's count, the bell if wanted."""
+        shown = alerts if len(alerts) <= ALERTS_AT_ONCE else []
+        for alert in shown:
+            self.notify(visible(alert.text, 300), title=alert.title, severity="error", markup=False, timeout=10)
+        if not shown:
+            groups = len({a.fingerprint for a in alerts})
+            self.notify(
+                f"{len(alerts)} alerts: {groups} error groups new or spiking. The Health pane (0) shows where.",
+                title="Errors",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+        if not self._health_on_screen():
+            self._alert_count += len(alerts)
+            self._show_alert_count()
+        if self.bell_on_alert:
+            self.bell()
+
+    def _health_on_screen(self) -> bool:
+        if not self.screen_stack or self.screen is not self.screen_stack[0]:
+            return False
+        switcher = self.screen_stack[0].query("#panes")
+        return bool(switcher) and switcher.first(ContentSwitcher).current == "health"
+
+    @property
+    def alert_count(self) -> int:
+        """Alerts (new error groups, spikes) raised since the Health pane was last shown."""
+        return self._alert_count
+
+    def alerts_seen(self) -> None:
+        self._alert_count = 0
+        self._show_alert_count()
+
+    def _show_alert_count(self) -> None:
+        for screen in self.screen_stack:
+            for header in screen.query(StatusHeader):
+                header.alerts = self._alert_count
+
+    def on_view_value(self, message: ViewValue) -> None:
+        from .screens.value import ValueScreen
+
+        self.push_screen(ValueScreen(message.title, message.value))
+
     # --- opening things by id ---------------------------------------------------------------------
 
     def open_id(self, ident: str) -> bool:
@@ -393,6 +541,23 @@ class AftuiApp(App[None]):
         from .opener import open_resource
 
         return open_resource(self, ident.strip())
+
+
+async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
+    """Workflows found by id only (in subscriptions) get their names from GET /workflows/{id}, a few at a time."""
+    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+
+    async def name_of(subject: Subject) -> Subject:
+        if subject.kind != "workflow" or subject.name:
+            return subject
+        async with limit:
+            try:
+                workflow = await session.client.get_workflow(subject.id)
+            except ApiError:
+                return subject  # its errors may name it (the board takes the name from them)
+        return Subject(subject.kind, subject.id, workflow.name or "")
+
+    return list(await asyncio.gather(*(name_of(s) for s in subjects)))
 
 
 # mypy holds the App to what screens take it for: a member missing from AftuiApp, or typed otherwise, fails here.

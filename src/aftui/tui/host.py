@@ -16,6 +16,7 @@ from textual.message_pump import MessagePump
 
 from ..api import Client
 from ..config import Profile
+from ..health import HealthWatch
 from .session import Session
 
 
@@ -26,6 +27,16 @@ class Host(Protocol):
     profile: Profile | None  # the config profile behind the session; None in the demo
     cleanups: list[Callable[[], None]]  # run once the app has exited (the demo's emulator)
     input_listeners: list[Callable[[], None]]  # told of each key or mouse press before it is handled
+    health: HealthWatch | None  # the health board and its feeds, once the Health pane started them
+
+    @property
+    def alert_count(self) -> int:
+        """New error groups and spikes since the Health pane was last shown (the header's count)."""
+        ...
+
+    def start_health(self) -> None: ...
+
+    def refresh_health(self) -> None: ...
 
     @property
     def connection_state(self) -> str:

@@ -13,3 +13,12 @@ class AuthFailed(Message):
     def __init__(self, error: ApiError) -> None:
         super().__init__()
         self.error = error
+
+
+class ViewValue(Message):
+    """Show a value in full (the value viewer, screens/value.py): posted by widgets that cannot open screens."""
+
+    def __init__(self, title: str, value: object) -> None:
+        super().__init__()
+        self.title = title
+        self.value = value

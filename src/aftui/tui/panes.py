@@ -1,4 +1,4 @@
-"""The panes of the sidebar, in order: keys 1-9 follow it."""
+"""The panes of the sidebar, in order, each with its key: 0 Health, then 1-9."""
 
 from __future__ import annotations
 
@@ -13,9 +13,16 @@ class PaneSpec:
     id: str
     title: str
     make: Callable[[], Pane]
+    key: str  # the digit that shows it
 
 
 # Each pane's module is imported when the pane is first shown: a start imports only the pane it opens on.
+
+
+def _health() -> Pane:
+    from .screens.health import HealthPane
+
+    return HealthPane()
 
 
 def _workspaces() -> Pane:
@@ -73,15 +80,16 @@ def _components() -> Pane:
 
 
 def pane_specs() -> list[PaneSpec]:
-    """The sidebar, in order; keys 1-9 follow it."""
+    """The sidebar, in order. Health came first later than the rest: it took 0, so 1-9 kept their panes."""
     return [
-        PaneSpec("workspaces", "Workspaces", _workspaces),
-        PaneSpec("sources", "Sources", _sources),
-        PaneSpec("workflows", "Workflows", _workflows),
-        PaneSpec("webhooks", "Webhooks", _webhooks),
-        PaneSpec("subscriptions", "Subscriptions", _subscriptions),
-        PaneSpec("connect", "Connect", _connect),
-        PaneSpec("apps", "Apps", _apps),
-        PaneSpec("accounts", "Accounts", _accounts),
-        PaneSpec("components", "Components", _components),
+        PaneSpec("health", "Health", _health, "0"),
+        PaneSpec("workspaces", "Workspaces", _workspaces, "1"),
+        PaneSpec("sources", "Sources", _sources, "2"),
+        PaneSpec("workflows", "Workflows", _workflows, "3"),
+        PaneSpec("webhooks", "Webhooks", _webhooks, "4"),
+        PaneSpec("subscriptions", "Subscriptions", _subscriptions, "5"),
+        PaneSpec("connect", "Connect", _connect, "6"),
+        PaneSpec("apps", "Apps", _apps, "7"),
+        PaneSpec("accounts", "Accounts", _accounts, "8"),
+        PaneSpec("components", "Components", _components, "9"),
     ]

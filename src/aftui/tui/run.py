@@ -52,7 +52,14 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
     profile = chosen_profile(profile_name)
     session = None if profile is None else profile_session(profile, read_only=read_only)
     # The start screen's demo is handed down from here: screens sit below run.py and do not import it.
-    return AftuiApp(session, profile=profile, force_read_only=read_only, start_demo=start_demo, ui=saved_choices())
+    return AftuiApp(
+        session,
+        start_pane="health",
+        profile=profile,
+        force_read_only=read_only,
+        start_demo=start_demo,
+        ui=saved_choices(),
+    )
 
 
 def run_app(app: AftuiApp) -> int:
@@ -92,7 +99,7 @@ def run_demo(emulator: EmulatorProcess, *, read_only: bool = False) -> int:
         emulator.stop()
         raise
     session.client.read_only = read_only
-    app = AftuiApp(session, force_read_only=read_only, ui=saved_choices())
+    app = AftuiApp(session, start_pane="health", force_read_only=read_only, ui=saved_choices())
     app.cleanups.append(emulator.stop)
     return run_app(app)
 

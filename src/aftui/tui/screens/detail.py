@@ -45,11 +45,12 @@ class DetailScreen(Screen[None]):
         Binding("right_square_bracket", "tab(1)", "Next tab", group=TABS),
     ]
 
-    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None) -> None:
+    def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None, tab: str | None = None) -> None:
         super().__init__()
         self.ident = ident
         self.crumbs = crumbs
         self.record: Any = record
+        self.start_tab = tab  # the tab to open on, its content focused (the Health pane opens a workflow's Errors)
 
     @property
     def session(self) -> Session:
@@ -96,9 +97,18 @@ class DetailScreen(Screen[None]):
         await body.remove_children()
         tabs = TabbedContent()
         await body.mount(tabs)
+        start: TabPane | None = None
         for title, widget in [*self.tabs(), ("JSON", JsonView(self.json_data(), id="json"))]:
-            await tabs.add_pane(TabPane(title, _scroll(widget)))
+            pane = TabPane(title, _scroll(widget))
+            await tabs.add_pane(pane)
+            start = pane if title == self.start_tab else start
         tabs.query_one(Tabs).focus()  # left/right walk the tabs, down enters one
+        if start is not None and start.id is not None:
+            self.start_tab = None  # once: a reload keeps where the user went
+            tabs.active = start.id
+            target = next((w for w in start.query("*") if w.focusable), None)
+            if target is not None:
+                target.focus()
         self.loaded()
 
     def on_key(self, event: events.Key) -> None:

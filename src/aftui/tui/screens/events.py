@@ -7,14 +7,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widget import Widget
 
 from ...api.models import EventSummary
-from ..safe import plain
+from ..safe import long_text, plain
 from ..widgets.fields import Fields
 from ..widgets.json_view import dumps
 from ..widgets.paged_table import Column
 from .detail import DetailScreen
+from .value import ValueScreen
 
 
 def event_time(event: EventSummary) -> Text:
@@ -46,7 +48,10 @@ def event_columns() -> list[Column[EventSummary]]:
 
 
 class EventScreen(DetailScreen):
-    """One event: its metadata and the whole payload, fetched again in full if it was cut."""
+    """One event: its metadata and the whole payload, fetched again in full if it was cut. `v` shows an error's
+    stack (else the payload) in the value viewer; in the JSON tab, the value under the cursor."""
+
+    BINDINGS = [Binding("v", "view_value", "View stack/value")]
 
     def __init__(
         self,
@@ -114,8 +119,19 @@ class EventScreen(DetailScreen):
                 ("Trigger", f"{ctx.source_type} {ctx.emitter_id or ''}"),
                 ("Step", error.error.cellId),
             ]
+            if error.error.stack:
+                rows.append(("Stack", long_text(error.error.stack)))
         return rows
 
     def json_data(self) -> Any:
         event: EventSummary = self.record
         return event.event
+
+    def action_view_value(self) -> None:
+        event: EventSummary = self.record
+        error = event.error()
+        if error is not None and error.error.stack:
+            title = f"{self.crumbs[-1]} › stack" if self.crumbs else "stack"
+            self.app.push_screen(ValueScreen(title, error.error.stack))
+            return
+        self.app.push_screen(ValueScreen(self.crumbs[-1] if self.crumbs else "event", event.event))

@@ -20,6 +20,7 @@ from ...event_deletion import outcome_words, watch_deletion
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
+from ..health_cells import HEALTH_KEYS, health_columns
 from ..journaling import journaled
 from ..safe import day, flag, plain, when
 from ..widgets.fields import Fields
@@ -61,12 +62,14 @@ def source_kind(source: Source) -> str:
     return "+".join(dict.fromkeys(kinds)) or "—"
 
 
-def source_columns(now: Any) -> list[Column[Source]]:
+def source_columns(now: Any, health: list[Column[Source]] | None = None) -> list[Column[Source]]:
+    """The Sources list's columns; `health` (health_cells.py) go after Active."""
     return [
         Column("name", "Name", lambda s: plain(s.name, 40), width=28),
         Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12),
         Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9),
         Column("active", "Active", lambda s: flag(s.active), sort=lambda s: s.active, width=6),
+        *(health or []),
         Column("updated", "Updated", lambda s: day(s.updated_at), sort=lambda s: s.updated_at, width=10),
     ]
 
@@ -95,7 +98,8 @@ class SourcesPane(Guarded, Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Sources"), classes="pane-title")
-        yield PagedTable(self._fetch, source_columns(self.session.now), item_id=lambda s: s.id, noun="sources")
+        health: list[Column[Source]] = health_columns(self, lambda s: s.id)
+        yield PagedTable(self._fetch, source_columns(self.session.now, health), item_id=lambda s: s.id, noun="sources")
 
     async def _fetch(self, **params: Any) -> Any:
         client = self.client
@@ -105,6 +109,9 @@ class SourcesPane(Guarded, Pane):
 
     def workspace_changed(self) -> None:
         self.query_one(PagedTable).reload()
+
+    def health_changed(self) -> None:
+        self.query_one(PagedTable).refresh_columns(HEALTH_KEYS)
 
     def action_new_source(self) -> None:
         deploy_form(self.app)

@@ -35,6 +35,7 @@ from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
+from ..health_cells import HEALTH_KEYS, health_columns
 from ..host import session_of
 from ..journaling import journaled
 from ..messages import AuthFailed
@@ -86,7 +87,8 @@ def _triggers_cell(row: KnownRow) -> Text:
     return Text("…", style="dim")
 
 
-def known_columns() -> list[Column[KnownRow]]:
+def known_columns(health: list[Column[KnownRow]] | None = None) -> list[Column[KnownRow]]:
+    """The Workflows list's columns; `health` (health_cells.py) go after Active."""
     return [
         Column(
             "name",
@@ -102,6 +104,7 @@ def known_columns() -> list[Column[KnownRow]]:
             sort=lambda r: r.workflow.active if r.workflow else None,
             width=6,
         ),
+        *(health or []),
         Column("triggers", "Triggers", _triggers_cell, width=12),
         Column("found", "Found", lambda r: plain(FOUND_WORDS.get(r.found, r.found), 20, "dim"), width=12),
     ]
@@ -159,7 +162,8 @@ class WorkflowsPane(Guarded, Pane):
     def compose(self) -> ComposeResult:
         yield Static(Text("Workflows"), classes="pane-title")
         yield Static(classes="note")
-        yield KnownTable(self._fetch, known_columns(), item_id=lambda r: r.id, noun="workflows")
+        health: list[Column[KnownRow]] = health_columns(self, lambda r: r.id)
+        yield KnownTable(self._fetch, known_columns(health), item_id=lambda r: r.id, noun="workflows")
 
     def on_mount(self) -> None:
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
@@ -279,6 +283,9 @@ class WorkflowsPane(Guarded, Pane):
         else:
             note.set_class("✖" in self._summary.plain, "problem")
             note.update(Text.assemble(self._summary, ("a adds by id or URL · x forgets · r looks again", "dim")))
+
+    def health_changed(self) -> None:
+        self.table.refresh_columns(HEALTH_KEYS)
 
     def workspace_changed(self) -> None:
         self.found.clear()

@@ -16,6 +16,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...text import visible
+from ..messages import ViewValue
 
 MAX_CHILDREN = 200
 MAX_STRING = 300
@@ -64,6 +65,7 @@ class JsonView(Tree[Any]):
     BINDINGS = [
         Binding("e", "expand_all", "Unfold"),
         Binding("E", "collapse_all", "Fold all"),
+        Binding("v", "view_value", "View value"),
     ]
 
     DEFAULT_CSS = """
@@ -128,6 +130,22 @@ class JsonView(Tree[Any]):
     def action_collapse_all(self) -> None:
         for child in self.root.children:
             child.collapse_all()
+
+    def action_view_value(self) -> None:
+        """The value under the cursor in full, in the value viewer (a string's newlines as lines)."""
+        node = self.cursor_node
+        if node is None or node is self.root:
+            self.post_message(ViewValue("JSON", self._data))
+            return
+        value = node.data
+        if isinstance(value, tuple) and value and value[0] is _PENDING:
+            value = value[1]
+        path: list[str] = []
+        while node is not None and node is not self.root:
+            text = str(node.label)
+            path.append(text.split(": ", 1)[0] if ": " in text else "")
+            node = node.parent
+        self.post_message(ViewValue(" › ".join(["JSON", *reversed(path)]), value))
 
     def json_text(self) -> str:
         text = dumps(self._data)

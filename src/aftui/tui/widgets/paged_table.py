@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -24,6 +24,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import CellDoesNotExist
 
 from ...api import ApiError, AuthError, Pager
 from ...api.models import Page
@@ -246,6 +247,20 @@ class PagedTable(Vertical, Generic[T]):
             self._restore_cursor(new_ids)
         self.rows = rows
         self._update_status()
+
+    def refresh_columns(self, keys: Collection[str]) -> None:
+        """Draw the cells of these columns again where their text changed (they show something that moves)."""
+        columns = [c for c in self.columns if c.key in keys]
+        table = self.table
+        for item in self.rows:
+            row_key = self.item_id(item)
+            for column in columns:
+                cell = column.render(item)
+                try:
+                    if str(table.get_cell(row_key, column.key)) != str(cell):
+                        table.update_cell(row_key, column.key, cell)
+                except CellDoesNotExist:
+                    return  # the table is being rebuilt: it draws them itself
 
     def _remember_cursor(self) -> None:
         table = self.table

@@ -38,3 +38,6 @@ class Pane(Vertical):
 
     def workspace_changed(self) -> None:
         """The user chose another workspace (or environment): reload what depends on it."""
+
+    def health_changed(self) -> None:
+        """The health board has news (the App calls it about once a second while the pane is shown)."""

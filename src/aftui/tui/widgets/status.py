@@ -11,7 +11,7 @@ from ..host import host
 
 
 class StatusHeader(Static):
-    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  READ-ONLY  base URL`"""
+    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  ✖ 2 new errors  READ-ONLY  URL`"""
 
     DEFAULT_CSS = """
     StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -26,6 +26,7 @@ class StatusHeader(Static):
     where: reactive[str] = reactive("")
     production: reactive[bool] = reactive(False)
     url: reactive[str] = reactive("")
+    alerts: reactive[int] = reactive(0)  # new error groups and spikes not yet seen on the Health pane
 
     def sync(self) -> None:
         """Show the app's session and connection (the app calls it again when either changes)."""
@@ -41,6 +42,7 @@ class StatusHeader(Static):
         self.connection = app.connection_state
         self.production = bool(app.profile is not None and app.profile.production)
         self.url = session.client.base_url
+        self.alerts = app.alert_count
 
     def render(self) -> Text:
         text = Text()
@@ -57,6 +59,8 @@ class StatusHeader(Static):
         text.append(" │ ", style="dim")
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         text.append(f"{dot} {self.connection}", style=style)
+        if self.alerts:
+            text.append(f"  ✖ {self.alerts} new error{'s' * (self.alerts != 1)} (0) ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
         if self.where:

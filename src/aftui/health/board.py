@@ -1,0 +1,222 @@
+"""The health board: per workflow and source, how many errors lately, the last one, and how busy it is.
+
+It is fed events one at a time (from the journal at start, then from the
+live feeds) and answers `rows(now_ms)`: one `HealthRow` per subject, sorted
+by what needs attention first. An event is counted once, whichever way it
+came (the journal's history and a feed's first poll overlap), by its id.
+Times are the service's (an event id's `<ms>`), so the windows are the same
+on every machine watching the same workspace.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..api.models import EventSummary
+from ..replay.fingerprint import name_and_message
+from ..text import visible
+
+SubjectKind = Literal["workflow", "source"]
+
+MINUTE_MS = 60_000
+HOUR_MS = 60 * MINUTE_MS
+DAY_MS = 24 * HOUR_MS
+SPARK_MINUTES = 15  # the sparkline's width: events per minute over the last quarter of an hour
+MESSAGE_LIMIT = 200  # characters of the last error's message kept for the row
+EVENT_IDS = 5_000  # event ids remembered per subject to count each once (errors keep theirs for 24 hours)
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A workflow or a source the board reports on."""
+
+    kind: SubjectKind
+    id: str
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True)
+class HealthRow:
+    """What the Health pane shows of one subject at one moment."""
+
+    subject: Subject
+    errors_1h: int
+    errors_24h: int
+    last_error_ms: int | None
+    last_error: str  # `Name: message` on one line, control characters visible, capped
+    last_event_ms: int | None
+    per_minute: tuple[int, ...]  # events per minute, oldest first, SPARK_MINUTES of them
+
+    @property
+    def state(self) -> str:
+        """`failing` (errors in the last hour), `errors` (in the last day), or `ok`."""
+        if self.errors_1h:
+            return "failing"
+        if self.errors_24h:
+            return "errors"
+        return "ok"
+
+    @property
+    def attention(self) -> tuple[int, int, int, str, str]:
+        """The sort key: failing first (most errors in the hour, then the newest), then last day's, then the rest by name."""
+        rank = {"failing": 0, "errors": 1, "ok": 2}[self.state]
+        newest = -(self.last_error_ms or 0) if rank < 2 else 0
+        return (rank, -self.errors_1h, newest, self.subject.label.casefold(), self.subject.id)
+
+
+def sparkline(counts: tuple[int, ...] | list[int]) -> str:
+    """One bar character per count, scaled to the largest (a blank for none, the lowest bar for any)."""
+    top = max(counts, default=0)
+    if top <= 0:
+        return BARS[0] * len(counts)
+    steps = len(BARS) - 1
+    return "".join(BARS[0] if n <= 0 else BARS[max(1, round(n * steps / top))] for n in counts)
+
+
+@dataclass
+class _State:
+    subject: Subject
+    errors: dict[str, int] = field(default_factory=dict)  # error id -> ms, the last 24 hours
+    last_error_ms: int | None = None
+    last_error: str = ""
+    last_event_ms: int | None = None
+    minutes: dict[int, int] = field(default_factory=dict)  # minute number -> events in it
+    event_ids: OrderedDict[str, None] = field(default_factory=OrderedDict)
+
+
+class HealthBoard:
+    """`add_error` / `add_event` as they arrive, `rows(now_ms)` to show them. Not thread-safe: one owner."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, _State] = {}
+
+    def know(self, subject: Subject) -> None:
+        """A subject to report on, even with nothing seen of it yet (its name updated if it had none)."""
+        state = self._states.get(subject.id)
+        if state is None:
+            self._states[subject.id] = _State(subject)
+        elif subject.name and not state.subject.name:
+            state.subject = subject
+
+    def forget_all_but(self, ids: set[str]) -> None:
+        """Drop subjects no longer watched (another workspace, a forgotten workflow)."""
+        for ident in [i for i in self._states if i not in ids]:
+            del self._states[ident]
+
+    def subjects(self) -> list[Subject]:
+        return [s.subject for s in self._states.values()]
+
+    def add_error(self, subject_id: str, event: EventSummary) -> bool:
+        """Count a `$errors` event of `subject_id`; False when it was counted already or has no time."""
+        state = self._states.get(subject_id)
+        ms = event_ms(event)
+        if state is None or ms is None:
+            return False
+        ident = event.id or f"@{ms}"
+        if ident in state.errors:
+            return False
+        state.errors[ident] = ms
+        if not state.subject.name:  # a workflow known by id only: its errors name it
+            error = event.error()
+            name = error.original_context.workflow_name if error is not None else None
+            if name:
+                state.subject = Subject(state.subject.kind, state.subject.id, name)
+        if state.last_error_ms is None or ms >= state.last_error_ms:
+            state.last_error_ms = ms
+            state.last_error = error_line(event)
+        return True
+
+    def add_event(self, subject_id: str, event_id: str | None, ms: int | None) -> bool:
+        """Count an event (not an error) of `subject_id` in its minute; False when counted already."""
+        state = self._states.get(subject_id)
+        if state is None or ms is None:
+            return False
+        if event_id:
+            if event_id in state.event_ids:
+                return False
+            state.event_ids[event_id] = None
+            if len(state.event_ids) > EVENT_IDS:
+                state.event_ids.popitem(last=False)
+        minute = ms // MINUTE_MS
+        state.minutes[minute] = state.minutes.get(minute, 0) + 1
+        if state.last_event_ms is None or ms > state.last_event_ms:
+            state.last_event_ms = ms
+        return True
+
+    def note_last_event(self, subject_id: str, ms: int | None) -> None:
+        """The newest event known from elsewhere (the journal), when it is newer than what was counted."""
+        state = self._states.get(subject_id)
+        if state is not None and ms is not None and (state.last_event_ms is None or ms > state.last_event_ms):
+            state.last_event_ms = ms
+
+    def prune(self, now_ms: int) -> None:
+        """Forget errors older than a day and minutes older than the sparkline."""
+        day_ago, first_minute = now_ms - DAY_MS, now_ms // MINUTE_MS - SPARK_MINUTES
+        for state in self._states.values():
+            old = [i for i, ms in state.errors.items() if ms < day_ago]
+            for ident in old:
+                del state.errors[ident]
+            for minute in [m for m in state.minutes if m < first_minute]:
+                del state.minutes[minute]
+
+    def row(self, subject_id: str, now_ms: int) -> HealthRow | None:
+        state = self._states.get(subject_id)
+        return None if state is None else _row(state, now_ms)
+
+    def rows(self, now_ms: int) -> list[HealthRow]:
+        """Every subject, what needs attention first."""
+        return sorted((_row(s, now_ms) for s in self._states.values()), key=lambda r: r.attention)
+
+
+def _row(state: _State, now_ms: int) -> HealthRow:
+    hour_ago, day_ago = now_ms - HOUR_MS, now_ms - DAY_MS
+    times = state.errors.values()
+    this_minute = now_ms // MINUTE_MS
+    per_minute = tuple(state.minutes.get(m, 0) for m in range(this_minute - SPARK_MINUTES + 1, this_minute + 1))
+    return HealthRow(
+        subject=state.subject,
+        errors_1h=sum(1 for ms in times if ms > hour_ago),
+        errors_24h=sum(1 for ms in times if ms > day_ago),
+        last_error_ms=state.last_error_ms,
+        last_error=state.last_error,
+        last_event_ms=state.last_event_ms,
+        per_minute=per_minute,
+    )
+
+
+def event_ms(event: EventSummary) -> int | None:
+    """When the service indexed an event: its id's time, else its index time."""
+    key = event.key
+    if key is not None:
+        return key[0]
+    return event.indexed_at_ms
+
+
+def error_line(event: EventSummary) -> str:
+    """`Name: message` of a `$errors` event on one line, safe to print and capped."""
+    error = event.error()
+    if error is None:
+        return visible(event.event if isinstance(event.event, str) else "(an error of an unknown shape)", MESSAGE_LIMIT)
+    name, message = name_and_message(error)
+    return visible(f"{name}: {message}", MESSAGE_LIMIT)
+
+
+def age(ms: int | None, now_ms: int) -> str:
+    """How long ago, in the largest unit that fits: `12s`, `4m`, `3h`, `2d`; `—` for never."""
+    if ms is None:
+        return "—"
+    seconds = max(0, (now_ms - ms) // 1000)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    if seconds < 86400:
+        return f"{seconds // 3600}h"
+    return f"{seconds // 86400}d"

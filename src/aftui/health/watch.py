@@ -1,0 +1,141 @@
+"""`HealthWatch`: the feeds behind the Health pane and the alerts, without Textual.
+
+One `Monitor` (aftui.monitor) of its own watches every subject: a source's
+SSE stream, a workflow's emitted events and its `$errors`, polled. The
+journal fills the board at start (`load_history`, blocking: call it off the
+UI's loop), so what was seen before a restart still counts; the monitor's
+own history read covers what the journal got between that read and the
+feeds' start (the board counts an event once). `take()` is called on the UI's
+loop a few times a second: it moves what arrived into the board and returns
+the alerts it raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..api import Client, StreamState
+from ..api.models import EventSummary
+from ..journal.store import Journal
+from ..journal.writer import JournalWriter
+from ..monitor import Monitor, Record, Target
+from .alerts import Alert, AlertTracker
+from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
+
+POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
+MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the overlap with load_history)
+
+
+def targets_of(subject: Subject) -> list[Target]:
+    """A source's stream; a workflow's events and `$errors`."""
+    if subject.kind == "source":
+        return [Target("source", subject.id, subject.name)]
+    return [Target("events", subject.id, subject.name), Target("errors", subject.id, subject.name)]
+
+
+@dataclass
+class History:
+    """What the journal holds of the subjects: errors of the last day, event times of the sparkline's span."""
+
+    errors: dict[str, list[EventSummary]] = field(default_factory=dict)
+    events: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    last_event: dict[str, int | None] = field(default_factory=dict)
+
+
+def load_history(journal: Journal, subjects: Iterable[Subject], now_ms: int) -> History:
+    """Read the journal for the board (blocking SQLite reads)."""
+    history = History()
+    for subject in subjects:
+        if subject.kind == "workflow":
+            history.errors[subject.id] = journal.errors_since(subject.id, now_ms - DAY_MS)
+        history.events[subject.id] = journal.event_times(subject.id, (now_ms // MINUTE_MS - SPARK_MINUTES) * MINUTE_MS)
+        history.last_event[subject.id] = journal.last_event_ms(subject.id)
+    return history
+
+
+class HealthWatch:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        writer: JournalWriter | None,
+        journal_problem: str | None = None,
+        now_ms: Callable[[], int] | None = None,
+        poll_interval_s: float = POLL_INTERVAL_S,
+    ) -> None:
+        self.now_ms = now_ms or (lambda: int(time.time() * 1000))
+        self.board = HealthBoard()
+        self.tracker = AlertTracker(self.now_ms())
+        self.writer = writer
+        self.monitor = Monitor(
+            client,
+            writer=writer,
+            journal_problem=journal_problem,
+            history=MONITOR_HISTORY,
+            poll_interval_s=poll_interval_s,
+        )
+        self._names: dict[str, str] = {}
+        self.started = False
+        self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
+
+    @property
+    def journal(self) -> Journal | None:
+        return self.writer.journal if self.writer is not None else None
+
+    def watch(self, subjects: list[Subject], history: History | None = None) -> None:
+        """Report on exactly `subjects`, filled first with `history` (from `load_history`), and start their feeds."""
+        for subject in subjects:
+            self.board.know(subject)
+            self._names[subject.id] = subject.name
+        self.board.forget_all_but({s.id for s in subjects})
+        if history is not None:
+            self._apply(history)
+        self.monitor.watch([t for s in subjects for t in targets_of(s)])
+        self.started = True
+
+    def _apply(self, history: History) -> None:
+        for subject_id, errors in history.errors.items():
+            for event in reversed(errors):  # oldest first: the tracker learns the groups in order
+                self._error(subject_id, event)
+        for subject_id, times in history.events.items():
+            for event_id, ms in times:
+                self.board.add_event(subject_id, event_id, ms)
+        for subject_id, last in history.last_event.items():
+            self.board.note_last_event(subject_id, last)
+
+    def take(self) -> list[Alert]:
+        """Move what the feeds brought into the board; the alerts it raised, oldest first."""
+        alerts: list[Alert] = []
+        batch = self.monitor.take()
+        self.states = {key: state for key, (_, state) in batch.states.items()}
+        for record in batch.records:
+            alert = self._record(record)
+            if alert is not None:
+                alerts.append(alert)
+        self.board.prune(self.now_ms())
+        return alerts
+
+    def _record(self, record: Record) -> Alert | None:
+        if record.is_gap:
+            return None
+        target = record.target
+        if target.kind == "errors" or (target.kind != "source" and record.channel == "$errors"):
+            return self._error(target.emitter_id, record.event)
+        self.board.add_event(target.emitter_id, record.id, record.time_ms)
+        return None
+
+    def _error(self, subject_id: str, event: EventSummary) -> Alert | None:
+        if not self.board.add_error(subject_id, event):
+            return None
+        return self.tracker.seen(subject_id, self._names.get(subject_id, ""), event)
+
+    @property
+    def live(self) -> bool:
+        """Every feed has answered at least once (live now); False before the first take."""
+        wanted = {t.key for t in self.monitor.targets}
+        return bool(wanted) and all(key in self.states and self.states[key].phase == "live" for key in wanted)
+
+    def close(self) -> None:
+        self.monitor.close()

@@ -1,0 +1,171 @@
+"""Health: the first pane. What is failing, since when, for every workflow and source aftui knows.
+
+The numbers come from aftui.health (the App's `HealthWatch`: its own feeds and
+the journal); this pane only shows them, once a second while it is shown.
+Rows are sorted by what needs attention first: failing in the last hour (most
+errors first), errors in the last day, then the rest by name. `enter` opens a
+workflow on its Errors tab (the newest error under the cursor) or a source on
+its Events tab.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from ...health import HealthRow, age, sparkline
+from ...text import visible
+from ..host import host
+from ..widgets.pane import Pane
+from .sources import SourceScreen
+from .workflows import WorkflowScreen
+
+STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
+COLUMNS: list[tuple[str, str, int]] = [
+    ("state", " ", 1),
+    ("name", "Name", 24),
+    ("kind", "Kind", 4),
+    ("e1h", "1h", 4),
+    ("e24h", "24h", 4),
+    ("last_error", "Err ago", 7),
+    ("last_event", "Evt ago", 7),
+    ("spark", "Events/min", 15),
+    ("message", "Last error", 60),
+]
+
+
+def row_cells(row: HealthRow, now_ms: int) -> list[Text]:
+    glyph, style = STATE[row.state]
+    subject = row.subject
+    return [
+        Text(glyph, style=style),
+        Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if row.errors_1h else ""),
+        Text("wf" if subject.kind == "workflow" else "src", style="dim"),
+        _count(row.errors_1h, "bold red"),
+        _count(row.errors_24h, "yellow"),
+        Text(age(row.last_error_ms, now_ms), style="red" if row.errors_1h else "dim"),
+        Text(age(row.last_event_ms, now_ms), style="dim" if row.last_event_ms is None else ""),
+        Text(sparkline(row.per_minute), style="cyan"),
+        Text(row.last_error or "—", no_wrap=True, overflow="ellipsis", style="red" if row.errors_1h else "dim"),
+    ]
+
+
+def _count(n: int, style: str) -> Text:
+    return Text(str(n), style=style) if n else Text("0", style="dim")
+
+
+def _clock(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%H:%M:%S UTC")
+
+
+class HealthPane(Pane):
+    TITLE = "Health"
+    BINDINGS = [Binding("r", "refresh", "Refresh")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[HealthRow] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Health: what is failing, since when"), classes="pane-title")
+        yield Static(Text("Reading the journal and the feeds…", style="dim"), id="health-note")
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="health-table")
+        for key, label, width in COLUMNS:
+            table.add_column(label, key=key, width=width)
+        yield table
+        yield Static(id="health-detail")
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one("#health-table", DataTable)
+
+    def on_mount(self) -> None:
+        host(self).start_health()
+        self.health_changed()
+
+    def now_ms(self) -> int:
+        return int(self.session.now().timestamp() * 1000)
+
+    def health_changed(self) -> None:
+        health = host(self).health
+        if health is None or not self.is_mounted:
+            return
+        now = self.now_ms()
+        rows = health.board.rows(now)
+        self._show(rows, now)
+        self._note(rows, health.started)
+        self._detail()
+
+    def _show(self, rows: list[HealthRow], now_ms: int) -> None:
+        table = self.table
+        keys = [r.subject.id for r in rows]
+        old = [r.subject.id for r in self.rows]
+        if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
+            for row in rows:
+                for (key, _, _), cell in zip(COLUMNS, row_cells(row, now_ms), strict=True):
+                    table.update_cell(row.subject.id, key, cell)
+        else:
+            # At the top, the cursor stays at the top (what needs attention most); elsewhere it follows its row.
+            at = old[table.cursor_row] if self.rows and 0 < table.cursor_row < len(old) else None
+            table.clear()
+            for row in rows:
+                table.add_row(*row_cells(row, now_ms), key=row.subject.id)
+            if at in keys:
+                table.move_cursor(row=keys.index(at), animate=False)
+        self.rows = rows
+
+    def _note(self, rows: list[HealthRow], started: bool) -> None:
+        if not started:
+            return
+        failing = sum(1 for r in rows if r.state == "failing")
+        workflows = sum(1 for r in rows if r.subject.kind == "workflow")
+        text = Text()
+        if failing:
+            text.append(f"{failing} failing in the last hour", style="bold red")
+        else:
+            text.append("nothing failed in the last hour", style="green")
+        text.append(
+            f" · {workflows} workflows, {len(rows) - workflows} sources · enter opens errors or events", style="dim"
+        )
+        self.query_one("#health-note", Static).update(text)
+
+    @on(DataTable.RowHighlighted, "#health-table")
+    def _highlighted(self) -> None:
+        self._detail()
+
+    def current(self) -> HealthRow | None:
+        row = self.table.cursor_row
+        return self.rows[row] if self.rows and 0 <= row < len(self.rows) else None
+
+    def _detail(self) -> None:
+        """The highlighted row's last error in full width, wrapped: on 80 columns the table cuts it."""
+        row = self.current()
+        text = Text()
+        if row is not None and row.last_error_ms is not None:
+            text.append(f"Last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
+            text.append(row.last_error, style="red")
+        elif row is not None:
+            text.append("No error in the last 24 hours seen by aftui.", style="dim")
+        self.query_one("#health-detail", Static).update(text)
+
+    @on(DataTable.RowSelected, "#health-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        row = self.current()
+        if row is None:
+            return
+        subject = row.subject
+        if subject.kind == "workflow":
+            self.app.push_screen(WorkflowScreen(subject.id, ("Health", subject.label), tab="Errors"))
+        else:
+            self.app.push_screen(SourceScreen(subject.id, ("Health", subject.label), tab="Events"))
+
+    def action_refresh(self) -> None:
+        """List the sources and workflows again (new ones join the board)."""
+        host(self).refresh_health()
+        self.notify("Listing the sources and workflows again.", markup=False)

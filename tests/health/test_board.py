@@ -1,0 +1,206 @@
+"""The health board and its alerts, without Textual or a network: counts, windows, ordering, new groups, spikes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from aftui.api.models import EventSummary
+from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, sparkline
+from aftui.health.board import DAY_MS, HOUR_MS, MINUTE_MS, SPARK_MINUTES
+from aftui.journal.store import Journal
+
+NOW = 1_800_000_000_000  # ms; a whole minute
+
+
+def error(
+    ms: int,
+    seq: int = 0,
+    *,
+    msg: str = "Missing required field: customer_email",
+    code: str = "ValidationError",
+    workflow: str = "p_orders",
+    name: str | None = "Validate orders",
+    stack: str | None = None,
+) -> EventSummary:
+    payload: dict[str, Any] = {
+        "original_event": {"body": {}},
+        "original_context": {"workflow_id": workflow, "workflow_name": name},
+        "error": {"code": code, "msg": msg, "cellId": "c_validate", "stack": stack},
+    }
+    return EventSummary.model_validate(
+        {
+            "id": f"{ms}-{seq}",
+            "indexed_at_ms": ms,
+            "event": payload,
+            "metadata": {"emitter_id": workflow, "name": "$errors"},
+        }
+    )
+
+
+def board_of(*subjects: Subject) -> HealthBoard:
+    board = HealthBoard()
+    for subject in subjects:
+        board.know(subject)
+    return board
+
+
+ORDERS = Subject("workflow", "p_orders", "Validate orders")
+SYNC = Subject("workflow", "p_sync", "Partner sync")
+HOOKS = Subject("source", "dc_hooks", "Order webhooks")
+
+
+def test_errors_are_counted_in_the_hour_and_the_day_once_each() -> None:
+    board = board_of(ORDERS)
+    for ms in (NOW - 10 * MINUTE_MS, NOW - 2 * HOUR_MS, NOW - 25 * HOUR_MS):
+        assert board.add_error("p_orders", error(ms))
+    assert not board.add_error("p_orders", error(NOW - 10 * MINUTE_MS))  # the journal and a poll overlap
+    row = board.row("p_orders", NOW)
+    assert row is not None
+    assert (row.errors_1h, row.errors_24h) == (1, 2)
+    assert row.last_error_ms == NOW - 10 * MINUTE_MS
+    assert row.last_error == "ValidationError: Missing required field: customer_email"
+    assert row.state == "failing"
+
+
+def test_the_last_error_is_the_newest_whatever_the_order_it_came_in() -> None:
+    board = board_of(ORDERS)
+    board.add_error("p_orders", error(NOW - MINUTE_MS, msg="newest"))
+    board.add_error("p_orders", error(NOW - HOUR_MS * 3, msg="older"))
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.last_error.endswith("newest")
+
+
+def test_a_message_is_one_line_with_control_characters_visible_and_capped() -> None:
+    board = board_of(ORDERS)
+    board.add_error("p_orders", error(NOW, msg="line one\nline two \x1b[31mred" + "x" * 5000))
+    row = board.row("p_orders", NOW)
+    assert row is not None
+    assert "\n" not in row.last_error and "\x1b" not in row.last_error
+    assert "\\e[31m" in row.last_error
+    assert len(row.last_error) <= 200
+
+
+def test_rows_put_what_needs_attention_first() -> None:
+    quiet = Subject("workflow", "p_quiet", "A quiet workflow")
+    yesterday = Subject("workflow", "p_yesterday", "Failed this morning")
+    board = board_of(HOOKS, quiet, yesterday, ORDERS, SYNC)
+    board.add_error("p_yesterday", error(NOW - 5 * HOUR_MS, workflow="p_yesterday"))
+    board.add_error("p_sync", error(NOW - 2 * MINUTE_MS, workflow="p_sync"))
+    for n in range(3):
+        board.add_error("p_orders", error(NOW - 30 * MINUTE_MS, n))
+    order = [r.subject.id for r in board.rows(NOW)]
+    # Most errors in the hour first, then the last day's, then the rest by name.
+    assert order == ["p_orders", "p_sync", "p_yesterday", "p_quiet", "dc_hooks"]
+    assert [r.state for r in board.rows(NOW)] == ["failing", "failing", "errors", "ok", "ok"]
+
+
+def test_events_per_minute_and_the_last_event() -> None:
+    board = board_of(HOOKS)
+    for minute, count in ((0, 3), (2, 1), (SPARK_MINUTES + 3, 7)):
+        for n in range(count):
+            ms = NOW - minute * MINUTE_MS + n
+            assert board.add_event("dc_hooks", f"{ms}-0", ms)
+    assert not board.add_event("dc_hooks", f"{NOW}-0", NOW)  # once
+    row = board.row("dc_hooks", NOW)
+    assert row is not None
+    assert len(row.per_minute) == SPARK_MINUTES
+    assert row.per_minute[-1] == 3 and row.per_minute[-3] == 1
+    assert sum(row.per_minute) == 4  # older minutes are not in the sparkline
+    assert row.last_event_ms == NOW + 2
+    board.prune(NOW)
+    assert sum(board.row("dc_hooks", NOW).per_minute) == 4  # type: ignore[union-attr]
+
+
+def test_errors_older_than_a_day_are_forgotten() -> None:
+    board = board_of(ORDERS)
+    board.add_error("p_orders", error(NOW - 2 * DAY_MS))
+    board.prune(NOW)
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.errors_24h == 0
+
+
+def test_a_workflow_known_by_id_only_takes_its_name_from_its_errors() -> None:
+    board = board_of(Subject("workflow", "p_orders"))
+    board.add_error("p_orders", error(NOW))
+    assert board.subjects()[0].label == "Validate orders"
+
+
+def test_sparkline_and_age() -> None:
+    assert sparkline([0, 0, 0]) == "   "
+    assert sparkline([0, 1, 8]) == " ▁█"
+    assert age(None, NOW) == "—"
+    assert [age(NOW - s * 1000, NOW) for s in (5, 125, 7300, 200000)] == ["5s", "2m", "2h", "2d"]
+
+
+# --- alerts -----------------------------------------------------------------------------------------
+
+
+def test_what_happened_before_watching_makes_groups_known_without_an_alert() -> None:
+    tracker = AlertTracker(NOW)
+    assert tracker.seen("p_orders", "Validate orders", error(NOW - MINUTE_MS)) is None
+    # The same failure with other numbers, ids and quoted values is the same group: no alert.
+    same = error(NOW + 1000, msg="Missing required field: customer_email")
+    assert tracker.seen("p_orders", "Validate orders", same) is None
+    assert tracker.groups == 1
+
+
+def test_a_new_group_after_the_start_alerts_once() -> None:
+    tracker = AlertTracker(NOW)
+    tracker.seen("p_orders", "Validate orders", error(NOW - MINUTE_MS))
+    first = error(NOW + 1000, code="HTTPError", msg="Request failed with status code 502 for ord_123")
+    alert = tracker.seen("p_orders", "Validate orders", first)
+    assert alert is not None and alert.kind == "new"
+    assert alert.text == "Validate orders: HTTPError: Request failed with status code 502 for ord_123"
+    again = error(NOW + 2000, code="HTTPError", msg="Request failed with status code 504 for ord_999")
+    assert tracker.seen("p_orders", "Validate orders", again) is None  # numbers and ids differ: the same group
+    other_step = error(
+        NOW + 3000, code="HTTPError", msg="Request failed with status code 502 for ord_123", workflow="p_sync"
+    )
+    assert tracker.seen("p_sync", "Partner sync", other_step) is not None  # another workflow: another group
+
+
+def test_a_spike_in_a_known_group_alerts_once_a_window() -> None:
+    tracker = AlertTracker(NOW, spike_min=5, spike_factor=3.0)
+    for n in range(6):  # the last hour: one every ten minutes, the group's usual
+        tracker.seen("p_orders", "Validate orders", error(NOW - (n + 1) * 10 * MINUTE_MS))
+    alerts = [tracker.seen("p_orders", "Validate orders", error(NOW + 1000 + n * 1000, n)) for n in range(8)]
+    spikes = [a for a in alerts if a is not None]
+    assert len(spikes) == 1
+    assert spikes[0].kind == "spike" and spikes[0].count == 5
+    assert "5 in 5 min" in spikes[0].text
+
+
+def test_the_usual_rate_is_no_spike() -> None:
+    tracker = AlertTracker(NOW, spike_min=5, spike_factor=3.0)
+    for n in range(60):  # one a minute for the last hour
+        tracker.seen("p_orders", "Validate orders", error(NOW - (n + 1) * MINUTE_MS))
+    alerts = [tracker.seen("p_orders", "Validate orders", error(NOW + n * MINUTE_MS + 1, n)) for n in range(6)]
+    assert alerts == [None] * 6
+
+
+# --- the journal's part ---------------------------------------------------------------------------
+
+
+def test_history_from_the_journal_survives_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        journal.add([error(NOW - 5 * MINUTE_MS), error(NOW - 3 * HOUR_MS), error(NOW - 2 * DAY_MS)], "p_orders")
+        events = [
+            EventSummary.model_validate(
+                {"id": f"{NOW - m * MINUTE_MS}-0", "event": {"n": m}, "metadata": {"emitter_id": "dc_hooks"}}
+            )
+            for m in (1, 2, 40)
+        ]
+        journal.add(events, "dc_hooks")
+    with Journal(path) as journal:  # aftui started again
+        history = load_history(journal, [ORDERS, HOOKS], NOW)
+    board = board_of(ORDERS, HOOKS)
+    for event in history.errors["p_orders"]:
+        board.add_error("p_orders", event)
+    for event_id, ms in history.events["dc_hooks"]:
+        board.add_event("dc_hooks", event_id, ms)
+    orders, hooks = board.row("p_orders", NOW), board.row("dc_hooks", NOW)
+    assert orders is not None and (orders.errors_1h, orders.errors_24h) == (1, 2)
+    assert hooks is not None and sum(hooks.per_minute) == 2
+    assert history.last_event["dc_hooks"] == NOW - MINUTE_MS

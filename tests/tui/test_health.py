@@ -1,0 +1,220 @@
+"""The Health pane, the alerts and the value viewer, driven against the demo emulator (its clock stopped)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from rich.console import Console
+from textual.widgets import Static, TextArea
+from tui_helpers import control, wait_for
+
+from aftui.config import UiChoices
+from aftui.emulator.server import ServerHandle
+from aftui.tui.app import AftuiApp
+from aftui.tui.screens.health import HealthPane
+from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+from aftui.tui.screens.value import ValueScreen
+from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
+from aftui.tui.widgets.json_view import JsonView
+from aftui.tui.widgets.status import StatusHeader
+
+ORDERS = "Validate and forward orders"
+FLAKY = "Flaky partner sync"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "aftui-data"
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(directory))
+    return directory
+
+
+def text_of(widget: Any) -> str:
+    console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.render() if isinstance(widget, StatusHeader) else widget.content)
+    return console.export_text()
+
+
+def health_app(make_app: Any, **kwargs: Any) -> AftuiApp:
+    app: AftuiApp = make_app(start_pane="health", **kwargs)
+    app.health_poll_s = 0.3  # the workflows' polls: a test does not wait five seconds for an error
+    return app
+
+
+async def ready(pilot: Any) -> HealthPane:
+    """The Health pane, once every feed has answered and the board shows the demo's failing workflow."""
+    app = pilot.app
+    await wait_for(
+        pilot, lambda: bool(app.query(HealthPane)) and app.health is not None and app.health.live, timeout=20
+    )
+    pane = app.query_one(HealthPane)
+    await wait_for(pilot, lambda: bool(pane.rows) and pane.rows[0].errors_24h > 0, timeout=10)
+    return pane
+
+
+def flaky_fails(emulator: ServerHandle) -> None:
+    """Run the demo's flaky timer workflow until a run fails (one in five does; the seed fixes which)."""
+    flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == FLAKY)
+    headers = {"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}
+    for _ in range(40):
+        httpx.post(f"{emulator.root_url}/_emulator/timers/{flaky.id}/run", timeout=10)
+        errors = httpx.get(f"{emulator.base_url}/workflows/{flaky.id}/$errors/event_summaries", headers=headers)
+        if errors.json()["data"]:
+            return
+    raise AssertionError("the flaky workflow never failed")
+
+
+def told(app: AftuiApp) -> list[Any]:
+    """The alerts' notifications so far."""
+    return [n for n in app._notifications if n.title in ("New error", "Error spike")]
+
+
+def post_order(emulator: ServerHandle, body: Any) -> None:
+    """An order to the demo's order endpoint: one without `customer_email` (or not an object) fails its workflow."""
+    demo = emulator.emulator.demo
+    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=body, timeout=10).raise_for_status()
+
+
+async def test_health_opens_with_the_failing_workflow_first_and_every_source_listed(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        rows = pane.rows
+        assert rows[0].subject.label == ORDERS
+        assert rows[0].state == "failing" and rows[0].errors_1h > 0
+        assert rows == sorted(rows, key=lambda r: r.attention)
+        states = [r.state for r in rows]
+        assert states == sorted(states, key=["failing", "errors", "ok"].index)  # failing first, the quiet last
+        org = app.session.client.org_id
+        sources = {s.name for s in emulator.emulator.store.sources.values() if s.org_id == org}
+        assert sources <= {r.subject.label for r in rows if r.subject.kind == "source"}
+        cells = [str(c) for c in pane.table.get_row_at(0)]
+        assert cells[1] == ORDERS and cells[3] == str(rows[0].errors_1h) and cells[4] == str(rows[0].errors_24h)
+        assert cells[8] == "ValidationError: Missing required field: customer_email"
+        # The highlighted row's last error, in full width under the table.
+        assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
+
+
+async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        before = pane.rows[0].errors_1h
+        post_order(emulator, {"order_id": "ord_new", "sku": "SKU-1001"})
+        await wait_for(pilot, lambda: pane.rows[0].errors_1h == before + 1, timeout=10)
+        assert str(pane.table.get_row_at(0)[3]) == str(before + 1)
+
+
+@pytest.mark.parametrize("bell", [True, False], ids=["bell", "no-bell"])
+async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_configured(make_app, emulator, bell) -> None:
+    app = health_app(make_app, ui=UiChoices(bell=bell))
+    rang: list[int] = []
+    app.bell = lambda: rang.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("3")  # the Workflows pane: Health is no longer in front of the user
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        control(emulator, "clock", {"advance": 1})  # after the watch started: what fails now is new
+        flaky_fails(emulator)  # a failure the demo's history never had
+        await wait_for(pilot, lambda: any(FLAKY in n.message for n in told(app)), timeout=10)
+        ours = next(n for n in told(app) if FLAKY in n.message)
+        assert ours.message == f"{FLAKY}: PartnerTimeoutError: partner API timed out (20% of runs fail)"
+        assert ours.title == "New error"
+        assert app.alert_count == len(told(app)) == 1
+        assert f"{app.alert_count} new error" in text_of(app.screen.query_one(StatusHeader))
+        assert bool(rang) is bell
+        # A detail pushed now has the count in its header too.
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
+        assert "new error" in text_of(app.screen.query_one(StatusHeader))
+        await pilot.press("escape")
+        await pilot.press("0")  # Health shown: the count is read
+        await wait_for(pilot, lambda: app.alert_count == 0)
+        assert "new error" not in text_of(app.screen.query_one(StatusHeader))
+
+
+async def test_a_known_failure_again_is_no_alert(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        before = pane.rows[0].errors_1h
+        control(emulator, "clock", {"advance": 1})
+        post_order(emulator, {"order_id": "ord_again", "sku": "SKU-1001"})  # the demo's usual failure
+        await wait_for(pilot, lambda: pane.rows[0].errors_1h == before + 1, timeout=10)
+        await pilot.pause(0.3)
+        assert not [n for n in told(app) if "customer_email" in n.message]
+
+
+async def test_enter_opens_the_newest_error_and_v_shows_its_stack_to_search(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
+        errors = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: bool(errors.rows) and errors.table.has_focus)
+        newest = max(errors.rows, key=lambda e: e.key or (0, 0))
+        assert errors.current is newest
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("Fields")))
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen) and bool(app.screen.query(TextArea)))
+        area = app.screen.query_one(TextArea)
+        stack = newest.error().error.stack  # type: ignore[union-attr]
+        assert area.document.line_count == len(stack.split("\n")) >= 3  # real newlines are lines
+        assert area.text.split("\n")[0] == "ValidationError: Missing required field: customer_email"
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: app.screen.query_one("#value-query").has_focus)
+        await pilot.press(*"executecomponent", "enter")
+        status = app.screen.query_one("#value-status", Static)
+        await wait_for(pilot, lambda: "match 1 of 1" in text_of(status))
+        assert area.selected_text == "executeComponent"
+        await pilot.press("w")
+        assert not area.soft_wrap
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen))
+
+
+async def test_the_value_viewer_shows_control_characters_as_text_and_json_strings_open_in_it(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(ValueScreen("hostile", "first\nsecond \x1b[2J\x07 end\r\nthird"))
+        await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen) and bool(app.screen.query(TextArea)))
+        lines = app.screen.query_one(TextArea).text.split("\n")
+        assert lines[0] == "first" and lines[2] == "third"
+        assert "\x1b" not in lines[1] and "\\e[2J" in lines[1] and "\x07" not in lines[1]
+        await pilot.press("escape")
+        view = JsonView({"error": {"stack": "Error: boom\n    at a\n    at b"}})
+        await app.screen.mount(view)
+        view.focus()
+        await pilot.pause()
+        view.move_cursor(view.root.children[0].children[0])
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen) and bool(app.screen.query(TextArea)))
+        assert app.screen.query_one(TextArea).document.line_count == 3
+        assert "stack" in text_of(app.screen.query_one(".crumbs", Static))
+
+
+async def test_workflows_list_shows_health_columns(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        failing = pane.rows[0]
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)))
+        table = app.query_one(WorkflowsPane).table
+
+        def cells() -> dict[str, str]:
+            ids = [r.id for r in table.rows]
+            if failing.subject.id not in ids:
+                return {}
+            row = table.table.get_row_at(ids.index(failing.subject.id))
+            return {c.key: str(v) for c, v in zip(table.columns, row, strict=True)}
+
+        await wait_for(pilot, lambda: cells().get("err1h") == str(failing.errors_1h), timeout=10)
+        assert cells()["err24h"] == str(failing.errors_24h)
+        assert "Missing required field: customer_email" in cells()["lasterr"]
