@@ -20,7 +20,7 @@ import httpx
 from ..api import ApiError, Client, ReadOnlyError
 from ..api.errors import transport_message
 from ..api.models import EventSummary, WorkflowError
-from ..journal.replays import ReplayLog
+from ..journal.backend import ReplayStore
 from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
 from .watch import Outcome, OutcomeWatcher
@@ -82,7 +82,7 @@ async def replay_one(
     *,
     body: Any = None,
     edited: bool = False,
-    log: ReplayLog | None = None,
+    log: ReplayStore | None = None,
     on_seen: Callable[[list[EventSummary]], None] | None = None,
     watch_timeout: float = WATCH_TIMEOUT_S,
     stop: asyncio.Event | None = None,
@@ -191,7 +191,7 @@ async def replay_bulk(
     events: list[EventSummary],
     workflow_id: str | None = None,
     *,
-    log: ReplayLog | None = None,
+    log: ReplayStore | None = None,
     on_seen: Callable[[list[EventSummary]], None] | None = None,
     on_progress: Callable[[int, BulkSummary, ReplayResult | None], None] | None = None,
     stop: asyncio.Event | None = None,

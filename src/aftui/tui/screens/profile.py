@@ -360,7 +360,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             raise ProfileError(name, "base_url", f"enter the base URL of the service, such as {DEFAULT_BASE_URL}")
         kind = self.query_one("#kind", Select).value
         original = self.original if self.original is not None and credential_kind(self.original) == kind else None
-        credential: dict[str, str | None] = {}
+        credential: dict[str, Any] = {}
         if kind == "api_key":
             credential["api_key"] = self._text("api_key") or (original.api_key if original else None)
             if credential["api_key"] is None:
