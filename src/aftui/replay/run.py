@@ -24,6 +24,7 @@ from ..journal.backend import ReplayStore
 from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
 from .watch import Outcome, OutcomeWatcher
+from .who import sign
 
 SEND_TIMEOUT_S = 30.0
 WATCH_TIMEOUT_S = 20.0
@@ -104,6 +105,7 @@ async def replay_one(
     watcher = OutcomeWatcher(client, plan.workflow_id, on_seen=on_seen)
     await watcher.prime()
     if log is not None:
+        await sign(client, log)  # the row says who replayed: a teammate sees it before replaying again
         log.started(
             replay_id,
             emitter_id=plan.emitter_id,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from ...api.models import EventSummary
 from ...journal.backend import ReplayStore
@@ -27,6 +28,11 @@ class ReplayJournal:
         self.session = session
         self.log: ReplayStore | None = None
         self.problem: str | None = None
+
+    def path(self) -> Path | None:
+        """The session's journal file; the user's when the session has none open; None on a team's server."""
+        writer = self.session.journal
+        return writer.journal.path if writer is not None else default_path()
 
     def open(self) -> None:
         """Blocking (SQLite, or the team's server): call on a thread.
