@@ -685,6 +685,9 @@ def test_show_profile_masks_secrets_and_shows_where_they_come_from() -> None:
         "project_id": None,
         "environment": "production",
         "read_only": False,
+        "journal": None,
+        "journal_max_rows": None,
+        "journal_max_days": None,
     }
     assert show_profile(Profile(name="p", api_key=LONG_KEY))["api_key"] == "pd_l…ef"
     assert show_profile(Profile(name="p", api_key_env="WORK_KEY"))["api_key_env"] == "WORK_KEY"
@@ -872,3 +875,23 @@ def test_imported_profiles_can_be_saved(tmp_path: Path) -> None:
         config.add(profile)
     save_config(config, tmp_path / "aftui.toml")
     assert load_config(tmp_path / "aftui.toml") == config
+
+
+def test_a_profile_names_a_team_journal_and_its_caps_and_hides_its_password() -> None:
+    from aftui.config.profiles import Profile, ProfileError, show_profile
+    from aftui.journal.retention import JournalConfig, Retention
+
+    team = Profile.from_dict(
+        "oncall",
+        {"journal": "postgresql://oncall:hunter2@db.team:5432/aftui", "journal_max_rows": 5000, "journal_max_days": 30},
+    )
+    assert show_profile(team)["journal"] == "postgresql://oncall:***@db.team:5432/aftui"
+    assert "hunter2" not in repr(team)
+    config = JournalConfig.of_profile(team)
+    assert config.url == team.journal and Retention.from_env(config).max_age_s == 30 * 86_400
+    with pytest.raises(ProfileError, match="postgresql:// URL"):
+        Profile.from_dict("x", {"journal": "/tmp/journal.sqlite3"})
+    with pytest.raises(ProfileError, match="journal_max_days"):
+        Profile.from_dict("x", {"journal_max_days": "a month"})
+    with pytest.raises(ProfileError, match="journal_max_rows"):
+        Profile.from_dict("x", {"journal_max_rows": -1})

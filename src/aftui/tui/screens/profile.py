@@ -398,6 +398,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             environment=str(self.query_one("#environment", Select).value),
             read_only=self.query_one("#read_only", Checkbox).value,
             **credential,
+            **_kept_from(self.original),
         )
 
     # --- saving ---------------------------------------------------------------------------------------------
@@ -586,3 +587,11 @@ async def _switch(node: DOMNode, name: str) -> None:
         return
     await host(node).use_profile(profile, client)
     app.notify(f"Profile: {visible(name, 40)}", markup=False)
+
+
+def _kept_from(original: Profile | None) -> dict[str, Any]:
+    """What the form does not show and must not drop on saving: the profile's team journal and its caps (TOML only)."""
+    if original is None:
+        return {}
+    keys = ("journal", "journal_max_rows", "journal_max_days")
+    return {key: getattr(original, key) for key in keys if getattr(original, key) is not None}
