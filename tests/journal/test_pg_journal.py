@@ -104,14 +104,18 @@ def test_events_persist_across_reopen(pg_url: str) -> None:
 
 
 def test_hostile_text_is_stored_and_read_back(pg_url: str) -> None:
-    nasty = {"quote": "'; DROP TABLE aftui_events; --", "nul": "a\x00b", "esc": "\x1b[31m", "huge": "x" * 2_000_000}
+    nasty = {
+        "quote": "'; DROP TABLE aftui_events; --", "nul": "a\x00b", "esc": "\x1b[31m", "lone": "x\ud800y",
+        "huge": "x" * 2_000_000,
+    }  # fmt: skip
     with PgJournal(pg_url) as journal:
         assert journal.add([EventSummary(id=f"{T0}-0", event=nasty, metadata={"emitter_id": "dc_a"})]) == 1
-        [back] = journal.recent()
+        assert journal.add([EventSummary(id=f"{T0}-\x00\ud800", event={}, metadata={"emitter_id": "dc_\x00"})]) == 1
+        [back] = journal.recent("dc_a")
         assert back.event["esc"] == "\x1b[31m" and back.event["quote"] == nasty["quote"]
         assert back.event["nul"] == "a\x00b" and len(back.event["huge"]) == 2_000_000
         # past a tsvector's 1 MB: the first 200 KB are searched, the rest is kept
-        assert journal.search("DROP TABLE") and journal.count() == 1
+        assert journal.search("DROP TABLE") and journal.count() == 2
 
 
 def test_prune_is_left_to_the_one_that_holds_the_lock(pg_url: str) -> None:
