@@ -176,3 +176,28 @@ def test_the_writer_applies_the_team_retention_on_the_server(pg_url: str) -> Non
         writer.add([EventSummary(id=f"{now_ms}-0", event={}, metadata={"emitter_id": "dc_a"})])
         writer.close()
         assert [e.id for e in journal.recent()] == [f"{now_ms}-0"]
+
+
+def test_a_server_lost_and_back_is_ridden_out_as_a_full_disk_is(postgres, pg_url: str) -> None:
+    from aftui.journal.writer import JournalWriter
+
+    with PgJournal(pg_url) as journal:
+        writer = JournalWriter(journal, batch_size=10, interval=0.05)
+        writer.add([ev(0)])
+        writer.flush()
+        postgres.stop_server()
+        try:
+            writer.add([ev(i) for i in range(1, 50)])
+            deadline = time.monotonic() + 30
+            while writer.status().state != "failing":
+                assert time.monotonic() < deadline, "the lost server was never said"
+                time.sleep(0.05)
+            assert writer.status().waiting == 49
+        finally:
+            postgres.start_server()
+        deadline = time.monotonic() + 60
+        while writer.status().state != "ok" or writer.pending:
+            assert time.monotonic() < deadline, f"never wrote again: {writer.status()}"
+            time.sleep(0.1)
+        writer.close()
+        assert journal.count() == 50

@@ -94,6 +94,9 @@ class PgJournal:
             configure=_configure,
             open=False,
             name="aftui-journal",
+            # A server gone waits this long for a connection, then fails the write, which the writer
+            # keeps and tries again (as a full disk): not the pool's 30 s, for a writer that retries.
+            timeout=5.0,
         )
         try:
             self._pool.open(wait=True, timeout=connect_timeout)

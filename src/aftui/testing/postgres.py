@@ -78,17 +78,28 @@ class PostgresServer:
         )  # fmt: skip
         for attempt in range(3):  # a free port may be taken by another run between the probe and the start
             self.port = _free_port()
-            options = (
-                f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-            )
             try:
-                self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")  # fmt: skip
+                self._pg_ctl_start()
                 return self
             except RuntimeError:
                 if attempt == 2:
                     raise
         return self
+
+    def stop_server(self) -> None:
+        """Stop the server and keep its data, as a server lost under a running aftui (`start_server` brings it back)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def start_server(self) -> None:
+        """Start the stopped server again, on the same port."""
+        self._pg_ctl_start()
+
+    def _pg_ctl_start(self) -> None:
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")  # fmt: skip
 
     def database(self, name: str | None = None) -> str:
         """Create an empty database; its URL."""
