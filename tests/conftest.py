@@ -9,11 +9,13 @@ import httpx
 import pytest
 
 from aftui.emulator.server import Options, ServerHandle, serve_in_thread
+from aftui.testing.postgres import PostgresServer
 
 # Every variable that picks or overrides a profile: a test of the config must not see the caller's.
 AFTUI_VARIABLES = (
     "AFTUI_PROFILE", "AFTUI_API_KEY", "AFTUI_CLIENT_ID", "AFTUI_CLIENT_SECRET", "AFTUI_BASE_URL",
     "AFTUI_ORG_ID", "AFTUI_PROJECT_ID", "AFTUI_ENVIRONMENT", "AFTUI_READ_ONLY", "AFTUI_LOG_LEVEL",
+    "AFTUI_JOURNAL_URL",
 )  # fmt: skip
 
 
@@ -83,3 +85,18 @@ def root(emulator: ServerHandle, info: dict) -> Iterator[httpx.Client]:
     """The unversioned root (SSE, HTTP endpoints, /_emulator controls), with the user key."""
     with _client(emulator.root_url, info["api_key"]) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server of this machine's binaries, one per test process (xdist worker), started on
+    first use. One that cannot start fails the tests that need it: it is never skipped."""
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: PostgresServer) -> str:
+    """The URL of a fresh, empty database on the test server."""
+    return postgres.database()

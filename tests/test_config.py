@@ -152,7 +152,7 @@ def test_the_bell_setting_loads_and_saves(config_file: Path) -> None:
     save_config(config, config_file)
     assert "bell" not in config_file.read_text()
     write(config_file, '[ui]\nbell = "yes"\n')
-    with pytest.raises(ConfigError, match="ui.bell must be a boolean, got a string"):
+    with pytest.raises(ConfigError, match=r"ui\.bell must be a boolean, got a string"):
         load_config(config_file)
 
 
@@ -702,6 +702,9 @@ def test_show_profile_masks_secrets_and_shows_where_they_come_from() -> None:
         "environment": "production",
         "read_only": False,
         "production": None,
+        "journal": None,
+        "journal_max_rows": None,
+        "journal_max_days": None,
     }
     assert show_profile(Profile(name="p", api_key=LONG_KEY))["api_key"] == "pd_l…ef"
     assert show_profile(Profile(name="p", api_key_env="WORK_KEY"))["api_key_env"] == "WORK_KEY"
@@ -905,3 +908,23 @@ def test_ui_choices_are_kept_beside_the_profiles_and_checked(config_file: Path) 
     write(config_file, '[ui]\nthem = "nord"\n')
     with pytest.raises(ConfigError, match='unknown key "them" in ui'):
         load_config()
+
+
+def test_a_profile_names_a_team_journal_and_its_caps_and_hides_its_password() -> None:
+    from aftui.config.profiles import Profile, ProfileError, show_profile
+    from aftui.journal.retention import JournalConfig, Retention
+
+    team = Profile.from_dict(
+        "oncall",
+        {"journal": "postgresql://oncall:hunter2@db.team:5432/aftui", "journal_max_rows": 5000, "journal_max_days": 30},
+    )
+    assert show_profile(team)["journal"] == "postgresql://oncall:***@db.team:5432/aftui"
+    assert "hunter2" not in repr(team)
+    config = JournalConfig.of_profile(team)
+    assert config.url == team.journal and Retention.from_env(config).max_age_s == 30 * 86_400
+    with pytest.raises(ProfileError, match="postgresql:// URL"):
+        Profile.from_dict("x", {"journal": "/tmp/journal.sqlite3"})
+    with pytest.raises(ProfileError, match="journal_max_days"):
+        Profile.from_dict("x", {"journal_max_days": "a month"})
+    with pytest.raises(ProfileError, match="journal_max_rows"):
+        Profile.from_dict("x", {"journal_max_rows": -1})

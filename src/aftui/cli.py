@@ -493,6 +493,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
     demo.add_argument("--hostile", action="store_true", help="add the hostile data set, to see how aftui holds up")
 
+    serve = _command(
+        commands,
+        "serve",
+        "run the TUI in a browser (read-only, on 127.0.0.1, unless told otherwise)",
+        "Serve the TUI to a browser through textual-serve: each page opened runs its own aftui on the profile.\n"
+        "Read-only unless --allow-changes; listens on 127.0.0.1 unless --host names another address.",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    serve.add_argument(
+        "--allow-changes", action="store_true", help="let the browser deploy, delete and replay (default: read-only)"
+    )
+    serve.add_argument("--demo", action="store_true", help="serve the demo (its own emulator) instead of a profile")
+
     from .headless import config_cmd
 
     config_cmd.add_arguments(_command(commands, "config", "manage connection profiles"))
@@ -601,6 +617,20 @@ def _run_demo(args: argparse.Namespace) -> int:
     return run_demo(emulator, read_only=args.read_only)
 
 
+def _run_serve(args: argparse.Namespace) -> int:
+    from .tui.serve import ServeOptions, serve
+
+    if args.read_only and args.allow_changes:
+        print("aftui: --read-only and --allow-changes contradict each other", file=sys.stderr)
+        return 2
+    options = ServeOptions(args.host, args.port, args.allow_changes, args.profile, args.demo)
+    try:
+        return serve(options)
+    except OSError as exc:
+        print(f"aftui: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 5
+
+
 def _run_tui(args: argparse.Namespace) -> int:
     """`aftui`: the TUI on the chosen profile, or the start screen when none is configured."""
     from .config import ConfigError
@@ -647,6 +677,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_emulator(args)
     if args.command == "demo":
         return _run_demo(args)
+    if args.command == "serve":
+        return _run_serve(args)
     if args.command is None:
         return _run_tui(args)
     return _run_headless(args)

@@ -14,6 +14,7 @@ import pytest
 
 from aftui.api.models import EventSummary
 from aftui.journal import SCHEMA_VERSION, Journal, JournalWriter, fts5_available
+from aftui.journal.pgstore import PgJournal
 
 T0 = 1_700_000_000_000
 
@@ -30,11 +31,27 @@ def ev(
     )
 
 
-@pytest.fixture(params=["fts", "like"])
+@pytest.fixture(params=["fts", "like", "postgresql"])
 def journal(request: pytest.FixtureRequest, tmp_path: Path):
+    """The journal suite runs on each backend: SQLite with FTS5, SQLite without, a team's PostgreSQL."""
+    if request.param == "postgresql":
+        with PgJournal(request.getfixturevalue("pg_url")) as pg:
+            yield pg
+        return
     if request.param == "fts" and not fts5_available():
         pytest.skip("SQLite without FTS5")
     with Journal(tmp_path / "j.sqlite3", fts=request.param == "fts") as j:
+        yield j
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_journal(request: pytest.FixtureRequest, tmp_path: Path):
+    """One journal of each backend, for what does not depend on SQLite's search."""
+    if request.param == "postgresql":
+        with PgJournal(request.getfixturevalue("pg_url")) as pg:
+            yield pg
+        return
+    with Journal(tmp_path / "j.sqlite3") as j:
         yield j
 
 
@@ -85,6 +102,17 @@ def test_round_trip_and_newest_first(journal: Journal) -> None:
     assert journal.recent("nobody") == []
 
 
+def test_the_health_boards_history_on_every_backend(journal: Journal) -> None:
+    """What the Health pane reads at start: errors of the last day, event times, the last event's time."""
+    journal.add([ev(1), ev(2, channel="$errors"), ev(3, channel="$logs"), ev(4), ev(5, channel="$errors")])
+    journal.add([ev(6, emitter="dc_b")])
+    assert [e.id for e in journal.errors_since("dc_a", T0 + 3000)] == [ev(5).id]
+    assert [e.id for e in journal.errors_since("dc_a", T0)] == [ev(5).id, ev(2).id]
+    assert journal.event_times("dc_a", T0 + 2000) == [(ev(4).id, T0 + 4000)]  # no $errors, no $logs
+    assert journal.last_event_ms("dc_a") == T0 + 4000
+    assert journal.last_event_ms("nobody") is None
+
+
 def test_persists_across_reopen(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     with Journal(path) as j:
@@ -116,10 +144,8 @@ def test_search_on_emitter_and_channel_text(journal: Journal) -> None:
     assert len(journal.search("dc_shop")) == 2
 
 
-def test_fts_syntax(tmp_path: Path) -> None:
-    if not fts5_available():
-        pytest.skip("SQLite without FTS5")
-    with Journal(tmp_path / "j.sqlite3") as j:
+def test_fts_syntax(any_journal: Journal) -> None:
+    with any_journal as j:
         j.add([ev(1, {"t": "red apple"}), ev(2, {"t": "green apple"}), ev(3, {"t": "red pepper"})])
         assert [e.id for e in j.search("red NOT pepper")] == [ev(1).id]
         assert [e.id for e in j.search('"green apple"')] == [ev(2).id]
@@ -163,7 +189,9 @@ def test_prune_by_rows_removes_oldest(journal: Journal) -> None:
     assert journal.prune(max_rows=0) == 10 and journal.count() == 0
 
 
-def test_prune_by_mb(journal: Journal) -> None:
+def test_prune_by_mb(tmp_path: Path) -> None:
+    """SQLite only: a server's disk is its team's to size (PostgreSQL prunes by rows and age)."""
+    journal = Journal(tmp_path / "j.sqlite3")
     blob = "lorem ipsum dolor " * 200  # ~3.6 KB a row
     journal.add([ev(i, {"text": blob, "i": i}) for i in range(1000)])
     before = journal.stats()
@@ -176,6 +204,21 @@ def test_prune_by_mb(journal: Journal) -> None:
     assert after["oldest_ms"] == T0 + removed * 1000  # the newest survive
     assert after["newest_ms"] == T0 + 999 * 1000
     assert journal.prune(max_mb=1.0) == 0
+    journal.close()
+
+
+def test_prune_by_age(journal: Journal) -> None:
+    import time
+
+    now_ms = int(time.time() * 1000)
+    old = [
+        EventSummary(id=f"{now_ms - (10 - i) * 86_400_000}-0", event={"day": i}, metadata={"emitter_id": "dc_a"})
+        for i in range(10)
+    ]  # one a day, the newest today
+    journal.add(old)
+    assert journal.prune(max_age_s=3.5 * 86_400) == 7  # older than three and a half days
+    assert sorted(e.event["day"] for e in journal.recent(limit=20)) == [7, 8, 9]
+    assert journal.prune(max_age_s=3.5 * 86_400) == 0
 
 
 def test_stats(journal: Journal) -> None:
@@ -188,7 +231,8 @@ def test_stats(journal: Journal) -> None:
     assert stats["oldest_ms"] == T0 + 1000 and stats["newest_ms"] == T0 + 5000
     assert stats["emitters"] == {"e1": 2, "e2": 1}
     assert stats["fts"] is journal.fts
-    assert stats["search"].startswith("fts5" if journal.fts else "like")
+    expected = "tsvector" if isinstance(journal, PgJournal) else "fts5" if journal.fts else "like"
+    assert stats["search"].startswith(expected)
     json.dumps(stats)
 
 
@@ -206,8 +250,8 @@ def test_fts_catches_up_after_a_run_without_it(tmp_path: Path) -> None:
         assert [e.id for e in j.search("before")] == [ev(1).id]
 
 
-def test_writer_flushes_on_close(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite3") as j:
+def test_writer_flushes_on_close(any_journal: Journal) -> None:
+    with any_journal as j:
         writer = JournalWriter(j, batch_size=10_000, interval=60)
         writer.add([ev(i) for i in range(5)])
         writer.add([ev(4), ev(5)], emitter_id="dc_a")
@@ -219,8 +263,8 @@ def test_writer_flushes_on_close(tmp_path: Path) -> None:
             writer.add([ev(9)])
 
 
-def test_writer_flushes_by_size_and_by_time(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite3") as j:
+def test_writer_flushes_by_size_and_by_time(any_journal: Journal) -> None:
+    with any_journal as j:
         with JournalWriter(j, batch_size=10, interval=60) as writer:
             writer.add([ev(i) for i in range(10)])
             _wait(lambda: j.count() == 10)
@@ -229,8 +273,8 @@ def test_writer_flushes_by_size_and_by_time(tmp_path: Path) -> None:
             _wait(lambda: j.count() == 11)
 
 
-def test_writer_from_many_threads(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite3") as j:
+def test_writer_from_many_threads(any_journal: Journal) -> None:
+    with any_journal as j:
         with JournalWriter(j, batch_size=50, interval=0.01) as writer:
 
             def produce(k: int) -> None:
@@ -247,8 +291,8 @@ def test_writer_from_many_threads(tmp_path: Path) -> None:
         assert j.count() == 800 and writer.last_error is None
 
 
-def test_writer_with_retention(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite3") as j:
+def test_writer_with_retention(any_journal: Journal) -> None:
+    with any_journal as j:
         with JournalWriter(j, batch_size=10, interval=0.01, max_rows=5, prune_every=0) as writer:
             writer.add([ev(i) for i in range(20)])
         assert j.count() == 5

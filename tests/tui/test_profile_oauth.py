@@ -159,3 +159,16 @@ async def test_revoking_the_current_token_asks_then_the_next_call_gets_a_new_one
         fetched = client.auth.fetches
         await client.list_apps(limit=1)
         assert client.auth.fetches == fetched + 1 and client.auth.token not in (None, old)
+
+
+async def test_editing_a_profile_keeps_its_team_journal(make_app) -> None:
+    team = Profile(
+        name="oncall", api_key="pd_team_key_0123456789", journal="postgresql://oncall@db.team/aftui",
+        journal_max_rows=5000, journal_max_days=30,
+    )  # fmt: skip
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.push_screen(ProfileScreen(team))
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen) and bool(app.screen.query("#name")))
+        edited = app.screen.profile_from_form()
+    assert (edited.journal, edited.journal_max_rows, edited.journal_max_days) == (team.journal, 5000, 30)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from aftui.emulator.server import ServerHandle
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
 from aftui.replay import REPLAY_HEADER
+from aftui.replay.who import name_of
 from aftui.tui.screens.replay import (
     ReplayEditorScreen,
     ReplayJournal,
@@ -163,6 +165,33 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
     assert [e["event"]["original_event"]["headers"][REPLAY_HEADER] for e in errors if e["id"] == new_id] == [
         screen.result.replay_id
     ]  # type: ignore[union-attr]
+
+
+async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_app, emulator) -> None:
+    (error,) = post_orders(emulator, "ord_tui_who")
+    workflow = error.metadata.emitter_id or ""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path, by="alice") as log:  # a teammate replayed it three minutes ago
+            log.started(
+                "rp_alice", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
+                method="POST", target_url="https://e.test/", edited=False,
+            )  # fmt: skip
+            log.finished("rp_alice", outcome="succeeded", status_code=200)
+        db = sqlite3.connect(path)
+        db.execute("UPDATE replays SET started_at = started_at - 185")
+        db.commit()
+        db.close()
+        screen = await replay_screen(app, pilot, error)
+        await wait_for(pilot, lambda: "replayed by alice 3 min ago, succeeded" in outcome(app), timeout=10)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        me = name_of(await app.session.client.me())
+    with ReplayLog(path) as log:
+        rows = log.of_event(workflow, error.id or "")
+    assert [r.replayed_by for r in rows] == [me, "alice"]  # this replay names the profile's user
 
 
 async def test_invalid_json_is_refused_with_line_and_column(make_app, emulator) -> None:

@@ -52,7 +52,7 @@ _SECRET_FIELDS = ("api_key", "client_secret")
 
 # Optional text fields of a profile; the rest are name/base_url/environment
 # (text, always set) and read_only (bool).
-_OPTIONAL_TEXT_FIELDS = (*API_KEY_FIELDS, "client_id", *CLIENT_SECRET_FIELDS, "org_id", "project_id")
+_OPTIONAL_TEXT_FIELDS = (*API_KEY_FIELDS, "client_id", *CLIENT_SECRET_FIELDS, "org_id", "project_id", "journal")
 
 # Secrets shorter than this are masked entirely: showing 6 characters of an
 # 8-character secret would give most of it away.
@@ -86,6 +86,11 @@ class Profile:
     environment: str = "production"
     read_only: bool = False
     production: bool | None = None  # true: the TUI's header marks this profile PRODUCTION (None: unsaid, not written)
+    # A team's shared journal: a postgresql:// URL (None: the SQLite file in the data dir), and the caps
+    # everyone sharing it prunes to (None: the defaults). AFTUI_JOURNAL_URL and AFTUI_JOURNAL_MAX_* win.
+    journal: str | None = None
+    journal_max_rows: int | None = None
+    journal_max_days: float | None = None
 
     def __post_init__(self) -> None:
         self.validate()
@@ -124,7 +129,17 @@ class Profile:
             raise ProfileError(
                 self.name, "base_url", f'base_url must be an http:// or https:// URL, got "{self.base_url}"'
             )
+        self._check_journal()
         self._check_credentials()
+
+    def _check_journal(self) -> None:
+        if self.journal is not None and not self.journal.lower().startswith(("postgresql://", "postgres://")):
+            raise ProfileError(self.name, "journal", "journal must be a postgresql:// URL")
+        for key in ("journal_max_rows", "journal_max_days"):
+            value: object = getattr(self, key)
+            kinds: tuple[type, ...] = (int,) if key == "journal_max_rows" else (int, float)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or float(value) < 0):  # type: ignore[arg-type]
+                raise ProfileError(self.name, key, f"{key} must be a number of 0 or more, got {toml_type(value)}")
 
     def _check_types(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -187,7 +202,18 @@ def show_profile(profile: Profile) -> dict[str, Any]:
     for key in _SECRET_FIELDS:
         if shown[key] is not None:
             shown[key] = mask(shown[key])
+    if shown["journal"]:
+        shown["journal"] = _without_password(shown["journal"])
     return shown
+
+
+def _without_password(url: str) -> str:
+    """A journal URL with its password masked (it may hold one: postgresql://user:secret@host/db)."""
+    head, at, tail = url.rpartition("@")
+    scheme, _, credentials = head.partition("://")
+    if not at or ":" not in credentials:
+        return url
+    return f"{scheme}://{credentials.partition(':')[0]}:***@{tail}"
 
 
 def mask(secret: str) -> str:

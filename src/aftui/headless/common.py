@@ -76,6 +76,9 @@ def make_client(args: argparse.Namespace) -> Client:
     environment = getattr(args, "environment", None)
     if environment:
         profile.environment = environment
+    from .journaling import use_profile
+
+    use_profile(profile)  # the journal this command keeps: the profile's team journal, if it names one
     return Client.from_profile(profile)
 
 

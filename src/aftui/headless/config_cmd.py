@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from .. import config as cfg
 from ..exitcodes import OK, USAGE
@@ -74,7 +75,7 @@ def add(args: argparse.Namespace) -> int:
     config = cfg.load_config()
     name: str = args.name
     read_only: bool = args.read_only
-    fields: dict[str, str] = {
+    fields: dict[str, Any] = {
         field: getattr(args, field) for field in PROFILE_FIELDS if getattr(args, field) is not None
     }
     profile = cfg.Profile(name=name, read_only=read_only, production=None, **fields)  # production: set in the file

@@ -13,7 +13,7 @@ from ..exitcodes import OK, USAGE
 from ..text import visible
 
 if TYPE_CHECKING:
-    from ..journal.store import Journal
+    from ..journal.backend import EventJournal
 
 __all__ = ["add_arguments", "run"]
 
@@ -41,16 +41,37 @@ def run(args: argparse.Namespace) -> int:
     # Imported here, not above: `aftui --help` builds this parser and should not pay for pydantic and sqlite.
     from ..journal.store import Journal
 
+    url = _team_journal(args)
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
     try:
-        with Journal() as journal:
-            handler: Callable[[Journal, argparse.Namespace], int] = args.journal_handler
+        if url is not None:
+            from ..journal.pgstore import PgJournal
+
+            errors = (*errors, *PgJournal.errors)
+            journal: EventJournal = PgJournal(url)
+        else:
+            journal = Journal()
+        with journal:
+            handler: Callable[[EventJournal, argparse.Namespace], int] = args.journal_handler
             return handler(journal, args)
-    except (sqlite3.Error, OSError, ValueError) as error:
+    except errors as error:
         print(f"aftui: journal: {error}", file=sys.stderr)
         return USAGE
 
 
-def search(journal: Journal, args: argparse.Namespace) -> int:
+def _team_journal(args: argparse.Namespace) -> str | None:
+    """AFTUI_JOURNAL_URL, else the profile's `journal` when a profile is configured; None: the user's file."""
+    from ..config import ConfigError, effective_profile, load_config
+    from ..journal.retention import JournalConfig
+
+    try:
+        profile: object = effective_profile(load_config(), getattr(args, "profile", None))
+    except (ConfigError, ValueError, OSError):
+        profile = None  # no profile: only the environment can name a team journal
+    return JournalConfig.of_profile(profile).chosen_url
+
+
+def search(journal: EventJournal, args: argparse.Namespace) -> int:
     from ..export import event_record, ndjson
     from .output import event_line, terminal_width
 
@@ -65,7 +86,7 @@ def search(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
-def stats(journal: Journal, args: argparse.Namespace) -> int:
+def stats(journal: EventJournal, args: argparse.Namespace) -> int:
     from ..export import ndjson
 
     info = journal.stats()
@@ -90,7 +111,7 @@ def stats(journal: Journal, args: argparse.Namespace) -> int:
 NAMED_FROM_JOURNAL = 2000  # newest `$errors` rows read for the names of the workflows they are about
 
 
-def emitter_names(journal: Journal, emitters: list[str], args: argparse.Namespace) -> dict[str, str]:
+def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Namespace) -> dict[str, str]:
     """Names of the journal's emitters: what aftui keeps locally (the last lists, the known workflows, the
     `workflow_name` of journaled errors), then, unless --offline, the service for the rest (a few requests,
     no retries; a profile that cannot connect only leaves ids unnamed)."""

@@ -20,11 +20,13 @@ from ..api.models import EventSummary
 from .output import say
 
 if TYPE_CHECKING:
+    from ..journal.backend import EventJournal
+    from ..journal.retention import JournalConfig
     from ..journal.writer import JournalWriter
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Keeper", "journal_path"]
+__all__ = ["Keeper", "journal_path", "use_profile"]
 
 
 def journal_path() -> Path | None:
@@ -35,6 +37,17 @@ def journal_path() -> Path | None:
         return default_path()
     except OSError:
         return None
+
+
+_config: JournalConfig | None = None  # what the command's profile says of the journal (`use_profile`)
+
+
+def use_profile(profile: object) -> None:
+    """Journal where `profile` says (`journal = "postgresql://..."`, the team's caps): called once the profile is known."""
+    global _config
+    from ..journal.retention import JournalConfig
+
+    _config = JournalConfig.of_profile(profile)
 
 
 class Keeper:
@@ -48,12 +61,18 @@ class Keeper:
 
             # The user's journal; never raises for the file's sake. Why there is none (a warning) and a
             # damaged file moved aside (an error) are logged, which a headless command shows on stderr.
-            self.writer = open_journal().writer
+            self.writer = open_journal(config=_config).writer
+
+    @property
+    def journal(self) -> EventJournal | None:
+        """The open journal (the user's file or the team's server), for reading beside the writer."""
+        return self.writer.journal if self.writer is not None else None
 
     @property
     def path(self) -> Path | None:
         """The journal's file, when one is open."""
-        return Path(self.writer.journal.path) if self.writer is not None else None
+        path = self.writer.journal.path if self.writer is not None else None
+        return Path(path) if path is not None else None
 
     def keep(self, events: Iterable[EventSummary], emitter_id: str | None) -> None:
         """Queue events for the journal; never blocks on SQLite, never fails the command."""

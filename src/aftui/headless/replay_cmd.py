@@ -50,7 +50,7 @@ from .since import Since
 from .workflows import org_key, user_known
 
 if TYPE_CHECKING:
-    from ..journal.replays import ReplayLog
+    from ..journal.backend import ReplayStore
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> di
     An error the service no longer keeps (it keeps a workflow's last 100) is replayed from the journal's
     copy, when the journal has it whole.
     """
-    journaled = _journaled_errors(keeper.path, set(wanted))
+    journaled = _journaled_errors(keeper, set(wanted))
     batches: dict[str, list[EventSummary]] = {}
     for wf in dict.fromkeys(wf for wf, _ in journaled.values()):
         events, _ = await read_errors(client, wf, keeper)
@@ -208,16 +208,14 @@ async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> di
     return {wf: sorted(es, key=lambda e: wanted.index(e.id or "")) for wf, es in batches.items() if es}
 
 
-def _journaled_errors(path: Path | None, wanted: set[str]) -> dict[str, tuple[str, EventSummary]]:
+def _journaled_errors(keeper: Keeper, wanted: set[str]) -> dict[str, tuple[str, EventSummary]]:
     """error id -> (the workflow whose `$errors` the journal saw it on, the journal's copy)."""
-    if path is None or not path.exists():
+    journal = keeper.journal
+    if journal is None:
         return {}
-    from ..journal.store import Journal
-
     try:
-        with Journal(path) as journal:
-            rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
-    except (sqlite3.Error, OSError):
+        rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
+    except journal.errors:
         return {}
     return {e.id: (e.metadata.emitter_id, e) for e in rows if e.id in wanted and e.metadata.emitter_id}
 
@@ -274,13 +272,16 @@ def _show_plans(
 # --- sending ---------------------------------------------------------------------------------------------
 
 
-def _replay_log(path: Path | None) -> ReplayLog | None:
+def _replay_log(keeper: Keeper) -> ReplayStore | None:
+    """The journal's replay log (the team's, on a shared journal); the user's file when no journal is open."""
     from ..journal.replays import ReplayLog
     from ..journal.store import default_path
 
+    journal = keeper.journal
+    errors = journal.errors if journal is not None else (sqlite3.Error, OSError)
     try:
-        return ReplayLog(path or default_path())
-    except (sqlite3.Error, OSError) as error:
+        return journal.replays() if journal is not None else ReplayLog(default_path())
+    except errors as error:
         output.say(f"the journal cannot be opened: the replays are sent but not recorded ({error})")
         return None
 
@@ -310,7 +311,7 @@ async def _send_all(
     args: argparse.Namespace,
     fields: tuple[str, ...],
 ) -> list[ReplayResult]:
-    replay_log = _replay_log(keeper.path)
+    replay_log = _replay_log(keeper)
     results: list[ReplayResult] = []
     styled = not args.json and output.colour_enabled(sys.stdout)
     try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..api import Client, StreamState
 from ..api.models import EventSummary
-from ..journal.store import Journal
+from ..journal.backend import EventJournal
 from ..journal.writer import JournalWriter
 from ..monitor import Monitor, Record, Target
 from .alerts import Alert, AlertTracker
@@ -44,8 +44,8 @@ class History:
     last_event: dict[str, int | None] = field(default_factory=dict)
 
 
-def load_history(journal: Journal, subjects: Iterable[Subject], now_ms: int) -> History:
-    """Read the journal for the board (blocking SQLite reads)."""
+def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int) -> History:
+    """Read the journal for the board (blocking reads, SQLite or PostgreSQL)."""
     history = History()
     for subject in subjects:
         if subject.kind == "workflow":
@@ -81,7 +81,7 @@ class HealthWatch:
         self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
 
     @property
-    def journal(self) -> Journal | None:
+    def journal(self) -> EventJournal | None:
         return self.writer.journal if self.writer is not None else None
 
     def watch(self, subjects: list[Subject], history: History | None = None) -> None:

@@ -6,11 +6,15 @@ it was sent, the status code, and the outcome with the event that showed it.
 It has its own table and its own connection to the journal's file (WAL lets
 both write), so the event store stays as it is. A row is written before the
 request goes out (outcome "pending") and completed afterwards: a replay cut
-short by a crash still shows that it was sent.
+short by a crash still shows that it was sent. Each row names who sent it
+(`by`, the profile's user), so a teammate sees it before replaying again; a
+table made before that gains the column when first opened (`_migrate`).
+On a team's PostgreSQL the same rows live in `aftui_replays` (pgreplays.py).
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Collection
@@ -37,7 +41,8 @@ CREATE TABLE IF NOT EXISTS replays (
     outcome            TEXT NOT NULL,
     detail             TEXT,
     outcome_emitter_id TEXT,
-    outcome_event_id   TEXT
+    outcome_event_id   TEXT,
+    replayed_by        TEXT
 );
 CREATE INDEX IF NOT EXISTS replays_by_event ON replays (emitter_id, event_id);
 CREATE INDEX IF NOT EXISTS replays_by_time ON replays (started_at);
@@ -60,6 +65,7 @@ class ReplayRow:
     detail: str | None
     outcome_emitter_id: str | None
     outcome_event_id: str | None
+    replayed_by: str | None = None  # the user (`/users/me`) of the profile that sent it
 
 
 _COLUMNS = [field.name for field in fields(ReplayRow)]  # the table's columns, in order (SELECT *)
@@ -68,14 +74,16 @@ _COLUMNS = [field.name for field in fields(ReplayRow)]  # the table's columns, i
 class ReplayLog:
     """Use as a context manager or call `close()`. Thread-safe."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, by: str | None = None) -> None:
         self.path = Path(path)
+        self.by = by  # who sends the replays written here: the profile's user, set by whoever knows it
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = connect(self.path)  # the journal's file: created 0600 if this is first (dbfile.py)
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.executescript(_SCHEMA)
+            _migrate(self._db)
         except BaseException:
             self._db.close()
             raise
@@ -103,9 +111,9 @@ class ReplayLog:
     ) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO replays (replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, edited, outcome) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')",
-                (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, int(edited)),
+                "INSERT INTO replays (replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, edited, "
+                "outcome, replayed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+                (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, int(edited), self.by),
             )
 
     def finished(
@@ -153,3 +161,14 @@ class ReplayLog:
         with self._lock:
             rows = self._db.execute(sql, (*params, limit)).fetchall()
         return [ReplayRow(**{**dict(zip(_COLUMNS, row, strict=True)), "edited": bool(row[8])}) for row in rows]
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """A replay table of an aftui before `replayed_by` gains the column (its old rows: nobody named)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(replays)")}
+    if "replayed_by" not in columns:
+        try:
+            db.execute("ALTER TABLE replays ADD COLUMN replayed_by TEXT")
+        except sqlite3.OperationalError as error:  # another aftui added it between our look and now
+            if "duplicate column" not in str(error):
+                raise

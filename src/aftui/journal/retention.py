@@ -1,9 +1,14 @@
-"""How much the journal keeps: a cap in rows and one in MB, the oldest pruned first.
+"""Which journal aftui keeps, and how much of it: chosen once at start (`open_journal`).
 
-Set with AFTUI_JOURNAL_MAX_ROWS and AFTUI_JOURNAL_MAX_MB (0 or "off" for no
-cap of that kind). The defaults keep a month of a busy workspace in a few
-hundred MB. The cap is applied when aftui starts and then every minute by
-the journal writer.
+The journal is the SQLite file in the data dir, unless a profile says `journal = "postgresql://..."`
+(or AFTUI_JOURNAL_URL does): then it is that team's PostgreSQL, shared by everyone pointed at it.
+
+How much it keeps: caps in rows, in MB (SQLite only: a server's disk is its team's to size) and in
+age, the oldest pruned first. Set in the profile (`journal_max_rows`, `journal_max_days`: a team
+shares the profile, so everyone prunes alike) or with AFTUI_JOURNAL_MAX_ROWS, AFTUI_JOURNAL_MAX_MB,
+AFTUI_JOURNAL_MAX_DAYS (0 or "off" for no cap of that kind), which win. The defaults keep a month of
+a busy workspace in a few hundred MB. The caps are applied when aftui starts and then every minute
+by the journal writer; on PostgreSQL by one aftui at a time (an advisory lock: pgstore.py).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from .backend import EventJournal
 from .dbfile import is_corrupt, is_disk_full, is_read_only
 from .store import SCHEMA_VERSION, Journal, JournalTooNew, default_path
 from .writer import JournalWriter
@@ -31,23 +37,59 @@ DEFAULT_MAX_MB = 500.0
 PRUNE_EVERY_S = 60.0
 
 
+URL_VARIABLE = "AFTUI_JOURNAL_URL"
+DAY_S = 86_400.0
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """What a profile says of the journal: where (None: the SQLite file) and the team's caps (None: the defaults)."""
+
+    url: str | None = None
+    max_rows: int | None = None
+    max_days: float | None = None
+
+    @classmethod
+    def of_profile(cls, profile: object) -> JournalConfig:
+        return cls(
+            getattr(profile, "journal", None),
+            getattr(profile, "journal_max_rows", None),
+            getattr(profile, "journal_max_days", None),
+        )
+
+    @property
+    def chosen_url(self) -> str | None:
+        """AFTUI_JOURNAL_URL, else the profile's `journal`; None: the SQLite file."""
+        return os.environ.get(URL_VARIABLE, "").strip() or self.url or None
+
+
 @dataclass(frozen=True)
 class Retention:
     max_rows: int | None = DEFAULT_MAX_ROWS
     max_mb: float | None = DEFAULT_MAX_MB
+    max_age_s: float | None = None
 
     @classmethod
-    def from_env(cls) -> Retention:
+    def from_env(cls, config: JournalConfig | None = None) -> Retention:
+        """The caps: AFTUI_JOURNAL_MAX_* where set, else the profile's (`config`), else the defaults."""
+        config = config or JournalConfig()
+        rows = config.max_rows if config.max_rows is not None else DEFAULT_MAX_ROWS
+        days = _number("AFTUI_JOURNAL_MAX_DAYS", config.max_days or 0.0, float)
         return cls(
-            max_rows=_number("AFTUI_JOURNAL_MAX_ROWS", DEFAULT_MAX_ROWS, int),
+            max_rows=_number("AFTUI_JOURNAL_MAX_ROWS", rows, int) if rows else None,
             max_mb=_number("AFTUI_JOURNAL_MAX_MB", DEFAULT_MAX_MB, float),
+            max_age_s=days * DAY_S if days else None,
         )
+
+    @property
+    def any(self) -> bool:
+        return self.max_rows is not None or self.max_mb is not None or self.max_age_s is not None
 
 
 def _number(variable: str, default: N, kind: Callable[[str], N]) -> N | None:
     text = os.environ.get(variable, "").strip().lower()
     if not text:
-        return default
+        return default or None
     if text in ("0", "off", "none"):
         return None
     try:
@@ -80,15 +122,24 @@ class OpenedJournal:
             self.writer.journal.close()
 
 
-def open_journal(path: Path | None = None, retention: Retention | None = None) -> OpenedJournal:
-    """The journal at `path` (default: the user's, in the data dir) with a background writer applying `retention`.
+def open_journal(
+    path: Path | None = None, retention: Retention | None = None, *, config: JournalConfig | None = None
+) -> OpenedJournal:
+    """The journal with a background writer applying `retention`: at `path`, or the one `config` (a profile) chose.
 
-    Never raises for the file's sake: a data dir that is read-only or gone, a full disk, a journal
-    of a newer aftui give no writer and a `problem` in words (logged too); a damaged file is moved
-    aside and a fresh journal started, with a `notice` saying so. The cap is applied once now, on a
-    thread so start-up does not wait for it, then by the writer every minute.
+    `path` given (the demo's, a test's): that SQLite file. Else AFTUI_JOURNAL_URL or the profile's
+    `journal` naming a PostgreSQL server: that server's; else the user's file in the data dir.
+    Never raises for the journal's sake: a data dir that is read-only or gone, a full disk, a journal
+    of a newer aftui, a server that cannot be reached give no writer and a `problem` in words (logged
+    too); a damaged file is moved aside and a fresh journal started, with a `notice` saying so. The
+    caps are applied once now, on a thread so start-up does not wait for it, then by the writer every
+    minute.
     """
-    retention = retention or Retention.from_env()
+    config = config or JournalConfig()
+    retention = retention or Retention.from_env(config)
+    url = config.chosen_url if path is None else None
+    if url is not None:
+        return _open_server(url, retention)
     if path is None:
         try:
             path = default_path()
@@ -110,10 +161,45 @@ def open_journal(path: Path | None = None, retention: Retention | None = None) -
         notices.append(journal.recovered.message)
     if journal.migrated_from is not None:
         notices.append(f"The journal was upgraded from version {journal.migrated_from} to {SCHEMA_VERSION}.")
-    writer = JournalWriter(journal, max_rows=retention.max_rows, max_mb=retention.max_mb, prune_every=PRUNE_EVERY_S)
-    if retention.max_rows is not None or retention.max_mb is not None:
+    return OpenedJournal(path, _writer(journal, retention), None, " ".join(notices) or None)
+
+
+def _open_server(url: str, retention: Retention) -> OpenedJournal:
+    """A team's journal on PostgreSQL; a URL of another kind, or a server that cannot be reached, is a `problem`."""
+    from .pgstore import PgJournal, is_postgres, masked
+
+    if not is_postgres(url):
+        problem = f"the journal setting {masked(url)!r} is not a postgresql:// URL"
+        log.warning("not journaling: %s", problem)
+        return OpenedJournal(None, None, problem)
+    try:
+        journal = PgJournal(url)
+    except Exception as error:  # noqa: BLE001 - a server down, refused, too new: said, the TUI goes on
+        problem = f"the journal at {masked(url)} cannot be opened ({_server_words(error)})"
+        log.warning("not journaling: %s", problem)
+        return OpenedJournal(None, None, problem)
+    notice = None
+    if journal.migrated_from is not None:
+        notice = f"The team journal was upgraded from version {journal.migrated_from}."
+    return OpenedJournal(None, _writer(journal, retention), None, notice)
+
+
+def _server_words(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text[:300]
+
+
+def _writer(journal: EventJournal, retention: Retention) -> JournalWriter:
+    writer = JournalWriter(
+        journal,
+        max_rows=retention.max_rows,
+        max_mb=retention.max_mb,
+        max_age_s=retention.max_age_s,
+        prune_every=PRUNE_EVERY_S,
+    )
+    if retention.any:
         threading.Thread(target=_prune, args=(journal, retention), name="aftui-journal-prune", daemon=True).start()
-    return OpenedJournal(path, writer, None, " ".join(notices) or None)
+    return writer
 
 
 def cannot_write(error: BaseException, path: Path | None) -> str:
@@ -149,10 +235,10 @@ def open_writer(path: Path, retention: Retention | None = None) -> JournalWriter
     return open_journal(path, retention).writer
 
 
-def _prune(journal: Journal, retention: Retention) -> None:
+def _prune(journal: EventJournal, retention: Retention) -> None:
     try:
-        journal.prune(retention.max_rows, retention.max_mb)
-    except sqlite3.Error as error:  # closed meanwhile, or busy: the writer tries again in a minute
+        journal.prune(retention.max_rows, retention.max_mb, retention.max_age_s)
+    except journal.errors as error:  # closed meanwhile, or busy: the writer tries again in a minute
         log.warning("journal prune failed: %s", error)
 
 

@@ -24,6 +24,7 @@ from typing import Any, Self
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
 from .dbfile import connect, is_corrupt, move_aside
+from .replays import ReplayLog
 from .rows import Row, row_of, summary_of_row
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Gap", "Journal", "JournalTooNew", "Recovery", "fts5_available"]
@@ -202,6 +203,8 @@ class Journal:
     `fts=False` forces the LIKE fallback (used where FTS5 is missing, and by tests).
     """
 
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)  # what a failed write raises
+
     def __init__(
         self,
         path: Path | str | None = None,
@@ -246,6 +249,14 @@ class Journal:
                 "the journal at %s is damaged (%s): moved aside to %s, a new one started", self.path, reason, moved_to
             )
             self._db = self._open(check=False)
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
+
+    def replays(self) -> ReplayLog:
+        """The replay log in this journal's file (its own table and connection)."""
+        return ReplayLog(self.path)
 
     def _open(self, check: bool) -> sqlite3.Connection:
         """A connection to the journal, checked (`PRAGMA quick_check`) and set up; raises what SQLite found wrong."""
@@ -532,8 +543,8 @@ class Journal:
 
     # --- retention --------------------------------------------------------------------------------
 
-    def prune(self, max_rows: int | None = None, max_mb: float | None = None) -> int:
-        """Remove the oldest events until at most `max_rows` remain and the data fits `max_mb`.
+    def prune(self, max_rows: int | None = None, max_mb: float | None = None, max_age_s: float | None = None) -> int:
+        """Remove events older than `max_age_s`, then the oldest until at most `max_rows` remain and the data fits `max_mb`.
 
         Size is the pages in use (free pages excluded), which is what shrinks
         as rows go; freed pages are then given back to the file system.
@@ -542,6 +553,8 @@ class Journal:
         removed = 0
         with self._lock:
             self.index_now()  # the delete trigger takes rows out of the index: they must be in it
+            if max_age_s is not None:
+                removed += self._delete_before(int((time.time() - max(0.0, max_age_s)) * 1000))
             if max_rows is not None:
                 excess = self.count() - max(0, max_rows)
                 if excess > 0:
@@ -601,6 +614,17 @@ class Journal:
             cursor = db.execute(
                 "DELETE FROM events WHERE rowid IN (SELECT rowid FROM events ORDER BY ms, seq, rowid LIMIT ?)", (n,)
             )
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+        return cursor.rowcount
+
+    def _delete_before(self, ms: int) -> int:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = db.execute("DELETE FROM events WHERE ms < ?", (ms,))
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)

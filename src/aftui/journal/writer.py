@@ -3,7 +3,7 @@
 Callers (the monitor's thread, the TUI's listings, headless commands) only append to an in-memory
 list under a lock; a daemon thread writes a batch every `batch_size` events or `interval` seconds,
 whichever comes first. `close()` writes what is left and joins the thread. A thread rather than an
-asyncio task because sqlite3 calls block: a task would have to hop to a thread anyway.
+asyncio task because the journal's calls block (SQLite's, PostgreSQL's): a task would have to hop to a thread anyway.
 
 When a write fails (a full disk, another aftui holding the lock past the busy timeout, a file made
 read-only under us) nothing is thrown away: the events that were not stored wait in memory and the
@@ -20,7 +20,6 @@ what the UI shows.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,8 +29,9 @@ from typing import Self
 
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
+from .backend import EventJournal
 from .dbfile import why
-from .store import Gap, Journal
+from .store import Gap
 
 __all__ = ["JournalStatus", "JournalWriter"]
 
@@ -92,12 +92,13 @@ class _Dropping:
 class JournalWriter:
     def __init__(
         self,
-        journal: Journal,
+        journal: EventJournal,
         *,
         batch_size: int = 500,
         interval: float = 0.5,
         max_rows: int | None = None,
         max_mb: float | None = None,
+        max_age_s: float | None = None,
         prune_every: float = 60.0,
         max_waiting: int = MAX_WAITING,
         wall: Callable[[], float] = time.time,
@@ -106,6 +107,7 @@ class JournalWriter:
         self.batch_size = max(1, batch_size)
         self.interval = interval
         self.max_rows, self.max_mb, self.prune_every = max_rows, max_mb, prune_every
+        self.max_age_s = max_age_s
         self.max_waiting = max(1, max_waiting)
         self._wall = wall
         self.written = 0  # new rows stored so far
@@ -169,7 +171,7 @@ class JournalWriter:
         with self._write_lock:
             try:
                 self.journal.settle_gap(gap.id, left)
-            except (sqlite3.Error, OSError) as error:
+            except self.journal.errors as error:
                 self._failed("gap update", error)
 
     def add(self, events: Iterable[Event], emitter_id: str | None = None) -> None:
@@ -260,7 +262,7 @@ class JournalWriter:
                         pause()
                     try:
                         new += self.journal.add(events[start : start + CHUNK], emitter_id)
-                    except (sqlite3.Error, OSError) as error:
+                    except self.journal.errors as error:
                         # Nothing of this chunk was stored (one transaction): it and the rest wait.
                         left = [(emitter_id, events[start:]), *work[index + 1 :]]
                         with self._cond:
@@ -279,12 +281,12 @@ class JournalWriter:
             if self._failing_since is not None:
                 self._recovered()
             if (
-                self.max_rows is not None or self.max_mb is not None
+                self.max_rows is not None or self.max_mb is not None or self.max_age_s is not None
             ) and time.monotonic() - self._last_prune >= self.prune_every:
                 self._last_prune = time.monotonic()
                 try:
-                    self.journal.prune(self.max_rows, self.max_mb)
-                except (sqlite3.Error, OSError) as error:
+                    self.journal.prune(self.max_rows, self.max_mb, self.max_age_s)
+                except self.journal.errors as error:
                     self._failed("prune", error)
         return new
 
@@ -300,7 +302,7 @@ class JournalWriter:
             return True
         try:
             written = self.journal.add_gaps(gaps)
-        except (sqlite3.Error, OSError) as error:
+        except self.journal.errors as error:
             with self._cond:
                 self._gaps = gaps + self._gaps
             self._failing(error)
@@ -335,7 +337,7 @@ class JournalWriter:
         with self._write_lock:
             try:
                 self.journal.index_now()
-            except (sqlite3.Error, OSError) as error:  # as a failed write: said, not fatal
+            except self.journal.errors as error:  # as a failed write: said, not fatal
                 self._failed("index update", error)
 
     def _failed(self, what: str, error: BaseException) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..api.models import EventSummary
-from ..journal.store import Journal
+from ..journal.backend import EventJournal
 from .records import Target
 
 ERRORS = "$errors"
 
 
-def history_of(journal: Journal, targets: Sequence[Target], limit: int) -> list[tuple[Target, EventSummary]]:
+def history_of(journal: EventJournal, targets: Sequence[Target], limit: int) -> list[tuple[Target, EventSummary]]:
     """Up to `limit` newest journaled events of each target, all of them oldest first."""
     found: list[tuple[Target, EventSummary]] = []
     for target in targets:
@@ -30,7 +30,7 @@ def history_of(journal: Journal, targets: Sequence[Target], limit: int) -> list[
 
 
 def search_history(
-    journal: Journal, targets: Sequence[Target], query: str, limit: int
+    journal: EventJournal, targets: Sequence[Target], query: str, limit: int
 ) -> list[tuple[Target, EventSummary]]:
     """The newest `limit` journaled events of the watched emitters matching `query` (FTS5 syntax), oldest first."""
     by_emitter: dict[str, dict[bool, Target]] = {}
@@ -49,7 +49,7 @@ def _oldest_first(found: list[tuple[Target, EventSummary]]) -> list[tuple[Target
     return sorted(found, key=lambda pair: pair[1].key or (pair[1].indexed_at_ms or 0, 0))
 
 
-def resume_points(journal: Journal, targets: Sequence[Target]) -> dict[str, str]:
+def resume_points(journal: EventJournal, targets: Sequence[Target]) -> dict[str, str]:
     """The newest journaled event id of each target that has one, by target key: where its feed resumes."""
     found: dict[str, str] = {}
     for target in targets:

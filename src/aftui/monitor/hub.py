@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from ..api import ApiError, Client, StreamState
 from ..api.models import EventSummary, event_key
 from ..api.rawevent import RawEvent
-from ..journal.store import Gap, Journal
+from ..journal.backend import EventJournal
+from ..journal.store import Gap
 from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor
 from .feeds import BACKFILL, Gate, poll_feed, source_feed
@@ -402,7 +403,7 @@ class Monitor:
                 return
 
 
-def _gaps_of(journal: Journal, targets: Sequence[Target]) -> list[Gap]:
+def _gaps_of(journal: EventJournal, targets: Sequence[Target]) -> list[Gap]:
     """The holes the journal recorded in what the targets emitted, so the history shows them where they are."""
     emitters = {t.emitter_id for t in targets}
     return [gap for emitter in sorted(emitters) for gap in journal.gaps(emitter)]

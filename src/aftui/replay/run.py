@@ -20,11 +20,12 @@ import httpx
 from ..api import ApiError, Client, ReadOnlyError
 from ..api.errors import transport_message
 from ..api.models import EventSummary, WorkflowError
-from ..journal.replays import ReplayLog
+from ..journal.backend import ReplayStore
 from .patch import PatchError
 from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
 from .watch import Outcome, OutcomeWatcher
+from .who import sign
 
 SEND_TIMEOUT_S = 30.0
 WATCH_TIMEOUT_S = 20.0
@@ -83,7 +84,7 @@ async def replay_one(
     *,
     body: Any = None,
     edited: bool = False,
-    log: ReplayLog | None = None,
+    log: ReplayStore | None = None,
     on_seen: Callable[[list[EventSummary]], None] | None = None,
     watch_timeout: float = WATCH_TIMEOUT_S,
     stop: asyncio.Event | None = None,
@@ -105,6 +106,7 @@ async def replay_one(
     watcher = OutcomeWatcher(client, plan.workflow_id, on_seen=on_seen)
     await watcher.prime()
     if log is not None:
+        await sign(client, log)  # the row says who replayed: a teammate sees it before replaying again
         log.started(
             replay_id,
             emitter_id=plan.emitter_id,
@@ -192,7 +194,7 @@ async def replay_bulk(
     events: list[EventSummary],
     workflow_id: str | None = None,
     *,
-    log: ReplayLog | None = None,
+    log: ReplayStore | None = None,
     on_seen: Callable[[list[EventSummary]], None] | None = None,
     on_progress: Callable[[int, BulkSummary, ReplayResult | None], None] | None = None,
     stop: asyncio.Event | None = None,

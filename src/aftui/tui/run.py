@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
+from ..journal.retention import JournalConfig
 from .app import AftuiApp
 from .choices import saved_choices
 from .paste import use_paste_parser
@@ -44,7 +45,7 @@ def profile_session(profile: Profile, *, read_only: bool = False) -> Session:
     """A session on `profile`; its secrets are resolved now (`ConfigError` when an env var or command fails)."""
     client = Client.from_profile(profile, retry=TUI_RETRY)
     client.read_only = client.read_only or read_only
-    return open_session(client, profile.name)
+    return open_session(client, profile.name, journal=JournalConfig.of_profile(profile))
 
 
 def make_app(profile_name: str | None = None, *, read_only: bool = False) -> AftuiApp:

@@ -18,7 +18,7 @@ from typing import Any
 from ..api import Client, RetryPolicy
 from ..api.models import EventSummary, Org, User
 from ..config import data_dir
-from ..journal.retention import OpenedJournal, open_journal
+from ..journal.retention import JournalConfig, OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
@@ -93,10 +93,15 @@ class Session:
         return self.client.environment
 
 
-def open_session(client: Client, profile_name: str, *, demo_data: Path | None = None) -> Session:
-    """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder."""
+def open_session(
+    client: Client, profile_name: str, *, demo_data: Path | None = None, journal: JournalConfig | None = None
+) -> Session:
+    """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder.
+
+    `journal`: what the profile says of the journal (a team's PostgreSQL, its caps); the demo keeps its own file.
+    """
     if demo_data is None:
-        opened = open_journal()
+        opened = open_journal(config=journal)
         return Session(
             client=client,
             profile_name=profile_name,

@@ -361,7 +361,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             raise ProfileError(name, "base_url", f"enter the base URL of the service, such as {DEFAULT_BASE_URL}")
         kind = self.query_one("#kind", Select).value
         original = self.original if self.original is not None and credential_kind(self.original) == kind else None
-        credential: dict[str, str | None] = {}
+        credential: dict[str, Any] = {}
         if kind == "api_key":
             credential["api_key"] = self._text("api_key") or (original.api_key if original else None)
             if credential["api_key"] is None:
@@ -400,6 +400,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
             read_only=self.query_one("#read_only", Checkbox).value,
             production=self.original.production if self.original is not None else None,  # kept; set in the file
             **credential,
+            **_kept_from(self.original),
         )
 
     # --- saving ---------------------------------------------------------------------------------------------
@@ -588,3 +589,11 @@ async def _switch(node: DOMNode, name: str) -> None:
         return
     await host(node).use_profile(profile, client)
     app.notify(f"Profile: {visible(name, 40)}", markup=False)
+
+
+def _kept_from(original: Profile | None) -> dict[str, Any]:
+    """What the form does not show and must not drop on saving: the profile's team journal and its caps (TOML only)."""
+    if original is None:
+        return {}
+    keys = ("journal", "journal_max_rows", "journal_max_days")
+    return {key: getattr(original, key) for key in keys if getattr(original, key) is not None}

@@ -42,6 +42,7 @@ from ...replay import (
     full_errors,
     replay_one,
 )
+from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..host import session_of
 from ..safe import long_text, plain
@@ -292,11 +293,9 @@ class ReplayScreen(Screen[None]):
             return
         rows = self.journal.log.of_event(plan.emitter_id, plan.event_id)
         if rows and self.result is None:
-            last = rows[0]
-            words = OUTCOME_WORDS.get(last.outcome, last.outcome)
             text = Text.assemble(
                 ("Not replayed in this screen yet.", "dim"),
-                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last: {words}",
+                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0])}",
             )
             self.app.call_from_thread(self._show_outcome, text)
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ...api.models import EventSummary
+from ...journal.backend import ReplayStore
 from ...journal.replays import ReplayLog
 from ...journal.store import default_path
 from ..session import Session
@@ -25,20 +26,25 @@ class ReplayJournal:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.log: ReplayLog | None = None
+        self.log: ReplayStore | None = None
         self.problem: str | None = None
 
-    def path(self) -> Path:
-        """The session's journal file; the user's when the session has none open."""
+    def path(self) -> Path | None:
+        """The session's journal file; the user's when the session has none open; None on a team's server."""
         writer = self.session.journal
-        return Path(writer.journal.path) if writer is not None else default_path()
+        return writer.journal.path if writer is not None else default_path()
 
     def open(self) -> None:
-        """Blocking (SQLite): call on a thread."""
+        """Blocking (SQLite, or the team's server): call on a thread.
+
+        The session's journal's replay log (the team's, on a shared journal); the user's file when
+        the session has none open.
+        """
         if self.log is not None or self.problem is not None:
             return
+        writer = self.session.journal
         try:
-            self.log = ReplayLog(self.path())
+            self.log = writer.journal.replays() if writer is not None else ReplayLog(default_path())
         except Exception as error:  # noqa: BLE001 - a locked or unwritable journal must not stop a replay
             log.warning("the journal cannot be opened for replays: %s", error)
             self.problem = f"{type(error).__name__}: {error}"

@@ -20,6 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...config import Profile, config_path
+from ...journal.retention import JournalConfig
 from ...text import visible
 from ..host import host
 from ..session import DemoStarter, Session, open_session
@@ -92,7 +93,12 @@ class StartScreen(ModalScreen[Chosen | None]):
     def _profile_saved(self, saved: SavedProfile | None) -> None:
         if saved is None:
             return
-        self.dismiss((open_session(saved.client, saved.profile.name), saved.profile))
+        self.dismiss(
+            (
+                open_session(saved.client, saved.profile.name, journal=JournalConfig.of_profile(saved.profile)),
+                saved.profile,
+            )
+        )
 
     def action_demo(self) -> None:
         self._start_demo()

@@ -1,0 +1,55 @@
+"""Who replayed an error and when, in words a teammate reads before replaying it again.
+
+A replay row names its sender (the profile's user, from `/users/me`): on a team's shared journal
+everyone's replays are there, so "replayed by alice 3 min ago, succeeded" stops a second replay.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from ..api import ApiError, Client
+from ..api.models import User
+from ..journal.backend import ReplayStore
+from ..journal.replays import ReplayRow
+from ..text import visible
+from .watch import OUTCOME_WORDS
+
+__all__ = ["name_of", "replayed_words", "sign"]
+
+log = logging.getLogger(__name__)
+
+PENDING_WORDS = "outcome not known yet"
+
+
+def name_of(user: User) -> str:
+    """How a user is named on a replay: the username, else the email, else the id."""
+    return user.username or user.email or user.id
+
+
+async def sign(client: Client, store: ReplayStore) -> None:
+    """Name the replays `store` will record with the client's user (`/users/me`), once; unnamed if it cannot be read."""
+    if store.by is not None:
+        return
+    try:
+        store.by = name_of(await client.me())
+    except (ApiError, ValueError) as error:  # the replay goes ahead; the row names nobody
+        log.warning("who is replaying is not known (/users/me: %s)", error)
+
+
+def replayed_words(row: ReplayRow, now: float | None = None) -> str:
+    """'replayed by alice 3 min ago, succeeded' (or 'replayed 3 min ago, …' when the row names nobody)."""
+    by = f" by {visible(row.replayed_by, 60)}" if row.replayed_by else ""
+    outcome = PENDING_WORDS if row.outcome == "pending" else OUTCOME_WORDS.get(row.outcome, visible(row.outcome, 40))
+    return f"replayed{by} {_ago((now or time.time()) - row.started_at)}, {outcome}"
+
+
+def _ago(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return "just now" if seconds < 10 else f"{seconds} s ago"
+    for size, unit in ((86_400, "d"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            return f"{seconds // size} {unit} ago"
+    return f"{seconds} s ago"
