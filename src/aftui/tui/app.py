@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile
 from ..text import visible
+from .change import describe_error, said_by
 from .commands import AftuiCommands, ProfileCommands
 from .host import Host, session_of
 from .messages import AuthFailed
@@ -321,13 +322,7 @@ class AftuiApp(App[None]):
             return
         if isinstance(error, NetworkError):  # nothing answered: never "the service said"
             self.connection("offline")
-            url = session_of(self).client.base_url
-            self.notify(
-                f"Could not reach {visible(url, 120)}: {visible(error.message, 200)}",
-                title="No answer",
-                severity="error",
-                markup=False,
-            )
+            self.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
             return
         self.notify(visible(error.message, 300), title="The service said", severity="error", markup=False)
 
