@@ -94,3 +94,23 @@ async def test_a_change_that_reaches_no_one_says_so_with_the_url(make_app, emula
         await wait_for(pilot, lambda: any(t == "No answer" for t, _ in said(app)), timeout=30)
         assert any(m.startswith(f"Could not reach {emulator.base_url}/") for t, m in said(app) if t == "No answer")
         assert not [m for t, m in said(app) if t == "The service said"]
+
+
+async def test_after_the_monitor_the_header_hears_the_next_answer(make_app, emulator) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        port = urlsplit(emulator.base_url).port
+        emulator.stop()
+        await wait_for(pilot, lambda: "reconnecting" in header(app), timeout=20)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        assert "reconnecting" in header(app)  # nothing said otherwise yet: the monitor's word stands
+        back = serve_in_thread(Options(port=port, seed=1))
+        try:
+            await pilot.press("r")  # the Sources list asks again; its answer is the header's news
+            await wait_for(pilot, lambda: "● ok" in header(app), timeout=20)
+        finally:
+            back.stop()
