@@ -79,3 +79,38 @@ async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: 
     async with other.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "● ok" in header(other), timeout=10)
         assert "PRODUCTION" not in header(other)
+
+
+async def test_a_change_that_reaches_no_one_says_so_with_the_url(make_app, emulator) -> None:
+    inactive = next(s for s in emulator.emulator.store.sources.values() if s.active is False)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        table = app.query_one("#sources PagedTable")
+        await wait_for(pilot, lambda: any(s.id == inactive.id for s in table.rows), timeout=10)
+        table.table.move_cursor(row=next(n for n, s in enumerate(table.rows) if s.id == inactive.id))
+        emulator.stop()
+        await pilot.press("t")  # activating asks nothing: the request goes at once, and nothing answers
+        await wait_for(pilot, lambda: any(t == "No answer" for t, _ in said(app)), timeout=30)
+        assert any(m.startswith(f"Could not reach {emulator.base_url}/") for t, m in said(app) if t == "No answer")
+        assert not [m for t, m in said(app) if t == "The service said"]
+
+
+async def test_after_the_monitor_the_header_hears_the_next_answer(make_app, emulator) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        port = urlsplit(emulator.base_url).port
+        emulator.stop()
+        await wait_for(pilot, lambda: "reconnecting" in header(app), timeout=20)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        assert "reconnecting" in header(app)  # nothing said otherwise yet: the monitor's word stands
+        back = serve_in_thread(Options(port=port, seed=1))
+        try:
+            await pilot.press("r")  # the Sources list asks again; its answer is the header's news
+            await wait_for(pilot, lambda: "● ok" in header(app), timeout=20)
+        finally:
+            back.stop()

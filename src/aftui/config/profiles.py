@@ -199,6 +199,8 @@ def show_profile(profile: Profile) -> dict[str, Any]:
     not what it is.
     """
     shown = {f.name: getattr(profile, f.name) for f in dataclasses.fields(profile)}
+    if shown["production"] is None:
+        del shown["production"]  # unsaid: nothing to show (`production = true` in the file marks the header)
     for key in _SECRET_FIELDS:
         if shown[key] is not None:
             shown[key] = mask(shown[key])

@@ -26,6 +26,7 @@ from ..discovery import DETAILS_AT_ONCE
 from ..health import Alert, HealthWatch, Subject, load_history
 from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
+from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .host import Host, session_of
 from .messages import AuthFailed, ViewValue
@@ -383,13 +384,7 @@ class AftuiApp(App[None]):
             return
         if isinstance(error, NetworkError):  # nothing answered: never "the service said"
             self.connection("offline")
-            url = session_of(self).client.base_url
-            self.notify(
-                f"Could not reach {visible(url, 120)}: {visible(error.message, 200)}",
-                title="No answer",
-                severity="error",
-                markup=False,
-            )
+            self.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
             return
         self.notify(visible(error.message, 300), title="The service said", severity="error", markup=False)
 

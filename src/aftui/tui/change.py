@@ -20,7 +20,7 @@ from textual import events
 from textual.dom import DOMNode
 from textual.widget import Widget
 
-from ..api import ApiError, AuthError, ReadOnlyError
+from ..api import ApiError, AuthError, NetworkError, ReadOnlyError
 from ..text import visible
 from .host import host
 from .messages import AuthFailed
@@ -71,8 +71,15 @@ class Guarded(_Mixin):
 
 
 def describe_error(error: ApiError) -> str:
-    """The server's own words, made safe to show."""
+    """The server's own words, made safe to show; when nothing answered, where aftui could not reach."""
+    if isinstance(error, NetworkError):
+        return f"Could not reach {visible(error.url or 'the service', 200)}: {visible(error.message, 300)}"
     return visible(error.message, 500) or f"the service answered {error.status}"
+
+
+def said_by(error: ApiError) -> str:
+    """A notification's title: who said it. Never "the service said" when nothing answered."""
+    return "No answer" if isinstance(error, NetworkError) else "The service said"
 
 
 async def perform(
@@ -90,7 +97,7 @@ async def perform(
         owner.notify(READ_ONLY_REASON, title="Read-only", severity="warning", markup=False)
         return False, None
     except ApiError as error:
-        owner.notify(describe_error(error), title="The service said", severity="error", markup=False)
+        owner.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
         if isinstance(error, AuthError):
             owner.post_message(AuthFailed(error))
         return False, None

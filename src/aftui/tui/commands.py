@@ -72,6 +72,8 @@ class AftuiCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), action, help=help_text)
+        if prefix is not None and " " not in ident:
+            return  # an id: opened above; names would only crowd it
         for item in resource_actions(self.app):
             score = matcher.match(item.title)
             if score > 0:

@@ -14,7 +14,7 @@ from ...api import ApiError, Client
 from ...api.models import Source, Workflow
 from ...subscriptions import workspace_subscriptions
 from ...text import visible
-from ..change import describe_error, perform
+from ..change import describe_error, perform, said_by
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 
@@ -132,7 +132,7 @@ async def toggle_workflow(owner: Widget, workflow_id: str, workflow: Workflow | 
         try:
             workflow = await client.get_workflow(workflow_id)
         except ApiError as error:
-            owner.notify(describe_error(error), title="The service said", severity="error", markup=False)
+            owner.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
             return None
     turning_on = not workflow.active
     label = f"{visible(workflow.name or '(no name)', 60)} ({workflow_id})"

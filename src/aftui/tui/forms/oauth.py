@@ -19,7 +19,7 @@ from ...api import ApiError, Client
 from ...api.auth import OAuthAuth
 from ...api.client import USER_AGENT
 from ...text import visible
-from ..change import describe_error
+from ..change import describe_error, said_by
 from ..modals.confirm import ConfirmScreen
 
 TEST_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
@@ -81,7 +81,7 @@ async def revoke_current_token(owner: Widget, client: Client, profile_name: str)
     try:
         await client.revoke()
     except ApiError as error:
-        owner.notify(describe_error(error), title="The service said", severity="error", markup=False)
+        owner.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
         return refused(error)
     owner.notify(
         f"Revoked the OAuth token of profile {visible(profile_name, 40)}: the next call fetches a new one", markup=False

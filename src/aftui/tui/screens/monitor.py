@@ -177,6 +177,12 @@ class MonitorScreen(Screen[None]):
         self._update_status()
 
     def on_unmount(self) -> None:
+        if self._told == "retrying":  # the header keeps "reconnecting" until the session's client next hears
+            client = self.session.client
+            if client.status == "ok":
+                client.status = "unknown"  # so that its next answer is told, though its own state did not change
+            else:
+                host(self).connection(client.status)
         listeners = host(self).input_listeners
         if self._input_first in listeners:
             listeners.remove(self._input_first)
@@ -296,12 +302,17 @@ class MonitorScreen(Screen[None]):
     _told = ""  # what the header was last told of the feeds' connection
 
     def _tell_header(self, batch: Batch) -> None:
-        """The header says what the feeds see: reconnecting while none is live, ok once one is again."""
+        """The header says what the feeds see: reconnecting while none is live (even if a request of the
+        session's client got through meanwhile), ok once one is live again."""
         phases = {state.phase for _, state in batch.states.values()}
-        said = "ok" if "live" in phases else "retrying" if "reconnecting" in phases else ""
-        if said and said != self._told:
-            self._told = said
-            host(self).connection(said)
+        app = host(self)
+        if "live" not in phases and "reconnecting" in phases:
+            self._told = "retrying"
+            if app.connection_state in ("ok", "connecting"):  # unreachable (since when) already says more
+                app.connection("retrying")
+        elif "live" in phases and self._told == "retrying":
+            self._told = "ok"
+            app.connection("ok")
 
     def _update_bar(self, batch: Batch) -> None:
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.

@@ -516,9 +516,9 @@ async def test_credential(client: Client, profile: Profile) -> None:
 
 def refusal(error: ApiError) -> str:
     """The server's message, with a hint where one helps."""
+    if isinstance(error, NetworkError):  # nothing answered: say where aftui tried, not what no one said
+        return f"Could not reach {error.url or 'the service'}: {error.message} (is the base URL right?)"
     message = f"The service said: {error.message}"
-    if isinstance(error, NetworkError):
-        return f"{message} (is the base URL right?)"
     if error.status == 404:
         return f"{message} (is the base URL right? It usually ends in /v1)"
     return message

@@ -34,7 +34,7 @@ from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows
 from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
-from ..change import Guarded
+from ..change import Guarded, describe_error, said_by
 from ..health_cells import HEALTH_KEYS, health_columns
 from ..host import session_of
 from ..journaling import journaled
@@ -436,7 +436,7 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
         try:
             workflow = await session_of(self).client.get_workflow(ident)
         except ApiError as error:
-            self._say(Text.assemble(("The service said: ", "bold"), visible(error.message, 300)), error=True)
+            self._say(Text.assemble((f"{said_by(error)}: ", "bold"), describe_error(error)), error=True)
             self.query_one("#ident", Input).focus()
             return
         finally:
