@@ -39,8 +39,28 @@ async def replay_editor(app: AftuiApp) -> None:
 
 ORDER_WORKFLOW: list[str] = []  # set in main(): the demo's failing workflow
 
+
+async def health_ready(app: AftuiApp) -> None:
+    """The Health pane's feeds have all answered and its board shows the failing workflow (they run on a thread of their own)."""
+    from aftui.tui.screens.health import HealthPane
+
+    for _ in range(400):
+        panes = app.query(HealthPane)
+        if (
+            app.health is not None
+            and app.health.live
+            and panes
+            and panes.first().rows
+            and panes.first().rows[0].errors_24h
+        ):
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.5)  # a tick of the board after the last feed answered
+
+
 # (file name, pane, steps after the pane is shown, size); a step is a key, "_" (settle), "~" (wait 2 s) or a coroutine function
 SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
+    ("health-80x24", "health", (health_ready,), (80, 24)),
     ("sources", "sources", (), (120, 36)),
     ("sources-80x24", "sources", (), (80, 24)),
     ("source-detail", "sources", ("down", "down", "down", "enter"), (120, 36)),
@@ -57,18 +77,23 @@ SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
 
 
 # keys that open a detail from a pane (None: the pane has no detail of its own)
-DETAIL_KEYS: dict[str, tuple[str, ...] | None] = {
+DETAIL_KEYS: dict[str, tuple[Any, ...] | None] = {
+    "health": (health_ready, "enter", "_"),
     "workspaces": None,
     "components": (*"new issue in github", "enter", "_", "enter"),
 }
 
 
-def pane_shots() -> list[tuple[str, str, tuple[str, ...], tuple[int, int]]]:
+# steps before a pane's own picture
+PANE_KEYS: dict[str, tuple[Any, ...]] = {"health": (health_ready,)}
+
+
+def pane_shots() -> list[tuple[str, str, tuple[Any, ...], tuple[int, int]]]:
     shots = []
     for spec in pane_specs():
         if spec.id == "sources":
             continue
-        shots.append((spec.id, spec.id, (), (120, 36)))
+        shots.append((spec.id, spec.id, PANE_KEYS.get(spec.id, ()), (120, 36)))
         keys = DETAIL_KEYS.get(spec.id, ("enter",))
         if keys:
             shots.append((f"{spec.id}-detail", spec.id, keys, (120, 36)))

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from textual.command import CommandList, CommandPalette
-from textual.widgets import Input, OptionList, Select, Static
+from textual.widgets import ContentSwitcher, Input, OptionList, Select, Static
 from tui_helpers import wait_for
 
 from aftui import cli
@@ -37,6 +37,9 @@ def problem_text(screen: ProfileScreen) -> str:
 
 
 async def sources_loaded(app, pilot) -> PagedTable:
+    """The Sources list with rows. `aftui` opens on Health: the list is shown once the main screen is up."""
+    await wait_for(pilot, lambda: len(app.screen_stack) == 1 and bool(app.query("#health") or app.query("#sources")))
+    app.show_pane("sources")
     await wait_for(
         pilot,
         lambda: (
@@ -90,7 +93,7 @@ async def test_a_bad_key_shows_the_servers_message_and_keeps_every_field(
     assert not config_file.exists()
 
 
-async def test_a_good_key_is_saved_privately_and_the_app_opens_on_sources(
+async def test_a_good_key_is_saved_privately_and_the_app_opens_on_health(
     config_file: Path, emulator: ServerHandle, info: dict
 ) -> None:
     app = run.make_app()
@@ -101,6 +104,8 @@ async def test_a_good_key_is_saved_privately_and_the_app_opens_on_sources(
         screen = profile_screen(app)
         fill(screen, name="local", base_url=emulator.base_url, api_key=info["api_key"], org_id=info["org_id"])
         await pilot.click("#save")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and bool(app.query("#panes")))
+        await wait_for(pilot, lambda: app.query_one("#panes", ContentSwitcher).current == "health")
         table = await sources_loaded(app, pilot)
         assert len(table.rows) == 26
         assert app.session.profile_name == "local" and not app.session.demo

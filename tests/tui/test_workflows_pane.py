@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 from rich.console import Console
 from textual.widgets import Input, Static, TabbedContent
@@ -14,7 +15,7 @@ from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.events import EventScreen
 from aftui.tui.screens.workflows import AddWorkflowScreen, KnownTable, WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.fields import Fields
-from aftui.tui.widgets.paged_table import PagedTable
+from aftui.tui.widgets.paged_table import Column, PagedTable
 
 FROM_SUBSCRIPTIONS = {
     "Validate and forward orders",
@@ -46,6 +47,11 @@ async def discovered(app, pilot) -> KnownTable:
         timeout=10,
     )
     return table
+
+
+def triggers(table: KnownTable) -> Column[Any]:
+    """The Triggers column, by key: the health columns stand before it."""
+    return next(c for c in table.columns if c.key == "triggers")
 
 
 def names(table: KnownTable) -> set[str]:
@@ -82,7 +88,7 @@ async def test_the_pane_discovers_the_demo_workflows_from_subscriptions(make_app
         assert {row.found for row in table.rows} == {"subscription"}
         orders = next(r for r in table.rows if r.title == "Validate and forward orders")
         assert orders.workflow is not None and orders.workflow.active is True
-        assert table.columns[3].render(orders).plain == "http"
+        assert triggers(table).render(orders).plain == "http"
         assert table.table.get_cell(orders.id, "triggers").plain == "http"  # drawn, not only known
         assert table.table.get_cell(orders.id, "active").plain == "yes"
         note = text_of(app.query_one("#workflows .note", Static))
@@ -99,7 +105,7 @@ async def test_a_workflow_is_added_by_id_and_the_cursor_lands_on_it(make_app, em
         assert not isinstance(app.screen, AddWorkflowScreen)
         row = next(r for r in table.rows if r.id == nightly)
         assert row.found == "added" and row.workflow is not None
-        assert table.columns[3].render(row).plain == "timer"
+        assert triggers(table).render(row).plain == "timer"
         await wait_for(pilot, lambda: table.current is not None and table.current.id == nightly)
 
 

@@ -1,0 +1,46 @@
+"""The Health pane pinned at 80x24 and 120x36, on the demo data with a fixed clock (and the emulator's stopped).
+
+Its own port (see test_snapshots.py for why ports are fixed). Update with
+`pytest tests/tui/test_health_snapshots.py --snapshot-update` after looking at the pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from tui_helpers import SIZES, idle, serve_fixed, settled, snapshot_app_factory, wait_for
+
+from aftui.emulator.server import ServerHandle
+from aftui.tui.app import AftuiApp
+from aftui.tui.screens.health import HealthPane
+
+SNAPSHOT_PORT = 47871
+
+
+@pytest.fixture(scope="module")
+def fixed_emulator() -> Iterator[ServerHandle]:
+    handle = serve_fixed(SNAPSHOT_PORT)
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def app(fixed_emulator: ServerHandle, tmp_path: Path) -> Callable[..., AftuiApp]:
+    return snapshot_app_factory(fixed_emulator, tmp_path)
+
+
+async def health_steady(pilot: Pilot) -> None:
+    """Every feed answered, what they brought on the board, and a tick after that (the board redraws each second)."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.health is not None and app.health.live, timeout=20)
+    pane = app.query_one(HealthPane)
+    await wait_for(pilot, lambda: bool(pane.rows) and pane.rows[0].errors_24h > 0, timeout=10)
+    await pilot.pause(1.5)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_health_pane(snap_compare, app, size) -> None:
+    assert snap_compare(app(start_pane="health"), terminal_size=size, run_before=settled(health_steady, wait=idle))
