@@ -156,7 +156,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
             (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
-            (", oldest first, one at a time, each with the fix", "dim"),
+            (", oldest first, one at a time, each with the fix below (none: as it was)", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
         yield Static(title, classes="title")
@@ -167,8 +167,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
-        table.add_column("Error", key="error", width=26)
-        table.add_column("Change", key="change", width=16)
+        table.add_column("Error", key="error", width=24)
+        table.add_column("Change", key="change", width=15)
         table.add_column("Replay", key="result")
         yield table
         yield Static(id="preview")
