@@ -182,7 +182,7 @@ class ErrorGroupsView(Vertical):
             )
             return
         left = group.count - len(todo)
-        label = f"{left} replayed ok or replays, left out; " if left else ""
+        label = f"{left} replayed ok, pending or replays, left out; " if left else ""
         self.errors.bulk(todo, f"{label}the group {group.key.name}: {group.sample}")
 
 
