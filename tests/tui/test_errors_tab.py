@@ -321,7 +321,9 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
         await pilot.press("d")
         await wait_for(pilot, lambda: screen.dry_run_done)
         assert summary(screen).startswith("Dry run: 3 of 3 would be sent with the fix; nothing was sent.")
-        assert table_cell(screen, 0, "result").startswith(f"would send edited POST {emulator.root_url}/e/")
+        assert table_cell(screen, 0, "result") == "would send edited"
+        preview = text_of(screen.query_one("#preview", Static))
+        assert preview.startswith(f"#1 {screen.events[0].id}: would send POST {emulator.root_url}/e/")
         assert len(listed(emulator, demo.order_workflow_id)) == errors_before
         assert len(listed(emulator, demo.order_workflow_id, "event_summaries")) == events_before
         with ReplayLog(ReplayJournal(app.session).path()) as log:

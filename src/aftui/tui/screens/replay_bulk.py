@@ -382,21 +382,33 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def _preview(self) -> None:
         preview = self.query_one("#preview", Static)
         row = self.query_one(DataTable).cursor_row
-        if self.edit.empty or self.edit_problem or not 0 <= row < len(self.events):
+        fixing = not self.edit.empty and not self.edit_problem
+        if not (fixing or self.dry_run_done) or not 0 <= row < len(self.events):
             preview.display = False
             return
         event = self.events[row]
         ident = self._ident(event, row)
+        plan = self.plans.get(ident)
         head = Text.assemble(("#", "dim"), str(row + 1), " ", plain(event.id, 30, "dim"), ": ")
-        if ident in self.body_problems:
-            lines = [Text.assemble(("✖ cannot be made: ", "bold red"), visible(self.body_problems[ident], 200))]
-        elif ident in self.found:
-            lines = change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
-        else:
-            plan = self.plans.get(ident)
-            lines = [Text(plan.reason or "not replayable" if plan else "still being checked", style="dim")]
+        lines = self._changes_of(ident, plan) if fixing else []
+        if self.dry_run_done and plan is not None and plan.request is not None:
+            sent = Text.assemble(("would send ", "bold"), plan.request.method, " ", plain(plan.request.full_url, 300))
+            lines = [sent, *lines]
+        if not lines:
+            preview.display = False
+            return
         preview.update(Text("\n").join([Text.assemble(head, lines[0]), *lines[1:]]))
         preview.display = True
+
+    def _changes_of(self, ident: str, plan: ReplayPlan | None) -> list[Text]:
+        """What the fix does to one payload, line by line (or why it cannot be made)."""
+        if ident in self.body_problems:
+            return [Text.assemble(("✖ cannot be made: ", "bold red"), visible(self.body_problems[ident], 200))]
+        if ident in self.found:
+            return change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
+        if plan is not None and not plan.replayable:
+            return [Text.assemble(("cannot be replayed: ", "dim"), visible(plan.reason or "", 200))]
+        return [Text("still being checked", style="dim")]
 
     # --- the dry run -----------------------------------------------------------------------------
 
@@ -418,15 +430,12 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             self._cell(
                 index,
                 Text.assemble(
-                    ("would send ", "bold"),
-                    ("edited " if edited else "as it was ", "cyan" if edited else "dim"),
-                    plan.request.method,
-                    " ",
-                    plain(plan.request.full_url, 80, "dim"),
+                    ("would send ", "bold"), ("edited" if edited else "as it was", "cyan" if edited else "dim")
                 ),
             )
         ready = self._ready()
         self.dry_run_done = True
+        self._preview()
         self._say(
             Text.assemble(
                 ("Dry run: ", "bold"),
