@@ -29,8 +29,8 @@ from ..safe import plain
 from .replay_errors import ErrorsTable, shown
 
 ERRORS_HINT = (
-    "$errors of this workflow, newest first (the last 100), updated by itself. enter opens one · "
-    "r replays, e edits first · space marks, R replays in bulk · g groups by failure · l replay link"
+    "$errors, newest first (the last 100), live. enter opens one · r replays, e edits first · "
+    "space marks, R replays in bulk · g groups · l replay link"
 )
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike), "
