@@ -243,7 +243,7 @@ async def type_fix(pilot, screen: BulkReplayScreen, text: str) -> None:
     box = screen.query_one("#fix")
     await wait_for(pilot, lambda: screen.focused is box)
     box.value = text
-    await pilot.pause()
+    await wait_for(pilot, lambda: screen.checked is screen.edit)  # checked against every payload
     await pilot.press("enter")  # back to the list
     await wait_for(pilot, lambda: screen.focused is screen.query_one("DataTable"))
 
@@ -321,7 +321,9 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
         await pilot.press("d")
         await wait_for(pilot, lambda: screen.dry_run_done)
         assert summary(screen).startswith("Dry run: 3 of 3 would be sent with the fix; nothing was sent.")
-        assert table_cell(screen, 0, "result").startswith(f"would send edited POST {emulator.root_url}/e/")
+        assert table_cell(screen, 0, "result") == "would send edited"
+        preview = text_of(screen.query_one("#preview", Static))
+        assert preview.startswith(f"#1 {screen.events[0].id}: would send POST {emulator.root_url}/e/")
         assert len(listed(emulator, demo.order_workflow_id)) == errors_before
         assert len(listed(emulator, demo.order_workflow_id, "event_summaries")) == events_before
         with ReplayLog(ReplayJournal(app.session).path()) as log:
@@ -376,6 +378,14 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
         assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
-        assert "1 replayed ok or replays, left out; the group ValidationError" in text_of(
+        assert "1 replayed ok, pending or replays, left out; the group ValidationError" in text_of(
             app.screen.query_one(".title", Static)
         )
+        # The same from the group's list of errors, with nothing marked.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.focused is view.table, timeout=10)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focused is table.table and table.group is not None)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
+        assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}

@@ -14,11 +14,12 @@ from textual.app import App, ComposeResult
 from textual.widgets import SelectionList
 from tui_helpers import wait_for
 
-from aftui.api.models import EventSummary
+from aftui.api.models import EventSummary, WorkflowError
 from aftui.emulator.server import ServerHandle
 from aftui.journal.store import Gap, Journal
 from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.feeds import Gate
+from aftui.replay import BulkSummary, Outcome, ReplayPlan, ReplayResult
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens import replay as replay_screens
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
@@ -419,7 +420,7 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
     monkeypatch.setattr(
         replay_screens,
         "open_bulk_replay",
-        lambda app, events, workflow_id: calls.append(("bulk", [e.id for e in events], workflow_id)),
+        lambda app, events, workflow_id, done=None: calls.append(("bulk", [e.id for e in events], workflow_id, done)),
     )
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -436,7 +437,17 @@ async def test_replay_keys_hand_the_selected_and_marked_errors_to_replay(
         marked = sorted([newest, older, timeline.rows[-4]], key=lambda r: r.event.key)
         assert before.n not in timeline.marked
         await pilot.press("R")
-        assert calls == [("bulk", [r.event.id for r in marked], orders)], "marked errors, in their original order"
+        (bulk,) = calls
+        assert bulk[:3] == ("bulk", [r.event.id for r in marked], orders), "marked errors, in their original order"
+        # Back from the bulk replay: the mark of the one replayed ok goes, the others' stay.
+        plans = {r.event.id: Outcome("succeeded" if r is older else "failed", "") for r in marked}
+        bulk[3](BulkSummary(3, [ReplayResult(_plan(r.event), None, None, None, plans[r.event.id]) for r in marked]))
+        assert timeline.marked == {newest.n, timeline.rows[-4].n}
+        assert "2 marked" in str(screen.query_one("#monitor-status").render())
+
+
+def _plan(event: EventSummary) -> ReplayPlan:
+    return ReplayPlan(event, event.error() or WorkflowError(), "p_x", None, "HTTP trigger")
 
 
 async def test_the_timeline_keeps_at_most_its_cap_and_the_selection_in_view(

@@ -186,7 +186,7 @@ async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_a
         db.close()
         screen = await replay_screen(app, pilot, error)
         await wait_for(pilot, lambda: "replayed by alice 3 min ago, succeeded" in outcome(app), timeout=10)
-        await pilot.press("r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         me = name_of(await app.session.client.me())
     with ReplayLog(path) as log:

@@ -30,7 +30,16 @@ from ..journal.replays import ReplayRow
 from .fingerprint import ErrorGroup
 from .request import REPLAY_HEADER
 
-__all__ = ["STATE_WORDS", "GroupState", "ReplayState", "group_state", "replay_id_of", "replay_states", "still_failing"]
+__all__ = [
+    "STATE_WORDS",
+    "GroupState",
+    "ReplayState",
+    "group_state",
+    "needs_replay",
+    "replay_id_of",
+    "replay_states",
+    "still_failing",
+]
 
 STATE_WORDS: dict[str, str] = {
     "never": "never replayed",
@@ -165,11 +174,11 @@ def group_state(group: ErrorGroup, states: Mapping[str, ReplayState]) -> GroupSt
     return result
 
 
+def needs_replay(state: ReplayState | None) -> bool:
+    """Not replayed ok, not waiting for an outcome, and not itself what a replay led to (its original is replayed)."""
+    return state is None or (not state.is_replay and state.kind not in ("succeeded", "pending"))
+
+
 def still_failing(group: ErrorGroup, states: Mapping[str, ReplayState]) -> list[EventSummary]:
     """What replaying a group sends: its originals not already replayed with success (nor pending)."""
-    out = []
-    for event in group.events:
-        state = states.get(event.id or "", ReplayState())
-        if not state.is_replay and state.kind not in ("succeeded", "pending"):
-            out.append(event)
-    return out
+    return [event for event in group.events if needs_replay(states.get(event.id or ""))]

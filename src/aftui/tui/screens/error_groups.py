@@ -29,8 +29,8 @@ from ..safe import plain
 from .replay_errors import ErrorsTable, shown
 
 ERRORS_HINT = (
-    "$errors of this workflow, newest first (the last 100), updated by itself. enter opens one · "
-    "y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk · g groups by failure · l replay link"
+    "$errors, newest first (the last 100), live. enter opens one · y replays, e edits first (ctrl+s sends) · "
+    "space marks, R replays in bulk · g groups · l replay link"
 )
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike), "
@@ -182,7 +182,7 @@ class ErrorGroupsView(Vertical):
             )
             return
         left = group.count - len(todo)
-        label = f"{left} replayed ok or replays, left out; " if left else ""
+        label = f"{left} replayed ok, pending or replays, left out; " if left else ""
         self.errors.bulk(todo, f"{label}the group {group.key.name}: {group.sample}")
 
 

@@ -41,6 +41,7 @@ from ...monitor import (
     Target,
 )
 from ...monitor.rate import rate_words
+from ...replay import BulkSummary
 from ...text import visible
 from ..host import host, session_of
 from ..session import Session
@@ -641,7 +642,18 @@ class MonitorScreen(Screen[None]):
         errors.sort(key=_original_order)
         from .replay import open_bulk_replay
 
-        open_bulk_replay(self.app, [r.event for r in errors], workflows.pop())
+        def done(summary: BulkSummary | None) -> None:
+            """Marks of the errors replayed ok are cleared, so they are not replayed twice; the others stay."""
+            if summary is None:
+                return
+            succeeded = {r.plan.event_id for r in summary.results if r.outcome.kind == "succeeded"}
+            cleared = {r.n for r in errors if r.event.id in succeeded}
+            if cleared & self.timeline.marked:
+                self.timeline.marked -= cleared
+                self.timeline.refresh_record(errors[0])
+                self._update_status()
+
+        open_bulk_replay(self.app, [r.event for r in errors], workflows.pop(), done=done)
 
 
 def _original_order(record: Record) -> tuple[int, int]:

@@ -51,6 +51,7 @@ from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 PREVIEW_LINES = 4
+FIX_DEBOUNCE_S = 0.15
 NO_FIX = "no fix: each is sent as it was · f types one"
 
 MARKS = {"succeeded": ("✔ succeeded", "green"), "failed": ("✖ failed again", "red"), "skipped": ("– skipped", "dim")}
@@ -116,6 +117,27 @@ def change_lines(found: list[Change], limit: int = PREVIEW_LINES) -> list[Text]:
     return lines
 
 
+def _edit_all(
+    edit: Edit, problem: str | None, plans: list[tuple[str, ReplayPlan | None]]
+) -> tuple[dict[str, Any], dict[str, str], dict[str, list[Change]]]:
+    """Runs on a thread: each replayable payload with the fix, why it cannot be made, what it changes."""
+    bodies: dict[str, Any] = {}
+    problems: dict[str, str] = {}
+    found: dict[str, list[Change]] = {}
+    if edit.empty or problem:
+        return bodies, problems, found
+    for ident, plan in plans:
+        if plan is None or not plan.replayable:
+            continue
+        try:
+            bodies[ident] = edit.apply(plan.payload)
+        except PatchError as error:
+            problems[ident] = str(error)
+            continue
+        found[ident] = changes(plan.payload, bodies[ident])
+    return bodies, problems, found
+
+
 class BulkReplayScreen(Screen["BulkSummary | None"]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Replay all"),  # not r: `r r` to refresh must never send
@@ -143,6 +165,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         self.body_problems: dict[str, str] = {}  # event id -> why the fix cannot be made on its payload
         self.found: dict[str, list[Change]] = {}  # event id -> what the fix changes
         self.dry_run_done = False
+        self.checked: Edit | None = self.edit  # the fix the Change column and the line beside it are for
 
     @property
     def session(self) -> Session:
@@ -157,7 +180,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
             (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
-            (", oldest first, one at a time, each with the fix", "dim"),
+            (", oldest first, one at a time, each with the fix below (none: as it was)", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
         yield Static(title, classes="title")
@@ -168,8 +191,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
-        table.add_column("Error", key="error", width=26)
-        table.add_column("Change", key="change", width=16)
+        table.add_column("Error", key="error", width=24)
+        table.add_column("Change", key="change", width=15)
         table.add_column("Replay", key="result")
         yield table
         yield Static(id="preview")
@@ -253,6 +276,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return Text.assemble(
                 ("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim")
             )
+        if self.checked is not self.edit:
+            return Text("Checking the fix against every payload…", style="dim")
         if self._fix_refusal() is not None:
             return Text.assemble(
                 ("The fix cannot be made (see beside it): nothing will be sent. ", "bold red"),
@@ -281,35 +306,41 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         except PatchError as problem:
             self.edit, self.edit_problem = Edit(), str(problem)
         self.dry_run_done = False
+        self.checked = None
         self._apply_edit()
-        if self.planned:
-            self._say(self._ready_text())
 
     @on(Input.Submitted, "#fix")
     def _fix_done(self, event: Input.Submitted) -> None:
         self.query_one(DataTable).focus()
 
-    def _apply_edit(self) -> None:
-        """The fix on every payload: the Change column, the line beside the field, the preview."""
-        self.bodies, self.body_problems, self.found = {}, {}, {}
-        for index, event in enumerate(self.events):
-            ident = self._ident(event, index)
-            plan = self.plans.get(ident)
-            if self.edit.empty or self.edit_problem or plan is None or not plan.replayable:
-                self._cell(index, Text("—", style="dim"), "change")
-                continue
-            try:
-                body = self.edit.apply(plan.payload)
-            except PatchError as problem:
-                self.body_problems[ident] = str(problem)
+    @work(group="bulk-fix", exclusive=True, exit_on_error=False)
+    async def _apply_edit(self) -> None:
+        """The fix on every payload, on a thread (payloads can be big; typing goes on meanwhile), then the
+        Change column, the line beside the field and the preview. `checked` says which fix they are for."""
+        edit, problem = self.edit, self.edit_problem
+        await asyncio.sleep(FIX_DEBOUNCE_S)  # a newer key press cancels this one (exclusive)
+        plans = [
+            (self._ident(event, index), self.plans.get(self._ident(event, index)))
+            for index, event in enumerate(self.events)
+        ]
+        bodies, problems, found = await asyncio.to_thread(_edit_all, edit, problem, plans)
+        if edit is not self.edit:
+            return  # typed on meanwhile: a newer check follows
+        self.bodies, self.body_problems, self.found = bodies, problems, found
+        for index, (ident, _) in enumerate(plans):
+            if ident in problems:
                 self._cell(index, Text("✖ cannot", style="bold red"), "change")
-                continue
-            self.bodies[ident] = body
-            self.found[ident] = changes(plan.payload, body)
-            self._cell(index, change_words(self.found[ident]), "change")
-        self.query_one("#fix-check", Static).update(self._fix_text())
-        self.query_one("#fix-check", Static).set_class(self._fix_refusal() is not None, "problem")
+            elif ident in found:
+                self._cell(index, change_words(found[ident]), "change")
+            else:
+                self._cell(index, Text("—", style="dim"), "change")
+        self.checked = edit
+        check = self.query_one("#fix-check", Static)
+        check.update(self._fix_text())
+        check.set_class(self._fix_refusal() is not None, "problem")
         self._preview()
+        if self.planned and not self.running and self.summary is None:
+            self._say(self._ready_text())
 
     def _fix_text(self) -> Text:
         if self.edit_problem:
@@ -336,6 +367,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         )
 
     def _fix_refusal(self) -> str | None:
+        if self.checked is not self.edit:
+            return "The fix is being checked against every payload; a moment."
         if self.edit_problem:
             return f"Not sent: the fix cannot be read: {self.edit_problem}"
         if self.body_problems:
@@ -350,21 +383,33 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def _preview(self) -> None:
         preview = self.query_one("#preview", Static)
         row = self.query_one(DataTable).cursor_row
-        if self.edit.empty or self.edit_problem or not 0 <= row < len(self.events):
+        fixing = not self.edit.empty and not self.edit_problem
+        if not (fixing or self.dry_run_done) or not 0 <= row < len(self.events):
             preview.display = False
             return
         event = self.events[row]
         ident = self._ident(event, row)
+        plan = self.plans.get(ident)
         head = Text.assemble(("#", "dim"), str(row + 1), " ", plain(event.id, 30, "dim"), ": ")
-        if ident in self.body_problems:
-            lines = [Text.assemble(("✖ cannot be made: ", "bold red"), visible(self.body_problems[ident], 200))]
-        elif ident in self.found:
-            lines = change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
-        else:
-            plan = self.plans.get(ident)
-            lines = [Text(plan.reason or "not replayable" if plan else "still being checked", style="dim")]
+        lines = self._changes_of(ident, plan) if fixing else []
+        if self.dry_run_done and plan is not None and plan.request is not None:
+            sent = Text.assemble(("would send ", "bold"), plan.request.method, " ", plain(plan.request.full_url, 300))
+            lines = [sent, *lines]
+        if not lines:
+            preview.display = False
+            return
         preview.update(Text("\n").join([Text.assemble(head, lines[0]), *lines[1:]]))
         preview.display = True
+
+    def _changes_of(self, ident: str, plan: ReplayPlan | None) -> list[Text]:
+        """What the fix does to one payload, line by line (or why it cannot be made)."""
+        if ident in self.body_problems:
+            return [Text.assemble(("✖ cannot be made: ", "bold red"), visible(self.body_problems[ident], 200))]
+        if ident in self.found:
+            return change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
+        if plan is not None and not plan.replayable:
+            return [Text.assemble(("cannot be replayed: ", "dim"), visible(plan.reason or "", 200))]
+        return [Text("still being checked", style="dim")]
 
     # --- the dry run -----------------------------------------------------------------------------
 
@@ -386,15 +431,12 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             self._cell(
                 index,
                 Text.assemble(
-                    ("would send ", "bold"),
-                    ("edited " if edited else "as it was ", "cyan" if edited else "dim"),
-                    plan.request.method,
-                    " ",
-                    plain(plan.request.full_url, 80, "dim"),
+                    ("would send ", "bold"), ("edited" if edited else "as it was", "cyan" if edited else "dim")
                 ),
             )
         ready = self._ready()
         self.dry_run_done = True
+        self._preview()
         self._say(
             Text.assemble(
                 ("Dry run: ", "bold"),

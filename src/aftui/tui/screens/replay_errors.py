@@ -33,7 +33,7 @@ from ...api import ApiError
 from ...api.models import EventSummary, Page
 from ...replay import BulkSummary
 from ...replay.fingerprint import error_key
-from ...replay.states import ReplayState, replay_id_of, replay_states
+from ...replay.states import ReplayState, needs_replay, replay_id_of, replay_states
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
@@ -43,6 +43,7 @@ from .replay import open_bulk_replay, open_replay
 from .replay_journal import ReplayJournal
 
 LIVE_S = 3.0  # how often a shown Errors tab asks for new errors
+MAX_LIVE = 1000  # errors the tab keeps as they come in (the service keeps 100)
 
 STATE_CELLS: dict[str, tuple[str, str]] = {
     "never": ("never", "dim"),
@@ -209,6 +210,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if fresh:
             fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
             self.pager.items[:0] = fresh
+            del self.pager.items[MAX_LIVE:]  # a night of errors: the oldest go, as the service's own list drops them
             if page.total is not None:
                 self.pager.total = max(page.total, len(self.pager.items))
             self._rebuild()
@@ -273,20 +275,28 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.table.action_cursor_down()  # as in every list (the monitor too): a run is space, space, space
 
     def action_bulk(self) -> None:
+        """The marked errors as they are; else those shown (the filter's, the group's) that still fail."""
         marked = [e for e in self.pager.items if (e.id or "") in self.marked]
-        events = marked or list(self.rows)
-        if not events:
-            self.notify("There are no errors to replay.", severity="warning", markup=False)
-            return
         if marked:
-            what = f"{len(marked)} marked"
-        elif self.group is not None:
-            what = f"group: {self.group_label}"
+            self.bulk(marked, f"{len(marked)} marked")
+            return
+        events = [e for e in self.rows if needs_replay(self.states.get(e.id or ""))]
+        left = len(self.rows) - len(events)
+        if not events:
+            words = (
+                "There are no errors to replay."
+                if not self.rows
+                else "Every error shown was replayed ok, is pending or is a replay."
+            )
+            self.notify(words, severity="warning", markup=False)
+            return
+        if self.group is not None:
+            what = f"the group {self.group_label}"
         elif self.filter_text:
             what = f"all matching “{self.filter_text}”"
         else:
             what = "all shown"
-        self.bulk(events, what)
+        self.bulk(events, (f"{left} replayed ok, pending or replays, left out; " if left else "") + what)
 
     def bulk(self, events: list[EventSummary], what: str) -> None:
         """The bulk replay of these errors; on the way back, marks of those that succeeded are cleared."""

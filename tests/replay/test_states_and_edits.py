@@ -1,0 +1,111 @@
+"""Replay states from the journal's replay rows (aftui.replay.states), and the TUI's one-line fix (parse_edit, changes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aftui.api.models import EventSummary
+from aftui.journal.replays import ReplayLog
+from aftui.replay.fingerprint import group_errors
+from aftui.replay.patch import MISSING, Change, PatchError, changes, parse_edit
+from aftui.replay.states import group_state, replay_states, still_failing
+
+
+def error(event_id: str, replay_id: str | None = None) -> EventSummary:
+    headers = {"x-aftui-replay": replay_id} if replay_id else {}
+    return EventSummary.model_validate(
+        {
+            "id": event_id,
+            "indexed_at_ms": int(event_id.split("-")[0]),
+            "event": {
+                "original_event": {"headers": headers, "body": {"n": event_id}},
+                "original_context": {"workflow_id": "p_wf"},
+                "error": {"code": "ValidationError", "msg": "Missing required field: customer_email"},
+            },
+            "metadata": {"emitter_id": "p_wf", "name": "$errors"},
+        }
+    )
+
+
+def replayed(log: ReplayLog, replay_id: str, event_id: str, outcome: str | None, became: str | None = None) -> None:
+    log.started(
+        replay_id, emitter_id="p_wf", event_id=event_id, workflow_id="p_wf", method="POST", target_url="u", edited=False
+    )
+    if outcome is not None:
+        log.finished(replay_id, outcome=outcome, outcome_emitter_id="p_wf" if became else None, outcome_event_id=became)
+
+
+def test_states_links_both_ways_and_a_group_fixed_on_the_second_try(tmp_path: Path) -> None:
+    events = [
+        error("1000-0"),  # replayed, failed again as 5000-0, which was replayed with success
+        error("2000-0"),  # replayed ok
+        error("3000-0"),  # pending
+        error("4000-0"),  # never
+        error("5000-0", replay_id="rp_a"),
+        error("6000-0", replay_id="rp_elsewhere"),  # a replay the journal never saw sent
+    ]
+    with ReplayLog(tmp_path / "j.sqlite3") as log:
+        replayed(log, "rp_a", "1000-0", "failed", became="5000-0")
+        replayed(log, "rp_b", "2000-0", "succeeded")
+        replayed(log, "rp_c", "3000-0", None)
+        replayed(log, "rp_d", "5000-0", "succeeded")
+        rows = log.touching("p_wf", [e.id or "" for e in events], ["rp_a", "rp_elsewhere"])
+    states = replay_states(events, rows)
+    assert {k: s.kind for k, s in states.items()} == {
+        "1000-0": "succeeded",  # followed to what its replay became
+        "2000-0": "succeeded",
+        "3000-0": "pending",
+        "4000-0": "never",
+        "5000-0": "succeeded",
+        "6000-0": "never",
+    }
+    assert states["1000-0"].became == ("5000-0",) and states["5000-0"].replay_of == "1000-0"
+    assert states["6000-0"].is_replay and states["6000-0"].replay_of is None
+    (group,) = group_errors(events, workflow_id="p_wf")
+    state = group_state(group, states)
+    assert (state.originals, state.replays, state.fixed) == (4, 2, False)
+    assert state.words() == "1 replay pending · 1 never replayed · 2 replayed ok"
+    assert [e.id for e in still_failing(group, states)] == ["4000-0"]
+
+
+@pytest.mark.parametrize(
+    ("text", "patch", "assignments"),
+    [
+        ("", None, ()),
+        ('{"customer_email": "ops@x.io", "debug": null}', {"customer_email": "ops@x.io", "debug": None}, ()),
+        ("customer_email = ops@x.io", None, ("customer_email = ops@x.io",)),
+        ('a = "x;y"; b[0] = {"c": ";"} ;', None, ('a = "x;y"', 'b[0] = {"c": ";"}')),
+    ],
+)
+def test_parse_edit(text: str, patch: object, assignments: tuple[str, ...]) -> None:
+    edit = parse_edit(text)
+    assert (edit.patch, edit.assignments) == (patch, assignments)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"a": ', "the patch is not valid JSON (line 1, column 6: Expecting value)"),
+        ("a = 1; b", "'b' is not an assignment"),
+        ("a..b = 1", "cannot read the path"),
+        ("a = {bad", "the value of a looks like JSON but is not valid"),
+    ],
+)
+def test_a_bad_edit_is_refused_before_any_payload(text: str, said: str) -> None:
+    with pytest.raises(PatchError, match=said.replace("(", r"\(").replace(")", r"\)")):
+        parse_edit(text)
+
+
+def test_changes_path_by_path() -> None:
+    before = {"a": 1, "b": {"c": 2}, "odd key": 3, "list": [1]}
+    after = parse_edit('{"b": {"c": 3, "d": 4}, "odd key": null, "list": [1, 2], "z": null}').apply(before)
+    assert changes(before, after) == [
+        Change("b.c", 2, 3),
+        Change("b.d", MISSING, 4),
+        Change('["odd key"]', 3, MISSING),
+        Change("list", [1], [1, 2]),
+    ]
+    assert [c.kind for c in changes(before, after)] == ["changed", "added", "removed", "changed"]
+    assert changes(before, before) == []
