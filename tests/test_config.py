@@ -701,7 +701,6 @@ def test_show_profile_masks_secrets_and_shows_where_they_come_from() -> None:
         "project_id": None,
         "environment": "production",
         "read_only": False,
-        "production": None,
         "journal": None,
         "journal_max_rows": None,
         "journal_max_days": None,
