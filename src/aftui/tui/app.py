@@ -20,6 +20,7 @@ from ..config import Profile, UiChoices
 from ..text import visible
 from .choices import remember, restore_theme
 from .commands import AftuiCommands, ProfileCommands
+from .focus import keep_focus
 from .host import Host, session_of
 from .messages import AuthFailed
 from .modals.keys import KeysScreen
@@ -94,6 +95,7 @@ class AftuiApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        keep_focus(self)
         if self.ui is not None:  # the config's choices back, and kept from now on
             restore_theme(self, self.ui)
             if self.ui.sidebar is not None:
