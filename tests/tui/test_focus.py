@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
+import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Input, Select
 from tui_helpers import wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
+from aftui.tui.modals.form import FormScreen
+from aftui.tui.widgets.ends import CUSTOM
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.paged_table import PagedTable
 
@@ -59,3 +63,31 @@ async def test_a_detail_reloaded_by_a_dialogs_change_keeps_its_tab_and_list(make
         fresh = screen.query_one("#events", PagedTable)
         await wait_for(pilot, lambda: app.focused is fresh.table, 10)
         assert table is not None
+
+
+FORMS = [("webhooks", "n"), ("subscriptions", "n"), ("sources", "n"), ("workflows", "n"), ("connect", "t")]
+
+
+@pytest.mark.parametrize(("pane", "key"), FORMS, ids=[f"{p}-{k}" for p, k in FORMS])
+async def test_tab_walks_every_form_in_reading_order_from_field_to_field(make_app, pane: str, key: str) -> None:
+    """Top to bottom, left to right, and only fields: no stop on the frame that scrolls the rows."""
+    app = make_app(start_pane=pane)
+    async with app.run_test(size=SIZE) as pilot:
+        await _table(app, pilot, pane)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
+        form = app.screen
+        if pane == "subscriptions":  # a custom channel: its name input shows beside the select
+            form.query_one("#channel-pick", Select).value = CUSTOM
+            await wait_for(pilot, lambda: form.query_one("#channel-name", Input).display)
+        await pilot.pause()
+        chain = form.focus_chain
+        assert not [w for w in chain if isinstance(w, VerticalScroll)], "a tab stop that is not a field"
+        assert chain == sorted(chain, key=lambda w: (w.region.y, w.region.x))
+        walked = []
+        chain[0].focus()
+        for _ in chain:
+            await pilot.pause()
+            walked.append(app.focused)
+            await pilot.press("tab")
+        assert walked == chain

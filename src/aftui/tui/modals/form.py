@@ -139,7 +139,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
                 yield Static(note if isinstance(note, Text) else Text(note), id="form-note")
             if read_only(self):
                 yield Static(Text(READ_ONLY_REASON), id="read-only")
-            with VerticalScroll(id="rows"):
+            with VerticalScroll(id="rows", can_focus=False):  # tab goes from field to field, not to the frame
                 yield from self.fields()
             yield Static(id="problem")
             with Horizontal(id="buttons"):
