@@ -9,8 +9,8 @@ from tui_helpers import wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.modals.form import FormScreen
-from aftui.tui.widgets.ends import CUSTOM
 from aftui.tui.screens.sources import SourceScreen
+from aftui.tui.widgets.ends import CUSTOM
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)
