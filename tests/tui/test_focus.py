@@ -91,3 +91,26 @@ async def test_tab_walks_every_form_in_reading_order_from_field_to_field(make_ap
             walked.append(app.focused)
             await pilot.press("tab")
         assert walked == chain
+
+
+async def test_the_focused_field_is_marked_without_colour_in_every_row_it_reaches(make_app, monkeypatch) -> None:
+    """NO_COLOR keeps reverse video: the focused row's label (and a focused list's cursor) is drawn in it."""
+    from textual.widgets import Label
+
+    from aftui.tui.modals.form import FormRow
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(start_pane="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _table(app, pilot, "subscriptions")
+        assert table.table.has_focus and table.table.get_component_rich_style("datatable--cursor").reverse
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
+        rows = list(app.screen.query(FormRow))
+        for _ in range(5):
+            await pilot.pause()
+            marked = [r.name for r in rows if r.query_one(Label).rich_style.reverse]
+            holding = [r.name for r in rows if app.focused in r.query("*")]
+            assert marked == holding, (marked, holding, app.focused)
+            await pilot.press("tab")
+        assert app.screen.query_one("#submit").has_focus or app.screen.query_one("#cancel").has_focus
