@@ -94,3 +94,27 @@ async def test_theme_and_sidebar_are_kept_in_the_config_for_the_next_run(make_ap
         await _loaded_table(again, pilot)
         assert again.theme == "nord"
         assert not again.query_one("#sidebar").display
+
+
+async def test_columns_follow_a_resize(make_app) -> None:
+    """Wide: the webhooks' URLs shown whole; narrower: the table fits again, the URL giving back what it took."""
+    from aftui.tui.widgets.paged_table import PagedTable
+
+    app = make_app(start_pane="webhooks")
+    async with app.run_test(size=(170, 30)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done
+        )
+        table = app.query_one("#webhooks PagedTable", PagedTable).table
+        url = table.columns[next(k for k in table.columns if k.value == "url")]
+        longest = max(len(w.url) for w in app.query_one("#webhooks PagedTable", PagedTable).rows)
+        await wait_for(pilot, lambda: url.width == longest)
+
+        def fits() -> bool:
+            used = sum(c.get_render_width(table) for c in table.columns.values())
+            return used <= table.scrollable_content_region.width
+
+        await pilot.resize_terminal(110, 30)
+        await wait_for(pilot, lambda: fits() and url.width < longest)
+        await pilot.resize_terminal(170, 30)
+        await wait_for(pilot, lambda: url.width == longest)

@@ -28,6 +28,7 @@ from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
+from .focus import keep_focus
 from .host import Host, session_of
 from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
@@ -130,6 +131,7 @@ class AftuiApp(App[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        keep_focus(self)
         if self.ui is not None:  # the config's choices back, and kept from now on
             restore_theme(self, self.ui)
             if self.ui.sidebar is not None:

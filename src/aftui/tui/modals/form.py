@@ -50,7 +50,7 @@ class FormRow(Vertical):
     FormRow > Horizontal { height: auto; }
     FormRow > Horizontal > Label { width: 20; padding: 0 1 0 0; color: $text-muted; }
     FormRow > Horizontal > .field { width: 1fr; }
-    FormRow:focus-within > Horizontal > Label { color: $accent; text-style: bold; }
+    FormRow:focus-within > Horizontal > Label { color: $accent; text-style: bold reverse; }  /* NO_COLOR keeps reverse */
     FormRow .hint { color: $text-muted; padding: 0 0 0 20; }
     FormRow .field-error { display: none; color: $error; padding: 0 0 0 20; }
     FormRow.-invalid .field-error { display: block; }
@@ -66,6 +66,16 @@ class FormRow(Vertical):
         super().__init__(*parts, name=name)
         self.label = label
         self.field = field
+
+    def on_descendant_focus(self) -> None:
+        self._restyle()
+
+    def on_descendant_blur(self) -> None:
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """The label's focus look follows `:focus-within` at once (Textual restyles only the focused widget)."""
+        self.update_node_styles(animate=False)
 
     def show_error(self, message: str | None) -> None:
         self.set_class(bool(message), "-invalid")
@@ -140,7 +150,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
                 yield Static(note if isinstance(note, Text) else Text(note), id="form-note")
             if read_only(self):
                 yield Static(Text(READ_ONLY_REASON), id="read-only")
-            with VerticalScroll(id="rows"):
+            with VerticalScroll(id="rows", can_focus=False):  # tab goes from field to field, not to the frame
                 yield from self.fields()
             yield Static(id="problem")
             with Horizontal(id="buttons"):

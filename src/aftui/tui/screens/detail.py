@@ -74,6 +74,7 @@ class DetailScreen(Screen[None]):
     @work(group="detail", exclusive=True, exit_on_error=False)
     async def _load(self) -> None:
         body = self.query_one("#body")
+        place = self._place()  # before the loading cover takes the focus away
         body.loading = True
         try:
             self.record = await self.load()
@@ -104,12 +105,48 @@ class DetailScreen(Screen[None]):
             start = pane if title == self.start_tab else start
         tabs.query_one(Tabs).focus()  # left/right walk the tabs, down enters one
         if start is not None and start.id is not None:
-            self.start_tab = None  # once: a reload keeps where the user went
+            self.start_tab = None  # once (opened on a tab, as Health opens the Errors tab): a reload keeps the place
             tabs.active = start.id
             target = next((w for w in start.query("*") if w.focusable), None)
             if target is not None:
                 target.focus()
+        else:
+            await self._return_to(tabs, *place)
         self.loaded()
+
+    def _place(self) -> tuple[str | None, str | None]:
+        """Before the tabs are rebuilt (a reload after a change): the tab shown, and the list with the focus."""
+        found = self.query(TabbedContent)
+        if not found:
+            return None, None
+        tabbed = found.first()
+        pane = tabbed.active_pane
+        title = str(tabbed.get_tab(pane).label) if pane is not None and pane.id else None
+        focused = self.focused
+        table = next((a for a in focused.ancestors_with_self if isinstance(a, PagedTable)), None) if focused else None
+        return title, table.id if table is not None else None
+
+    async def _return_to(self, tabbed: TabbedContent, title: str | None, table_id: str | None) -> None:
+        """After a reload, the same tab again, and its list takes the focus back once loaded (a dialog's change
+        reloads the detail: the user stays where they were, not on the first tab)."""
+        if title is None:
+            return
+        pane = next((p for p in tabbed.query(TabPane) if str(tabbed.get_tab(p).label) == title), None)
+        if pane is None or not pane.id:
+            return
+        tabbed.active = pane.id
+        if table_id:
+            for table in pane.query(f"#{table_id}").results(PagedTable):
+                self._focus_list(table, 60)
+
+    def _focus_list(self, table: PagedTable[Any], tries: int) -> None:
+        """Focus `table` once it can take it, unless the user has moved on from the tab bar meanwhile."""
+        if not table.is_attached or not isinstance(self.focused, (Tabs, type(None))):
+            return
+        if table.table.loading and tries:  # a loading widget cannot take the focus
+            self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))
+            return
+        table.table.focus()
 
     def on_key(self, event: events.Key) -> None:
         """Down from the tab bar goes into the tab's content (the first thing there that takes focus)."""

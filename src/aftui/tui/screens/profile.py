@@ -125,7 +125,7 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
         profile = self.original
         kind = credential_kind(profile)
         yield StatusHeader()
-        with VerticalScroll(id="form-scroll"):
+        with VerticalScroll(id="form-scroll", can_focus=False):  # tab goes from field to field
             with Vertical(id="form"):
                 if profile is None:
                     yield Static(Text("Add a profile"), classes="title")

@@ -32,7 +32,7 @@ from ..widgets.fields import Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
-from .subscriptions import enter_tab, open_end, pane_width
+from .subscriptions import enter_tab, open_end
 
 NEEDS_USER_KEY = (
     "Listing webhooks needs a user API key: the service lists them only under /users/me, "
@@ -40,9 +40,9 @@ NEEDS_USER_KEY = (
 )
 
 
-def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
-    """The URL takes what the pane has left beyond the other columns (the table scrolls when narrow)."""
-    url = max(24, min(80, width - 20 - 6 - 12 - 16 - 2 * 5 - 2))
+def webhook_columns() -> list[Column[Webhook]]:
+    """The URL takes what the pane has left beyond the other columns, as the pane's width changes
+    (PagedTable fits it; the table scrolls when narrow)."""
     return [
         Column(
             "name",
@@ -51,7 +51,7 @@ def webhook_columns(width: int = 100) -> list[Column[Webhook]]:
             sort=lambda w: (w.name or "").lower(),
             width=20,
         ),
-        Column("url", "URL", lambda w: plain(w.url, 200), width=url),
+        Column("url", "URL", lambda w: plain(w.url, 200), width=24),
         Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),
         Column("id", "ID", lambda w: plain(w.id, 30, "cyan"), width=12),
         Column("created", "Created", lambda w: when(w.created_at), sort=lambda w: w.created_at, width=16),
@@ -100,7 +100,7 @@ class WebhooksPane(Guarded, Pane):
     def compose(self) -> ComposeResult:
         yield Static(Text("Webhooks"), classes="pane-title", id="webhooks-title")
         yield Static(id="webhooks-empty", classes="empty")
-        yield PagedTable(self._fetch, webhook_columns(pane_width(self.app)), item_id=lambda w: w.id, noun="webhooks")
+        yield PagedTable(self._fetch, webhook_columns(), item_id=lambda w: w.id, noun="webhooks")
 
     async def _fetch(self, **params: Any) -> Page[Webhook]:
         """A page of the user's webhooks, kept to the workspace's when the records name theirs."""
@@ -231,7 +231,7 @@ class WebhookScreen(Guarded, DetailScreen):
                 "emitter",
                 "Emitter",
                 lambda s: end_text(s.emitter_id, self.names),
-                width=max(30, min(60, self.app.size.width - 10 - 14 - 2 * 3 - 2)),
+                width=30,  # at least; PagedTable widens it to what it holds as the width allows
             ),
             Column(
                 "channel", "Channel", lambda s: channel_text(s.event_name), sort=lambda s: s.event_name or "", width=10

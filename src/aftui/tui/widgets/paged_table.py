@@ -246,6 +246,7 @@ class PagedTable(Vertical, Generic[T]):
                 table.add_row(*(column.render(item) for column in self.columns), key=key)
             self._restore_cursor(new_ids)
         self.rows = rows
+        self._fit_columns()
         self._update_status()
 
     def refresh_columns(self, keys: Collection[str]) -> None:
@@ -261,6 +262,34 @@ class PagedTable(Vertical, Generic[T]):
                         table.update_cell(row_key, column.key, cell)
                 except CellDoesNotExist:
                     return  # the table is being rebuilt: it draws them itself
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_columns)  # once the table inside has its new size
+
+    def _fit_columns(self) -> None:
+        """Columns follow the width: a column cut to its set width is given what it lacks from the spare
+        width (left to right), and gives it back when the terminal narrows."""
+        table = self.table
+        columns = list(table.columns.values())
+        if len(columns) != len(self.columns) or not table.size.width:
+            return
+        pad = 2 * table.cell_padding
+        spare = table.scrollable_content_region.width - sum(
+            (spec.width if spec.width is not None else column.content_width) + pad
+            for spec, column in zip(self.columns, columns, strict=True)
+        )
+        changed = False
+        for spec, column in zip(self.columns, columns, strict=True):
+            if spec.width is None:
+                continue  # sized to its content already
+            extra = max(0, min(spare, column.content_width - spec.width))
+            spare -= extra
+            if column.width != spec.width + extra:
+                column.width = spec.width + extra
+                changed = True
+        if changed:
+            table._require_update_dimensions = True  # as add_column does: the widths are read again
+            table.refresh()
 
     def _remember_cursor(self) -> None:
         table = self.table

@@ -53,7 +53,7 @@ class Timeline(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     Timeline { height: 1fr; background: $surface; overflow-x: hidden; overflow-y: scroll; }
     Timeline > .timeline--cursor { background: $block-cursor-blurred-background; }
-    Timeline:focus > .timeline--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    Timeline:focus > .timeline--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold reverse; }
     Timeline > .timeline--marked { background: $primary 30%; }
     Timeline > .timeline--match { background: $warning 60%; color: $text; text-style: bold; }
     Timeline > .timeline--error { color: $error; }

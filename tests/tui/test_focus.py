@@ -1,0 +1,116 @@
+"""Where the focus is: it comes back where it was when a dialog closes, even if the list reloaded meanwhile."""
+
+from __future__ import annotations
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Input, Select
+from tui_helpers import wait_for
+
+from aftui.tui.modals.confirm import ConfirmScreen
+from aftui.tui.modals.form import FormScreen
+from aftui.tui.screens.sources import SourceScreen
+from aftui.tui.widgets.ends import CUSTOM
+from aftui.tui.widgets.paged_table import PagedTable
+
+SIZE = (120, 36)
+
+
+async def _table(app, pilot, pane: str) -> PagedTable:
+    await wait_for(
+        pilot, lambda: bool(app.query(f"#{pane} PagedTable")) and app.query_one(f"#{pane} PagedTable").pager.done, 15
+    )
+    return app.query_one(f"#{pane} PagedTable", PagedTable)
+
+
+async def test_focus_returns_to_the_list_when_a_dialog_closes_while_the_list_reloads(make_app) -> None:
+    """A change made in a dialog reloads the list under it (a loading list cannot hold the focus): closing the
+    dialog gives the list its focus back, not the sidebar."""
+    app = make_app(start_pane="webhooks")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _table(app, pilot, "webhooks")
+        await pilot.press("down", "down")
+        assert app.focused is table.table
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        app.screen_stack[0].set_focus(None)  # what Textual does when the focused list goes away for a moment
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        await wait_for(pilot, lambda: app.focused is table.table)
+        assert app.query_one("#sidebar").has_focus is False
+        assert table.table.cursor_row == 2
+        await pilot.press("n")  # and keys reach the list's pane, not the sidebar
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "WebhookForm")
+
+
+async def test_a_detail_reloaded_by_a_dialogs_change_keeps_its_tab_and_list(make_app, emulator) -> None:
+    """Switching a source off from its Events tab: the detail reloads, and the user is still on Events, in the list."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _table(app, pilot, "sources")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
+        screen = app.screen
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket", "down")
+        await wait_for(pilot, lambda: isinstance(app.focused, DataTable))
+        events = screen.query_one("#events", PagedTable)
+        assert app.focused is events.table
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: screen.query("#events") and screen.query_one("#events", PagedTable) is not events)
+        fresh = screen.query_one("#events", PagedTable)
+        await wait_for(pilot, lambda: app.focused is fresh.table, 10)
+        assert table is not None
+
+
+FORMS = [("webhooks", "n"), ("subscriptions", "n"), ("sources", "n"), ("workflows", "n"), ("connect", "t")]
+
+
+@pytest.mark.parametrize(("pane", "key"), FORMS, ids=[f"{p}-{k}" for p, k in FORMS])
+async def test_tab_walks_every_form_in_reading_order_from_field_to_field(make_app, pane: str, key: str) -> None:
+    """Top to bottom, left to right, and only fields: no stop on the frame that scrolls the rows."""
+    app = make_app(start_pane=pane)
+    async with app.run_test(size=SIZE) as pilot:
+        await _table(app, pilot, pane)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
+        form = app.screen
+        if pane == "subscriptions":  # a custom channel: its name input shows beside the select
+            form.query_one("#channel-pick", Select).value = CUSTOM
+            await wait_for(pilot, lambda: form.query_one("#channel-name", Input).display)
+        await pilot.pause()
+        chain = form.focus_chain
+        assert not [w for w in chain if isinstance(w, VerticalScroll)], "a tab stop that is not a field"
+        assert chain == sorted(chain, key=lambda w: (w.region.y, w.region.x))
+        walked = []
+        chain[0].focus()
+        for _ in chain:
+            await pilot.pause()
+            walked.append(app.focused)
+            await pilot.press("tab")
+        assert walked == chain
+
+
+async def test_the_focused_field_is_marked_without_colour_in_every_row_it_reaches(make_app, monkeypatch) -> None:
+    """NO_COLOR keeps reverse video: the focused row's label (and a focused list's cursor) is drawn in it."""
+    from textual.widgets import Label
+
+    from aftui.tui.modals.form import FormRow
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(start_pane="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _table(app, pilot, "subscriptions")
+        assert table.table.has_focus and table.table.get_component_rich_style("datatable--cursor").reverse
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
+        rows = list(app.screen.query(FormRow))
+        for _ in range(5):
+            await pilot.pause()
+            marked = [r.name for r in rows if r.query_one(Label).rich_style.reverse]
+            holding = [r.name for r in rows if app.focused in r.query("*")]
+            assert marked == holding, (marked, holding, app.focused)
+            await pilot.press("tab")
+        assert app.screen.query_one("#submit").has_focus or app.screen.query_one("#cancel").has_focus
