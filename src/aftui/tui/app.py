@@ -138,6 +138,7 @@ class AftuiApp(App[None]):
             await self._fixed_credential(profile, client)
             return
         session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
+        watching = self.health is not None
         self._stop_health()
         self.profile = profile
         while len(self.screen_stack) > 1:
@@ -149,6 +150,8 @@ class AftuiApp(App[None]):
         self.connection("connecting")
         self.refresh_headers()
         self._start()
+        if watching:  # the alerts go on wherever the user is, on the new service
+            self.start_health()
         await old.aclose()
 
     def _same_service(self, profile: Profile, client: Client) -> bool:
@@ -169,6 +172,9 @@ class AftuiApp(App[None]):
         await client.aclose()
         self.connection("connecting")
         self.refresh_headers()
+        if self.health is not None:  # its feeds run on a copy of the client, made with the refused credential
+            self._stop_health()
+            self.start_health()
         for screen in self.screen_stack:
             for table in screen.query(PagedTable):
                 table.reload()
