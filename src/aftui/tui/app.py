@@ -378,7 +378,8 @@ class AftuiApp(App[None]):
             targets = await default_targets(session)
         except ApiError as error:
             log.info("health: the workspace's sources could not be listed: %s", error.message)
-            self.report(error)
+            if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
+                self.report(error)
             return
         found = [
             Subject(
