@@ -218,3 +218,18 @@ async def test_workflows_list_shows_health_columns(make_app, emulator) -> None:
         await wait_for(pilot, lambda: cells().get("err1h") == str(failing.errors_1h), timeout=10)
         assert cells()["err24h"] == str(failing.errors_24h)
         assert "Missing required field: customer_email" in cells()["lasterr"]
+
+
+async def test_the_pager_is_said_when_it_is_no_command_or_the_terminal_cannot_suspend(make_app, monkeypatch) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(ValueScreen("stack", "Error: boom\n    at a"))
+        await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen) and bool(app.screen.query(TextArea)))
+        monkeypatch.setenv("PAGER", "no-such-pager-here --flag")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: any("not a command here" in n.message for n in app._notifications))
+        monkeypatch.setenv("EDITOR", "true")
+        monkeypatch.delenv("VISUAL", raising=False)
+        await pilot.press("o")  # a test's terminal cannot be handed over: said, and the viewer stays
+        await wait_for(pilot, lambda: any("cannot hand over to $EDITOR" in n.message for n in app._notifications))
+        assert isinstance(app.screen, ValueScreen)

@@ -166,6 +166,7 @@ class AftuiApp(App[None]):
             await self._fixed_credential(profile, client)
             return
         session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
+        watching = self.health is not None
         self._stop_health()
         self.profile = profile
         while len(self.screen_stack) > 1:
@@ -177,6 +178,8 @@ class AftuiApp(App[None]):
         self.connection("connecting")
         self.refresh_headers()
         self._start()
+        if watching:  # the alerts go on wherever the user is, on the new service
+            self.start_health()
         await old.aclose()
 
     def _same_service(self, profile: Profile, client: Client) -> bool:
@@ -197,6 +200,9 @@ class AftuiApp(App[None]):
         await client.aclose()
         self.connection("connecting")
         self.refresh_headers()
+        if self.health is not None:  # its feeds run on a copy of the client, made with the refused credential
+            self._stop_health()
+            self.start_health()
         from .screens.detail import DetailScreen
 
         for screen in self.screen_stack:
@@ -452,7 +458,8 @@ class AftuiApp(App[None]):
             targets = await default_targets(session)
         except ApiError as error:
             log.info("health: the workspace's sources could not be listed: %s", error.message)
-            self.report(error)
+            if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
+                self.report(error)
             return
         found = [
             Subject(
