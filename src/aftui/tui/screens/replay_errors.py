@@ -84,6 +84,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         *,
         workflow_id: str,
         steps: dict[str, str] | None = None,
+        peek: Callable[..., Awaitable[Page[EventSummary]]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(
@@ -98,6 +99,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         )
         self.workflow_id = workflow_id
         self.steps = steps or {}
+        self._peek = peek or fetch  # the live look: summaries only, read in full when something is new
         self.marked: set[str] = set()
         self.states: dict[str, ReplayState] = {}
         self.group: str | None = None  # the fingerprint of the group shown, if one is
@@ -191,20 +193,27 @@ class ErrorsTable(PagedTable[EventSummary]):
     @work(group="errors-live", exclusive=True, exit_on_error=False)
     async def _poll(self) -> None:
         """New errors on top (by event id, as EventPoller keeps its place); the states read again."""
+        known = {e.id for e in self.pager.items}
+        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
+
+        def new(page: Page[EventSummary]) -> list[EventSummary]:
+            return [
+                e
+                for e in page.items
+                if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
+            ]
+
         try:
-            page = await self._fetch(limit=PAGE_SIZE)
+            page = await self._peek(limit=PAGE_SIZE)
+            fresh = new(page)
+            if fresh and self._peek is not self._fetch:
+                page = await self._fetch(limit=PAGE_SIZE)  # the new ones in full (and journaled)
+                fresh = new(page)
         except ApiError as error:
             self.live_problem = error.message
             self.post_message(self.Updated())
             return
         self.live_problem = None
-        known = {e.id for e in self.pager.items}
-        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
-        fresh = [
-            e
-            for e in page.items
-            if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
-        ]
         if fresh:
             fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
             self.pager.items[:0] = fresh

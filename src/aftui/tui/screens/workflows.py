@@ -482,6 +482,7 @@ class WorkflowScreen(Guarded, DetailScreen):
                 error_columns(steps),
                 workflow_id=self.ident,
                 steps=steps,
+                peek=partial(client.list_workflow_errors, self.ident),
                 noun="errors",
                 id="errors",
             )
