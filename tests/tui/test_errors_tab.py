@@ -201,14 +201,26 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         )
         overview = text_of(app.screen.query_one("Fields"))
         assert "✖ failed again" in overview and f"became {new_id}" in overview
+        first = app.screen
+        await pilot.press("l")  # from the original's detail to the error its replay became
+        await wait_for(pilot, lambda: app.screen is not first and bool(app.screen.query("Fields")), timeout=10)
+        assert app.screen.record.id == new_id  # type: ignore[attr-defined]
+        overview = text_of(app.screen.query_one("Fields"))
+        assert f"Replay of  {again.id}" in overview and "Replays    never replayed" in overview
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is first)
         await back_to(pilot, table)
         table.table.move_cursor(row=[e.id for e in table.rows].index(new_id))
         await pilot.press("enter")
         await wait_for(
             pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("Fields")), timeout=10
         )
-        overview = text_of(app.screen.query_one("Fields"))
-        assert f"Replay of  {again.id}" in overview and "Replays    never replayed" in overview
+        second = app.screen
+        await pilot.press("l")  # and from the replay's detail back to the original
+        await wait_for(pilot, lambda: app.screen is not second and bool(app.screen.query("Fields")), timeout=10)
+        assert app.screen.record.id == again.id  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is second)
         await back_to(pilot, table)
 
         # ord_state1, with the e-mail added in the editor: replayed ok.

@@ -134,7 +134,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if state is None:
             return Text("")
         if state.is_replay and state.kind == "never":
-            original = self._item(state.replay_of) if state.replay_of else None
+            original = self.item(state.replay_of) if state.replay_of else None
             when = event_time(original).plain[-8:] if original is not None else "replay"
             return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
         words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))
@@ -143,7 +143,7 @@ class ErrorsTable(PagedTable[EventSummary]):
     def _state_sort(self, event: EventSummary) -> str:
         return self._state_cell(event).plain
 
-    def _item(self, ident: str | None) -> EventSummary | None:
+    def item(self, ident: str | None) -> EventSummary | None:
         return next((e for e in self.pager.items if e.id == ident), None) if ident else None
 
     def fingerprint(self, event: EventSummary) -> str:
@@ -319,7 +319,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         kept = (self.marked & tried) - succeeded
         self.marked -= succeeded
         for ident in cleared:
-            event = self._item(ident)
+            event = self.item(ident)
             if event is not None and ident in {self.item_id(e) for e in self.rows}:
                 self.table.update_cell(ident, "mark", self._mark_cell(event))
         if cleared or kept:
@@ -346,7 +346,7 @@ class ErrorsTable(PagedTable[EventSummary]):
                 self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
             return
         words = "the original error" if state is not None and state.replay_of == target else "what its replay became"
-        if target not in {self.item_id(e) for e in self.rows} and self._item(target) is not None:
+        if target not in {self.item_id(e) for e in self.rows} and self.item(target) is not None:
             self.group = None
             if self.filter_text or self.has_class("filtering"):
                 super().action_clear_filter()
@@ -400,12 +400,41 @@ class ErrorEventScreen(EventScreen):
     BINDINGS = [
         Binding("r", "replay", "Replay"),
         Binding("e", "edit_replay", "Edit & replay"),
+        Binding("l", "linked", "Replay link"),
         Binding("ctrl+r", "reload", "Refresh"),
     ]
 
-    def __init__(self, *args: Any, state: ReplayState | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, *args: Any, state: ReplayState | None = None, listing: ErrorsTable | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, errors=True, **kwargs)
         self.state = state
+        self.listing = listing  # the list it was opened from: where the linked error is looked up
+
+    def action_linked(self) -> None:
+        """Open the error this one is a replay of, or the one its replay became."""
+        state = self.state
+        target = (state.replay_of or (state.became[0] if state.became else None)) if state else None
+        if target is None:
+            self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
+            return
+        event = self.listing.item(target) if self.listing is not None else None
+        if event is None or self.listing is None:
+            self.notify(
+                f"{visible(target, 30)} is no longer among the errors listed.", severity="warning", markup=False
+            )
+            return
+        crumbs = (*self.crumbs[:-1], f"error {target}")
+        self.app.push_screen(
+            ErrorEventScreen(
+                target,
+                crumbs,
+                record=event,
+                workflow_id=self.workflow_id,
+                state=self.listing.states.get(target),
+                listing=self.listing,
+            )
+        )
 
     def overview_rows(self) -> list[tuple[str, Any]]:
         rows = state_rows(self.state)

@@ -527,7 +527,12 @@ class WorkflowScreen(Guarded, DetailScreen):
                 state = event.table.states.get(event.item.id or "")
                 self.app.push_screen(
                     ErrorEventScreen(
-                        event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=True, state=state
+                        event.item.id or "",
+                        crumbs,
+                        record=event.item,
+                        workflow_id=self.ident,
+                        state=state,
+                        listing=event.table,
                     )
                 )
                 return
