@@ -401,3 +401,22 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
         assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
+
+
+async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
+    make_app, emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setattr(ReplayJournal, "path", lambda self: blocker / "journal.sqlite3")
+    demo = emulator.emulator.demo
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Static)
+        await wait_for(pilot, lambda: "✖ replay states unknown: " in text_of(hint), timeout=10)
+        assert table.states == {} and replay_cell(table, table.rows[0].id or "") == ""
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: len(view.groups) == 1)
+        assert text_of(view.table.get_cell(view.groups[0].key.fingerprint, "state")).strip() == "? no journal"

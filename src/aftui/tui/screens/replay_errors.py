@@ -107,6 +107,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.journal: ReplayJournal | None = None
         self.live_problem: str | None = None  # the last live look failed: why
         self._fingerprints: dict[str, str] = {}
+        self._said_problem = False  # the journal cannot be read: said in the hint once
         self._away = False  # a replay screen was opened from here: its errors may have grown
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
@@ -115,8 +116,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.set_interval(LIVE_S, self._tick)
 
     def on_unmount(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
+        journal, self.journal = self.journal, None  # a states read still on its thread finds none
+        if journal is not None:
+            journal.close()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Back from a replay: load the list again, so new errors (a replay that failed again) show."""
@@ -230,6 +232,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         items = list(self.pager.items)
         states = await asyncio.to_thread(self._states_of, items)
         if states is None:
+            if self.journal is not None and self.journal.problem and not self._said_problem:
+                self._said_problem = True
+                self.post_message(self.Updated())
             return
         changed = {ident for ident, state in states.items() if self.states.get(ident) != state}
         self.states = states
@@ -247,7 +252,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if journal is None:
             return None
         journal.open()
-        if journal.log is None:
+        if journal.log is None:  # no journal to read: every state unknown (the tab's hint says why)
             return None
         ids = [e.id for e in items if e.id]
         replays = [r for r in (replay_id_of(e) for e in items) if r]
