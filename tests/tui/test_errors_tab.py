@@ -201,14 +201,26 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         )
         overview = text_of(app.screen.query_one("Fields"))
         assert "✖ failed again" in overview and f"became {new_id}" in overview
+        first = app.screen
+        await pilot.press("l")  # from the original's detail to the error its replay became
+        await wait_for(pilot, lambda: app.screen is not first and bool(app.screen.query("Fields")), timeout=10)
+        assert app.screen.record.id == new_id  # type: ignore[attr-defined]
+        overview = text_of(app.screen.query_one("Fields"))
+        assert f"Replay of  {again.id}" in overview and "Replays    never replayed" in overview
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is first)
         await back_to(pilot, table)
         table.table.move_cursor(row=[e.id for e in table.rows].index(new_id))
         await pilot.press("enter")
         await wait_for(
             pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("Fields")), timeout=10
         )
-        overview = text_of(app.screen.query_one("Fields"))
-        assert f"Replay of  {again.id}" in overview and "Replays    never replayed" in overview
+        second = app.screen
+        await pilot.press("l")  # and from the replay's detail back to the original
+        await wait_for(pilot, lambda: app.screen is not second and bool(app.screen.query("Fields")), timeout=10)
+        assert app.screen.record.id == again.id  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is second)
         await back_to(pilot, table)
 
         # ord_state1, with the e-mail added in the editor: replayed ok.
@@ -389,3 +401,22 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
         assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
+
+
+async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
+    make_app, emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setattr(ReplayJournal, "path", lambda self: blocker / "journal.sqlite3")
+    demo = emulator.emulator.demo
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id)
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Static)
+        await wait_for(pilot, lambda: "✖ replay states unknown: " in text_of(hint), timeout=10)
+        assert table.states == {} and replay_cell(table, table.rows[0].id or "") == ""
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: len(view.groups) == 1)
+        assert text_of(view.table.get_cell(view.groups[0].key.fingerprint, "state")).strip() == "? no journal"

@@ -103,6 +103,7 @@ class ErrorGroupsView(Vertical):
         groups = group_errors(errors.pager.items, errors.steps, errors.workflow_id)
         states = {g.key.fingerprint: group_state(g, errors.states) for g in groups}
         groups.sort(key=lambda g: (states[g.key.fingerprint].fixed, -g.count, -(g.last_ms or 0)))
+        unknown = errors.journal is not None and bool(errors.journal.problem)  # no journal: no replay is known
         table = self.table
         current = self.current
         keep = current.key.fingerprint if current is not None else None
@@ -112,7 +113,7 @@ class ErrorGroupsView(Vertical):
             fp = group.key.fingerprint
             table.add_row(
                 Text(str(group.count), justify="right"),
-                state_cell(states[fp]),
+                Text("? no journal", style="yellow") if unknown else state_cell(states[fp]),
                 _time(group.last_ms),
                 plain(group.key.step, 30),
                 failure_cell(group),
@@ -228,6 +229,9 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
             )
         else:
             text = Text(ERRORS_HINT)
+        problem = errors.journal.problem if errors.journal is not None else None
+        if problem:
+            text.append_text(Text.assemble(("\n✖ replay states unknown: ", "yellow"), visible(problem, 200)))
         if errors.live_problem:
             text.append_text(Text.assemble(("\n✖ not updating: ", "yellow"), visible(errors.live_problem, 200)))
         hint.update(text)

@@ -86,6 +86,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         *,
         workflow_id: str,
         steps: dict[str, str] | None = None,
+        peek: Callable[..., Awaitable[Page[EventSummary]]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(
@@ -100,6 +101,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         )
         self.workflow_id = workflow_id
         self.steps = steps or {}
+        self._peek = peek or fetch  # the live look: summaries only, read in full when something is new
         self.marked: set[str] = set()
         self.states: dict[str, ReplayState] = {}
         self.group: str | None = None  # the fingerprint of the group shown, if one is
@@ -107,6 +109,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.journal: ReplayJournal | None = None
         self.live_problem: str | None = None  # the last live look failed: why
         self._fingerprints: dict[str, str] = {}
+        self._said_problem = False  # the journal cannot be read: said in the hint once
         self._away = False  # a replay screen was opened from here: its errors may have grown
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
@@ -115,8 +118,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.set_interval(LIVE_S, self._tick)
 
     def on_unmount(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
+        journal, self.journal = self.journal, None  # a states read still on its thread finds none
+        if journal is not None:
+            journal.close()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Back from a replay: load the list again, so new errors (a replay that failed again) show."""
@@ -134,7 +138,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if state is None:
             return Text("")
         if state.is_replay and state.kind == "never":
-            original = self._item(state.replay_of) if state.replay_of else None
+            original = self.item(state.replay_of) if state.replay_of else None
             when = event_time(original).plain[-8:] if original is not None else "replay"
             return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
         words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))
@@ -143,7 +147,7 @@ class ErrorsTable(PagedTable[EventSummary]):
     def _state_sort(self, event: EventSummary) -> str:
         return self._state_cell(event).plain
 
-    def _item(self, ident: str | None) -> EventSummary | None:
+    def item(self, ident: str | None) -> EventSummary | None:
         return next((e for e in self.pager.items if e.id == ident), None) if ident else None
 
     def fingerprint(self, event: EventSummary) -> str:
@@ -193,20 +197,27 @@ class ErrorsTable(PagedTable[EventSummary]):
     @work(group="errors-live", exclusive=True, exit_on_error=False)
     async def _poll(self) -> None:
         """New errors on top (by event id, as EventPoller keeps its place); the states read again."""
+        known = {e.id for e in self.pager.items}
+        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
+
+        def new(page: Page[EventSummary]) -> list[EventSummary]:
+            return [
+                e
+                for e in page.items
+                if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
+            ]
+
         try:
-            page = await self._fetch(limit=PAGE_SIZE)
+            page = await self._peek(limit=PAGE_SIZE)
+            fresh = new(page)
+            if fresh and self._peek is not self._fetch:
+                page = await self._fetch(limit=PAGE_SIZE)  # the new ones in full (and journaled)
+                fresh = new(page)
         except ApiError as error:
             self.live_problem = error.message
             self.post_message(self.Updated())
             return
         self.live_problem = None
-        known = {e.id for e in self.pager.items}
-        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
-        fresh = [
-            e
-            for e in page.items
-            if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
-        ]
         if fresh:
             fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
             self.pager.items[:0] = fresh
@@ -223,6 +234,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         items = list(self.pager.items)
         states = await asyncio.to_thread(self._states_of, items)
         if states is None:
+            if self.journal is not None and self.journal.problem and not self._said_problem:
+                self._said_problem = True
+                self.post_message(self.Updated())
             return
         changed = {ident for ident, state in states.items() if self.states.get(ident) != state}
         self.states = states
@@ -240,7 +254,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if journal is None:
             return None
         journal.open()
-        if journal.log is None:
+        if journal.log is None:  # no journal to read: every state unknown (the tab's hint says why)
             return None
         ids = [e.id for e in items if e.id]
         replays = [r for r in (replay_id_of(e) for e in items) if r]
@@ -312,7 +326,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         kept = (self.marked & tried) - succeeded
         self.marked -= succeeded
         for ident in cleared:
-            event = self._item(ident)
+            event = self.item(ident)
             if event is not None and ident in {self.item_id(e) for e in self.rows}:
                 self.table.update_cell(ident, "mark", self._mark_cell(event))
         if cleared or kept:
@@ -339,7 +353,7 @@ class ErrorsTable(PagedTable[EventSummary]):
                 self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
             return
         words = "the original error" if state is not None and state.replay_of == target else "what its replay became"
-        if target not in {self.item_id(e) for e in self.rows} and self._item(target) is not None:
+        if target not in {self.item_id(e) for e in self.rows} and self.item(target) is not None:
             self.group = None
             if self.filter_text or self.has_class("filtering"):
                 super().action_clear_filter()
@@ -393,11 +407,40 @@ class ErrorEventScreen(EventScreen):
     BINDINGS = [
         Binding("y", "replay", "Replay…"),
         Binding("e", "edit_replay", "Edit & replay…"),
+        Binding("l", "linked", "Replay link"),
     ]
 
-    def __init__(self, *args: Any, state: ReplayState | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, *args: Any, state: ReplayState | None = None, listing: ErrorsTable | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, errors=True, **kwargs)
         self.state = state
+        self.listing = listing  # the list it was opened from: where the linked error is looked up
+
+    def action_linked(self) -> None:
+        """Open the error this one is a replay of, or the one its replay became."""
+        state = self.state
+        target = (state.replay_of or (state.became[0] if state.became else None)) if state else None
+        if target is None:
+            self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
+            return
+        event = self.listing.item(target) if self.listing is not None else None
+        if event is None or self.listing is None:
+            self.notify(
+                f"{visible(target, 30)} is no longer among the errors listed.", severity="warning", markup=False
+            )
+            return
+        crumbs = (*self.crumbs[:-1], f"error {target}")
+        self.app.push_screen(
+            ErrorEventScreen(
+                target,
+                crumbs,
+                record=event,
+                workflow_id=self.workflow_id,
+                state=self.listing.states.get(target),
+                listing=self.listing,
+            )
+        )
 
     def overview_rows(self) -> list[tuple[str, Any]]:
         rows = state_rows(self.state)

@@ -489,6 +489,7 @@ class WorkflowScreen(Guarded, DetailScreen):
                 error_columns(steps),
                 workflow_id=self.ident,
                 steps=steps,
+                peek=partial(client.list_workflow_errors, self.ident),
                 noun="errors",
                 id="errors",
             )
@@ -533,7 +534,12 @@ class WorkflowScreen(Guarded, DetailScreen):
                 state = event.table.states.get(event.item.id or "")
                 self.app.push_screen(
                     ErrorEventScreen(
-                        event.item.id or "", crumbs, record=event.item, workflow_id=self.ident, errors=True, state=state
+                        event.item.id or "",
+                        crumbs,
+                        record=event.item,
+                        workflow_id=self.ident,
+                        state=state,
+                        listing=event.table,
                     )
                 )
                 return
