@@ -14,6 +14,7 @@ import os
 import pwd
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -73,6 +74,12 @@ class PostgresServer:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> Self:
+        if not stat.S_ISCHR(os.stat(os.devnull).st_mode):
+            # initdb's shell redirects to it; as the postgres user a root-owned regular file there is refused.
+            raise RuntimeError(
+                f"{os.devnull} is not the null device but a file in its place (something saved over it as root): "
+                "PostgreSQL's initdb needs it; restore it with: rm /dev/null && mknod -m 666 /dev/null c 1 3"
+            )
         self._run(
             "initdb", "-D", str(self.data), "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync"
         )  # fmt: skip
