@@ -103,5 +103,5 @@ def postgres() -> Iterator[PostgresServer]:
 
 @pytest.fixture
 def pg_url(postgres: PostgresServer) -> str:
-    """The URL of a fresh, empty database on the test server."""
-    return postgres.database()
+    """The URL of a fresh, empty place on the test server (a schema of its own, first on the search path)."""
+    return postgres.schema()
