@@ -75,6 +75,14 @@ class PostgresServer:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> Self:
+        """initdb and start; a failure leaves nothing behind (the folder goes) and raises."""
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> Self:
         if not stat.S_ISCHR(os.stat(os.devnull).st_mode):
             # initdb's shell redirects to it; as the postgres user a root-owned regular file there is refused.
             raise RuntimeError(
