@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from aftui.emulator.server import Options, ServerHandle, serve_in_thread
-from aftui.testing.postgres import PostgresServer
+
+if TYPE_CHECKING:
+    from aftui.testing.postgres import PostgresServer
 
 # Every variable that picks or overrides a profile: a test of the config must not see the caller's.
 AFTUI_VARIABLES = (
@@ -91,6 +94,8 @@ def root(emulator: ServerHandle, info: dict) -> Iterator[httpx.Client]:
 def postgres() -> Iterator[PostgresServer]:
     """A real PostgreSQL server of this machine's binaries, one per test process (xdist worker), started on
     first use. One that cannot start fails the tests that need it: it is never skipped."""
+    from aftui.testing.postgres import PostgresServer
+
     server = PostgresServer().start()
     yield server
     server.stop()
@@ -98,5 +103,5 @@ def postgres() -> Iterator[PostgresServer]:
 
 @pytest.fixture
 def pg_url(postgres: PostgresServer) -> str:
-    """The URL of a fresh, empty database on the test server."""
-    return postgres.database()
+    """The URL of a fresh, empty place on the test server (a schema of its own, first on the search path)."""
+    return postgres.schema()

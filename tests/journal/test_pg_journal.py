@@ -201,3 +201,27 @@ def test_a_server_lost_and_back_is_ridden_out_as_a_full_disk_is(postgres, pg_url
             time.sleep(0.1)
         writer.close()
         assert journal.count() == 50
+
+
+def test_a_tui_session_on_a_profile_journals_to_its_team_journal(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aftui.api import Client
+    from aftui.config.profiles import Profile
+    from aftui.tui.session import open_session
+
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("AFTUI_JOURNAL_URL", raising=False)
+    profile = Profile(name="oncall", api_key="pd_0123456789abcdef", journal=pg_url)
+    session = open_session(
+        Client("http://127.0.0.1:1/v1", api_key="k"), "oncall", journal=JournalConfig.of_profile(profile)
+    )
+    try:
+        assert session.journal is not None and isinstance(session.journal.journal, PgJournal)
+        session.journal_events([ev(7, "teamwide")], "dc_a")
+        session.journal.flush()
+    finally:
+        session.close_journal()
+    with PgJournal(pg_url) as journal:
+        assert [e.id for e in journal.search("teamwide")] == [ev(7).id]
+    assert not (tmp_path / "journal.sqlite3").exists()

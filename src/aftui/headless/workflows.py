@@ -41,13 +41,26 @@ class _Known(KnownWorkflows):
                 say(f"the workflows found are not remembered: {error.strerror or error} ({self.path})")
 
 
+class _Unsaved(_Known):
+    """Nothing known, nothing saved: the data dir cannot be used.
+
+    Never written at all: a save "to /dev/null" fails for a user, but as root (CI, containers) the
+    atomic replace of files.py succeeds and puts a regular file in the place of the device.
+    """
+
+    def _save(self) -> None:
+        if not self.said:
+            self.said = True
+            say("the workflows found are not remembered: the data dir cannot be used")
+
+
 def user_known() -> KnownWorkflows:
     """The user's known workflows (the demo keeps its own, elsewhere)."""
     try:
         folder = data_dir()
     except OSError as error:
         say(f"the data dir cannot be used ({error.strerror or error}): no workflow is remembered")
-        return _Known(Path(os.devnull))  # reads as nothing known; saving there fails, quietly after the first word
+        return _Unsaved(Path(os.devnull))  # reads as nothing known; never saved
     return _Known(folder / KNOWN_NAME)
 
 

@@ -98,10 +98,12 @@ class PgJournal:
             # keeps and tries again (as a full disk): not the pool's 30 s, for a writer that retries.
             timeout=5.0,
         )
+        # One connection of our own first: a server that refuses or is not there fails now, in its own
+        # words, not after the pool's retries; the schema is made or migrated on it.
+        with psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(connect_timeout))) as first:
+            self.migrated_from = migrate(first, self.where)
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
-            with self._pool.connection() as conn:
-                self.migrated_from = migrate(conn, self.where)
         except BaseException:
             self._pool.close()
             raise

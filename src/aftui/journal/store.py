@@ -528,6 +528,7 @@ class Journal:
         on_disk = sum(p.stat().st_size for p in (self.path, self.path.with_name(self.path.name + "-wal")) if p.exists())
         return {
             "path": str(self.path),
+            "backend": "sqlite",
             "rows": rows,
             "bytes": on_disk,
             "used_bytes": used,
