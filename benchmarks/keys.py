@@ -101,7 +101,7 @@ ROUTES["to_edited_replay_succeeded"] = [
     Step("e: the replay editor with the original payload", ("e",), shows("Edit the payload", '"order_id"')),
     Step("end: after the payload's opening brace (the editor opens at its start)", ("End",), shows("Edit the payload")),
     Step("type the missing field", ("Enter",), shows("customer_email"), typed=FIX),
-    Step("ctrl+s: sent, and its outcome", ("C-s",), shows("succeeded")),
+    Step("ctrl+s: sent, and its outcome seen", ("C-s",), shows("✔ succeeded", "the workflow ran it through")),
 ]
 
 

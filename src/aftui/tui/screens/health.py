@@ -129,9 +129,7 @@ class HealthPane(Pane):
             text.append(f"{failing} failing in the last hour", style="bold red")
         else:
             text.append("nothing failed in the last hour", style="green")
-        text.append(
-            f" · {workflows} workflows, {len(rows) - workflows} sources · enter opens errors or events", style="dim"
-        )
+        text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
         self.query_one("#health-note", Static).update(text)
 
     @on(DataTable.RowHighlighted, "#health-table")

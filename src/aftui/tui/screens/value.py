@@ -29,6 +29,7 @@ from textual.widgets.text_area import Selection
 
 from ...files import write_private
 from ...text import visible
+from ..widgets.json_view import dumps
 from ..widgets.status import StatusHeader
 
 VIEW_LIMIT = 2_000_000  # characters shown; copy and $PAGER get the value up to COPY_LIMIT
@@ -46,11 +47,7 @@ def shown_text(value: str) -> str:
 
 def as_text(value: object) -> str:
     """What a value reads as: a string as it is, anything else as its JSON text."""
-    if isinstance(value, str):
-        return value
-    from ..widgets.json_view import dumps
-
-    return dumps(value)
+    return value if isinstance(value, str) else dumps(value)
 
 
 class ValueScreen(Screen[None]):
