@@ -10,7 +10,7 @@ import httpx
 import pytest
 from props_fixture import EVERY_PROP_CODE
 from textual.widgets import Button, Input, Select, Switch, TextArea
-from tui_helpers import wait_for
+from tui_helpers import palette_search, wait_for
 
 from aftui.tui.forms.component_pick import RegistryPicker
 from aftui.tui.forms.props import PropsSection
@@ -569,9 +569,7 @@ async def test_the_palette_creates_from_a_template_id(make_app) -> None:
             lambda: bool(app.query("#sources PagedTable")) and app.query_one("#sources PagedTable").pager.done,
             15,
         )
-        await pilot.press("ctrl+p")
-        await pilot.press(*"tch", "underscore", *"Em4xV7")
-        await pilot.pause(0.3)
+        await palette_search(pilot, *"tch", "underscore", *"Em4xV7")
         await pilot.press("down", "enter")  # the second hit: create (the first opens the template)
         await wait_for(
             pilot, lambda: isinstance(app.screen, TemplateWorkflowForm) and bool(app.screen.query(PropsSection)), 15

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from textual.command import CommandPalette
-from tui_helpers import wait_for
+from tui_helpers import palette_search, wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.palette_items import resource_actions
@@ -16,12 +15,7 @@ from aftui.tui.screens.workflows import WorkflowScreen
 
 async def palette(pilot, text: str) -> None:
     """Open the palette, type `text` and take the best hit."""
-    app = pilot.app
-    await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*text)
-    await wait_for(pilot, lambda: app.screen.query("CommandList").first().option_count > 0, timeout=5)
-    await pilot.pause(0.3)  # the hits of every provider are in
+    await palette_search(pilot, *text)
     await pilot.press("enter")
 
 

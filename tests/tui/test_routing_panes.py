@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.widgets import OptionList, Static, TabbedContent
+from tui_helpers import palette_search
 from tui_helpers import wait_for as _wait_for
 
 from aftui.tui.screens.detail import DetailScreen
@@ -85,9 +86,7 @@ def _webhook_named(emulator, name: str):
 
 
 async def _palette_open(app, pilot, ident: str) -> None:
-    await pilot.press("ctrl+p")
-    await pilot.press(*ident)
-    await pilot.pause(0.3)
+    await palette_search(pilot, *ident)
     await pilot.press("enter")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_helpers import wait_for
+from tui_helpers import palette_search, wait_for
 
 from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.detail import DetailScreen
@@ -64,9 +64,7 @@ async def test_palette_opens_a_source_by_pasted_id(make_app, emulator) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await _loaded_table(app, pilot)
-        await pilot.press("ctrl+p")
-        await pilot.press(*source.id)
-        await pilot.pause(0.3)
+        await palette_search(pilot, *source.id)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.ident == source.id)
 

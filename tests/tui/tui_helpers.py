@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from textual.app import App
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
@@ -35,6 +36,27 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], bool], timeout: float =
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.05)
+
+
+async def palette_search(pilot: Pilot, *keys: str, timeout: float = 15.0) -> None:
+    """Open the palette, type `keys`, and wait until its hits are in and have stopped changing: each provider
+    answers in its own time, so enter after a fixed pause takes whatever came first on a busy machine."""
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), timeout)
+    await pilot.press(*keys)
+
+    def hits() -> int:
+        found = app.screen.query(CommandList)
+        return found.first().option_count if found else 0
+
+    await wait_for(pilot, lambda: hits() > 0, timeout)
+    loop = asyncio.get_running_loop()
+    seen, since = hits(), loop.time()
+    while loop.time() - since < 0.3:
+        await pilot.pause(0.05)
+        if hits() != seen:
+            seen, since = hits(), loop.time()
 
 
 def control(emulator: ServerHandle, what: str, body: dict) -> None:
