@@ -15,9 +15,9 @@ line per route:
   payload edited (the missing field added), seen succeeded (target: at most
   10 keys plus typing).
 
-The third target of issue 13 (the group's other errors replayed with the same
-fix, outcomes seen: at most 6 keys) needs the grouped errors screen and bulk
-replay with one fix; its route is to be added to ROUTES with those keys.
+- `to_group_replayed_with_the_fix`: from that succeeded replay to the rest of
+  its group (the same failure) replayed with the same fix, as path = value,
+  outcomes seen (target: at most 6 keys plus typing).
 
     python benchmarks/keys.py [--route NAME] [--timeout 30]
 
@@ -46,6 +46,7 @@ SIZE = (120, 36)
 ORDERS = "Validate and forward orders"
 STACK_END = "at null.executeComponent"  # the last line of a demo error's stack
 FIX = '"customer_email": "ops@example.com",'
+GROUP_FIX = "customer_email = ops@example.com"
 
 Screen = Callable[[str], bool]
 
@@ -83,6 +84,12 @@ def _newest_stack(screen: str) -> bool:
     return "› error " in screen and "Stack" in screen and STACK_END in screen
 
 
+def _all_succeeded(screen: str) -> bool:
+    """The bulk replay's summary: done, some succeeded, none failed again."""
+    done = re.search(r"Done: (\d+) succeeded", screen)
+    return done is not None and "failed again" not in screen.split("Done: ", 1)[1].splitlines()[0]
+
+
 ROUTES: dict[str, list[Step]] = {
     "to_newest_stack": [
         Step("aftui demo opens on Health, the failing workflow first", expect=_health_ready, counted=False),
@@ -91,7 +98,11 @@ ROUTES: dict[str, list[Step]] = {
     ],
 }
 # Routes that go on from where another ends: their keys are also counted from there, as the targets are.
-GOES_ON_FROM = {"to_stack_in_viewer": "to_newest_stack", "to_edited_replay_succeeded": "to_newest_stack"}
+GOES_ON_FROM = {
+    "to_stack_in_viewer": "to_newest_stack",
+    "to_edited_replay_succeeded": "to_newest_stack",
+    "to_group_replayed_with_the_fix": "to_edited_replay_succeeded",
+}
 ROUTES["to_stack_in_viewer"] = [
     *ROUTES["to_newest_stack"],
     Step("v: the stack in the value viewer", ("v",), shows("› stack", STACK_END, "3 lines")),
@@ -102,6 +113,21 @@ ROUTES["to_edited_replay_succeeded"] = [
     Step("end: after the payload's opening brace (the editor opens at its start)", ("End",), shows("Edit the payload")),
     Step("type the missing field", ("Enter",), shows("customer_email"), typed=FIX),
     Step("ctrl+s: sent, and its outcome seen", ("C-s",), shows("✔ succeeded", "the workflow ran it through")),
+]
+
+ROUTES["to_group_replayed_with_the_fix"] = [
+    *ROUTES["to_edited_replay_succeeded"],
+    Step("esc: back to the error", ("Escape",), shows("› error ", "Replays")),
+    Step("esc: back to the Errors tab", ("Escape",), lambda screen: _errors_tab(screen)),
+    Step(
+        "g: the errors grouped by failure, still failing first",
+        ("g",),
+        shows("Missing required field", "replayed ok", "Replay group"),
+    ),
+    Step("R: the group's errors not yet fixed, in a bulk replay", ("R",), shows("Replay all", "Fix")),
+    Step("f: the fix, typed once for all", ("f",), shows("ctrl+s")),
+    Step("type the fix", (), shows("assignments: changes"), typed=GROUP_FIX),
+    Step("ctrl+s: every one sent with the fix, outcomes seen", ("C-s",), lambda screen: _all_succeeded(screen)),
 ]
 
 
@@ -147,7 +173,8 @@ class Terminal:
 def _newest_id(screen: str) -> str | None:
     """The id of the first error row of the Errors tab (newest first)."""
     for line in screen.splitlines():
-        found = re.search(r"ValidationError: .*?\s(\d{13}-\d+)\s*$", line)
+        # The ID column may be cut to its first digits at 120 columns: a prefix of the id is enough.
+        found = re.search(r"ValidationError: .*?\s(\d{6,}(?:-\d+)?)\s*$", line)
         if found:
             return found.group(1)
     return None
@@ -166,6 +193,8 @@ def run_route(name: str, timeout: float) -> dict[str, object]:
                 else:
                     terminal.send(key)
                 keys += step.counted
+            if step.typed and not step.keys:
+                terminal.send(step.typed, literal=True)
             typed += len(step.typed)
             screen = terminal.wait(step.expect, step.what)
             time.sleep(SETTLE_S)
