@@ -72,12 +72,12 @@ async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: 
     profile = Profile(name="live", api_key="k" * 20, production=True)
     app = make_app(profile=profile)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        await wait_for(pilot, lambda: "● ok" in header(app) and bool(app.query("#sources PagedTable")), timeout=10)
         assert header(app).lstrip().startswith("aftui  ▲ PRODUCTION")
     assert Profile.from_dict("live", {"production": True}).production is True
     other = make_app(profile=Profile(name="staging", api_key="k" * 20))
     async with other.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(other), timeout=10)
+        await wait_for(pilot, lambda: "● ok" in header(other) and bool(other.query("#sources PagedTable")), timeout=10)
         assert "PRODUCTION" not in header(other)
 
 
