@@ -262,7 +262,7 @@ async def test_export_writes_the_marked_events_as_ndjson(
 async def test_the_emitter_column_widens_to_the_names_shown(
     make_app: Callable[..., AftuiApp], emulator: ServerHandle, api: httpx.Client, info: dict
 ) -> None:
-    long_name = "Checkout webhooks from EU"  # 25 characters: cut to 12 at 120 columns before
+    long_name = "Checkout webhooks (EU)"  # 22 characters: cut to 12 at 120 columns before
     source = deploy(api, long_name, info["org_id"])
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:

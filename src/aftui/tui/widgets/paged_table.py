@@ -246,7 +246,7 @@ class PagedTable(Vertical, Generic[T]):
                 table.add_row(*(column.render(item) for column in self.columns), key=key)
             self._restore_cursor(new_ids)
         self.rows = rows
-        self._fit_columns()
+        self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
         self._update_status()
 
     def refresh_columns(self, keys: Collection[str]) -> None:

@@ -316,8 +316,8 @@ def columns(width: int, widest_name: int = 22, widest_channel: int = 16) -> tupl
     """Widths of the name and channel columns for a list `width` cells wide.
 
     Each is as wide as the widest value seen, up to a share of the width
-    (two fifths for names, a fifth for channels), so the summary keeps the rest.
+    (a third for names, a fifth for channels), so the summary keeps the rest.
     """
-    name = max(10, min(widest_name, width * 2 // 5))
+    name = max(10, min(widest_name, width // 3))
     channel = max(9, min(widest_channel, width // 5))
     return name, channel
