@@ -10,7 +10,7 @@ from aftui.api.models import EventSummary
 from aftui.journal.pgstore import PgJournal
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
-from aftui.replay.who import replayed_words
+from aftui.replay.who import replayed_words, sent_by
 
 
 def _error(event_id: str) -> EventSummary:
@@ -83,6 +83,7 @@ def test_a_replay_names_who_sent_it_and_when(tmp_path: Path) -> None:
         [row] = log.of_event("p_wf", "100-0")
     assert row.replayed_by == "alice"
     assert replayed_words(row, now=row.started_at + 185) == "replayed by alice 3 min ago, succeeded"
+    assert sent_by(row, now=row.started_at + 185) == "by alice 3 min ago"
     pending = replace(row, outcome="pending", replayed_by=None)
     assert replayed_words(pending, now=row.started_at + 2) == "replayed just now, outcome not known yet"
     hostile = replace(row, replayed_by="mal\x1b[31mlory", outcome="failed")

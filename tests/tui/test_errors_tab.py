@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from tui_helpers import control, inject, wait_for
 
 from aftui.emulator.server import ServerHandle
 from aftui.journal.replays import ReplayLog
+from aftui.journal.store import Journal
 from aftui.replay.fingerprint import fingerprint
 from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
@@ -166,7 +169,7 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         pending, again, ok = table.rows[0], table.rows[1], table.rows[2]  # newest first: ord_state3, 2, 1
         await wait_for(pilot, lambda: replay_cell(table, again.id or "") == "never")
         # A replay sent elsewhere (another aftui, `aftui replay`) and still waiting for its outcome.
-        with ReplayLog(ReplayJournal(app.session).path()) as log:
+        with ReplayLog(ReplayJournal(app.session).path(), by="alice") as log:
             log.started(
                 "rp_elsewhere",
                 emitter_id=demo.order_workflow_id,
@@ -177,6 +180,8 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
                 edited=False,
             )
         await wait_for(pilot, lambda: replay_cell(table, pending.id or "") == "… pending", timeout=10)
+        who = table.table.get_cell(pending.id, "by").plain
+        assert re.fullmatch(r"alice (just now|\d+ s ago)", who), who  # who sent it, seen before a second replay
 
         await pilot.press("down", "y")  # ord_state2, as it was: it fails again
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.plan is not None, timeout=10)
@@ -201,6 +206,7 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         )
         overview = text_of(app.screen.query_one("Fields"))
         assert "✖ failed again" in overview and f"became {new_id}" in overview
+        assert re.search(r"✖ failed again  by \S+ (just now|\d+ s ago)", overview), overview  # who sent it, when
         first = app.screen
         await pilot.press("l")  # from the original's detail to the error its replay became
         await wait_for(pilot, lambda: app.screen is not first and bool(app.screen.query("Fields")), timeout=10)
@@ -406,9 +412,10 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
 async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
     make_app, emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("")
-    monkeypatch.setattr(ReplayJournal, "path", lambda self: blocker / "journal.sqlite3")
+    def unreadable(self: Journal) -> None:  # the replay log's table cannot be opened (a damaged or locked file)
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(Journal, "replays", unreadable)
     demo = emulator.emulator.demo
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:

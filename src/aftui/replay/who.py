@@ -16,7 +16,7 @@ from ..journal.replays import ReplayRow
 from ..text import visible
 from .watch import OUTCOME_WORDS
 
-__all__ = ["name_of", "replayed_words", "sign"]
+__all__ = ["name_of", "replayed_words", "sent_by", "sign"]
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,14 @@ async def sign(client: Client, store: ReplayStore) -> None:
 
 def replayed_words(row: ReplayRow, now: float | None = None) -> str:
     """'replayed by alice 3 min ago, succeeded' (or 'replayed 3 min ago, …' when the row names nobody)."""
-    by = f" by {visible(row.replayed_by, 60)}" if row.replayed_by else ""
     outcome = PENDING_WORDS if row.outcome == "pending" else OUTCOME_WORDS.get(row.outcome, visible(row.outcome, 40))
-    return f"replayed{by} {_ago((now or time.time()) - row.started_at)}, {outcome}"
+    return f"replayed {sent_by(row, now)}, {outcome}"
+
+
+def sent_by(row: ReplayRow, now: float | None = None) -> str:
+    """'by alice 3 min ago' (or '3 min ago' when the row names nobody): who sent a replay, and when."""
+    by = f"by {visible(row.replayed_by, 60)} " if row.replayed_by else ""
+    return f"{by}{_ago((now or time.time()) - row.started_at)}"
 
 
 def _ago(seconds: float) -> str:

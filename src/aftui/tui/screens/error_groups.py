@@ -22,9 +22,13 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ...api.models import EventSummary
+from ...journal.replays import ReplayRow
 from ...replay.fingerprint import ErrorGroup, group_errors
 from ...replay.states import GroupState, group_state, still_failing
+from ...replay.who import replayed_words
 from ...text import visible
+from ..host import session_of
 from ..safe import plain
 from .replay_errors import ErrorsTable, shown
 
@@ -82,6 +86,10 @@ class ErrorGroupsView(Vertical):
         self.errors = errors
         self.groups: list[ErrorGroup] = []
         self.states: dict[str, GroupState] = {}
+
+    def _replays_of(self, event: EventSummary) -> tuple[ReplayRow, ...]:
+        state = self.errors.states.get(event.id or "")
+        return state.replays if state is not None else ()
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
@@ -143,6 +151,10 @@ class ErrorGroupsView(Vertical):
             return
         state = self.states[group.key.fingerprint]
         replays = f" · {state.replays} from replays that failed again" if state.replays else ""
+        sent = [r for e in group.events for r in self._replays_of(e)]
+        newest = max(sent, key=lambda r: r.started_at, default=None)
+        if newest is not None:  # on a team's journal too: who replayed this failure last, before anyone again
+            replays += f"\nlast {replayed_words(newest, session_of(self).now().timestamp())}"
         text = Text.assemble(
             ("first ", "dim"),
             _time(group.first_ms),

@@ -34,6 +34,7 @@ from ...api.models import EventSummary, Page
 from ...replay import BulkSummary
 from ...replay.fingerprint import error_key
 from ...replay.states import ReplayState, needs_replay, replay_id_of, replay_states
+from ...replay.who import sent_by
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
@@ -94,6 +95,7 @@ class ErrorsTable(PagedTable[EventSummary]):
             [
                 Column("mark", " ", self._mark_cell, width=1),
                 Column("replay", "Replay", self._state_cell, sort=self._state_sort, width=14),
+                Column("by", "Replayed", self._by_cell, width=18),
                 *columns,
             ],
             item_id=lambda e: e.id or "",
@@ -143,6 +145,14 @@ class ErrorsTable(PagedTable[EventSummary]):
             return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
         words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))
         return Text(("↻" if state.is_replay else "") + words, style=style)
+
+    def _by_cell(self, event: EventSummary) -> Text:
+        """Who sent the newest replay of this error, and when: a teammate's replay is seen before a second one."""
+        state = self.states.get(event.id or "")
+        if state is None or not state.replays:
+            return Text("")
+        now = session_of(self).now().timestamp()  # the session's clock (fixed in snapshots)
+        return plain(sent_by(state.replays[0], now).removeprefix("by "), 18, "dim")
 
     def _state_sort(self, event: EventSummary) -> str:
         return self._state_cell(event).plain
@@ -247,6 +257,7 @@ class ErrorsTable(PagedTable[EventSummary]):
             linked = states[ident].replay_of if ident in states else None
             if ident in changed or linked in changed:
                 self.table.update_cell(ident, "replay", self._state_cell(event))
+                self.table.update_cell(ident, "by", self._by_cell(event))
         self.post_message(self.Updated())
 
     def _states_of(self, items: list[EventSummary]) -> dict[str, ReplayState] | None:
@@ -370,7 +381,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.notify(f"↻ {words}: {visible(target, 30)}", markup=False)
 
 
-def state_rows(state: ReplayState | None) -> list[tuple[str, Any]]:
+def state_rows(state: ReplayState | None, now: float | None = None) -> list[tuple[str, Any]]:
     """The Replays rows of an error's detail: its replays with their outcomes, and what it is a replay of."""
     rows: list[tuple[str, Any]] = []
     if state is None:
@@ -391,7 +402,9 @@ def state_rows(state: ReplayState | None) -> list[tuple[str, Any]]:
         rows.append(("Replays", Text("never replayed", style="dim")))
     for n, row in enumerate(state.replays):
         words, style = STATE_CELLS.get(row.outcome, (row.outcome, "yellow"))
-        line = Text.assemble((words, style), ("  ", ""), plain(row.replay_id, 30, "dim"))
+        line = Text.assemble(
+            (words, style), ("  ", ""), (sent_by(row, now), ""), ("  ", ""), plain(row.replay_id, 30, "dim")
+        )
         if row.edited:
             line.append("  edited", style="dim")
         if row.outcome == "failed" and row.outcome_event_id:
@@ -443,7 +456,7 @@ class ErrorEventScreen(EventScreen):
         )
 
     def overview_rows(self) -> list[tuple[str, Any]]:
-        rows = state_rows(self.state)
+        rows = state_rows(self.state, session_of(self).now().timestamp())
         return [*super().overview_rows(), *([("", ""), *rows] if rows else [])]
 
     def action_replay(self) -> None:
