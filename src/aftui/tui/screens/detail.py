@@ -18,7 +18,7 @@ from textual.containers import ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane, Tabs
+from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
@@ -142,6 +142,10 @@ class DetailScreen(Screen[None]):
     def _focus_list(self, table: PagedTable[Any], tries: int) -> None:
         """Focus `table` once it can take it, unless the user has moved on from the tab bar meanwhile."""
         if not table.is_attached or not isinstance(self.focused, (Tabs, type(None))):
+            return
+        if not table.query(DataTable):  # not composed yet
+            if tries:
+                self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))
             return
         if table.table.loading and tries:  # a loading widget cannot take the focus
             self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))

@@ -269,7 +269,10 @@ class PagedTable(Vertical, Generic[T]):
     def _fit_columns(self) -> None:
         """Columns follow the width: a column cut to its set width is given what it lacks from the spare
         width (left to right), and gives it back when the terminal narrows."""
-        table = self.table
+        found = self.query(DataTable)
+        if not self.is_attached or not found:
+            return  # removed (its detail reloaded) before it was laid out
+        table = found.first()
         columns = list(table.columns.values())
         if len(columns) != len(self.columns) or not table.size.width:
             return
