@@ -65,6 +65,7 @@ async def test_an_expiring_oauth_token_is_renewed_without_the_user(
         name="ci", base_url=emulator.base_url, client_id=info["oauth_client_id"], client_secret=info["oauth_client_secret"], org_id=info["org_id"],
     )}))  # fmt: skip
     app = run.make_app()
+    app.start_pane = "sources"  # aftui opens on Health; this test reads the Sources list
     async with app.run_test(size=SIZE) as pilot:
         table = None
         await until(

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 
 from aftui.tui.serve import ServeOptions, command_of, start_words
 
@@ -111,6 +112,19 @@ def _screen(driver: webdriver.Chrome) -> str:
     return ESCAPES.sub("", "".join(driver.execute_script("return window.__screen || []")))
 
 
+def _type(driver: webdriver.Chrome, keys: str, timeout: float = 20) -> None:
+    """Keys into the page's terminal, as typed: xterm.js's input (a textarea that follows the cursor, which
+    the TUI hides, so not "interactable" for WebDriver) is focused, and the keys go to what has the focus."""
+    deadline = time.monotonic() + timeout
+    while not driver.execute_script(
+        "const t = document.querySelector('.xterm-helper-textarea'); if (t) t.focus();"
+        " return t !== null && document.activeElement === t;"
+    ):
+        assert time.monotonic() < deadline, "the page's terminal never took the focus"
+        time.sleep(0.2)
+    ActionChains(driver).send_keys(keys).perform()
+
+
 def _wait_for(driver: webdriver.Chrome, text: str, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     while text not in (shown := _screen(driver)):
@@ -125,9 +139,11 @@ def test_the_browser_sees_the_sources_and_a_change_refused_in_read_only(
     url, said = served
     assert f"the demo at {url.rstrip('/')}" in said and "read-only" in said and "this machine only" in said
     browser.get(url)
-    shown = _wait_for(browser, "Orders sheet", timeout=60)  # a source of the demo, in the Sources list
+    shown = _wait_for(browser, "Orders sheet", timeout=60)  # a source of the demo, on the Health pane
     assert "READ-ONLY" in shown
-    browser.find_element("css selector", ".xterm-helper-textarea").send_keys("n")  # n: a new source, a change
+    _type(browser, "2")  # the Sources list
+    _wait_for(browser, "New source", timeout=20)  # its key in the footer: the list has the keys
+    _type(browser, "n")  # n: a new source, a change
     _wait_for(browser, "changes are", timeout=20)
     assert "New source: This profile is read-only" in _screen(browser)
 

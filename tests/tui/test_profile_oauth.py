@@ -106,7 +106,9 @@ async def oauth_app(emulator: ServerHandle, info: dict) -> Any:
         project_id=info["project_id"],
     )
     save_config(Config(default="ops", profiles={"ops": profile}))
-    return run.make_app()
+    app = run.make_app()
+    app.start_pane = "sources"  # aftui opens on Health; these tests read the Sources list
+    return app
 
 
 async def sources_loaded(app: Any, pilot: Any) -> None:

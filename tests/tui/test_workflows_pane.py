@@ -235,8 +235,8 @@ async def test_the_errors_tab_lists_the_order_workflows_errors(make_app, emulato
         first = errors.rows[0]
         assert first.error() is not None
         cells = [
-            column.render(first).plain for column in errors.columns if column.key not in ("mark", "replay")
-        ]  # the replay mark and the replay state come first
+            column.render(first).plain for column in errors.columns if column.key not in ("mark", "replay", "by")
+        ]  # the replay mark, the replay state and who replayed come first
         assert cells[1] == "validate"  # the step that threw, by namespace
         assert cells[2] == "HTTP"
         assert cells[3].startswith("ValidationError: Missing required field")
