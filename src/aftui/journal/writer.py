@@ -112,7 +112,7 @@ class JournalWriter:
         self._wall = wall
         self.written = 0  # new rows stored so far
         self.last_error: BaseException | None = None
-        self._last_logged: tuple[type[BaseException], str] | None = None
+        self._last_logged: tuple[str, type[BaseException], str] | None = None
         self._buffer: list[Batch] = []
         self._pending = 0
         self._retry: list[Batch] = []  # what a failed write left, written first next time
@@ -347,7 +347,9 @@ class JournalWriter:
         some other failure came between, or writing worked again.
         """
         self.last_error = error
-        failure = (type(error), str(error))
+        # By what failed too: a full disk met first by the search index's catch-up must not hide that the
+        # writes then fail the same way (the log said only "index update failed", and never "write").
+        failure = (what, type(error), str(error))
         if failure != self._last_logged:
             self._last_logged = failure
             log.error("journal %s failed: %s", what, error, exc_info=error)
