@@ -569,6 +569,8 @@ async def test_no_project_says_what_to_set_and_does_not_retry(make_app) -> None:
         await wait_for(pilot, lambda: bool(app.query("#connect PagedTable")))
         table = app.query_one("#connect PagedTable", PagedTable)
         await wait_for(pilot, lambda: table.has_class("failed"), 15)
+        # The project line is told by its own request, which can answer after the list's: wait for it too.
+        await wait_for(pilot, lambda: "project_id" in text_of(app.query_one("#connect #project")), 15)
         project = text_of(app.query_one("#connect #project"))
         assert "project_id" in project and "AFTUI_PROJECT_ID" in project and "aftui config path" in project
         error = text_of(table.query_one(".error"))
