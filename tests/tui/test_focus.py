@@ -111,7 +111,8 @@ async def test_the_focused_field_is_marked_without_colour_in_every_row_it_reache
     app = make_app(start_pane="subscriptions")
     async with app.run_test(size=SIZE) as pilot:
         table = await _table(app, pilot, "subscriptions")
-        assert table.table.has_focus and table.table.get_component_rich_style("datatable--cursor").reverse
+        await wait_for(pilot, lambda: table.table.has_focus)  # the first page claims it, one message later
+        assert table.table.get_component_rich_style("datatable--cursor").reverse
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
         rows = list(app.screen.query(FormRow))

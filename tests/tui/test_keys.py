@@ -100,14 +100,14 @@ async def test_the_footer_shows_the_keys_of_the_screen_on_top_after_one_closes(m
             await wait_for(pilot, lambda: isinstance(app.screen, kind), timeout=10)  # noqa: B023
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
-            # What the footer says is what the keys do: the table's keys, as the table has the focus again.
-            await wait_for(
-                pilot,
-                lambda: all(
-                    app.screen.active_bindings[k].binding.description == d for k, d in shown_keys(app).items() if d
-                ),
-            )
-            assert shown_keys(app).get("y") == "Replay…" and shown_keys(app).get("r") == "Refresh", opener
+            # The table has the focus again (given back a message after the screen resumes)...
+            await wait_for(pilot, lambda: app.focused is table.table, timeout=10)
+            # ...and the footer says what the keys do: the table's keys. It is redrawn a moment after the
+            # focus moves, so it is read until it has caught up, and what it then says must be the table's.
+            await wait_for(pilot, lambda: "y" in shown_keys(app), timeout=10)
+            shown = shown_keys(app)
+            assert all(app.screen.active_bindings[k].binding.description == d for k, d in shown.items() if d), opener
+            assert shown.get("y") == "Replay…" and shown.get("r") == "Refresh", opener
 
 
 async def test_the_footer_keeps_help_in_sight_at_80_columns_and_says_each_thing_once(make_app, emulator) -> None:
