@@ -113,6 +113,48 @@ def test_the_health_boards_history_on_every_backend(journal: Journal) -> None:
     assert journal.last_event_ms("nobody") is None
 
 
+def test_where_a_feed_resumes_and_the_gaps_on_every_backend(any_journal: Journal) -> None:
+    """The queries both backends build from one place (journal/queries.py) answer alike."""
+    from aftui.journal.store import Gap
+
+    j = any_journal
+    j.add([ev(1), ev(2, channel="$errors"), ev(3, channel="$logs"), ev(4, emitter="dc_b")])
+    assert j.last_event_id("dc_a") == ev(1).id  # neither $errors nor $logs
+    assert j.last_event_id("dc_a", errors=True) == ev(2).id
+    assert j.last_event_id("nobody") is None
+    a, b = j.add_gaps([Gap("dc_a", "1-0", "5-0", 5, "disk full"), Gap("dc_b", "7-0", "7-0", 1, "disk full")])
+    assert [g.emitter_id for g in j.gaps()] == ["dc_a", "dc_b"]
+    assert [g.count for g in j.gaps("dc_b")] == [1]
+    assert a.id is not None and b.id is not None
+    j.settle_gap(a.id, 2)
+    j.settle_gap(b.id, 0)
+    assert [(g.emitter_id, g.count) for g in j.gaps()] == [("dc_a", 2)]
+
+
+def test_the_replays_touching_events_on_every_backend(any_journal: Journal) -> None:
+    """A replay is found by the event it replayed, by the error it led to, and by its own id; newest first."""
+    log = any_journal.replays()
+    for replay_id, event_id in [("rp_1", "1-0"), ("rp_2", "2-0"), ("rp_3", "3-0"), ("rp_4", "4-0")]:
+        log.started(
+            replay_id, emitter_id="dc_a", event_id=event_id, workflow_id="p_wf",
+            method="POST", target_url="https://e.test/", edited=replay_id == "rp_2",
+        )  # fmt: skip
+    log.finished("rp_1", outcome="failed", status_code=500, outcome_emitter_id="dc_a", outcome_event_id="9-0")
+
+    def ids(rows: list) -> list[str]:
+        return [row.replay_id for row in rows]
+
+    assert ids(log.touching("dc_a", ["2-0", "2-0"])) == ["rp_2"]
+    assert ids(log.touching("dc_a", ["9-0"])) == ["rp_1"]  # it led to 9-0 (it failed again)
+    assert ids(log.touching("dc_a", [], ["rp_3"])) == ["rp_3"]
+    assert ids(log.touching("dc_a", ["2-0", "9-0"], ["rp_4"])) == ["rp_4", "rp_2", "rp_1"]
+    assert log.touching("dc_b", ["2-0"]) == [] and log.touching("dc_a", []) == []
+    [edited] = log.of_event("dc_a", "2-0")
+    assert edited.edited is True and edited.outcome == "pending"
+    assert ids(log.recent(limit=2)) == ["rp_4", "rp_3"]
+    log.close()
+
+
 def test_persists_across_reopen(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     with Journal(path) as j:

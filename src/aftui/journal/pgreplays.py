@@ -13,14 +13,10 @@ from typing import Any, Self
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from .replays import ReplayRow
+from . import queries
+from .replays import REPLAY_COLUMNS, ReplayRow
 
 __all__ = ["PgReplayLog"]
-
-_SELECT = (
-    "SELECT replay_id, emitter_id, event_id, workflow_id, started_at, finished_at, method, target_url, edited, "
-    "status_code, outcome, detail, outcome_emitter_id, outcome_event_id, replayed_by FROM aftui_replays"
-)
 
 
 class PgReplayLog:
@@ -52,8 +48,7 @@ class PgReplayLog:
     ) -> None:
         with self._pool.connection() as conn:
             conn.execute(
-                "INSERT INTO aftui_replays (replay_id, emitter_id, event_id, workflow_id, started_at, method, "
-                "target_url, edited, outcome, replayed_by) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s)",
+                queries.replay_started(queries.POSTGRES),
                 (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, edited, self.by),
             )
 
@@ -69,34 +64,25 @@ class PgReplayLog:
     ) -> None:
         with self._pool.connection() as conn:
             conn.execute(
-                "UPDATE aftui_replays SET finished_at = %s, status_code = %s, outcome = %s, detail = %s, "
-                "outcome_emitter_id = %s, outcome_event_id = %s WHERE replay_id = %s",
+                queries.replay_finished(queries.POSTGRES),
                 (time.time(), status_code, outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
             )
 
     def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]:
         """The replays of one event, by anyone, newest first."""
-        return self._rows(" WHERE emitter_id = %s AND event_id = %s", (emitter_id, event_id))
+        return self._rows(*queries.replays_of_event(queries.POSTGRES, REPLAY_COLUMNS, emitter_id, event_id))
 
     def touching(
         self, emitter_id: str, event_ids: Collection[str], replay_ids: Collection[str] = ()
     ) -> list[ReplayRow]:
         """As the SQLite log's: the replays of, or leading to, these events, or with these ids; newest first."""
-        ids, replays = list(dict.fromkeys(event_ids)), list(dict.fromkeys(replay_ids))
-        if not ids and not replays:
-            return []
-        where = (
-            " WHERE (emitter_id = %s AND event_id = ANY(%s)) OR (outcome_emitter_id = %s AND outcome_event_id = ANY(%s))"
-            " OR replay_id = ANY(%s)"
-        )
-        return self._rows(where, (emitter_id, ids, emitter_id, ids, replays), limit=10_000)
+        query = queries.replays_touching(queries.POSTGRES, REPLAY_COLUMNS, emitter_id, event_ids, replay_ids)
+        return self._rows(*query) if query else []
 
     def recent(self, limit: int = 100) -> list[ReplayRow]:
-        return self._rows("", (), limit)
+        return self._rows(*queries.replays(queries.POSTGRES, REPLAY_COLUMNS, limit=limit))
 
-    def _rows(self, where: str, params: tuple[Any, ...], limit: int = 1000) -> list[ReplayRow]:
+    def _rows(self, query: str, params: list[Any]) -> list[ReplayRow]:
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                _SELECT + where + " ORDER BY started_at DESC, rid DESC LIMIT %s", (*params, limit)
-            ).fetchall()
+            rows = conn.execute(query, params).fetchall()
         return [ReplayRow(*row) for row in rows]

@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
+from . import queries
 from .pgreplays import PgReplayLog
 from .pgschema import PG_SCHEMA_VERSION, PRUNE_LOCK, migrate
 from .rows import Row, row_of, summary_of_row
@@ -36,8 +37,6 @@ __all__ = ["PgJournal", "is_postgres", "masked"]
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "e.event_id, e.indexed_at_ms, e.payload, e.metadata, e.emitter_id"
-_NEWEST_FIRST = "ORDER BY e.ms DESC, e.seq DESC, e.rid DESC"
 _FIELDS = "emitter_id, event_id, ms, seq, channel, indexed_at_ms, payload, metadata, seen_at"
 # A batch is copied (COPY, binary-free text rows: the cheapest way in) into a table of the connection's
 # own, then moved over with one INSERT that leaves out what is there: 3x faster than the rows as
@@ -159,25 +158,17 @@ class PgJournal:
                 conn.execute("DELETE FROM aftui_gaps WHERE id = %s", (gap_id,))
 
     def gaps(self, emitter_id: str | None = None) -> list[Gap]:
-        query = "SELECT emitter_id, from_id, to_id, count, reason, recorded_at, id FROM aftui_gaps"
-        params: list[Any] = []
-        if emitter_id is not None:
-            query += " WHERE emitter_id = %s"
-            params.append(emitter_id)
+        query, params = queries.gaps(queries.POSTGRES, emitter_id)
         with self._pool.connection() as conn:
-            rows = conn.execute(query + " ORDER BY id", params).fetchall()
+            rows = conn.execute(query, params).fetchall()
         return [Gap(*row) for row in rows]
 
     # --- reading ----------------------------------------------------------------------------------
 
     def last_event_id(self, emitter_id: str, *, errors: bool = False) -> str | None:
-        where = "channel = '$errors'" if errors else "channel NOT IN ('$errors', '$logs')"
+        query, params = queries.last_event_id(queries.POSTGRES, emitter_id, errors=errors)
         with self._pool.connection() as conn:
-            row = conn.execute(
-                f"SELECT event_id FROM aftui_events WHERE emitter_id = %s AND {where} "
-                "ORDER BY ms DESC, seq DESC LIMIT 1",
-                (emitter_id,),
-            ).fetchone()
+            row = conn.execute(query, params).fetchone()
         return str(row[0]) if row else None
 
     def search(
@@ -195,25 +186,20 @@ class PgJournal:
 
     def errors_since(self, emitter_id: str, since_ms: int, limit: int = 5000) -> list[EventSummary]:
         """The `$errors` of an emitter at or after `since_ms`, newest first: the health board's history."""
-        return self._select("e.ms >= %s", [since_ms], emitter_id, "$errors", limit)
+        return self._summaries(*queries.errors_since(queries.POSTGRES, emitter_id, since_ms, limit))
 
     def event_times(self, emitter_id: str, since_ms: int, limit: int = 20_000) -> list[tuple[str, int]]:
         """(id, ms) of an emitter's events but `$errors` and `$logs` at or after `since_ms`, newest first."""
+        query, params = queries.event_times(queries.POSTGRES, emitter_id, since_ms, limit)
         with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT event_id, ms FROM aftui_events WHERE emitter_id = %s AND ms >= %s"
-                " AND channel NOT IN ('$errors', '$logs') ORDER BY ms DESC, seq DESC LIMIT %s",
-                (emitter_id, since_ms, max(0, limit)),
-            ).fetchall()
+            rows = conn.execute(query, params).fetchall()
         return [(str(event_id), int(ms)) for event_id, ms in rows]
 
     def last_event_ms(self, emitter_id: str) -> int | None:
         """When the newest event of an emitter but `$errors` and `$logs` was indexed (its id's time)."""
+        query, params = queries.last_event_ms(queries.POSTGRES, emitter_id)
         with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT max(ms) FROM aftui_events WHERE emitter_id = %s AND channel NOT IN ('$errors', '$logs')",
-                (emitter_id,),
-            ).fetchone()
+            row = conn.execute(query, params).fetchone()
         return int(row[0]) if row and row[0] is not None else None
 
     def count(self, emitter_id: str | None = None) -> int:
@@ -293,19 +279,12 @@ class PgJournal:
     def _select(
         self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int
     ) -> list[EventSummary]:
-        clauses = [where] if where else []
-        if emitter_id is not None:
-            clauses.append("e.emitter_id = %s")
-            params = [*params, emitter_id]
-        if channel is not None:
-            clauses.append("e.channel = %s")
-            params = [*params, channel]
-        query = f"SELECT {_COLUMNS} FROM aftui_events e"
-        if clauses:
-            query += " WHERE " + " AND ".join(clauses)
-        query += f" {_NEWEST_FIRST} LIMIT %s"
+        query = queries.events(queries.POSTGRES, where, params, emitter_id=emitter_id, channel=channel, limit=limit)
+        return self._summaries(*query)
+
+    def _summaries(self, query: str, params: list[Any]) -> list[EventSummary]:
         with self._pool.connection() as conn:
-            rows = conn.execute(query, [*params, max(0, limit)]).fetchall()
+            rows = conn.execute(query, params).fetchall()
         return [summary_of_row(*row) for row in rows]
 
 

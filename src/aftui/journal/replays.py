@@ -22,9 +22,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
 
+from . import queries
 from .dbfile import connect
 
-__all__ = ["ReplayLog", "ReplayRow"]
+__all__ = ["REPLAY_COLUMNS", "ReplayLog", "ReplayRow"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS replays (
@@ -68,7 +69,8 @@ class ReplayRow:
     replayed_by: str | None = None  # the user (`/users/me`) of the profile that sent it
 
 
-_COLUMNS = [field.name for field in fields(ReplayRow)]  # the table's columns, in order (SELECT *)
+# The columns a replay is read from, in ReplayRow's order: on SQLite the table's own, on PostgreSQL all but `rid`.
+REPLAY_COLUMNS = tuple(field.name for field in fields(ReplayRow))
 
 
 class ReplayLog:
@@ -111,8 +113,7 @@ class ReplayLog:
     ) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO replays (replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, edited, "
-                "outcome, replayed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+                queries.replay_started(queries.SQLITE),
                 (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, int(edited), self.by),
             )
 
@@ -128,39 +129,29 @@ class ReplayLog:
     ) -> None:
         with self._lock:
             self._db.execute(
-                "UPDATE replays SET finished_at = ?, status_code = ?, outcome = ?, detail = ?, outcome_emitter_id = ?, outcome_event_id = ? "
-                "WHERE replay_id = ?",
+                queries.replay_finished(queries.SQLITE),
                 (time.time(), status_code, outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
             )
 
     def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]:
         """The replays of one event, newest first."""
-        return self._rows("WHERE emitter_id = ? AND event_id = ?", (emitter_id, event_id))
+        return self._rows(*queries.replays_of_event(queries.SQLITE, REPLAY_COLUMNS, emitter_id, event_id))
 
     def touching(
         self, emitter_id: str, event_ids: Collection[str], replay_ids: Collection[str] = ()
     ) -> list[ReplayRow]:
         """The replays that replayed one of these events, or led to one of them (an error of a replay
         that failed again), or carry one of these replay ids; newest first."""
-        ids, replays = list(dict.fromkeys(event_ids)), list(dict.fromkeys(replay_ids))
-        if not ids and not replays:
-            return []
-        marks = ", ".join("?" * len(ids)) or "NULL"
-        named = ", ".join("?" * len(replays)) or "NULL"
-        where = (
-            f"WHERE (emitter_id = ? AND event_id IN ({marks})) "
-            f"OR (outcome_emitter_id = ? AND outcome_event_id IN ({marks})) OR replay_id IN ({named})"
-        )
-        return self._rows(where, (emitter_id, *ids, emitter_id, *ids, *replays), limit=10_000)
+        query = queries.replays_touching(queries.SQLITE, REPLAY_COLUMNS, emitter_id, event_ids, replay_ids)
+        return self._rows(*query) if query else []
 
     def recent(self, limit: int = 100) -> list[ReplayRow]:
-        return self._rows("", (), limit)
+        return self._rows(*queries.replays(queries.SQLITE, REPLAY_COLUMNS, limit=limit))
 
-    def _rows(self, where: str, params: tuple[Any, ...], limit: int = 1000) -> list[ReplayRow]:
-        sql = f"SELECT * FROM replays {where} ORDER BY started_at DESC, rowid DESC LIMIT ?"
+    def _rows(self, sql: str, params: list[Any]) -> list[ReplayRow]:
         with self._lock:
-            rows = self._db.execute(sql, (*params, limit)).fetchall()
-        return [ReplayRow(**{**dict(zip(_COLUMNS, row, strict=True)), "edited": bool(row[8])}) for row in rows]
+            rows = self._db.execute(sql, params).fetchall()
+        return [ReplayRow(**{**dict(zip(REPLAY_COLUMNS, row, strict=True)), "edited": bool(row[8])}) for row in rows]
 
 
 def _migrate(db: sqlite3.Connection) -> None:

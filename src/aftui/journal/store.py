@@ -23,6 +23,7 @@ from typing import Any, Self
 
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
+from . import queries
 from .dbfile import connect, is_corrupt, move_aside
 from .replays import ReplayLog
 from .rows import Row, row_of, summary_of_row
@@ -175,8 +176,6 @@ _BEHIND = (
     "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'fts_upto'), 0)"
 )
 INDEX_EVERY_S = 5.0
-_COLUMNS = "e.event_id, e.indexed_at_ms, e.payload, e.metadata, e.emitter_id"
-_NEWEST_FIRST = "ORDER BY e.ms DESC, e.seq DESC, e.rowid DESC"
 
 
 def fts5_available() -> bool:
@@ -427,13 +426,9 @@ class Journal:
 
     def gaps(self, emitter_id: str | None = None) -> list[Gap]:
         """The gaps recorded (of one emitter, or all), oldest first."""
-        sql = "SELECT emitter_id, from_id, to_id, count, reason, recorded_at, id FROM gaps"
-        params: list[Any] = []
-        if emitter_id is not None:
-            sql += " WHERE emitter_id = ?"
-            params.append(emitter_id)
+        sql, params = queries.gaps(queries.SQLITE, emitter_id)
         with self._lock:
-            rows = self._db.execute(sql + " ORDER BY id", params).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         return [Gap(*row) for row in rows]
 
     # --- reading ----------------------------------------------------------------------------------
@@ -444,12 +439,9 @@ class Journal:
         What a feed resumes from: the service sends what came after it (SSE's Last-Event-ID, a poll by id).
         `$logs` is left out as the stream leaves it out: resuming after a newer log line would skip events.
         """
-        where = "channel = '$errors'" if errors else "channel NOT IN ('$errors', '$logs')"
+        sql, params = queries.last_event_id(queries.SQLITE, emitter_id, errors=errors)
         with self._lock:
-            row = self._db.execute(
-                f"SELECT event_id FROM events WHERE emitter_id = ? AND {where} ORDER BY ms DESC, seq DESC LIMIT 1",
-                (emitter_id,),
-            ).fetchone()
+            row = self._db.execute(sql, params).fetchone()
         return str(row[0]) if row else None
 
     def search(
@@ -479,28 +471,23 @@ class Journal:
 
     def errors_since(self, emitter_id: str, since_ms: int, limit: int = 5000) -> list[EventSummary]:
         """The `$errors` of an emitter at or after `since_ms` (by their id's time), newest first: the health board's history."""
-        return self._select("e.ms >= ?", [since_ms], emitter_id, "$errors", limit)
+        return self._summaries(*queries.errors_since(queries.SQLITE, emitter_id, since_ms, limit))
 
     def event_times(self, emitter_id: str, since_ms: int, limit: int = 20_000) -> list[tuple[str, int]]:
         """(id, ms) of an emitter's events but `$errors` and `$logs` at or after `since_ms`, newest first.
 
         Times only, no payloads: the health board counts them a minute at a time.
         """
+        sql, params = queries.event_times(queries.SQLITE, emitter_id, since_ms, limit)
         with self._lock:
-            rows = self._db.execute(
-                "SELECT event_id, ms FROM events WHERE emitter_id = ? AND ms >= ?"
-                " AND channel NOT IN ('$errors', '$logs') ORDER BY ms DESC, seq DESC LIMIT ?",
-                (emitter_id, since_ms, max(0, limit)),
-            ).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         return [(str(event_id), int(ms)) for event_id, ms in rows]
 
     def last_event_ms(self, emitter_id: str) -> int | None:
         """When the newest event of an emitter but `$errors` and `$logs` was indexed (its id's time)."""
+        sql, params = queries.last_event_ms(queries.SQLITE, emitter_id)
         with self._lock:
-            row = self._db.execute(
-                "SELECT max(ms) FROM events WHERE emitter_id = ? AND channel NOT IN ('$errors', '$logs')",
-                (emitter_id,),
-            ).fetchone()
+            row = self._db.execute(sql, params).fetchone()
         return int(row[0]) if row and row[0] is not None else None
 
     def recent(self, emitter_id: str | None = None, limit: int = 100) -> list[EventSummary]:
@@ -582,19 +569,12 @@ class Journal:
     def _select(
         self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int
     ) -> list[EventSummary]:
-        clauses = [where] if where else []
-        if emitter_id is not None:
-            clauses.append("e.emitter_id = ?")
-            params = [*params, emitter_id]
-        if channel is not None:
-            clauses.append("e.channel = ?")
-            params = [*params, channel]
-        sql = f"SELECT {_COLUMNS} FROM events e"
-        if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
-        sql += f" {_NEWEST_FIRST} LIMIT ?"
+        query = queries.events(queries.SQLITE, where, params, emitter_id=emitter_id, channel=channel, limit=limit)
+        return self._summaries(*query)
+
+    def _summaries(self, sql: str, params: list[Any]) -> list[EventSummary]:
         with self._lock:
-            rows = self._db.execute(sql, [*params, max(0, limit)]).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         return [summary_of_row(*row) for row in rows]
 
     def _like(self, query: str, emitter_id: str | None, channel: str | None, limit: int) -> list[EventSummary]:
