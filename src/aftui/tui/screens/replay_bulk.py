@@ -413,15 +413,22 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
     # --- the dry run -----------------------------------------------------------------------------
 
-    def action_dry_run(self) -> None:
-        if self.running:
-            return
+    def _ready_to_send(self, *, focus_fix: bool = False) -> bool:
+        """Whether every run's plan is in and the fix applies to every payload; when not, says why
+        (and with `focus_fix`, puts the cursor in the fix the payloads refused)."""
         if not self.planned:
             self.notify("Still checking how each run started; a moment.", severity="warning", markup=False)
-            return
+            return False
         refusal = self._fix_refusal()
         if refusal is not None:
             self.notify(visible(refusal, 400), severity="error", markup=False)
+            if focus_fix:
+                self.query_one("#fix", Input).focus()
+            return False
+        return True
+
+    def action_dry_run(self) -> None:
+        if self.running or not self._ready_to_send():
             return
         for index, event in enumerate(self.events):
             plan = self.plans.get(self._ident(event, index))
@@ -462,15 +469,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         if self.session.read_only:
             self.notify(READ_ONLY_WORDS, severity="warning", markup=False)
             return
-        if not self.planned:
-            self.notify("Still checking how each run started; a moment.", severity="warning", markup=False)
-            return
-        refusal = self._fix_refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="error", markup=False)
-            self.query_one("#fix", Input).focus()
-            return
-        self._run()
+        if self._ready_to_send(focus_fix=True):
+            self._run()
 
     def _edited_body(self, plan: ReplayPlan) -> Any:
         """The fix on this plan's payload (checked on every payload before the run began)."""
