@@ -579,11 +579,18 @@ class Client:
 
     @mutating("creating an auto-subscription")
     async def auto_subscribe(self, event_name: str, listener_id: str) -> dict[str, Any]:
-        """Only sources and workflows created after this call are subscribed."""
+        """Only sources and workflows created after this call are subscribed.
+
+        The answer's fields, with what was asked for where it is silent (a field missing or null): a
+        caller reads `event_name` and `listener_id` either way.
+        """
         params = self._org_params({"event_name": event_name, "listener_id": listener_id})
         body = await self.request("POST", "/auto_subscriptions", params=params)
         data = _record_of(body)
-        return data if isinstance(data, dict) else {}
+        asked: dict[str, Any] = {"event_name": event_name, "listener_id": listener_id}
+        if isinstance(data, dict):
+            return {**asked, **{k: v for k, v in data.items() if v is not None}}
+        return asked
 
     async def list_subscriptions(
         self, *, limit: int | None = None, after: str | None = None, before: str | None = None
