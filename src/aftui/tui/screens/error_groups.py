@@ -75,12 +75,6 @@ class ErrorGroupsView(Vertical):
         Binding("escape", "errors", "All errors", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ErrorGroupsView { height: 1fr; display: none; }
-    ErrorGroupsView > DataTable { height: 1fr; }
-    ErrorGroupsView > .detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
-    """
-
     def __init__(self, errors: ErrorsTable) -> None:
         super().__init__(id="groups")
         self.errors = errors
@@ -208,11 +202,6 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         def __init__(self, group: ErrorGroup | None) -> None:
             super().__init__()
             self.group = group
-
-    DEFAULT_CSS = """
-    ErrorsTab { height: 1fr; overflow: hidden hidden; }
-    ErrorsTab > .hint { height: auto; padding: 0 1; color: $text-muted; }
-    """
 
     def __init__(self, errors: ErrorsTable) -> None:
         super().__init__()

@@ -64,12 +64,6 @@ class ValueScreen(Screen[None]):
         Binding("o", "editor", "$EDITOR"),
     ]
 
-    DEFAULT_CSS = """
-    ValueScreen > .crumbs { height: 1; padding: 0 1; background: $boost; }
-    ValueScreen > #value-text { height: 1fr; border: none; }
-    ValueScreen > #value-status { height: 1; padding: 0 1; color: $text-muted; }
-    """
-
     def __init__(self, title: str, value: object) -> None:
         super().__init__()
         self.title_text = title
