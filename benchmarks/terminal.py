@@ -18,7 +18,9 @@ to the floor measured in the same run:
 A launch is timed from the moment the command's Enter is sent to a shell
 already waiting in the pane (the shell's own start is not counted) to the
 first capture of the pane that shows the marker. Captures are taken every
-few milliseconds; a capture costs about 2 ms, which is the figures' grain.
+10 ms, the figures' grain: each is a tmux process, and taken every 2 ms they
+kept most of a core busy, which on two cores slowed what they measured (the
+demo, two processes, most of all).
 
 Prints one JSON object per figure: the median in ms, the samples, the ratio
 to the floor's median and the issue's target.
@@ -27,6 +29,7 @@ to the floor's median and the issue's target.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shlex
@@ -43,6 +46,7 @@ from pathlib import Path
 import httpx
 
 WIDTH, HEIGHT = 120, 36
+POLL_S = 0.01  # between two captures of a pane
 BIN = Path(sys.executable).parent
 FLOOR_APP = """
 from textual.app import App
@@ -85,7 +89,7 @@ class Pane:
         while time.perf_counter() - started < timeout:
             if seen(self.screen()):
                 return time.perf_counter() - started
-            time.sleep(0.002)
+            time.sleep(POLL_S)
         raise TimeoutError(f"{self.name}: not seen in {timeout} s; the screen was:\n{self.screen()}")
 
     def close(self) -> None:
@@ -166,6 +170,11 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("tmux is needed: the figures are taken in a real terminal")
+    # aftui's bytecode, as an install writes it: an editable install under PYTHONDONTWRITEBYTECODE would
+    # otherwise compile aftui's source at every start, while Textual's (installed) never is.
+    import aftui
+
+    compileall.compile_dir(Path(aftui.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         emulator = Emulator(home)

@@ -461,6 +461,30 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _tui_options(parser)
+    _commands(parser)
+    return parser
+
+
+def tui_only(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """`aftui [-p NAME] [--read-only] [--debug]` parsed without the 40 parsers of the commands (a tenth of the
+    TUI's start); None for anything else (a command, help, a mistake, a shell completing), which
+    `build_parser` parses and reports."""
+    if "_ARGCOMPLETE" in os.environ:
+        return None
+    parser = argparse.ArgumentParser(prog="aftui", add_help=False, exit_on_error=False)
+    _tui_options(parser)
+    try:
+        args, rest = parser.parse_known_args(argv)
+    except argparse.ArgumentError:
+        return None
+    if rest:
+        return None
+    args.command = None
+    return args
+
+
+def _tui_options(parser: argparse.ArgumentParser) -> None:
     from .headless.complete import attach, profiles
 
     attach(
@@ -475,6 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="log everything to aftui.log in the data dir (default: the level AFTUI_LOG_LEVEL names, else warning)",
     )
+
+
+def _commands(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     emulator = _command(
@@ -562,7 +589,6 @@ def build_parser() -> argparse.ArgumentParser:
         "For zsh the same in ~/.zshrc; for fish: aftui completion fish | source",
     )
     completion.add_argument("shell", choices=SHELLS, help="the shell to complete in")
-    return parser
 
 
 def _announce(em: Emulator) -> None:
@@ -645,18 +671,36 @@ def _run_tui(args: argparse.Namespace) -> int:
     return run_app(app)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    from .headless.complete import autocomplete
+# Modules aftui never uses that its dependencies import at every start when they happen to be installed:
+# httpx's own command-line client (click, rich.progress, pygments; uvicorn brings click) and trio, which
+# httpcore probes for (selenium, in the test extra, brings it). About a sixth of a start, for nothing.
+# Both importers fall back when the import fails, as they do where these are not installed.
+UNUSED_IMPORTS = {"httpx._main": "httpx", "trio": "trio"}
 
-    autocomplete(parser)  # a shell asking for completions (argcomplete) is answered here, and the process ends
-    args = parser.parse_args(argv)
+
+def entry() -> int:
+    """The `aftui` command: `main` in a process of its own, which can skip what aftui never uses."""
+    for module, package in UNUSED_IMPORTS.items():
+        if package not in sys.modules:  # in a process that already has them (tests), nothing changes
+            # None in sys.modules is the import system's documented "not found" mark; typeshed allows modules only
+            sys.modules.setdefault(module, None)  # type: ignore[arg-type]
+    return main()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = tui_only(argv)
+    if args is None:
+        parser = build_parser()
+        from .headless.complete import autocomplete
+
+        autocomplete(parser)  # a shell asking for completions (argcomplete) is answered here, and the process ends
+        args = parser.parse_args(argv)
     from . import logs  # here, not above: `aftui --help` need not pay for logging.handlers and the config
 
     try:
         level = logs.level_from(args.debug, os.environ)
     except logs.LevelError as error:
-        parser.error(str(error))
+        build_parser().error(str(error))
     # `aftui` and `aftui demo` draw a TUI: nothing may go to stderr while it is up.
     tui = args.command in (None, "demo")
     with logs.configured(level, demo=args.command == "demo", stderr=not tui):
@@ -732,6 +776,6 @@ def _run_headless(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     # `python -m aftui.cli` runs this file as __main__; the module proper logs as aftui.cli, in the tree.
-    from aftui.cli import main as cli_main
+    from aftui.cli import entry
 
-    sys.exit(cli_main())
+    sys.exit(entry())

@@ -84,12 +84,16 @@ class HealthWatch:
     def journal(self) -> EventJournal | None:
         return self.writer.journal if self.writer is not None else None
 
-    def watch(self, subjects: list[Subject], history: History | None = None) -> None:
-        """Report on exactly `subjects`, filled first with `history` (from `load_history`), and start their feeds."""
+    def know(self, subjects: list[Subject]) -> None:
+        """Put exactly `subjects` on the board, before anything is counted: the pane can list them at once."""
         for subject in subjects:
             self.board.know(subject)
             self._names[subject.id] = subject.name
         self.board.forget_all_but({s.id for s in subjects})
+
+    def watch(self, subjects: list[Subject], history: History | None = None) -> None:
+        """Report on exactly `subjects`, filled first with `history` (from `load_history`), and start their feeds."""
+        self.know(subjects)
         if history is not None:
             self._apply(history)
         self.monitor.watch([t for s in subjects for t in targets_of(s)])

@@ -234,7 +234,11 @@ class AftuiApp(App[None]):
         client = session.client
         if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
-        if client.uses_user_key:
+        if client.uses_user_key and client.org_id:
+            # The profile names its workspace: the first pane lists it at once, and who we are is asked beside
+            # it (a workspace the user no longer has is corrected when the answer comes, as after an outage).
+            self.run_worker(self._read_user(report=True), group="user", exclusive=True, exit_on_error=False)
+        elif client.uses_user_key:  # no workspace named: the user's first, before anything is listed
             try:
                 session.user = await session.client.me()
                 self.connection("ok")
@@ -367,12 +371,17 @@ class AftuiApp(App[None]):
         if session is not None and session.user is None and session.client.uses_user_key:
             self.run_worker(self._read_user(), group="user", exclusive=True, exit_on_error=False)
 
-    async def _read_user(self) -> None:
+    async def _read_user(self, *, report: bool = False) -> None:
+        """Who we are, and the workspace corrected if the user has no longer the one in use."""
         session = session_of(self)
         try:
             session.user = await session.client.me()
-        except ApiError:
-            return  # said where it was asked; the header already shows the connection
+        except ApiError as error:
+            if report:  # at start: said here; after an outage it was said where it was asked
+                self.report(error)
+            return
+        if report:
+            self.connection("ok")
         before = session.client.org_id
         user = session.user
         if user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
@@ -468,6 +477,14 @@ class AftuiApp(App[None]):
             for t in targets
         ]
         subjects = await _named(session, found)
+        if not health.started:
+            # The list first, counts to follow: the rows are drawn before the journal is read and before the
+            # feeds start, whose streams and backfill would otherwise compete with the first paint.
+            health.know(subjects)
+            self._show_health()
+            painted = asyncio.Event()
+            self.call_after_refresh(painted.set)
+            await painted.wait()
         history = None
         journal = health.journal
         if journal is not None and not health.started:
@@ -488,6 +505,9 @@ class AftuiApp(App[None]):
             self._alerted(alerts)
         elif self._alert_count and self._health_on_screen():
             self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
+        self._show_health()
+
+    def _show_health(self) -> None:
         if self.screen_stack:
             for pane in self.screen_stack[0].query(Pane):
                 if pane.display:

@@ -39,9 +39,17 @@ COLUMNS: list[tuple[str, str, int]] = [
 ]
 
 
-def row_cells(row: HealthRow, now_ms: int) -> list[Text]:
-    glyph, style = STATE[row.state]
+COUNTING = Text("…", style="dim")  # a number not known yet: the journal and the feeds are still being read
+
+
+def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Text]:
+    """A row's cells; while `counting`, every figure is `…`: a 0 before the journal is read would say healthy."""
     subject = row.subject
+    if counting:
+        name = Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis")
+        kind = Text("wf" if subject.kind == "workflow" else "src", style="dim")
+        return [Text(" "), name, kind, *[COUNTING] * (len(COLUMNS) - 3)]
+    glyph, style = STATE[row.state]
     return [
         Text(glyph, style=style),
         Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if row.errors_1h else ""),
@@ -53,6 +61,11 @@ def row_cells(row: HealthRow, now_ms: int) -> list[Text]:
         Text(sparkline(row.per_minute), style="cyan"),
         Text(row.last_error or "—", no_wrap=True, overflow="ellipsis", style="red" if row.errors_1h else "dim"),
     ]
+
+
+def _same(a: Text, b: Text) -> bool:
+    """Drawn alike: rich's `Text.__eq__` compares the text and spans but not the style."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans
 
 
 def _count(n: int, style: str) -> Text:
@@ -70,6 +83,7 @@ class HealthPane(Pane):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[HealthRow] = []
+        self._drawn: dict[str, list[Text]] = {}  # the cells on screen, by subject: only a changed cell is redrawn
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Health: what is failing, since when"), classes="pane-title")
@@ -97,27 +111,31 @@ class HealthPane(Pane):
             return
         now = self.now_ms()
         rows = health.board.rows(now)
-        self._show(rows, now)
+        self._show(rows, now, counting=not health.started)
         self._note(rows, health.started)
         self._detail()
 
-    def _show(self, rows: list[HealthRow], now_ms: int) -> None:
+    def _show(self, rows: list[HealthRow], now_ms: int, *, counting: bool) -> None:
         table = self.table
         keys = [r.subject.id for r in rows]
         old = [r.subject.id for r in self.rows]
+        cells = {row.subject.id: row_cells(row, now_ms, counting=counting) for row in rows}
         if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
-            for row in rows:
-                for (key, _, _), cell in zip(COLUMNS, row_cells(row, now_ms), strict=True):
-                    table.update_cell(row.subject.id, key, cell)
+            # Each tick would otherwise redraw the whole table, every second, mostly to the same text.
+            for ident, new in cells.items():
+                for (key, _, _), before, cell in zip(COLUMNS, self._drawn[ident], new, strict=True):
+                    if not _same(before, cell):
+                        table.update_cell(ident, key, cell)
         else:
             # At the top, the cursor stays at the top (what needs attention most); elsewhere it follows its row.
             at = old[table.cursor_row] if self.rows and 0 < table.cursor_row < len(old) else None
             table.clear()
-            for row in rows:
-                table.add_row(*row_cells(row, now_ms), key=row.subject.id)
+            for ident in keys:
+                table.add_row(*cells[ident], key=ident)
             if at in keys:
                 table.move_cursor(row=keys.index(at), animate=False)
         self.rows = rows
+        self._drawn = cells
 
     def _note(self, rows: list[HealthRow], started: bool) -> None:
         if not started:

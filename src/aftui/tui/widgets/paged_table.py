@@ -251,6 +251,8 @@ class PagedTable(Vertical, Generic[T]):
 
     def refresh_columns(self, keys: Collection[str]) -> None:
         """Draw the cells of these columns again where their text changed (they show something that moves)."""
+        if not self.query(DataTable):
+            return  # shown before its table is mounted (a pane opened while the app starts): nothing drawn yet
         columns = [c for c in self.columns if c.key in keys]
         table = self.table
         for item in self.rows:
