@@ -234,11 +234,7 @@ class AftuiApp(App[None]):
         client = session.client
         if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
-        if client.uses_user_key and client.org_id:
-            # The profile names its workspace: the first pane lists it at once, and who we are is asked beside
-            # it (a workspace the user no longer has is corrected when the answer comes, as after an outage).
-            self.run_worker(self._read_user(report=True), group="user", exclusive=True, exit_on_error=False)
-        elif client.uses_user_key:  # no workspace named: the user's first, before anything is listed
+        if client.uses_user_key:
             try:
                 session.user = await session.client.me()
                 self.connection("ok")
@@ -371,17 +367,12 @@ class AftuiApp(App[None]):
         if session is not None and session.user is None and session.client.uses_user_key:
             self.run_worker(self._read_user(), group="user", exclusive=True, exit_on_error=False)
 
-    async def _read_user(self, *, report: bool = False) -> None:
-        """Who we are, and the workspace corrected if the user has no longer the one in use."""
+    async def _read_user(self) -> None:
         session = session_of(self)
         try:
             session.user = await session.client.me()
-        except ApiError as error:
-            if report:  # at start: said here; after an outage it was said where it was asked
-                self.report(error)
-            return
-        if report:
-            self.connection("ok")
+        except ApiError:
+            return  # said where it was asked; the header already shows the connection
         before = session.client.org_id
         user = session.user
         if user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
