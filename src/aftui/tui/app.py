@@ -268,6 +268,9 @@ class AftuiApp(App[None]):
             existing.first(Pane).focus_main()
             existing.first(Pane).health_changed()
         else:
+            # Built on a worker: until it is up, keys typed after the pane's number (`3 enter`) reach nothing,
+            # rather than the list of the pane left behind.
+            self.screen.set_focus(None)
             self.run_worker(self._add_pane(spec), group="pane")
         self.query_one("#sidebar", OptionList).highlighted = self.specs.index(spec)
         if pane_id == "health":

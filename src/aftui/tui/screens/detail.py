@@ -110,6 +110,8 @@ class DetailScreen(Screen[None]):
             target = next((w for w in start.query("*") if w.focusable), None)
             if target is not None:
                 target.focus()
+            for table in start.query(PagedTable):  # a list still loading cannot take it: it does when it has rows
+                table.claim_focus_once()
         else:
             await self._return_to(tabs, *place)
         self.loaded()

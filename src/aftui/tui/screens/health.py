@@ -162,7 +162,10 @@ class HealthPane(Pane):
         """The highlighted row's last error in full width, wrapped: on 80 columns the table cuts it."""
         row = self.current()
         text = Text()
-        if row is not None and row.last_error_ms is not None:
+        health = host(self).health
+        if health is None or not health.started:
+            pass  # still counting: "no error" would be a guess
+        elif row is not None and row.last_error_ms is not None:
             text.append(f"Last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
             text.append(row.last_error, style="red")
         elif row is not None:

@@ -96,6 +96,7 @@ class PagedTable(Vertical, Generic[T]):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.focus_on_load = focus_on_load  # a detail whose point is this list takes focus for it
+        self._claim_once = False  # claim_focus_once: at the next first page only
         self._fetch = fetch
         self.columns = columns
         self.item_id = item_id
@@ -144,8 +145,15 @@ class PagedTable(Vertical, Generic[T]):
         focused = self.screen.focused
         astray = focused is None or focused.id == "sidebar" or not _shown(focused)
         in_pane = any(isinstance(node, Pane) for node in self.ancestors)
-        if self.focus_on_load or (astray and in_pane):
+        if self.focus_on_load or self._claim_once or (astray and in_pane):
+            self._claim_once = False
             self.table.focus()
+
+    def claim_focus_once(self) -> None:
+        """Take the focus when the first page is in (now, if it is): a detail opened on this list's tab."""
+        self._claim_once = True
+        if self.rows and not self.table.loading:
+            self._claim_focus()
 
     # --- loading ------------------------------------------------------------------------------
 

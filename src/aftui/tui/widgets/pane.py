@@ -33,7 +33,9 @@ class Pane(Vertical):
 
         for widget in self.query("*"):
             if isinstance(widget, (DataTable, OptionList, Tree)) and widget.display:
-                widget.focus()
+                # At once, not on the next message as widget.focus() does: a key typed right after the pane's
+                # number (`0 enter`) must reach this list, not the one of the pane left behind.
+                self.screen.set_focus(widget)
                 return
 
     def workspace_changed(self) -> None:
