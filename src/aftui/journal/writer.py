@@ -164,15 +164,14 @@ class JournalWriter:
     def settle(self, gap: Gap, fetched: int) -> None:
         """`fetched` of the gap's events were fetched back (and added): the journal's gap row keeps what is still missing."""
         left = max(0, gap.count - fetched)
-        with self._cond:
+        if gap.id is not None:
+            with self._write_lock:
+                try:
+                    self.journal.settle_gap(gap.id, left)
+                except self.journal.errors as error:
+                    self._failed("gap update", error)
+        with self._cond:  # after the row: whoever sees the count fall finds the journal saying the same
             self._lost -= min(gap.count, fetched)
-        if gap.id is None:
-            return
-        with self._write_lock:
-            try:
-                self.journal.settle_gap(gap.id, left)
-            except self.journal.errors as error:
-                self._failed("gap update", error)
 
     def add(self, events: Iterable[Event], emitter_id: str | None = None) -> None:
         """Buffer events for the next batch; never touches the disk. Past `max_waiting`, events are counted, not kept."""

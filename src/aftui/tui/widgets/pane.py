@@ -36,6 +36,8 @@ class Pane(Vertical):
                 # At once, not on the next message as widget.focus() does: a key typed right after the pane's
                 # number (`0 enter`) must reach this list, not the one of the pane left behind.
                 self.screen.set_focus(widget)
+                if self.screen.focused is not widget:
+                    widget.focus()  # not focusable yet (a new pane's list is enabled once shown): a message later
                 return
 
     def workspace_changed(self) -> None:
