@@ -270,7 +270,7 @@ class AftuiApp(App[None]):
         else:
             # Built on a worker: until it is up, keys typed after the pane's number (`3 enter`) reach nothing,
             # rather than the list of the pane left behind.
-            self.screen.set_focus(None)
+            self.screen_stack[0].set_focus(None)  # the main screen's: a detail on top keeps its own
             self.run_worker(self._add_pane(spec), group="pane")
         self.query_one("#sidebar", OptionList).highlighted = self.specs.index(spec)
         if pane_id == "health":
