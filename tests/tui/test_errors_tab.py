@@ -260,8 +260,11 @@ async def type_fix(pilot, screen: BulkReplayScreen, text: str) -> None:
     await pilot.press("f")
     box = screen.query_one("#fix")
     await wait_for(pilot, lambda: screen.focused is box)
+    before = screen.edit
     box.value = text
-    await wait_for(pilot, lambda: screen.checked is screen.edit)  # checked against every payload
+    # Checked against every payload: the new fix, not the one before it, which was checked already when the
+    # value was set (the change is handled a message later).
+    await wait_for(pilot, lambda: screen.edit is not before and screen.checked is screen.edit)
     await pilot.press("enter")  # back to the list
     await wait_for(pilot, lambda: screen.focused is screen.query_one("DataTable"))
 
