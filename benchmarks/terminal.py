@@ -175,6 +175,9 @@ def main() -> None:
     import aftui
 
     compileall.compile_dir(Path(aftui.__file__).parent, quiet=1)
+    # A session that outlives every launch's: tmux's server exits with its last session, and a launch's
+    # new session raced that exit ("server exited unexpectedly").
+    keeper = Pane(f"bench-keeper-{os.getpid()}", {})
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         emulator = Emulator(home)
@@ -185,6 +188,7 @@ def main() -> None:
                     program.once(round_)
         finally:
             emulator.stop()
+            keeper.close()
     floor = statistics.median(programs[0].samples)
     for program in programs:
         median = statistics.median(program.samples)

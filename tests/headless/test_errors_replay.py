@@ -13,10 +13,10 @@ import pytest
 
 from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
+from aftui.fingerprint import error_key
 from aftui.headless.schemas import SCHEMAS
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
-from aftui.replay.fingerprint import error_key
 
 from .conftest import Aftui
 

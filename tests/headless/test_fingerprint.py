@@ -1,11 +1,11 @@
-"""Grouping workflow errors (aftui.replay.fingerprint): what counts as the same failure."""
+"""Grouping workflow errors (aftui.fingerprint): what counts as the same failure."""
 
 from __future__ import annotations
 
 import pytest
 
 from aftui.api.models import EventSummary
-from aftui.replay.fingerprint import error_key, fingerprint, group_errors, normalise_message
+from aftui.fingerprint import error_key, fingerprint, group_errors, normalise_message
 
 
 @pytest.mark.parametrize(

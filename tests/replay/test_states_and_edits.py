@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from aftui.api.models import EventSummary
+from aftui.fingerprint import group_errors
 from aftui.journal.replays import ReplayLog
-from aftui.replay.fingerprint import group_errors
 from aftui.replay.patch import MISSING, Change, PatchError, changes, parse_edit
 from aftui.replay.states import group_state, replay_states, still_failing
 

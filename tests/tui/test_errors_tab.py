@@ -21,9 +21,9 @@ from textual.widgets import Static
 from tui_helpers import control, inject, wait_for
 
 from aftui.emulator.server import ServerHandle
+from aftui.fingerprint import fingerprint
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
-from aftui.replay.fingerprint import fingerprint
 from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen

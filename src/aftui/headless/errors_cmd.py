@@ -2,7 +2,7 @@
 
 The service keeps a workflow's last 100 errors; they are read in full
 (`expand=event`), journaled, and printed oldest first. `--group` puts
-together the errors of the same failure (`aftui.replay.fingerprint`: the
+together the errors of the same failure (`aftui.fingerprint`: the
 workflow, the step, the error's name and its message with numbers, ids,
 quoted values and times normalised): how many, first and last seen, and
 the fingerprint that `aftui replay --fingerprint` takes.
@@ -17,7 +17,7 @@ from typing import Any
 from ..api import ApiError, Client, NotFoundError
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
-from ..replay.fingerprint import ErrorGroup, error_key, group_errors, name_and_message
+from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
 from ..text import visible
 from . import output
 from .common import OK, make_client

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from ..api import Client, NotFoundError, ReadOnlyError
 from ..api.models import EventSummary
 from ..export import ndjson
+from ..fingerprint import error_key
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
-from ..replay.fingerprint import error_key
 from ..replay.patch import PatchError, apply_edits, parse_patch
 from ..text import visible
 from . import output

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..api.models import EventSummary
-from ..replay.fingerprint import error_key
+from ..fingerprint import error_key
 from .board import HOUR_MS, MINUTE_MS, error_line, event_ms
 
 AlertKind = Literal["new", "spike"]

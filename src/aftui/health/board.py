@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..api.models import EventSummary
-from ..replay.fingerprint import name_and_message
+from ..fingerprint import name_and_message
 from ..text import visible
 
 SubjectKind = Literal["workflow", "source"]

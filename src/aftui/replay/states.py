@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.models import EventSummary
+from ..fingerprint import ErrorGroup
 from ..journal.replays import ReplayRow
-from .fingerprint import ErrorGroup
 from .request import REPLAY_HEADER
 
 __all__ = [

@@ -562,7 +562,11 @@ class AftuiApp(App[None]):
 
 
 async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
-    """Workflows found by id only (in subscriptions) get their names from GET /workflows/{id}, a few at a time."""
+    """Workflows found by id only (in subscriptions) get their names from GET /workflows/{id}, a few at a time.
+
+    Each is remembered with its name, as the Workflows pane does: the next start reads the names from disk
+    and draws the board without waiting for these requests.
+    """
     limit = asyncio.Semaphore(DETAILS_AT_ONCE)
 
     async def name_of(subject: Subject) -> Subject:
@@ -573,6 +577,7 @@ async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
                 workflow = await session.client.get_workflow(subject.id)
             except ApiError:
                 return subject  # its errors may name it (the board takes the name from them)
+        session.known.add(session.org_id or "", subject.id, name=workflow.name, found="subscription")
         return Subject(subject.kind, subject.id, workflow.name or "")
 
     return list(await asyncio.gather(*(name_of(s) for s in subjects)))

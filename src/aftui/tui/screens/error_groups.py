@@ -1,6 +1,6 @@
 """A workflow's Errors tab: its errors, live, or the same errors grouped by failure (`g` switches).
 
-A group is one failure (`aftui.replay.fingerprint`: the step, the error's
+A group is one failure (`aftui.fingerprint`: the step, the error's
 name and its message with numbers, ids, quoted values and times made
 alike), with how many errors, when first and last seen, one message as it
 was, and whether it is fixed: every original error of it replayed with
@@ -23,8 +23,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ...api.models import EventSummary
+from ...fingerprint import ErrorGroup, group_errors
 from ...journal.replays import ReplayRow
-from ...replay.fingerprint import ErrorGroup, group_errors
 from ...replay.states import GroupState, group_state, still_failing
 from ...replay.who import replayed_words
 from ...text import visible

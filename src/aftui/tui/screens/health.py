@@ -22,8 +22,6 @@ from ...health import HealthRow, age, sparkline
 from ...text import visible
 from ..host import host
 from ..widgets.pane import Pane
-from .sources import SourceScreen
-from .workflows import WorkflowScreen
 
 STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS: list[tuple[str, str, int]] = [
@@ -179,9 +177,14 @@ class HealthPane(Pane):
         if row is None:
             return
         subject = row.subject
+        # Imported on first use: the start, which opens on this pane, does not pay for the detail screens.
         if subject.kind == "workflow":
+            from .workflows import WorkflowScreen
+
             self.app.push_screen(WorkflowScreen(subject.id, ("Health", subject.label), tab="Errors"))
         else:
+            from .sources import SourceScreen
+
             self.app.push_screen(SourceScreen(subject.id, ("Health", subject.label), tab="Events"))
 
     def action_refresh(self) -> None:

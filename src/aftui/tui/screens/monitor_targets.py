@@ -13,8 +13,6 @@ from ...api.paging import iterate
 from ...discovery import workflows_in_subscriptions
 from ...monitor import Target
 from ..session import Session
-from .sources import SourceScreen
-from .workflows import WorkflowScreen
 
 log = logging.getLogger("aftui.tui")
 
@@ -23,6 +21,10 @@ MAX_SOURCES = 50  # "every source of the workspace" opens at most this many stre
 
 def targets_of(screen: Screen[Any]) -> list[Target] | None:
     """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
+    # Here, not at the top: Health lists its subjects with this module at start, before any detail is opened.
+    from .sources import SourceScreen
+    from .workflows import WorkflowScreen
+
     record = getattr(screen, "record", None)
     ident = getattr(screen, "ident", "")
     name = (getattr(record, "name", None) or ident) if record is not None else ident

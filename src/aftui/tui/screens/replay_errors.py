@@ -31,8 +31,8 @@ from textual.widget import Widget
 
 from ...api import ApiError
 from ...api.models import EventSummary, Page
+from ...fingerprint import error_key
 from ...replay import BulkSummary
-from ...replay.fingerprint import error_key
 from ...replay.states import ReplayState, needs_replay, replay_id_of, replay_states
 from ...replay.who import sent_by
 from ...text import visible

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..api.models import EventSummary, WorkflowError
+from .api.models import EventSummary, WorkflowError
 
 __all__ = ["ErrorGroup", "ErrorKey", "error_key", "fingerprint", "group_errors", "normalise_message"]
 
