@@ -10,7 +10,6 @@ searches the whole journal (FTS5) for the watched emitters.
 
 from __future__ import annotations
 
-import gc
 import logging
 import sqlite3
 import sys
@@ -43,6 +42,7 @@ from ...monitor import (
 from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
+from ..collector import rows_kept
 from ..host import host, session_of
 from ..session import Session
 from ..widgets.footer import KeyFooter
@@ -261,9 +261,9 @@ class MonitorScreen(Screen[None]):
                 self.waiting_total += len(batch.records)
             else:
                 self._add(batch.records)
-            # Records are long-lived: move them out of the collector's way, or every full collection
-            # walks all 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount.
-            gc.freeze()
+            # Records are long-lived: out of the collector's way, or every full collection walks all
+            # 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount.
+            rows_kept(len(batch.records))
         self._update_bar(batch)
         self._update_status()
 
