@@ -48,6 +48,35 @@ class Column(Generic[T]):
     width: int | None = None
 
 
+class SharedCells:
+    """One Text for every cell of a column that reads and looks the same.
+
+    A list of 10,000 rows repeats a few values in most of its columns ("yes", "·", a component's
+    type, a day), and each cell is a Text of about 400 bytes. A column of mostly distinct values
+    (ids, names) is given up on once it has shown MAX_VALUES of them, so this never holds more.
+    The table only reads its cells: drawing one never changes it.
+    """
+
+    MAX_VALUES = 64
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[object, ...], Text] | None = {}
+
+    def __call__(self, cell: Text) -> Text:
+        seen = self._seen
+        if seen is None or cell.spans:
+            return cell
+        key = (cell.plain, cell.style, cell.justify, cell.overflow, cell.no_wrap, cell.end)
+        found = seen.get(key)
+        if found is not None:
+            return found
+        if len(seen) >= self.MAX_VALUES:
+            self._seen = None  # mostly distinct: not worth a lookup per cell
+            return cell
+        seen[key] = cell
+        return cell
+
+
 class PagedTable(Vertical, Generic[T]):
     """Give it `fetch(limit=, after=, **params) -> Page[T]`, columns and an id for each item."""
 
@@ -99,6 +128,7 @@ class PagedTable(Vertical, Generic[T]):
         self._claim_once = False  # claim_focus_once: at the next first page only
         self._fetch = fetch
         self.columns = columns
+        self._shared = [SharedCells() for _ in columns]
         self.item_id = item_id
         self.server_filter = server_filter
         self.noun = noun
@@ -246,15 +276,19 @@ class PagedTable(Vertical, Generic[T]):
         if not full and new_ids[: len(old_ids)] == old_ids and old_ids:
             # Only new rows at the end: append them, keep the table (and its scroll) as it is.
             for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :], strict=False):
-                table.add_row(*(column.render(item) for column in self.columns), key=key)
+                table.add_row(*self._cells(item), key=key)
         else:
             table.clear()
             for item, key in zip(rows, new_ids, strict=False):
-                table.add_row(*(column.render(item) for column in self.columns), key=key)
+                table.add_row(*self._cells(item), key=key)
             self._restore_cursor(new_ids)
         self.rows = rows
         self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
         self._update_status()
+
+    def _cells(self, item: T) -> list[Text]:
+        cells = [column.render(item) for column in self.columns]
+        return [shared(cell) for shared, cell in zip(self._shared, cells, strict=True)]
 
     def refresh_columns(self, keys: Collection[str]) -> None:
         """Draw the cells of these columns again where their text changed (they show something that moves)."""
