@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .exitcodes import HELP as EXIT_CODES
+from .unused import skip_unused_imports
 
 if TYPE_CHECKING:
     from .emulator.server import Emulator
@@ -671,19 +672,9 @@ def _run_tui(args: argparse.Namespace) -> int:
     return run_app(app)
 
 
-# Modules aftui never uses that its dependencies import at every start when they happen to be installed:
-# httpx's own command-line client (click, rich.progress, pygments; uvicorn brings click) and trio, which
-# httpcore probes for (selenium, in the test extra, brings it). About a sixth of a start, for nothing.
-# Both importers fall back when the import fails, as they do where these are not installed.
-UNUSED_IMPORTS = {"httpx._main": "httpx", "trio": "trio"}
-
-
 def entry() -> int:
     """The `aftui` command: `main` in a process of its own, which can skip what aftui never uses."""
-    for module, package in UNUSED_IMPORTS.items():
-        if package not in sys.modules:  # in a process that already has them (tests), nothing changes
-            # None in sys.modules is the import system's documented "not found" mark; typeshed allows modules only
-            sys.modules.setdefault(module, None)  # type: ignore[arg-type]
+    skip_unused_imports()
     return main()
 
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from ..unused import skip_unused_imports
 from .sockets import bind
 
 STARTUP_TIMEOUT_S = 60.0
@@ -83,6 +84,7 @@ class EmulatorProcess:
 
 
 def main(argv: list[str] | None = None) -> int:
+    skip_unused_imports()  # the demo waits for this process: it starts as lean as the `aftui` command
     parser = argparse.ArgumentParser(prog="python -m aftui.emulator.child")
     parser.add_argument("--fd", type=int, required=True, help="the listening socket, bound by the parent")
     parser.add_argument("--seed", type=int, default=1)

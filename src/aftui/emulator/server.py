@@ -26,7 +26,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import demo, hostile
+from . import demo
 from .core import Core
 from .errors import ApiProblem
 from .faults import FaultMiddleware, quiet_injected_drops
@@ -67,6 +67,8 @@ class Emulator(Core):
     def plant_hostile(self) -> dict[str, Any]:
         """Add the hostile data set once; returns the ids of what it planted."""
         if self.hostile is None:
+            from . import hostile  # only for the hostile demo: building its data set costs every start 20 ms
+
             self.hostile = hostile.plant(self, self.demo)
         return self.hostile
 
