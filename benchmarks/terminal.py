@@ -127,13 +127,15 @@ class Launch:
 class Emulator:
     """`aftui emulator` in a process of its own, and a config whose default profile points at it."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *options: str) -> None:
+        """`options`: more of `aftui emulator`'s (`--data empty`, `--scale N`)."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "aftui.cli", "emulator", "--port", "0"], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", "aftui.cli", "emulator", "--port", "0", *options], stdout=subprocess.PIPE, text=True
         )
         assert self.process.stdout is not None
         root = next(line.split()[-1] for line in self.process.stdout if line.strip().startswith("root URL"))
         info = httpx.get(f"{root}/_emulator/info", timeout=30).json()
+        self.info: dict[str, str] = info  # base_url, root_url, api_key, org_id...: what the control API says
         self.env = {"AFTUI_CONFIG": str(home / "config.toml"), "AFTUI_DATA_DIR": str(home / "data")}
         add = ["config", "add", "bench", "--base-url", info["base_url"], "--api-key", info["api_key"]]
         add += ["--org-id", info["org_id"], "--project-id", info["project_id"]]
