@@ -13,6 +13,7 @@ the alerts it raised.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from ..api.models import EventSummary
 from ..journal.backend import EventJournal
 from ..journal.writer import JournalWriter
 from ..monitor import Monitor, Record, Target
+from ..monitor.feeds import Gate
 from .alerts import Alert, AlertTracker
 from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
 
@@ -78,6 +80,7 @@ class HealthWatch:
         )
         self._names: dict[str, str] = {}
         self.started = False
+        self._pending: deque[Record] = deque()  # taken from the feeds, not yet on the board (take's limit)
         self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
 
     @property
@@ -109,17 +112,33 @@ class HealthWatch:
         for subject_id, last in history.last_event.items():
             self.board.note_last_event(subject_id, last)
 
-    def take(self) -> list[Alert]:
-        """Move what the feeds brought into the board; the alerts it raised, oldest first."""
+    def take(self, limit: int | None = None) -> list[Alert]:
+        """Move what the feeds brought into the board, at most `limit` records; the alerts raised, oldest first.
+
+        A burst brings tens of thousands of records a second, and folding them all at once held the UI's
+        loop for up to 90 ms: with a limit, the rest waits for the next take (`behind` says so).
+        """
         alerts: list[Alert] = []
         batch = self.monitor.take()
         self.states = {key: state for key, (_, state) in batch.states.items()}
-        for record in batch.records:
-            alert = self._record(record)
+        pending = self._pending
+        pending.extend(batch.records)
+        for _ in range(len(pending) if limit is None else min(limit, len(pending))):
+            alert = self._record(pending.popleft())
             if alert is not None:
                 alerts.append(alert)
         self.board.prune(self.now_ms())
         return alerts
+
+    @property
+    def behind(self) -> bool:
+        """Records taken from the feeds wait for the board (a take's limit left them)."""
+        return bool(self._pending)
+
+    def yield_to_ui(self, seconds: float) -> Gate:
+        """Hold the feeds back for a key (as the monitor screen does with its own); open the gate when answered."""
+        self.monitor.gate.hold(seconds)
+        return self.monitor.gate
 
     def _record(self, record: Record) -> Alert | None:
         if record.is_gap:

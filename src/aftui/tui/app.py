@@ -66,6 +66,9 @@ log = logging.getLogger("aftui.tui")
 HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, and the alerts it raised
 HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
+HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
+HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
+HEALTH_INPUT_FIRST_S = 0.1  # the longest Health's feeds step back for a key press
 
 
 class AftuiApp(App[None]):
@@ -114,6 +117,7 @@ class AftuiApp(App[None]):
         self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
         self._alert_count = 0
         self._health_timers: tuple[Timer, Timer] | None = None
+        self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
 
     async def on_event(self, event: events.Event) -> None:
         if (
@@ -433,6 +437,8 @@ class AftuiApp(App[None]):
             poll_interval_s=self.health_poll_s,
         )
         self._health_subjects()
+        if self._health_input_first not in self.input_listeners:
+            self.input_listeners.append(self._health_input_first)
         if self._health_timers is None:
             self._health_timers = (
                 self.set_interval(HEALTH_TICK_S, self._health_tick),
@@ -490,16 +496,36 @@ class AftuiApp(App[None]):
             health.watch(subjects, history)
             self._health_tick()
 
+    def _health_input_first(self) -> None:
+        """A key or click: Health's feeds step back until its frame is painted, as the monitor's do."""
+        if self.health is not None:
+            self.call_after_refresh(self.health.yield_to_ui(HEALTH_INPUT_FIRST_S).open)
+
     def _health_tick(self) -> None:
         health = self.health
         if health is None or not health.started:
             return
-        alerts = health.take()
-        if alerts:
-            self._alerted(alerts)
-        elif self._alert_count and self._health_on_screen():
+        alerted = self._health_take(health)
+        if not alerted and self._alert_count and self._health_on_screen():
             self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
         self._show_health()
+
+    def _health_take(self, health: HealthWatch) -> bool:
+        """A slice of what the feeds brought (True: it raised alerts); in a burst the rest follows a turn of
+        the loop later, so that keys are handled in between."""
+        alerts = health.take(HEALTH_TAKE_AT_ONCE)
+        if alerts:
+            self._alerted(alerts)
+        if health.behind and not self._health_catching_up:
+            self._health_catching_up = True
+            self.set_timer(HEALTH_CATCH_UP_S, self._health_catch_up)
+        return bool(alerts)
+
+    def _health_catch_up(self) -> None:
+        self._health_catching_up = False
+        health = self.health
+        if health is not None and health.started and health.behind:
+            self._health_take(health)
 
     def _show_health(self) -> None:
         if self.screen_stack:

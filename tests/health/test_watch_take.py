@@ -1,0 +1,59 @@
+"""HealthWatch.take with a limit: a burst is folded into the board a slice at a time, nothing left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from aftui.api import Client
+from aftui.api.models import EventSummary
+from aftui.health import HealthWatch, Subject
+from aftui.monitor import Record, Target
+from aftui.monitor.hub import Batch
+
+NOW = 1_800_000_000_000
+HOOKS = Subject("source", "dc_hooks", "Order webhooks")
+
+
+def records(count: int) -> list[Record]:
+    target = Target("source", HOOKS.id, HOOKS.name)
+    return [
+        Record(
+            n,
+            target,
+            EventSummary.model_validate(
+                {"id": f"{NOW - n}-0", "event": {"n": n}, "metadata": {"emitter_id": HOOKS.id}}
+            ),
+            seen=0.0,
+        )
+        for n in range(count)
+    ]
+
+
+@pytest.fixture
+def watch() -> HealthWatch:
+    health = HealthWatch(Client("http://127.0.0.1:9", api_key="k"), writer=None, now_ms=lambda: NOW)
+    health.know([HOOKS])
+    return health
+
+
+def test_a_limited_take_leaves_the_rest_for_the_next(watch: HealthWatch, monkeypatch: pytest.MonkeyPatch) -> None:
+    arrived = [records(5)]
+    monkeypatch.setattr(watch.monitor, "take", lambda: Batch(arrived.pop() if arrived else [], {}, [], 0, 0))
+
+    def counted() -> int:
+        row = watch.board.row(HOOKS.id, NOW)
+        assert row is not None
+        return sum(row.per_minute)
+
+    watch.take(limit=2)
+    assert (counted(), watch.behind) == (2, True)
+    watch.take(limit=2)
+    watch.take(limit=2)
+    assert (counted(), watch.behind) == (5, False)
+
+
+def test_a_take_without_a_limit_takes_all(watch: HealthWatch, monkeypatch: pytest.MonkeyPatch) -> None:
+    arrived = [records(3000)]
+    monkeypatch.setattr(watch.monitor, "take", lambda: Batch(arrived.pop() if arrived else [], {}, [], 0, 0))
+    watch.take()
+    assert not watch.behind
