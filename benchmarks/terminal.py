@@ -83,14 +83,16 @@ class Pane:
     def send(self, *keys: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
 
-    def wait_for(self, seen: Callable[[str], bool], timeout: float) -> float:
-        """Seconds until a capture of the pane satisfies `seen` (raises when it never does)."""
-        started = time.perf_counter()
-        while time.perf_counter() - started < timeout:
-            if seen(self.screen()):
-                return time.perf_counter() - started
+    def wait_for(self, seen: Callable[[str], bool], timeout: float, what: str = "what was awaited") -> str:
+        """The first capture of the pane that satisfies `seen`; a timeout says what was awaited and shows the screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if seen(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: not seen in {timeout:g} s: {what}; the screen was:\n{screen}")
             time.sleep(POLL_S)
-        raise TimeoutError(f"{self.name}: not seen in {timeout} s; the screen was:\n{self.screen()}")
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)

@@ -252,22 +252,10 @@ class ControlPane(Pane):
         super().close()
 
 
-def wait_for(pane: Pane, seen: Callable[[str], bool], timeout: float, what: str, poll: float = 0.01) -> str:
-    """The first screen that satisfies `seen`; a timeout says what was awaited and shows the screen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        screen = pane.screen()
-        if seen(screen):
-            return screen
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{pane.name}: not seen in {timeout:g} s: {what}; the screen was:\n{screen}")
-        time.sleep(poll)
-
-
 def start_in(pane: Pane, command: str) -> int:
     """Type `command` into the pane's waiting shell; the pid of the process it starts."""
     pane.send("clear", "Enter")
-    wait_for(pane, _only_a_prompt, 10, "a prompt")
+    pane.wait_for(_only_a_prompt, 10, "a prompt")
     shell = pane_pid(pane)
     pane.send(command, "Enter")
     deadline = time.monotonic() + 10
@@ -360,10 +348,10 @@ class MonitorRun:
             self.sources = [deploy(info, "bench a"), deploy(info, "bench b")]
             self.pane = ControlPane(name, self.emulator.env)
             self.pid = start_in(self.pane, str(AFTUI))
-            wait_for(self.pane, lambda s: "Health: what is failing" in s, 60, "aftui's first screen")
+            self.pane.wait_for(lambda s: "Health: what is failing" in s, 60, "aftui's first screen")
             self.pane.send("m")
             live = "the monitor's two streams live"
-            wait_for(self.pane, lambda s: "bench a live" in s and "bench b live" in s, 30, live)
+            self.pane.wait_for(lambda s: "bench a live" in s and "bench b live" in s, 30, live)
         except BaseException:
             self.close()
             raise
@@ -391,7 +379,7 @@ class Presser:
     def __init__(self, pane: ControlPane, timeout: float) -> None:
         self.pane = pane
         self.timeout = timeout
-        state = following(wait_for(pane, lambda s: following(s) is not None, 10, "the monitor's status line"))
+        state = following(pane.wait_for(lambda s: following(s) is not None, 10, "the monitor's status line"))
         assert state is not None
         self.state = state
 
@@ -639,9 +627,9 @@ def rss_aftui(home: Path, emulator: Emulator, round_: int, last: str, total: int
     pid = None
     try:
         pid = start_in(pane, str(AFTUI))
-        wait_for(pane, lambda s: "Health: what is failing" in s, 60, "aftui's first screen")
+        pane.wait_for(lambda s: "Health: what is failing" in s, 60, "aftui's first screen")
         pane.send("2")
-        wait_for(pane, lambda s: f"of {total}" in s, 60, "the Sources pane's first page")
+        pane.wait_for(lambda s: f"of {total}" in s, 60, "the Sources pane's first page")
         started = time.perf_counter()
         presses = paged_to_end(pane, last, total)
         paging_s = time.perf_counter() - started
@@ -661,12 +649,12 @@ def rss_reference(home: Path, round_: int, rows: int, paged: bool) -> dict[str, 
     pid = None
     try:
         pid = start_in(pane, f"{shlex.quote(sys.executable)} {program} {rows} {mode}")
-        wait_for(pane, lambda s: f"Reference row {rows - 1:05d}" in s, 60, "the reference's first rows")
+        pane.wait_for(lambda s: f"Reference row {rows - 1:05d}" in s, 60, "the reference's first rows")
         if paged:
             paged_to_end(pane, "Reference row 00000", rows)
         else:
             pane.send("C-End")
-            wait_for(pane, lambda s: "Reference row 00000" in s, 60, "the reference's last row")
+            pane.wait_for(lambda s: "Reference row 00000" in s, 60, "the reference's last row")
         shown = memory_mb(pid)
         time.sleep(1)
         return {**memory_mb(pid), "shown_rss": shown["VmRSS"]}

@@ -24,6 +24,7 @@ from .records import Target
 Deliver = Callable[[Target, EventSummary | RawEvent], None]
 Report = Callable[[Target, StreamState], None]
 
+INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
 BACKFILL = 100  # what the service keeps per emitter: read once when a source has no history here
 
 

@@ -25,6 +25,7 @@ from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
 from ..health import Alert, HealthWatch, Subject, load_history
 from ..health.watch import POLL_INTERVAL_S
+from ..monitor.feeds import INPUT_FIRST_S
 from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
@@ -68,7 +69,6 @@ HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are l
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
 HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
-HEALTH_INPUT_FIRST_S = 0.1  # the longest Health's feeds step back for a key press
 
 
 class AftuiApp(App[None]):
@@ -499,7 +499,7 @@ class AftuiApp(App[None]):
     def _health_input_first(self) -> None:
         """A key or click: Health's feeds step back until its frame is painted, as the monitor's do."""
         if self.health is not None:
-            self.call_after_refresh(self.health.yield_to_ui(HEALTH_INPUT_FIRST_S).open)
+            self.call_after_refresh(self.health.yield_to_ui(INPUT_FIRST_S).open)
 
     def _health_tick(self) -> None:
         health = self.health

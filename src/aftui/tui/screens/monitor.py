@@ -39,6 +39,7 @@ from ...monitor import (
     Record,
     Target,
 )
+from ...monitor.feeds import INPUT_FIRST_S
 from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
@@ -61,7 +62,6 @@ WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
 DETAIL_DELAY_S = 0.1  # the detail follows the cursor once it rests this long
 DETAIL_DELAY_FOLLOWING_S = 0.4  # longer than a take: during a burst the detail waits for the burst to end
 SWITCH_INTERVAL_S = 0.0005  # see on_mount
-INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (see _input_first)
 FILTER_DELAY_S = 0.3
 SPARK_SECONDS = 30
 
