@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_helpers import palette_search, wait_for
+from tui_helpers import idle, palette_search, wait_for
 
 from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.detail import DetailScreen
@@ -92,6 +92,37 @@ async def test_theme_and_sidebar_are_kept_in_the_config_for_the_next_run(make_ap
         await _loaded_table(again, pilot)
         assert again.theme == "nord"
         assert not again.query_one("#sidebar").display
+
+
+def _cut_with_room(paged: PagedTable) -> list[str]:
+    """The columns drawn narrower than their text while the table still has spare width (not fitted yet)."""
+    table = paged.table
+    spare = table.scrollable_content_region.width - sum(c.get_render_width(table) for c in table.columns.values())
+    return [
+        spec.key
+        for spec, column in zip(paged.columns, table.columns.values(), strict=True)
+        if spec.width is not None and column.width < column.content_width and spare > 0
+    ]
+
+
+async def test_columns_follow_the_tables_own_width_not_only_the_lists(make_app) -> None:
+    """The table can get (or change) its width after the list has its own, as when the rows arrive before the
+    table is laid out: the columns are fitted to the table's width whenever it changes."""
+    app = make_app(start_pane="webhooks")
+    async with app.run_test(size=(170, 30)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#webhooks PagedTable")))
+        paged = app.query_one("#webhooks PagedTable", PagedTable)
+        await wait_for(pilot, lambda: paged.pager.done)
+        table = paged.table
+        url = table.columns[next(k for k in table.columns if k.value == "url")]
+        longest = max(len(w.url) for w in paged.rows)
+        await wait_for(pilot, lambda: url.width == longest)
+        table.styles.width = 100  # the table narrows, the list around it does not
+        await wait_for(pilot, lambda: url.width < longest)
+        await idle(pilot)
+        assert _cut_with_room(paged) == []
+        table.styles.width = None
+        await wait_for(pilot, lambda: url.width == longest)
 
 
 async def test_columns_follow_a_resize(make_app) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -77,10 +77,29 @@ class SharedCells:
         return cell
 
 
+LIST_AREA = "The list"  # the list's heading in `?`
+
+
+class _Table(DataTable[Text]):
+    """The list's table: it says when it is given a size, its first one included.
+
+    The list fits its columns to that width; until the table has one (it can still be 0 wide one refresh
+    after its rows arrive), there is nothing to fit to, and only this event says when there is.
+    """
+
+    KEYS_AREA = LIST_AREA  # its keys are the list's, as Textual's own table's would be
+
+    class Sized(Message):
+        """The table has a new size: the columns can be fitted to it."""
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.post_message(self.Sized())
+
+
 class PagedTable(Vertical, Generic[T]):
     """Give it `fetch(limit=, after=, **params) -> Page[T]`, columns and an id for each item."""
 
-    KEYS_AREA = "The list"  # its heading in `?`
+    KEYS_AREA = LIST_AREA
 
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
@@ -148,7 +167,7 @@ class PagedTable(Vertical, Generic[T]):
         # Disabled while hidden, so focus never lands in a box the user cannot see.
         yield Input(placeholder=f"filter {self.noun} (esc clears)", id="filter", disabled=True)
         yield Static(classes="error")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+        table = _Table(cursor_type="row", zebra_stripes=True)
         for column in self.columns:
             table.add_column(column.label, key=column.key, width=column.width)
         yield table
@@ -306,8 +325,10 @@ class PagedTable(Vertical, Generic[T]):
                 except CellDoesNotExist:
                     return  # the table is being rebuilt: it draws them itself
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._fit_columns)  # once the table inside has its new size
+    @on(_Table.Sized)
+    def _sized(self, event: _Table.Sized) -> None:
+        event.stop()
+        self._fit_columns()
 
     def _fit_columns(self) -> None:
         """Columns follow the width: a column cut to its set width is given what it lacks from the spare
