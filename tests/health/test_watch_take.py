@@ -7,8 +7,7 @@ import pytest
 from aftui.api import Client
 from aftui.api.models import EventSummary
 from aftui.health import HealthWatch, Subject
-from aftui.monitor import Record, Target
-from aftui.monitor.hub import Batch
+from aftui.monitor import Batch, Monitor, Record, Target
 
 NOW = 1_800_000_000_000
 HOOKS = Subject("source", "dc_hooks", "Order webhooks")
@@ -31,7 +30,7 @@ def records(count: int) -> list[Record]:
 
 @pytest.fixture
 def watch() -> HealthWatch:
-    health = HealthWatch(Client("http://127.0.0.1:9", api_key="k"), writer=None, now_ms=lambda: NOW)
+    health = HealthWatch(Monitor(Client("http://127.0.0.1:9", api_key="k")), now_ms=lambda: NOW)
     health.know([HOOKS])
     return health
 

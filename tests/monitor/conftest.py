@@ -13,7 +13,7 @@ import pytest
 from aftui.api import Client
 from aftui.emulator.server import ServerHandle
 from aftui.journal import Journal, JournalWriter
-from aftui.monitor import Monitor, Record
+from aftui.monitor import Monitor, Record, Tap
 
 
 def deploy(api: httpx.Client, name: str = "monitor tests") -> str:
@@ -33,7 +33,7 @@ def inject(emulator: ServerHandle, source_id: str, count: int, **extra: Any) -> 
 class Taker:
     """Takes a monitor's batches into one list, as the UI would."""
 
-    def __init__(self, monitor: Monitor) -> None:
+    def __init__(self, monitor: Monitor | Tap) -> None:
         self.monitor = monitor
         self.records: list[Record] = []
         self.states: dict[str, Any] = {}

@@ -1,7 +1,9 @@
 """`HealthWatch`: the feeds behind the Health pane and the alerts, without Textual.
 
-One `Monitor` (aftui.monitor) of its own watches every subject: a source's
-SSE stream, a workflow's emitted events and its `$errors`, polled. The
+A tap of the session's `Monitor` (aftui.monitor) watches every subject: a
+source's SSE stream, a workflow's emitted events and its `$errors`, polled.
+The monitor screen taps the same Monitor, so a stream is read and journaled
+once, whoever watches it. The
 journal fills the board at start (`load_history`, blocking: call it off the
 UI's loop), so what was seen before a restart still counts; the monitor's
 own history read covers what the journal got between that read and the
@@ -17,10 +19,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..api import Client, StreamState
+from ..api import StreamState
 from ..api.models import EventSummary
 from ..journal.backend import EventJournal
-from ..journal.writer import JournalWriter
 from ..monitor import Monitor, Record, Target
 from ..monitor.feeds import Gate
 from .alerts import Alert, AlertTracker
@@ -60,24 +61,16 @@ def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int
 class HealthWatch:
     def __init__(
         self,
-        client: Client,
+        feeds: Monitor,
         *,
-        writer: JournalWriter | None,
-        journal_problem: str | None = None,
         now_ms: Callable[[], int] | None = None,
         poll_interval_s: float = POLL_INTERVAL_S,
     ) -> None:
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.board = HealthBoard()
         self.tracker = AlertTracker(self.now_ms())
-        self.writer = writer
-        self.monitor = Monitor(
-            client,
-            writer=writer,
-            journal_problem=journal_problem,
-            history=MONITOR_HISTORY,
-            poll_interval_s=poll_interval_s,
-        )
+        self.writer = feeds.writer
+        self.monitor = feeds.tap(history=MONITOR_HISTORY, poll_interval_s=poll_interval_s)
         self._names: dict[str, str] = {}
         self.started = False
         self._pending: deque[Record] = deque()  # taken from the feeds, not yet on the board (take's limit)

@@ -8,6 +8,10 @@ its own client, see twin.py); the journal's SQLite writes on the
 JournalWriter's thread. Every buffer is bounded: the inbox keeps at most
 `inbox_cap` records between two takes (older ones are journaled all the
 same, and counted as `overflow`).
+
+Several readers share one Monitor through taps (tap.py): a target is read
+and journaled once however many taps want it. `watch` and `take` on the
+Monitor itself are those of a tap of its own, for a reader that is alone.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from ..api import ApiError, Client, StreamState
 from ..api.models import EventSummary, event_key
@@ -29,8 +32,8 @@ from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor
 from .feeds import BACKFILL, Gate, poll_feed, source_feed
 from .history import history_of, resume_points, search_history
-from .rate import RateCounter
 from .records import Record, Target, gap_event
+from .tap import Batch, Tap
 from .twin import twin
 
 log = logging.getLogger(__name__)
@@ -40,21 +43,6 @@ HAND_OVER_S = 0.05  # how often new records are handed to the UI's inbox and the
 
 def _state_of(status: JournalStatus | None) -> str | None:
     return status.state if status is not None else None
-
-
-@dataclass
-class Batch:
-    records: list[Record]
-    states: dict[str, tuple[Target, StreamState]]
-    rates: list[int]  # events per second over the last minute, oldest first
-    total: int  # records delivered since the monitor started
-    overflow: int  # records dropped before the UI took them (it fell behind); they are in the journal
-    errors: list[str] = field(default_factory=list)  # problems the user should hear about (journal, history)
-    # The journal's state now: ok, failing (since, why, waiting, not kept) or off (why); None: no journal wanted.
-    journal: JournalStatus | None = None
-    # Runs of events the journal could not keep and the service no longer has, since the last take:
-    # the timeline marks them, with their size (they are in the journal's gaps table too).
-    gaps: list[Gap] = field(default_factory=list)
 
 
 class Monitor:
@@ -75,19 +63,16 @@ class Monitor:
         # Why there is no journal (the writer is None), as open_journal said it: shown, not journaled.
         self.journal_problem = journal_problem
         self._journal_was: JournalStatus | None = None  # the state last seen, to tell the user of a change once
-        self._gaps: list[Gap] = []  # gaps whose events the service no longer had, for the next take
         self._refilling: set[asyncio.Task[None]] = set()
         self.history = history
         self.inbox_cap = inbox_cap
         self.poll_interval_s = poll_interval_s
         self._wall = wall
+        self._clock = clock
         self._lock = threading.Lock()
-        self._inbox: list[Record] = []
+        self._taps: list[Tap] = []
+        self._own: Tap | None = None  # the tap behind the Monitor's own watch and take
         self._states: dict[str, tuple[Target, StreamState]] = {}
-        self._rate = RateCounter(clock)
-        self._total = 0
-        self._overflow = 0
-        self._errors: list[str] = []
         self._n = 0
         self._found_n = -1
         self._applying: asyncio.Lock | None = None  # one change of the watched set at a time
@@ -110,47 +95,107 @@ class Monitor:
 
     # --- the UI's side ------------------------------------------------------------------------------
 
+    def tap(
+        self,
+        *,
+        history: int | None = None,
+        clock: Callable[[], float] | None = None,
+        poll_interval_s: float | None = None,
+    ) -> Tap:
+        """A reader of this Monitor: it watches targets of its own and takes only what they bring.
+
+        `history`: events per target it is shown from the journal when it joins (the Monitor's by default);
+        `clock`: its rate's; `poll_interval_s`: how often it wants workflows polled (the shortest wanted wins).
+        """
+        tap = Tap(
+            self,
+            history=self.history if history is None else history,
+            clock=clock or self._clock,
+            poll_interval_s=poll_interval_s,
+        )
+        with self._lock:
+            self._taps.append(tap)
+        return tap
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     @property
     def targets(self) -> list[Target]:
-        with self._lock:
-            return list(self._wanted)
+        return self._own_tap().targets
 
     def watch(self, targets: Sequence[Target]) -> None:
         """Watch exactly `targets` (starting the thread the first time); feeds no longer wanted stop."""
-        wanted = list(dict.fromkeys(targets))
+        self._own_tap().watch(targets)
+
+    def take(self) -> Batch:
+        """What arrived since the last take."""
+        return self._own_tap().take()
+
+    def search(self, query: str, limit: int = 500) -> list[Record]:
+        """The journal's events of the watched emitters matching `query` (FTS5), oldest first. Blocking: call off the UI loop."""
+        return self._own_tap().search(query, limit)
+
+    def _own_tap(self) -> Tap:
         with self._lock:
-            if self._closed:
+            own = self._own
+        if own is None:
+            own = self._own = self.tap()
+        return own
+
+    def retarget(self, tap: Tap, wanted: list[Target]) -> None:
+        """`tap` now wants exactly `wanted`: the feeds follow what all taps want (starting the thread the first time)."""
+        with self._lock:
+            if self._closed or tap.closed:
                 return
-            self._wanted = wanted
+            keys = frozenset(t.key for t in wanted)
+            tap.joining |= keys - tap.keys
+            tap.wanted, tap.keys = wanted, keys
+            self._wanted = self._union()
             loop = self._loop
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="aftui-monitor", daemon=True)
                 self._thread.start()
                 return
-        if loop is not None:
-            try:
-                asyncio.run_coroutine_threadsafe(self._apply(wanted), loop)
-            except RuntimeError:
-                pass  # the thread is ending
+        self._reapply(loop)
 
-    def take(self) -> Batch:
-        """What arrived since the last take."""
+    def drop(self, tap: Tap) -> None:
+        """`tap` reads no more: feeds no other tap wants stop."""
+        with self._lock:
+            if tap.closed:
+                return
+            tap.closed = True
+            if tap in self._taps:
+                self._taps.remove(tap)
+            if self._closed:
+                return
+            self._wanted = self._union()
+            loop = self._loop
+        self._reapply(loop)
+
+    def _union(self) -> list[Target]:
+        return list(dict.fromkeys(t for tap in self._taps for t in tap.wanted))
+
+    def _reapply(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        if loop is None:
+            return  # the thread has not started its loop yet: it reads what is wanted when it does
+        try:
+            asyncio.run_coroutine_threadsafe(self._apply(), loop)
+        except RuntimeError:
+            pass  # the thread is ending
+
+    def take_for(self, tap: Tap) -> Batch:
+        """What arrived for `tap` since its last take."""
         journal = self.journal_status()
         self._note_journal(journal)
         with self._lock:
-            records, self._inbox = self._inbox, []
-            errors, self._errors = self._errors, []
-            gaps, self._gaps = self._gaps, []
-            return Batch(
-                records,
-                dict(self._states),
-                self._rate.history(),
-                self._total,
-                self._overflow,
-                errors,
-                journal,
-                gaps,
-            )
+            records, tap.inbox = tap.inbox, []
+            errors, tap.errors = tap.errors, []
+            gaps, tap.gaps = tap.gaps, []
+            keys = tap.keys
+            states = {key: pair for key, pair in self._states.items() if key in keys}
+            return Batch(records, states, tap.rate.history(), tap.total, tap.overflow, errors, journal, gaps)
 
     @property
     def fetching_back(self) -> int:
@@ -163,11 +208,11 @@ class Monitor:
             return self.writer.status()
         return JournalStatus.off(self.journal_problem or "the journal could not be opened")
 
-    def search(self, query: str, limit: int = 500) -> list[Record]:
-        """The journal's events of the watched emitters matching `query` (FTS5), oldest first. Blocking: call off the UI loop."""
+    def search_for(self, targets: list[Target], query: str, limit: int) -> list[Record]:
+        """The journal's events of `targets` matching `query` (FTS5), oldest first, numbered below zero."""
         if self.writer is None:
             return []
-        found = search_history(self.writer.journal, self.targets, query, limit)
+        found = search_history(self.writer.journal, targets, query, limit)
         now = self._wall()
         with self._lock:  # numbers below zero, never reused: marks on one search's results stay theirs
             first, self._found_n = self._found_n, self._found_n - len(found)
@@ -179,6 +224,8 @@ class Monitor:
             if self._closed:
                 return
             self._closed = True
+            for tap in self._taps:
+                tap.closed = True
             loop, stop, thread = self._loop, self._stop, self._thread
         self.gate.open()
         if self.writer is not None and self.writer.yield_to == self.gate.wait:
@@ -204,12 +251,12 @@ class Monitor:
         stop = asyncio.Event()
         with self._lock:
             self._loop, self._stop = asyncio.get_running_loop(), stop
-            wanted, closed = self._wanted, self._closed
+            closed = self._closed
         journaling = asyncio.create_task(self._hand_over_loop())
         self._client_in_thread = client
         try:
             if not closed:
-                await self._apply(wanted)
+                await self._apply()
                 await stop.wait()
         finally:
             for task in self._tasks.values():
@@ -222,11 +269,17 @@ class Monitor:
             with self._lock:
                 self._loop = None
 
-    async def _apply(self, wanted: list[Target]) -> None:
+    async def _apply(self) -> None:
         if self._applying is None:
             self._applying = asyncio.Lock()
         async with self._applying:  # a second change waits: else a feed still reading its history could start twice
+            with self._lock:
+                wanted = list(self._wanted)
+                joins = [(tap, [t for t in tap.wanted if t.key in tap.joining]) for tap in self._taps if tap.joining]
+            running = set(self._tasks)
             await self._apply_now(wanted)
+            for tap, targets in joins:
+                await self._join(tap, [t for t in targets if t.key in running])
 
     async def _apply_now(self, wanted: list[Target]) -> None:
         keys = {t.key for t in wanted}
@@ -243,13 +296,46 @@ class Monitor:
         await self._from_journal([t for t in new if t.key not in self._cursors])
         client = self._client_in_thread
         assert client is not None
+        with self._lock:  # the shortest interval a tap asks for; the Monitor's own for a tap that asks none
+            asked = [tap.poll_interval_s or self.poll_interval_s for tap in self._taps if tap.wanted]
+        interval = min(asked, default=self.poll_interval_s)
         for target in new:
             cursor = self._cursors.setdefault(target.key, FeedCursor())
             if target.kind == "source":
                 feed = source_feed(client, target, cursor, self._deliver, self._report, self.gate)
             else:
-                feed = poll_feed(client, target, cursor, self._deliver, self._report, interval_s=self.poll_interval_s)
+                feed = poll_feed(client, target, cursor, self._deliver, self._report, interval_s=interval)
             self._tasks[target.key] = asyncio.create_task(feed, name=f"monitor {target.key}")
+
+    async def _join(self, tap: Tap, targets: list[Target]) -> None:
+        """`tap` joined feeds that were running already: it is shown their history from the journal.
+
+        What was handed to it since it joined is left out (the journal may have written it by now); what
+        other taps saw just before it joined and the writer has not written yet is not in its history.
+        """
+        found: list[tuple[Target, EventSummary]] = []
+        gaps: list[Gap] = []
+        if self.writer is not None and targets and tap.history > 0:
+            journal = self.writer.journal
+            try:
+                found = await asyncio.to_thread(history_of, journal, targets, tap.history)
+                gaps = await asyncio.to_thread(_gaps_of, journal, targets)
+            except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live events
+                with self._lock:
+                    tap.errors.append(f"journal history unavailable: {error}")
+        self._hand_over()  # so that every id handed to the tap until now is known
+        now = self._wall()
+        with self._lock:
+            seen = tap.joined_ids
+            records = [Record(0, t, e, now, history=True) for t, e in found if e.id not in seen]
+            by_emitter = {t.emitter_id: t for t in targets}
+            records += [Record(0, by_emitter[g.emitter_id], gap_event(g, now), now, history=True) for g in gaps]
+            for record in records:
+                record.n, self._n = self._n, self._n + 1
+            tap.inbox.extend(records)
+            tap.joining.difference_update(t.key for t in tap.wanted)
+            if not tap.joining:
+                tap.joined_ids = set()
 
     async def _from_journal(self, targets: list[Target]) -> None:
         """The journal's newest events of new feeds, oldest first, and where each feed resumes: after its newest journaled event.
@@ -265,7 +351,7 @@ class Monitor:
             points = await asyncio.to_thread(resume_points, journal, targets)
         except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live events
             with self._lock:
-                self._errors.append(f"journal history unavailable: {error}")
+                self._tell(f"journal history unavailable: {error}")
             return
         for target, event in found:
             if self._cursors.setdefault(target.key, FeedCursor()).fresh(event):
@@ -294,22 +380,19 @@ class Monitor:
             self._n += 1
 
     def _hand_over(self) -> None:
-        """Move what arrived to the UI's inbox (bounded) and count it for the rate."""
+        """Move what arrived to each tap's inbox (bounded) and count it for their rates."""
         arrived, self._arrived = self._arrived, []
         live, self._live = self._live, 0
-        if not arrived:
-            with self._lock:
-                self._rate.add(0)
-            return
         with self._lock:
-            inbox = self._inbox
-            inbox.extend(arrived)
-            self._total += len(arrived)
-            self._rate.add(live)
-            if len(inbox) > self.inbox_cap:
-                drop = len(inbox) - self.inbox_cap // 2  # in chunks, not one by one
-                del inbox[:drop]
-                self._overflow += drop
+            every = {t.key for t in self._wanted}
+            for tap in self._taps:
+                tap.receive(arrived, tap.keys >= every, live, self.inbox_cap)
+
+    def _tell(self, problem: str, emitter_id: str | None = None) -> None:
+        """A problem for the user, told by every tap (that watches `emitter_id`, if given). Under the lock."""
+        for tap in self._taps:
+            if emitter_id is None or tap.wants_emitter(emitter_id):
+                tap.errors.append(problem)
 
     def _report(self, target: Target, state: StreamState) -> None:
         with self._lock:
@@ -346,9 +429,9 @@ class Monitor:
             if now.state == _state_of(was):
                 return
             if now.state == "off":
-                self._errors.append(f"{now.text()}: the monitor shows events from memory only")
+                self._tell(f"{now.text()}: the monitor shows events from memory only")
             elif now.state == "failing":
-                self._errors.append(
+                self._tell(
                     f"The journal cannot write: {now.why}. Events are kept in memory and written when it can "
                     f"({now.waiting:,} waiting); the monitor goes on."
                 )
@@ -388,8 +471,10 @@ class Monitor:
         if missing > 0:
             left = Gap(gap.emitter_id, gap.from_id, gap.to_id, missing, gap.reason, gap.recorded_at, gap.id)
             with self._lock:
-                self._gaps.append(left)
-                self._errors.append(f"Journal: {left.text}; the service no longer has them.")
+                for tap in self._taps:
+                    if tap.wants_emitter(left.emitter_id):
+                        tap.gaps.append(left)
+                self._tell(f"Journal: {left.text}; the service no longer has them.", left.emitter_id)
             self._mark_gap(left)
 
     def _journal_now(self) -> None:

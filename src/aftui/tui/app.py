@@ -172,6 +172,7 @@ class AftuiApp(App[None]):
         session.client, session.profile_name, session.user, session.demo = client, profile.name, None, False
         watching = self.health is not None
         self._stop_health()
+        session.close_feeds()  # they read with the old client
         self.profile = profile
         while len(self.screen_stack) > 1:
             await self.pop_screen()
@@ -204,7 +205,10 @@ class AftuiApp(App[None]):
         await client.aclose()
         self.connection("connecting")
         self.refresh_headers()
-        if self.health is not None:  # its feeds run on a copy of the client, made with the refused credential
+        # The feeds run on a copy of the client, made with the refused credential: Health and the monitor
+        # screen tap new ones.
+        session_of(self).close_feeds()
+        if self.health is not None:
             self._stop_health()
             self.start_health()
         from .screens.detail import DetailScreen
@@ -430,9 +434,7 @@ class AftuiApp(App[None]):
         if self.health is not None or session is None:
             return
         self.health = HealthWatch(
-            session.client,
-            writer=session.journal,
-            journal_problem=session.journal_problem,
+            session.feeds(),
             now_ms=lambda: int(session.now().timestamp() * 1000),
             poll_interval_s=self.health_poll_s,
         )

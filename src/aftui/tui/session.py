@@ -22,6 +22,7 @@ from ..journal.retention import JournalConfig, OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
+from ..monitor import Monitor
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
@@ -44,6 +45,26 @@ class Session:
     data: Path | None = None  # where this session's own files go (the journal, exports); None: the user data dir
     journal_problem: str | None = None  # why there is no journal (a read-only or missing data dir...), in words
     journal_notice: str | None = None  # what opening it did that the user should hear (a damaged file moved aside)
+    _feeds: Monitor | None = field(default=None, repr=False)
+
+    def feeds(self) -> Monitor:
+        """The session's one Monitor: Health and the monitor screen tap it, so each stream is read and
+        journaled once. Made on first use, on the client as it is then (again after `close_feeds`)."""
+        if self._feeds is None or self._feeds.closed:
+            # The rates' clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
+            self._feeds = Monitor(
+                self.client,
+                writer=self.journal,
+                journal_problem=self.journal_problem,
+                clock=lambda: self.now().timestamp(),
+            )
+        return self._feeds
+
+    def close_feeds(self) -> None:
+        """Stop every feed (another client or credential, or the exit); their last events go to the journal writer."""
+        feeds, self._feeds = self._feeds, None
+        if feeds is not None:
+            feeds.close()
 
     @property
     def journal_message(self) -> str | None:
@@ -61,7 +82,8 @@ class Session:
                 pass  # the writer is closed: the app is exiting
 
     def close_journal(self) -> None:
-        """Write what is queued and close the journal (on exit)."""
+        """Stop the feeds, write what is queued and close the journal (on exit)."""
+        self.close_feeds()
         writer, self.journal = self.journal, None
         if writer is not None:
             writer.close()

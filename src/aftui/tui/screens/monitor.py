@@ -35,8 +35,8 @@ from ...export import export_ndjson
 from ...monitor import (
     Batch,
     Matcher,
-    Monitor,
     Record,
+    Tap,
     Target,
 )
 from ...monitor.feeds import INPUT_FIRST_S
@@ -111,7 +111,7 @@ class MonitorScreen(Screen[None]):
     def __init__(self, targets: list[Target] | None = None) -> None:
         super().__init__()
         self.initial = targets
-        self.monitor: Monitor | None = None
+        self.monitor: Tap | None = None  # its reading of the session's Monitor, which Health shares
         self.records: list[Record] = []  # the live buffer, oldest first, at most LIVE_CAP
         self.waiting: deque[Record] = deque(maxlen=WAITING_CAP)
         self.waiting_total = 0  # arrived while paused (beyond WAITING_CAP too)
@@ -159,14 +159,7 @@ class MonitorScreen(Screen[None]):
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self.query_one(StatusHeader).sync()
-        now = self.session.now
-        # The rate's clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
-        self.monitor = Monitor(
-            self.session.client,
-            writer=self.session.journal,
-            journal_problem=self.session.journal_problem,
-            clock=lambda: now().timestamp(),
-        )
+        self.monitor = self.session.feeds().tap()
         self.set_interval(TAKE_EVERY_S, self._take)
         host(self).input_listeners.append(self._input_first)
         self.timeline.focus()
@@ -249,6 +242,9 @@ class MonitorScreen(Screen[None]):
     def _take(self) -> None:
         if self.monitor is None:
             return
+        if self.monitor.closed:  # the session's feeds were closed (a credential fixed): read the new ones
+            targets, self.monitor = self.monitor.targets, self.session.feeds().tap(history=0)  # shown already
+            self.monitor.watch(targets)
         batch = self.monitor.take()
         self.last = batch
         if batch.records:
