@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api import Client, RetryPolicy
 from ..api.models import EventSummary, Org, User
@@ -22,7 +22,9 @@ from ..journal.retention import JournalConfig, OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
-from ..monitor import Monitor
+
+if TYPE_CHECKING:
+    from ..monitor import Monitor
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
@@ -51,6 +53,8 @@ class Session:
         """The session's one Monitor: Health and the monitor screen tap it, so each stream is read and
         journaled once. Made on first use, on the client as it is then (again after `close_feeds`)."""
         if self._feeds is None or self._feeds.closed:
+            from ..monitor import Monitor  # the feeds' threads and parsers: not on the way to the first screen
+
             # The rates' clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
             self._feeds = Monitor(
                 self.client,
