@@ -482,7 +482,7 @@ async def test_a_key_press_holds_the_feeds_until_its_frame_is_drawn(
         screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])
         gate = screen.monitor.gate
         held: list[float] = []
-        app.input_listeners.append(lambda: held.append(gate.until))  # told after the monitor's own listener
+        app.input_listeners.append(lambda: held.append(gate.until))  # told after the App's own listener
         await pilot.press("f")
         assert held and held[0] > 0, "the key held the gate before it was handled"
         await wait_for(pilot, lambda: gate.until == 0.0)  # opened once the frame was drawn

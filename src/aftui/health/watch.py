@@ -3,11 +3,11 @@
 A tap of the session's `Monitor` (aftui.monitor) watches every subject: a
 source's SSE stream, a workflow's emitted events and its `$errors`, polled.
 The monitor screen taps the same Monitor, so a stream is read and journaled
-once, whoever watches it. The
-journal fills the board at start (`load_history`, blocking: call it off the
-UI's loop), so what was seen before a restart still counts; the monitor's
-own history read covers what the journal got between that read and the
-feeds' start (the board counts an event once). `take()` is called on the UI's
+once, whoever watches it. The journal fills the board at start
+(`load_history`, blocking: call it off the UI's loop), so what was seen
+before a restart still counts; the tap's own history read covers what the
+journal got between that read and the feeds' start (the board counts an
+event once). `take()` is called on the UI's
 loop a few times a second: it moves what arrived into the board and returns
 the alerts it raised.
 """
@@ -23,7 +23,6 @@ from ..api import StreamState
 from ..api.models import EventSummary
 from ..journal.backend import EventJournal
 from ..monitor import Monitor, Record, Target
-from ..monitor.feeds import Gate
 from .alerts import Alert, AlertTracker
 from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
 
@@ -127,11 +126,6 @@ class HealthWatch:
     def behind(self) -> bool:
         """Records taken from the feeds wait for the board (a take's limit left them)."""
         return bool(self._pending)
-
-    def yield_to_ui(self, seconds: float) -> Gate:
-        """Hold the feeds back for a key (as the monitor screen does with its own); open the gate when answered."""
-        self.monitor.gate.hold(seconds)
-        return self.monitor.gate
 
     def _record(self, record: Record) -> Alert | None:
         if record.is_gap:

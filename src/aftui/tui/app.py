@@ -108,7 +108,8 @@ class AftuiApp(App[None]):
         self.ui = ui
         self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
-        self.input_listeners: list[Callable[[], None]] = []  # told of each key or mouse press before it is handled
+        # Told of each key or mouse press before it is handled.
+        self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
         # `[ui] bell = true` in the config: ring on a new error group or a spike.
         self.bell_on_alert = bool(ui is not None and ui.bell)
         # The health board's feeds and alerts: started by the Health pane (which aftui opens on), then
@@ -439,8 +440,6 @@ class AftuiApp(App[None]):
             poll_interval_s=self.health_poll_s,
         )
         self._health_subjects()
-        if self._health_input_first not in self.input_listeners:
-            self.input_listeners.append(self._health_input_first)
         if self._health_timers is None:
             self._health_timers = (
                 self.set_interval(HEALTH_TICK_S, self._health_tick),
@@ -498,10 +497,18 @@ class AftuiApp(App[None]):
             health.watch(subjects, history)
             self._health_tick()
 
-    def _health_input_first(self) -> None:
-        """A key or click: Health's feeds step back until its frame is painted, as the monitor's do."""
-        if self.health is not None:
-            self.call_after_refresh(self.health.yield_to_ui(INPUT_FIRST_S).open)
+    def _feeds_input_first(self) -> None:
+        """A key or click, on any screen: the session's feeds (Health's and the monitor's, one Monitor) step
+        back until the frame it changes is painted.
+
+        During a burst the feeds' thread holds the GIL most of the time, and the UI's thread waits for
+        it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
+        two events (the network buffers what arrives), for at most INPUT_FIRST_S.
+        """
+        feeds = self.session.running_feeds if self.session is not None else None
+        if feeds is not None:
+            feeds.gate.hold(INPUT_FIRST_S)
+            self.call_after_refresh(feeds.gate.open)
 
     def _health_tick(self) -> None:
         health = self.health

@@ -64,6 +64,12 @@ class Session:
             )
         return self._feeds
 
+    @property
+    def running_feeds(self) -> Monitor | None:
+        """The session's Monitor if one runs (`feeds()` makes one)."""
+        feeds = self._feeds
+        return feeds if feeds is not None and not feeds.closed else None
+
     def close_feeds(self) -> None:
         """Stop every feed (another client or credential, or the exit); their last events go to the journal writer."""
         feeds, self._feeds = self._feeds, None

@@ -161,7 +161,6 @@ class MonitorScreen(Screen[None]):
         self.query_one(StatusHeader).sync()
         self.monitor = self.session.feeds().tap()
         self.set_interval(TAKE_EVERY_S, self._take)
-        host(self).input_listeners.append(self._input_first)
         self.timeline.focus()
         self._layout_for(self.size.width)
         if self.initial:
@@ -177,24 +176,13 @@ class MonitorScreen(Screen[None]):
                 client.status = "unknown"  # so that its next answer is told, though its own state did not change
             else:
                 host(self).connection(client.status)
-        listeners = host(self).input_listeners
-        if self._input_first in listeners:
-            listeners.remove(self._input_first)
         if self.monitor is not None:
             self.monitor.close()  # its last events go to the journal writer, which the session closes on exit
         sys.setswitchinterval(self._switch_interval)
 
-    def _input_first(self) -> None:
-        """A key or click on this screen: the feeds step back until the frame it changes is painted.
-
-        During a burst the feeds' thread holds the GIL most of the time, and the UI's thread waits for
-        it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
-        two events (the network buffers what arrives), for at most INPUT_FIRST_S.
-        """
-        if self.is_current:
-            self._ui_first()
-
     def _ui_first(self) -> None:
+        """The frame that shows a batch is drawn without the feeds' competition (as a key's is: the App's
+        `_feeds_input_first`)."""
         if self.monitor is not None:
             self.monitor.gate.hold(INPUT_FIRST_S)
             self.call_after_refresh(self.monitor.gate.open)
