@@ -15,7 +15,7 @@ import httpx
 import pytest
 from props_fixture import EVERY_PROP_CODE
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Tabs, TextArea
 from tui_helpers import SIZES, quiet, serve_fixed, snapshot_app_factory, still, wait_for
 
 from aftui.emulator.server import ServerHandle
@@ -122,9 +122,8 @@ def test_update_form(snap_compare, fixed_emulator: ServerHandle, app: AftuiApp, 
             15,
         )
         app.push_screen(SourceScreen(source["id"], ("Sources", source["name"])))
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("TabbedContent")), 15
-        )
+        # The tab bar is focused once every tab is in: the form's backdrop shows it so, whenever u comes.
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and isinstance(app.focused, Tabs), 15)
         await pilot.press("u")
         await wait_for(
             pilot, lambda: isinstance(app.screen, UpdateSourceForm) and bool(app.screen.query(PropsSection)), 15

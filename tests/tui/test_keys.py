@@ -104,7 +104,12 @@ async def test_the_footer_shows_the_keys_of_the_screen_on_top_after_one_closes(m
             await wait_for(pilot, lambda: app.focused is table.table, timeout=10)
             # ...and the footer says what the keys do: the table's keys. It is redrawn a moment after the
             # focus moves, so it is read until it has caught up, and what it then says must be the table's.
-            await wait_for(pilot, lambda: "y" in shown_keys(app), timeout=10)
+            await wait_for(
+                pilot,
+                lambda: "y" in shown_keys(app),
+                timeout=10,
+                says=lambda: (opener, app.screen, app.focused, app.app_focus, shown_keys(app)),  # noqa: B023
+            )
             shown = shown_keys(app)
             assert all(app.screen.active_bindings[k].binding.description == d for k, d in shown.items() if d), opener
             assert shown.get("y") == "Replay…" and shown.get("r") == "Refresh", opener

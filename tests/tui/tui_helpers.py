@@ -28,13 +28,16 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36"
 Step = Callable[[Pilot], Awaitable[None]]
 
 
-async def wait_for(pilot: Pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Let the app run until `predicate()` holds; fail after `timeout` seconds."""
+async def wait_for(
+    pilot: Pilot, predicate: Callable[[], bool], timeout: float = 5.0, says: Callable[[], object] | None = None
+) -> None:
+    """Let the app run until `predicate()` holds; fail after `timeout` seconds, with what `says()` tells of
+    the app then (for a failure seen once on a busy machine, the state it was in)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not predicate():
         if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
+            raise AssertionError("timed out waiting for the app" + (f": {says()!r}" if says else ""))
         await pilot.pause(0.05)
 
 
