@@ -161,6 +161,8 @@ T = TypeVar("T")
 class Page(BaseModel, Generic[T]):
     """One page of a list, as the service sent it."""
 
+    model_config = ConfigDict(defer_build=True)
+
     items: list[T]
     page_info: PageInfo = Field(default_factory=PageInfo)
 

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 from .models import Page
 
 T = TypeVar("T")
-Fetch = Callable[..., Awaitable[Page[T]]]
+Fetch = Callable[..., Awaitable["Page[T]"]]  # a string: Page[T] at import would build the generic model (~5 ms)
 
 
 async def iterate(fetch: Fetch[T], /, *, page_size: int = 100, **params: Any) -> AsyncIterator[T]:

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from .errors import ApiError, AuthError, NotFoundError
 from .models import EventSummary, Page
 
-Fetch = Callable[..., Awaitable[Page[EventSummary]]]
+Fetch = Callable[..., Awaitable["Page[EventSummary]"]]  # a string: not built at import
 
 
 class EventPoller:

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from . import jsontext
 from .models import EventMetadata, EventSummary, without_nulls
 
-# `EventSummary.model_validate_json` without the per-call cost of its Python wrapper.
-# The validator's own method: a summary from JSON text in one pass, with no Python frame of ours around it.
-validate_summary_json: Callable[[str], EventSummary] = EventSummary.__pydantic_validator__.validate_json
+
+@cache
+def summary_validator() -> Callable[[str], EventSummary]:
+    """`EventSummary.model_validate_json` without the per-call cost of its Python wrapper.
+
+    The validator's own method: a summary from JSON text in one pass, with no Python frame of ours
+    around it. Built on first use, not at import: building it cost the start about 10 ms, and the
+    first screen shows no event.
+    """
+    return EventSummary.__pydantic_validator__.validate_json
 
 
 @dataclass(slots=True, eq=False)
@@ -44,7 +52,7 @@ def summary_of_data(data: str, event_id: str | None, name: str, source_id: str) 
     """A summary from a stream's `data:`, or a bare payload as the real service may send it."""
     if data.startswith("{"):
         try:
-            summary = validate_summary_json(data)
+            summary = summary_validator()(data)
         except ValueError:
             pass
         else:

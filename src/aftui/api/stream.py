@@ -31,7 +31,7 @@ from .errors import (
     transport_message,
 )
 from .models import EventSummary, event_key
-from .rawevent import RawEvent, other_event, summary_of_data, validate_summary_json
+from .rawevent import RawEvent, other_event, summary_of_data, summary_validator
 from .sse import NotAnEventStream, SseEvent, aiter_sse_chunks
 
 
@@ -197,7 +197,7 @@ class SourceStream:
             # json.loads then model_validate, and the same model. Only a summary's shape is
             # taken as one; anything else (JSON pydantic-core refuses included) goes the slow way.
             try:
-                event = validate_summary_json(text)
+                event = summary_validator()(text)  # cached: the validator, built at the first event
             except ValueError:
                 pass
             else:

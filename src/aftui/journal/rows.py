@@ -15,6 +15,8 @@ the model's way, so both paths store the same thing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -46,12 +48,15 @@ def _summary_row(event: EventSummary, emitter_id: str | None, now: float) -> Row
     key = event_key(event.id)
     ms, seq = key if key is not None else (event.indexed_at_ms or 0, 0)
     payload = json.dumps(event.event, ensure_ascii=False, separators=(",", ":"), default=str)
-    metadata = _metadata_json(event.metadata, exclude_none=True).decode()
+    metadata = _metadata_json()(event.metadata, exclude_none=True).decode()
     return (emitter, event.id, ms, seq, event.channel, event.indexed_at_ms, payload, metadata, now)
 
 
-# model_dump then json.dumps, in one pass of pydantic-core: the same compact UTF-8 text, 8x faster.
-_metadata_json = EventMetadata.__pydantic_serializer__.to_json
+@cache
+def _metadata_json() -> Callable[..., bytes]:
+    """model_dump then json.dumps, in one pass of pydantic-core: the same compact UTF-8 text, 8x faster.
+    Built on first use: at import it built the model at every start."""
+    return EventMetadata.__pydantic_serializer__.to_json
 
 
 class _Summary(msgspec.Struct):

@@ -238,22 +238,37 @@ class AftuiApp(App[None]):
 
     @work(group="start", exclusive=True, exit_on_error=False)
     async def _start(self) -> None:
-        """Who we are (user keys only; OAuth tokens cannot read /users/me), then the first pane."""
+        """Who we are (user keys only; OAuth tokens cannot read /users/me), and the first pane.
+
+        With a workspace configured, the pane is shown at once and its lists are asked for while
+        /users/me is: the answer only says who the user is, or, rarely, that the workspace is not
+        theirs (the panes then move to their first, as when the user is read after a start with the
+        service down). Without one, the pane waits for the user's first workspace.
+        """
         session = session_of(self)
         client = session.client
         if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
+        configured = client.org_id
+        if configured is not None:
+            self.call_after_refresh(self._first_pane)  # once laid out: panes size their columns by the sidebar's
         if client.uses_user_key:
             try:
                 session.user = await session.client.me()
                 self.connection("ok")
             except ApiError as error:
                 self.report(error)
-        user = session.user
-        if user is not None and user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
-            session.client.org_id = user.orgs[0].id
+        if configured is not None:
+            self._user_known(configured)
+            return
+        self._follow_users_workspace()
         self.refresh_headers()
-        self.show_pane(self.start_pane)
+        self._first_pane()
+
+    def _first_pane(self) -> None:
+        session = session_of(self)
+        if not self.query_one("#panes", ContentSwitcher).children:  # else one was chosen already, by its key
+            self.show_pane(self.start_pane)
         if session.journal_message and not self._journal_said:
             self._journal_said = True  # once a run: a profile switch starts again, the journal does not
             self.notify(
@@ -274,8 +289,10 @@ class AftuiApp(App[None]):
         existing = switcher.query(f"#{pane_id}")
         if existing:
             switcher.current = pane_id
-            existing.first(Pane).focus_main()
-            existing.first(Pane).health_changed()
+            pane = existing.first(Pane)
+            if pane.is_mounted:  # else still being added (asked for twice at once): it takes the focus once up
+                pane.focus_main()
+                pane.health_changed()
         else:
             # Built on a worker: until it is up, keys typed after the pane's number (`3 enter`) reach nothing,
             # rather than the list of the pane left behind.
@@ -385,10 +402,19 @@ class AftuiApp(App[None]):
             session.user = await session.client.me()
         except ApiError:
             return  # said where it was asked; the header already shows the connection
-        before = session.client.org_id
+        self._user_known(session.client.org_id)
+
+    def _follow_users_workspace(self) -> None:
+        """A workspace that is not the user's (or none) becomes the user's first."""
+        session = session_of(self)
         user = session.user
-        if user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
+        if user is not None and user.orgs and session.client.org_id not in {o.id for o in user.orgs}:
             session.client.org_id = user.orgs[0].id
+
+    def _user_known(self, before: str | None) -> None:
+        """The user was read after the panes were shown for workspace `before`: the header, and the panes if it moved."""
+        session = session_of(self)
+        self._follow_users_workspace()
         if session.client.org_id != before:
             self._workspace_changed()
         else:

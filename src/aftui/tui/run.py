@@ -19,6 +19,7 @@ from ..config import Profile, data_dir, effective_profile, load_config
 from ..journal.retention import JournalConfig
 from .app import AftuiApp
 from .choices import saved_choices
+from .collector import start_kept
 from .paste import use_paste_parser
 from .session import TUI_RETRY, Session, open_session
 
@@ -65,6 +66,7 @@ def make_app(profile_name: str | None = None, *, read_only: bool = False) -> Aft
 
 def run_app(app: AftuiApp) -> int:
     use_paste_parser()  # pasted text whole and in order, escapes and all (paste.py)
+    start_kept()
     try:
         app.run()
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from functools import partial
 from typing import Any
@@ -40,18 +41,28 @@ async def default_targets(session: Session) -> list[Target]:
     or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
     client = session.client
     org = client.org_id
-    targets: list[Target] = []
-    async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
-        targets.append(Target("source", source.id, source.name or source.id))
-        if len(targets) >= MAX_SOURCES:
-            break
+
+    async def sources() -> list[Target]:
+        found: list[Target] = []
+        async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
+            found.append(Target("source", source.id, source.name or source.id))
+            if len(found) >= MAX_SOURCES:
+                break
+        return found
+
+    async def subscribed() -> list[str]:
+        try:
+            return [ident async for ident in workflows_in_subscriptions(client)]
+        except ApiError as error:
+            log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
+            return []
+
+    # Both lists at once: the first screen waits for them (Health's rows), and neither needs the other.
+    targets, subscribed_ids = await asyncio.gather(sources(), subscribed())
     workflows: dict[str, str] = {}
     for workflow_id, entry in session.known.in_workspace(org or "").items():
         workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
-    try:
-        async for ident in workflows_in_subscriptions(client):
-            workflows.setdefault(ident, ident)
-    except ApiError as error:
-        log.info("subscriptions not read for the monitor: %s", error.message)  # the known workflows still count
+    for ident in subscribed_ids:
+        workflows.setdefault(ident, ident)
     targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]
     return targets
