@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Input, Select
-from tui_helpers import wait_for
+from tui_helpers import inject, wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.modals.form import FormScreen
+from aftui.tui.screens.monitor import MonitorScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.ends import CUSTOM
 from aftui.tui.widgets.paged_table import PagedTable
@@ -21,6 +22,25 @@ async def _table(app, pilot, pane: str) -> PagedTable:
         pilot, lambda: bool(app.query(f"#{pane} PagedTable")) and app.query_one(f"#{pane} PagedTable").pager.done, 15
     )
     return app.query_one(f"#{pane} PagedTable", PagedTable)
+
+
+async def test_a_pane_whose_first_page_came_under_another_screen_has_the_focus_when_it_is_back(
+    make_app, emulator, info
+) -> None:
+    """`m` pressed before the first pane's list was in: the list arrives under the monitor, and esc comes back
+    to it with the focus, not to the sidebar (where `r` refreshed nothing)."""
+    inject(emulator, {"path": f"/v1/orgs/{info['org_id']}/sources", "method": "GET", "delay": 1.0, "count": 1})
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")), 10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen), 10)
+        table = app.query_one("#sources PagedTable", PagedTable)
+        await wait_for(pilot, lambda: bool(table.rows), 10)  # in while the monitor covers it
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MonitorScreen), 10)
+        await pilot.pause()
+        assert app.focused is table.table
 
 
 async def test_focus_returns_to_the_list_when_a_dialog_closes_while_the_list_reloads(make_app) -> None:

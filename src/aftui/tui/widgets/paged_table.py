@@ -185,16 +185,19 @@ class PagedTable(Vertical, Generic[T]):
 
         That is when nothing has focus, or the sidebar, or a list left behind in a
         pane no longer shown; in a detail screen the tabs keep it unless
-        `focus_on_load`. Only a table on show, on the screen on top, claims.
+        `focus_on_load`. Only a table on show claims, and on a covered screen only a pane's astray focus: a
+        pane built while another screen was opened over it (`m` pressed before the first pane was up) takes
+        its screen's focus for when that screen is back, else Textual would give it to the sidebar.
         """
         from .pane import Pane
 
-        if not self.is_attached or self.screen is not self.app.screen or not _shown(self.table):
+        if not self.is_attached or not _shown(self.table):
             return
         focused = self.screen.focused
         astray = focused is None or focused.id == "sidebar" or not _shown(focused)
         in_pane = any(isinstance(node, Pane) for node in self.ancestors)
-        if self.focus_on_load or self._claim_once or (astray and in_pane):
+        on_top = self.screen is self.app.screen
+        if (on_top and (self.focus_on_load or self._claim_once)) or (astray and in_pane):
             self._claim_once = False
             self.table.focus()
 
@@ -246,6 +249,10 @@ class PagedTable(Vertical, Generic[T]):
             self.table.loading = False
             self._update_status()
             if first:
+                # While it loaded, Textual read the keys as if nothing were focused (a loading widget's are
+                # not offered), and nothing tells the footer they are back: a reload under a closing dialog
+                # left it without the list's keys.
+                self.refresh_bindings()
                 self._claim_focus()
         if first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
             self.load_more()  # a filter that hides most rows should still fill the screen
