@@ -43,6 +43,21 @@ async def test_a_pane_whose_first_page_came_under_another_screen_has_the_focus_w
         assert app.focused is table.table
 
 
+async def test_a_pane_asked_for_again_before_it_is_up_is_built_once_and_the_last_asked_is_shown(make_app) -> None:
+    """Keys pressed faster than panes are built (or a key and the first pane at once): each pane is built once,
+    and the one asked for last is the one shown, with the focus, whichever finished building first."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        for pane in ("webhooks", "sources", "webhooks", "sources", "webhooks"):
+            app.show_pane(pane)
+        table = await _table(app, pilot, "webhooks")
+        await _table(app, pilot, "sources")
+        await pilot.pause()
+        assert len(app.query("#webhooks")) == 1 and len(app.query("#sources")) == 1
+        assert app.query_one("#panes").current == "webhooks"
+        assert app.focused is table.table
+
+
 async def test_focus_returns_to_the_list_when_a_dialog_closes_while_the_list_reloads(make_app) -> None:
     """A change made in a dialog reloads the list under it (a loading list cannot hold the focus): closing the
     dialog gives the list its focus back, not the sidebar."""

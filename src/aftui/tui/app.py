@@ -107,6 +107,10 @@ class AftuiApp(App[None]):
         # The config's [ui] choices, restored and saved when they change; None (tests, screenshots): neither.
         self.ui = ui
         self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
+        # Panes are built on a worker: those on their way, and the one last asked for, which is the one
+        # shown once up (the first pane and a key pressed before it was up may both ask for one).
+        self._panes_adding: set[str] = set()
+        self._wanted_pane: str | None = None
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
@@ -267,7 +271,8 @@ class AftuiApp(App[None]):
 
     def _first_pane(self) -> None:
         session = session_of(self)
-        if not self.query_one("#panes", ContentSwitcher).children:  # else one was chosen already, by its key
+        if not self.query_one("#panes", ContentSwitcher).children and not self._panes_adding:
+            # else one was chosen already, by its key
             self.show_pane(self.start_pane)
         if session.journal_message and not self._journal_said:
             self._journal_said = True  # once a run: a profile switch starts again, the journal does not
@@ -286,18 +291,21 @@ class AftuiApp(App[None]):
         spec = next((s for s in self.specs if s.id == pane_id), None)
         if spec is None:
             return
+        self._wanted_pane = pane_id
         existing = switcher.query(f"#{pane_id}")
         if existing:
             switcher.current = pane_id
             pane = existing.first(Pane)
-            if pane.is_mounted:  # else still being added (asked for twice at once): it takes the focus once up
+            if pane.is_mounted:  # else still being mounted: it takes the focus once up
                 pane.focus_main()
                 pane.health_changed()
         else:
             # Built on a worker: until it is up, keys typed after the pane's number (`3 enter`) reach nothing,
             # rather than the list of the pane left behind.
             self.screen_stack[0].set_focus(None)  # the main screen's: a detail on top keeps its own
-            self.run_worker(self._add_pane(spec), group="pane")
+            if pane_id not in self._panes_adding:  # asked for twice before it is up: one is built
+                self._panes_adding.add(pane_id)
+                self.run_worker(self._add_pane(spec), group="pane")
         self.query_one("#sidebar", OptionList).highlighted = self.specs.index(spec)
         if pane_id == "health":
             self.alerts_seen()
@@ -305,8 +313,14 @@ class AftuiApp(App[None]):
     async def _add_pane(self, spec: PaneSpec) -> None:
         pane = spec.make()
         pane.id = spec.id
-        await self.query_one("#panes", ContentSwitcher).add_content(pane, set_current=True)
-        pane.focus_main()  # after mounting, so its table exists and keys go to it
+        switcher = self.query_one("#panes", ContentSwitcher)
+        try:
+            await switcher.add_content(pane)
+        finally:
+            self._panes_adding.discard(spec.id)
+        if self._wanted_pane == spec.id:  # else another pane was asked for while this one was built
+            switcher.current = spec.id
+            pane.focus_main()  # after mounting, so its table exists and keys go to it
 
     def action_pane(self, index: int) -> None:
         if 0 <= index < len(self.specs):
