@@ -50,3 +50,69 @@ def test_a_step_collects_the_garbage_before_it_freezes(started: None) -> None:
     collector.rows_kept(collector.FREEZE_ROWS)
     assert dead() is None, "the garbage was frozen with the rows, never to be freed"
     assert gc.is_tracked(kept) and gc.get_freeze_count() > 0
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(collector, "_holds", 0)
+    before = gc.get_threshold()
+    collector.hold_full_collections()
+    yield
+    collector.release_full_collections()
+    gc.set_threshold(*before)
+
+
+def test_while_held_the_interpreter_makes_no_full_collection(held: None) -> None:
+    """The monitor's thread, in a burst, walked the heap with the GIL held while a key waited."""
+    assert gc.get_threshold()[2] == collector.HELD_THRESHOLD
+    full: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.callbacks.append(seen)
+    try:
+        kept = [Line() for _ in range(200_000)]  # rows arriving: unheld, about 6 full collections
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(kept) == 200_000 and full == []
+
+
+def test_the_thresholds_are_restored_once_the_last_hold_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collector, "_holds", 0)
+    before = gc.get_threshold()
+    collector.hold_full_collections()
+    collector.hold_full_collections()  # a second reader (two monitors, or one reopened before the other closed)
+    collector.release_full_collections()
+    assert gc.get_threshold()[2] == collector.HELD_THRESHOLD
+    collector.release_full_collections()
+    assert gc.get_threshold() == before
+    collector.release_full_collections()  # one too many: nothing to restore, nothing changed
+    assert gc.get_threshold() == before
+
+
+def test_while_held_garbage_is_still_collected_when_due(held: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    line = Line()
+    dead = weakref.ref(line)
+    del line
+    collector.collect_if_due()
+    assert dead() is not None, "collected before it was due"
+    monkeypatch.setattr(collector, "_last_full", collector._last_full - collector.COLLECT_EVERY_S)
+    collector.collect_if_due()
+    assert dead() is None
+
+
+def test_unheld_collect_if_due_leaves_collections_to_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collector, "_holds", 0)
+    monkeypatch.setattr(collector, "_last_full", 0.0)
+    line = Line()
+    dead = weakref.ref(line)
+    del line
+    gc.disable()
+    try:
+        collector.collect_if_due()
+        assert dead() is not None
+    finally:
+        gc.enable()
+        gc.collect()

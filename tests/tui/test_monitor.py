@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from aftui.journal.store import Gap, Journal
 from aftui.monitor import Matcher, Record, Target
 from aftui.monitor.feeds import Gate
 from aftui.replay import BulkSummary, Outcome, ReplayPlan, ReplayResult
+from aftui.tui import collector
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens import replay as replay_screens
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
@@ -171,6 +174,34 @@ async def test_pause_and_resume_on_an_empty_monitor(make_app: Callable[..., Aftu
         await pilot.pause()
         assert app.is_running and app.screen is screen
         assert rows(screen) == [] and "PAUSED" not in str(screen.query_one("#monitor-status").render())
+
+
+async def test_while_the_monitor_is_open_full_collections_are_its_own(
+    make_app: Callable[..., AftuiApp], src: str
+) -> None:
+    """The interpreter makes no full collection while the monitor is open (its thread would, in a burst, with
+    the GIL held while a key waits); the monitor makes them after its takes, and gives them back on close."""
+    before = gc.get_threshold()
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        assert gc.get_threshold()[2] == collector.HELD_THRESHOLD
+        full: list[str] = []
+
+        def seen(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and info["generation"] == 2:
+                full.append(threading.current_thread().name)
+
+        gc.callbacks.append(seen)
+        try:
+            collector._last_full -= collector.COLLECT_EVERY_S  # as if none was made for that long
+            await wait_for(pilot, lambda: bool(full), 5)
+        finally:
+            gc.callbacks.remove(seen)
+        assert set(full) == {threading.main_thread().name}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        assert gc.get_threshold() == before
 
 
 async def test_filter_by_text_and_regex_with_highlights(

@@ -10,16 +10,28 @@ every page or batch pinned about 25 MB by 10,000 rows.
 So rows are counted and frozen in steps of FREEZE_ROWS, after a collection.
 That collection walks only what was not frozen yet, a step's worth, and the
 lines pinned are a step's, not a page's.
+
+While the monitor is open, full collections are made here, on the UI's
+thread, and not by the interpreter when allocations trigger one: in a burst
+that was on the monitor's thread, in the middle of a take's worth of fresh
+records, and a 38 ms walk with the GIL held kept a key waiting (a 122 ms
+answer, measured in tmux). See `hold_full_collections`.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 FREEZE_ROWS = 1000  # rows (any table's, the monitor's records) between two freezes
+COLLECT_EVERY_S = 2.0  # while full collections are held: the longest between two made by hand
+HELD_THRESHOLD = 1 << 30  # a gen-2 threshold never reached: the interpreter makes no full collection
 
 _unfrozen_rows = 0
 _started = False
+_holds = 0
+_threshold = 10  # the gen-2 threshold to restore when the last hold ends
+_last_full = 0.0
 
 
 def start_kept() -> None:
@@ -43,5 +55,42 @@ def rows_kept(count: int) -> None:
     _unfrozen_rows += count
     if _unfrozen_rows >= FREEZE_ROWS:
         _unfrozen_rows = 0
-        gc.collect()
+        _collect()
         gc.freeze()
+
+
+def hold_full_collections() -> None:
+    """Until as many `release_full_collections`: no full collection but those made by hand here, on the
+    thread that calls `collect_if_due` (at most COLLECT_EVERY_S apart) and `rows_kept`.
+
+    The young generations are still collected as the interpreter sees fit: they are small.
+    """
+    global _holds, _threshold, _last_full
+    if _holds == 0:
+        young, middle, _threshold = gc.get_threshold()
+        gc.set_threshold(young, middle, HELD_THRESHOLD)
+        _last_full = time.monotonic()
+    _holds += 1
+
+
+def release_full_collections() -> None:
+    global _holds
+    if _holds == 0:
+        return
+    _holds -= 1
+    if _holds == 0:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, _threshold)
+
+
+def collect_if_due() -> None:
+    """While held, a full collection if none was made for COLLECT_EVERY_S: cyclic garbage (Textual's
+    rendered lines are) is still freed when no rows come to trigger one."""
+    if _holds and time.monotonic() - _last_full >= COLLECT_EVERY_S:
+        _collect()
+
+
+def _collect() -> None:
+    global _last_full
+    gc.collect()
+    _last_full = time.monotonic()

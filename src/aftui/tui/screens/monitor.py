@@ -43,7 +43,7 @@ from ...monitor.feeds import INPUT_FIRST_S
 from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
-from ..collector import rows_kept
+from ..collector import collect_if_due, hold_full_collections, release_full_collections, rows_kept
 from ..host import host, session_of
 from ..session import Session
 from ..widgets.footer import KeyFooter
@@ -158,6 +158,10 @@ class MonitorScreen(Screen[None]):
         # presses answered during a burst, for a few per cent of throughput. Restored on unmount.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        # Nor is a key kept waiting while the monitor's thread walks the heap with the GIL held (the
+        # interpreter's own full collections, which a burst triggers there): they are made on this
+        # thread, after a take. Released on unmount.
+        hold_full_collections()
         self.query_one(StatusHeader).sync()
         self.monitor = self.session.feeds().tap()
         self.set_interval(TAKE_EVERY_S, self._take)
@@ -179,6 +183,7 @@ class MonitorScreen(Screen[None]):
         if self.monitor is not None:
             self.monitor.close()  # its last events go to the journal writer, which the session closes on exit
         sys.setswitchinterval(self._switch_interval)
+        release_full_collections()
 
     def _ui_first(self) -> None:
         """The frame that shows a batch is drawn without the feeds' competition (as a key's is: the App's
@@ -248,6 +253,7 @@ class MonitorScreen(Screen[None]):
             # Records are long-lived: out of the collector's way, or every full collection walks all
             # 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount.
             rows_kept(len(batch.records))
+        collect_if_due()  # full collections are ours while the monitor is open (on_mount)
         self._update_bar(batch)
         self._update_status()
 
