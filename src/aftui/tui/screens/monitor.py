@@ -239,20 +239,24 @@ class MonitorScreen(Screen[None]):
             targets, self.monitor = self.monitor.targets, self.session.feeds().tap(history=0)  # shown already
             self.monitor.watch(targets)
         batch = self.monitor.take()
+        # The screen keeps the records, not the batch: in a burst, those beyond the cap die once added.
+        new, batch.records = batch.records, []
         self.last = batch
-        if batch.records:
+        if new:
             self._ui_first()  # the frame that shows them is drawn without the feeds' competition
         for problem in batch.errors:
             self.notify(visible(problem, 300), severity="warning", markup=False)
-        if batch.records:
+        if new:
             if self.paused:
-                self.waiting.extend(batch.records)
-                self.waiting_total += len(batch.records)
+                self.waiting.extend(new)
+                self.waiting_total += len(new)
             else:
-                self._add(batch.records)
+                self._add(new)
+            count = len(new)
+            new.clear()  # before the collection below: it need not walk the records dropped for the cap
             # Records are long-lived: out of the collector's way, or every full collection walks all
             # 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount.
-            rows_kept(len(batch.records))
+            rows_kept(count)
         collect_if_due()  # full collections are ours while the monitor is open (on_mount)
         self._update_bar(batch)
         self._update_status()
@@ -267,6 +271,8 @@ class MonitorScreen(Screen[None]):
         before = [_event_ms(records[-1]) if records else times[0], *times]
         # t < prev - OUT_OF_ORDER_MS for any neighbours, with the loop in C: a burst brings thousands a take.
         out_of_order = any(map(int.__lt__, times, map(OUT_OF_ORDER_MS.__rsub__, before)))
+        if not out_of_order and len(new) > LIVE_CAP:
+            new = new[-LIVE_CAP:]  # the rest would be dropped for the cap below: not shown, not walked
         records.extend(new)
         if out_of_order:
             records.sort(key=_event_ms)
