@@ -99,6 +99,23 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_board_fits_its_width_and_never_scrolls_sideways(make_app, emulator, size) -> None:
+    """On 80 columns the state glyph and the figures stay in sight whatever key is pressed: the last error
+    gives up its column (the detail under the table shows it whole) and the name gives a little."""
+    app = health_app(make_app)
+    async with app.run_test(size=size) as pilot:
+        pane = await ready(pilot)
+        table = pane.table
+        await pilot.press("right", "right", "right", "end")
+        await pilot.pause()
+        assert table.max_scroll_x == 0 and table.scroll_x == 0
+        widths = {key.value: column.width for key, column in table.columns.items()}
+        assert widths["name"] >= 16 and widths["spark"] == 15
+        assert (widths["message"] > 0) == (size[0] > 100)
+        assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
+
+
 async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emulator) -> None:
     app = health_app(make_app)
     async with app.run_test(size=(120, 36)) as pilot:

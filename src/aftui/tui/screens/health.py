@@ -35,6 +35,10 @@ COLUMNS: list[tuple[str, str, int]] = [
     ("spark", "Events/min", 15),
     ("message", "Last error", 60),
 ]
+# The table is fitted to its width (`_fit_columns`): the last error gets what is left, down to nothing (the
+# detail under the table shows it whole), then the name gives up to NAME_GIVES cells, so that on 80 columns
+# nothing scrolls sideways and the state glyph and the figures stay in sight.
+NAME_GIVES = 8
 
 
 COUNTING = Text("…", style="dim")  # a number not known yet: the journal and the feeds are still being read
@@ -95,6 +99,29 @@ class HealthPane(Pane):
     @property
     def table(self) -> DataTable[Text]:
         return self.query_one("#health-table", DataTable)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
+
+    def _fit_columns(self) -> None:
+        table = self.table
+        # As if the vertical scrollbar were there: rows that come later bring it without resizing anything.
+        width = table.size.width - table.styles.scrollbar_size_vertical
+        if width <= 0:
+            return
+        pad = 2 * table.cell_padding
+        widths = {key: w for key, _, w in COLUMNS}
+        spare = width - sum(w + pad for w in widths.values()) + widths["message"]
+        widths["message"] = max(0, spare)
+        widths["name"] -= min(NAME_GIVES, max(0, -spare))
+        changed = False
+        for key, column in table.columns.items():
+            if key.value in widths and column.width != widths[key.value]:
+                column.width = widths[key.value]
+                changed = True
+        if changed:
+            table._require_update_dimensions = True  # as add_column does: the widths are read again
+            table.refresh()
 
     def on_mount(self) -> None:
         host(self).start_health()
