@@ -257,14 +257,24 @@ def start_in(pane: Pane, command: str) -> int:
     pane.send("clear", "Enter")
     pane.wait_for(_only_a_prompt, 10, "a prompt")
     shell = pane_pid(pane)
+    program = shlex.split(command)[0]
     pane.send(command, "Enter")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
-        if children:
-            return int(children[0])
+        # The shell's first child is not always the command: a short-lived one of its own (its prompt's)
+        # was taken for it once in about 10 runs, and its pid was gone when its CPU was read.
+        for child in Path(f"/proc/{shell}/task/{shell}/children").read_text().split():
+            if program in _arguments(int(child)):
+                return int(child)
         time.sleep(0.01)
     raise TimeoutError(f"{pane.name}: {command} did not start")
+
+
+def _arguments(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+    except FileNotFoundError:
+        return []  # ended already
 
 
 def tmux_server_pid() -> int | None:
