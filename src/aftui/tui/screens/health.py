@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from ...health import HealthRow, age, sparkline
 from ...text import visible
 from ..host import host
+from ..widgets.column_widths import set_widths
 from ..widgets.pane import Pane
 
 STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
@@ -114,14 +115,7 @@ class HealthPane(Pane):
         spare = width - sum(w + pad for w in widths.values()) + widths["message"]
         widths["message"] = max(0, spare)
         widths["name"] -= min(NAME_GIVES, max(0, -spare))
-        changed = False
-        for key, column in table.columns.items():
-            if key.value in widths and column.width != widths[key.value]:
-                column.width = widths[key.value]
-                changed = True
-        if changed:
-            table._require_update_dimensions = True  # as add_column does: the widths are read again
-            table.refresh()
+        set_widths(table, widths)
 
     def on_mount(self) -> None:
         host(self).start_health()

@@ -31,6 +31,7 @@ from ...text import visible
 from ..collector import rows_kept
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
+from .column_widths import set_widths
 
 log = logging.getLogger("aftui.tui")
 T = TypeVar("T")
@@ -352,18 +353,14 @@ class PagedTable(Vertical, Generic[T]):
             (spec.width if spec.width is not None else column.content_width) + pad
             for spec, column in zip(self.columns, columns, strict=True)
         )
-        changed = False
+        widths: dict[str, int] = {}
         for spec, column in zip(self.columns, columns, strict=True):
             if spec.width is None:
                 continue  # sized to its content already
             extra = max(0, min(spare, column.content_width - spec.width))
             spare -= extra
-            if column.width != spec.width + extra:
-                column.width = spec.width + extra
-                changed = True
-        if changed:
-            table._require_update_dimensions = True  # as add_column does: the widths are read again
-            table.refresh()
+            widths[spec.key] = spec.width + extra
+        set_widths(table, widths)
 
     def _remember_cursor(self) -> None:
         table = self.table
