@@ -148,7 +148,7 @@ class Emulator:
         self.process.wait(timeout=10)
 
 
-def launches(home: Path, emulator: Emulator, marker: str) -> list[Launch]:
+def launches(home: Path, emulator: Emulator, marker: str, before: Path | None) -> list[Launch]:
     floor = home / "floor.py"
     floor.write_text(FLOOR_APP)
     found = [
@@ -156,6 +156,11 @@ def launches(home: Path, emulator: Emulator, marker: str) -> list[Launch]:
         Launch("aftui", f"{BIN / 'aftui'}", marker, emulator.env),
         Launch("aftui demo", f"{BIN / 'aftui'} demo", marker, {"AFTUI_DATA_DIR": str(home / "demo-data")}),
     ]
+    if before is not None:  # the same commands on another checkout's package: PYTHONPATH comes before the install's
+        other = {"PYTHONPATH": str(before)}
+        found.append(Launch("aftui before", f"{BIN / 'aftui'}", marker, {**emulator.env, **other}))
+        demo_env = {"AFTUI_DATA_DIR": str(home / "demo-data-before"), **other}
+        found.append(Launch("aftui demo before", f"{BIN / 'aftui'} demo", marker, demo_env))
     toolong = shutil.which("tl") or (str(BIN / "tl") if (BIN / "tl").exists() else None)
     if toolong:
         log = home / "app.log"
@@ -165,12 +170,19 @@ def launches(home: Path, emulator: Emulator, marker: str) -> list[Launch]:
 
 
 TARGETS = {"aftui": "<= 1.8x the floor", "aftui demo": "<= 2.2x the floor"}
+TARGETS |= {f"{name} before": target for name, target in TARGETS.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--marker", default="Order webhooks", help="text that says the first list is on screen")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="SRC",
+        help="also time aftui from another checkout's src/ (a git worktree of an older commit), interleaved",
+    )
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("tmux is needed: the figures are taken in a real terminal")
@@ -179,6 +191,8 @@ def main() -> None:
     import aftui
 
     compileall.compile_dir(Path(aftui.__file__).parent, quiet=1)
+    if args.before is not None:
+        compileall.compile_dir(args.before / "aftui", quiet=1)
     # A session that outlives every launch's: tmux's server exits with its last session, and a launch's
     # new session raced that exit ("server exited unexpectedly").
     keeper = Pane(f"bench-keeper-{os.getpid()}", {})
@@ -186,7 +200,7 @@ def main() -> None:
         home = Path(tmp)
         emulator = Emulator(home)
         try:
-            programs = launches(home, emulator, args.marker)
+            programs = launches(home, emulator, args.marker, args.before)
             for round_ in range(args.rounds):
                 for program in programs:
                     program.once(round_)

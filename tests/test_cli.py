@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -228,3 +229,21 @@ def test_a_debug_log_of_a_command_holds_no_key(env: dict[str, str], info: dict) 
     text = log.read_text()
     assert "DEBUG aftui.cli: aftui whoami started" in text
     assert info["api_key"] not in text and info["api_key"][:4] + "…" not in text
+
+
+def test_the_command_collects_garbage_again_once_a_command_is_chosen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`entry` pauses collections for the TUI's imports; a command that is not the TUI turns them back on."""
+    from aftui import cli
+
+    enabled: list[bool] = []
+    monkeypatch.setattr(cli, "skip_unused_imports", lambda: None)  # this process has them: nothing to skip
+    monkeypatch.setattr(cli, "_run_headless", lambda args: enabled.append(gc.isenabled()) or 0)
+    monkeypatch.setattr(sys, "argv", ["aftui", "sources"])
+    monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
+    try:
+        assert cli.entry() == 0
+    finally:
+        gc.enable()
+    assert enabled == [True]

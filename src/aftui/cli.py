@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -673,8 +674,15 @@ def _run_tui(args: argparse.Namespace) -> int:
 
 
 def entry() -> int:
-    """The `aftui` command: `main` in a process of its own, which can skip what aftui never uses."""
+    """The `aftui` command: `main` in a process of its own, which can skip what aftui never uses.
+
+    No garbage collection while the TUI's modules are imported: the collections the imports trigger walk
+    every object the imports made, again and again (about 40 ms of a start), to find a few hundred objects
+    of garbage (0.3 MB). The TUI freezes what the imports made and collects again before it runs
+    (`tui.collector.start_kept`); any other command collects again once chosen (`_run`).
+    """
     skip_unused_imports()
+    gc.disable()
     return main()
 
 
@@ -700,6 +708,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command not in (None, "demo"):
+        gc.enable()  # paused by `entry` for the TUI's imports; a command may run for hours (`tail`)
     if args.command == "completion":
         from .headless.complete import shell_code
 

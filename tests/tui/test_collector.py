@@ -116,3 +116,14 @@ def test_unheld_collect_if_due_leaves_collections_to_the_interpreter(monkeypatch
     finally:
         gc.enable()
         gc.collect()
+
+
+def test_start_kept_turns_collections_back_on() -> None:
+    """`aftui` pauses collections while the TUI's modules are imported (`cli.entry`); the app runs with them."""
+    gc.disable()
+    try:
+        collector.start_kept()
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

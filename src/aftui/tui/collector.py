@@ -38,8 +38,12 @@ def start_kept() -> None:
     """What the imports made (modules, classes, pydantic's and Textual's tables) lives as long as the process:
     frozen before the app runs, so that the full collection the start's allocations trigger walks only the
     app's own objects. Unfrozen, it walked them all right after the first screen (a 58 ms collection in a
-    101 ms frame, in which a key waited)."""
+    101 ms frame, in which a key waited).
+
+    Collections are on again from here: `aftui` paused them for the imports (`cli.entry`).
+    """
     gc.freeze()
+    gc.enable()
 
 
 def rows_kept(count: int) -> None:
