@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from tui_helpers import control, wait_for
 
 from aftui.config import UiChoices
 from aftui.emulator.server import ServerHandle
+from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.health import HealthPane
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
@@ -97,6 +99,34 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         assert cells[8] == "ValidationError: Missing required field: customer_email"
         # The highlighted row's last error, in full width under the table.
         assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
+
+
+async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_before_anything_is_counted(
+    make_app, monkeypatch
+) -> None:
+    """The start asks for Health's lists at once; the pane, up later, draws the board it finds, without waiting
+    for the journal (held back here) or the feeds, which start only once those rows are on screen."""
+    reading = threading.Event()
+    monkeypatch.setattr(app_module, "load_history", lambda *args: reading.wait(10) and None)
+    app = health_app(make_app)
+    listed_before_the_pane: list[bool] = []
+    real_start = app.start_health
+
+    def start_health() -> None:
+        listed_before_the_pane.append(not app.query(HealthPane))
+        real_start()
+
+    app.start_health = start_health  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await wait_for(pilot, lambda: bool(app.query(HealthPane)), timeout=10, says="the Health pane is up")
+            pane = app.query_one(HealthPane)
+            await wait_for(pilot, lambda: pane.table.row_count > 0, timeout=10, says="its rows are drawn")
+            assert listed_before_the_pane[0] is True
+            assert app.health is not None and not app.health.started  # nothing counted: the journal is held
+            assert str(pane.table.get_row_at(0)[3]) == "…"
+        finally:
+            reading.set()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])

@@ -111,6 +111,8 @@ class AftuiApp(App[None]):
         # shown once up (the first pane and a key pressed before it was up may both ask for one).
         self._panes_adding: set[str] = set()
         self._wanted_pane: str | None = None
+        # Set once a pane was first built: Health's feeds wait for the frame that draws its rows.
+        self._pane_built = asyncio.Event()
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
@@ -256,6 +258,10 @@ class AftuiApp(App[None]):
         configured = client.org_id
         if configured is not None:
             self.call_after_refresh(self._first_pane)  # once laid out: panes size their columns by the sidebar's
+            if self.start_pane == "health":
+                # Its sources and subscriptions are asked for now, while the first frame is laid out and the
+                # pane built, not once it is up: the pane draws the board it finds when it mounts.
+                self.start_health()
         if client.uses_user_key:
             try:
                 session.user = await session.client.me()
@@ -318,6 +324,7 @@ class AftuiApp(App[None]):
             await switcher.add_content(pane)
         finally:
             self._panes_adding.discard(spec.id)
+            self._pane_built.set()
         if self._wanted_pane == spec.id:  # else another pane was asked for while this one was built
             switcher.current = spec.id
             pane.focus_main()  # after mounting, so its table exists and keys go to it
@@ -523,6 +530,7 @@ class AftuiApp(App[None]):
             # feeds start, whose streams and backfill would otherwise compete with the first paint.
             health.know(subjects)
             self._show_health()
+            await self._pane_built.wait()  # listed before the first pane was up (`_start`): it draws them
             painted = asyncio.Event()
             self.call_after_refresh(painted.set)
             await painted.wait()

@@ -119,14 +119,18 @@ class HealthPane(Pane):
 
     def on_mount(self) -> None:
         host(self).start_health()
-        self.health_changed()
+        self._draw()  # not `health_changed`: the pane counts as mounted only once this handler has run
 
     def now_ms(self) -> int:
         return int(self.session.now().timestamp() * 1000)
 
     def health_changed(self) -> None:
+        if self.is_mounted:
+            self._draw()
+
+    def _draw(self) -> None:
         health = host(self).health
-        if health is None or not self.is_mounted:
+        if health is None:
             return
         now = self.now_ms()
         rows = health.board.rows(now)
