@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterable
-from functools import partial
+from typing import TYPE_CHECKING, TypeAlias
 
-from .api import ApiError, Client, NotFoundError, iterate
-from .api.models import EventSummary, Page, Subscription, Workflow
-from .api.paging import Fetch
+from .api import ApiError, Client, NotFoundError
 from .known import KnownWorkflows
+
+if TYPE_CHECKING:
+    from .api.models import EventSummary, Page, Workflow
 
 DETAILS_AT_ONCE = 5  # GET /workflows/{id} requests in flight during discovery
 ERRORS_PER_WORKFLOW = 20  # recent $errors read per known workflow to learn names and ids
 DISCOVERY_ROUNDS = 3  # errors can name workflows whose errors name more; stop after a few rounds
 
-Keep = Callable[[Iterable[EventSummary], str], None]  # where events read on the way go (the journal)
+# Where events read on the way go (the journal); a string, as the models are not imported at start.
+Keep: TypeAlias = "Callable[[Iterable[EventSummary], str], None]"
 
 
 def is_workflow_id(ident: str | None) -> bool:
@@ -33,12 +35,10 @@ def is_workflow_id(ident: str | None) -> bool:
 
 async def workflows_in_subscriptions(client: Client) -> AsyncIterator[str]:
     """The workflow ids the workspace's subscriptions name (the user's, with no workspace chosen), in their order."""
-    fetch: Fetch[Subscription] = (
-        partial(client.list_workspace_subscriptions, client.org_id) if client.org_id else client.list_subscriptions
-    )
-    async for sub in iterate(fetch):
-        for ident in (sub.emitter_id, sub.listener_id):
-            if is_workflow_id(ident):
+    # As JSON, not models: Health reads these for the first screen, before pydantic is imported.
+    for sub in await client.list_json("subscriptions"):
+        for ident in (sub.get("emitter_id"), sub.get("listener_id")):
+            if isinstance(ident, str) and is_workflow_id(ident):
                 yield ident
 
 

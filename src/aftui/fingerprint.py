@@ -18,8 +18,11 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .api.models import EventSummary, WorkflowError
+if TYPE_CHECKING:
+    from .api.models import EventSummary, WorkflowError
+
 
 __all__ = ["ErrorGroup", "ErrorKey", "error_key", "fingerprint", "group_errors", "normalise_message"]
 

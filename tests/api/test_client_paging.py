@@ -52,6 +52,19 @@ async def test_iterate_walks_every_page_without_gap_or_duplicate(big_client: Cli
     assert set(ids) == expected
 
 
+async def test_the_json_list_walks_every_page_and_stops_at_most(big_client: Client, big: ServerHandle) -> None:
+    """Health's lists (`list_json`): every page without a gap or a duplicate, or only the first `most` items."""
+    expected = acme_source_ids(big)
+    found = [item["id"] for item in await big_client.list_json("sources")]
+    assert len(found) == len(set(found)) == len(expected) and set(found) == expected
+    first = [s.id for s in (await big_client.list_workspace_sources(limit=100)).items]
+    assert [item["id"] for item in await big_client.list_json("sources", most=50)] == first[:50]
+    assert [item["id"] for item in await big_client.list_json("sources", most=150)][:100] == first
+    big_client.org_id = None  # no workspace chosen: the user's own, as the models' lists read them
+    mine = [item["id"] for item in await big_client.list_json("sources")]
+    assert len(mine) == len(big.emulator.store.sources)
+
+
 async def test_iterate_the_users_sources(big_client: Client, big: ServerHandle) -> None:
     sources = [s async for s in iterate(big_client.list_sources)]
     assert all(isinstance(s, Source) for s in sources)

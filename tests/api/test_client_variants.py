@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -293,3 +293,23 @@ def test_a_streamed_summary_with_null_metadata_stays_a_summary() -> None:
     """The stream's own reader (no HTTP answer to vary): `metadata: null` is read as none, not taken for a bare payload."""
     event = summary_of_data('{"id": "1700000000000-3", "event": {"n": 1}, "metadata": null}', None, "message", "dc_s")
     assert event.id == "1700000000000-3" and event.event == {"n": 1} and event.channel == "default"
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS), ids=list(VARIANTS))
+@pytest.mark.parametrize("what", ["sources", "subscriptions"])
+async def test_the_first_screens_json_lists_take_every_shape(
+    emulator: ServerHandle, client: Client, what: Literal["sources", "subscriptions"], variant: str
+) -> None:
+    """`list_json` (Health's lists, read before any model is built) finds what the models' lists find, in the same
+    shape: the same records, and the same ends of each subscription (a null read as none either way)."""
+    models = client.list_workspace_sources if what == "sources" else client.list_workspace_subscriptions
+    set_variant(emulator, VARIANTS[variant])
+    try:
+        got = await client.list_json(what)
+        documented = (await models(limit=100)).items
+    finally:
+        set_variant(emulator, None)
+    assert got and [item.get("id") for item in got] == [record.id for record in documented]
+    if what == "subscriptions":
+        ends = [(item.get("emitter_id") or None, item.get("listener_id") or None) for item in got]
+        assert ends == [(s.emitter_id or None, s.listener_id or None) for s in documented]

@@ -10,11 +10,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import httpx
 
 from .errors import AuthError, NetworkError, ServerError, error_for
-from .models import AccessToken
+
+if TYPE_CHECKING:
+    from .models import AccessToken
 
 REFRESH_MARGIN_S = 120.0
 
@@ -83,6 +86,8 @@ class OAuthAuth:
         started = self._clock()
         body = {"grant_type": "client_credentials", "client_id": self.client_id, "client_secret": self._secret}
         response = await _post(http, f"{self._base_url}/oauth/token", body)
+        from .models import AccessToken  # here: the models (pydantic) are not imported before the first screen
+
         try:
             token = AccessToken.model_validate(response.json())
         except ValueError:  # pydantic's ValidationError included: never a raw exception to the caller

@@ -5,6 +5,9 @@ retried (idempotent requests on connection errors, 5xx and 429; a POST only
 after a 429), bounds each attempt in time, and turns failures into the typed
 errors of `errors.py`. Read-only is enforced here and nowhere else: a
 mutating method of a read-only client raises before anything is sent.
+
+Each method imports the models it builds where it builds them: pydantic and the models cost a start about
+80 ms, and the first screen (Health) builds none (`list_json`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,10 @@ import re
 import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import httpx
-import pydantic
-from pydantic import BaseModel
 
 from . import jsontext
 from .auth import ApiKeyAuth, OAuthAuth
@@ -35,29 +36,31 @@ from .errors import (
     error_for,
     transport_message,
 )
-from .models import (
-    Account,
-    App,
-    Component,
-    ComponentSearch,
-    ConnectInfo,
-    ConnectToken,
-    EventSummary,
-    Page,
-    PageInfo,
-    Source,
-    Subscription,
-    User,
-    Webhook,
-    Workflow,
-    WorkspaceAccount,
-    without_nulls,
-)
 from .stream import Connection, SourceStream
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .models import (
+        Account,
+        App,
+        Component,
+        ComponentSearch,
+        ConnectInfo,
+        ConnectToken,
+        EventSummary,
+        Page,
+        Source,
+        Subscription,
+        User,
+        Webhook,
+        Workflow,
+        WorkspaceAccount,
+    )
 
 P = ParamSpec("P")
 R = TypeVar("R")
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 READS = frozenset({"GET", "HEAD", "OPTIONS"})  # what a read-only client may send
@@ -315,6 +318,17 @@ class Client:
     ) -> Page[M]:
         """A page: `{page_info, data: [...]}`, or `data: {<name>: [...]}` (Connect's `accounts`, and any list so
         wrapped); `page_info` beside `data` or inside it. Null items are passed over."""
+        from .models import Page, PageInfo
+
+        data, info_raw = await self._page_parts(path, params, nested, **kwargs)
+        items = [_validate(model, item, "GET", path) for item in data]
+        info = _validate(PageInfo, info_raw, "GET", path)
+        return Page[model](items=items, page_info=info)  # type: ignore[valid-type]
+
+    async def _page_parts(
+        self, path: str, params: dict[str, Any], nested: str | None = None, **kwargs: Any
+    ) -> tuple[list[Any], dict[str, Any]]:
+        """A page's items (null ones passed over) and its `page_info`, as the JSON they came in."""
         body = await self.request("GET", path, params=params, **kwargs)
         if not isinstance(body, dict):
             raise ServerError("the service sent a list answer without data", method="GET", url=path)
@@ -327,9 +341,26 @@ class Client:
             data = []
         if not isinstance(data, list):
             raise ServerError("the service sent a list answer whose data is not a list", method="GET", url=path)
-        items = [_validate(model, item, "GET", path) for item in data if item is not None]
-        info = _validate(PageInfo, info_raw if isinstance(info_raw, dict) else {}, "GET", path)
-        return Page[model](items=items, page_info=info)  # type: ignore[valid-type]
+        return [item for item in data if item is not None], info_raw if isinstance(info_raw, dict) else {}
+
+    async def list_json(self, what: Literal["sources", "subscriptions"], *, most: int = 10_000) -> list[dict[str, Any]]:
+        """Every source or subscription of the workspace (the user's, with none chosen), at most `most`, as the
+        JSON objects they came in: no model is built, nor pydantic imported, for the first screen's lists
+        (Health's), which read an id and a name, or a subscription's two ends. Items that are not objects are
+        passed over; their fields are the service's, untrusted, and read as such by the caller."""
+        path = f"/orgs/{_seg(self.org_id)}/{what}" if self.org_id else f"/users/me/{what}"
+        found: list[dict[str, Any]] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        while len(found) < most:
+            params = {"limit": min(100, most - len(found)), "after": cursor}
+            items, info = await self._page_parts(path, params)
+            found += [item for item in items if isinstance(item, dict)][: most - len(found)]
+            cursor = info.get("end_cursor")
+            if not items or not isinstance(cursor, str) or not cursor or cursor in seen:  # a cursor twice: a loop
+                break
+            seen.add(cursor)
+        return found
 
     def _org_params(self, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """`org_id` where the spec needs it with user keys; OAuth tokens carry their workspace."""
@@ -341,6 +372,8 @@ class Client:
     # --- users ---------------------------------------------------------------------------------------
 
     async def me(self) -> User:
+        from .models import User
+
         return await self._one(User, "GET", "/users/me")
 
     # --- accounts and apps --------------------------------------------------------------------------------
@@ -356,10 +389,14 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Account]:
+        from .models import Account
+
         params = _account_filters(app, oauth_app_id, external_user_id, include_credentials, limit, after, before)
         return await self._page(Account, "/accounts", params)
 
     async def get_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
+        from .models import Account
+
         return await self._one(
             Account, "GET", f"/accounts/{_seg(account_id)}", params={"include_credentials": include_credentials or None}
         )
@@ -373,30 +410,42 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[WorkspaceAccount]:
+        from .models import WorkspaceAccount
+
         params = {"query": query, "limit": limit, "after": after, "before": before}
         return await self._page(WorkspaceAccount, f"/workspaces/{_seg(workspace_id)}/accounts", params)
 
     async def list_apps(
         self, *, q: str | None = None, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[App]:
+        from .models import App
+
         return await self._page(App, "/apps", {"q": q, "limit": limit, "after": after, "before": before})
 
     async def get_app(self, app_id_or_slug: str) -> App:
+        from .models import App
+
         return await self._one(App, "GET", f"/apps/{_seg(app_id_or_slug)}")
 
     # --- components -------------------------------------------------------------------------------------
 
     @mutating("saving a component")
     async def create_component(self, *, code: str | None = None, url: str | None = None) -> Component:
+        from .models import Component
+
         if not code and not url:
             raise ValueError("create_component needs code or url")
         body = self._org_params({"component_code": code, "component_url": url})
         return await self._one(Component, "POST", "/components", json=_clean(body))
 
     async def get_component(self, key_or_id: str) -> Component:
+        from .models import Component
+
         return await self._one(Component, "GET", f"/components/{_seg(key_or_id)}")
 
     async def get_registry_component(self, key: str) -> Component:
+        from .models import Component
+
         return await self._one(Component, "GET", f"/components/registry/{_seg(key)}")
 
     async def search_components(
@@ -408,6 +457,8 @@ class Client:
         debug: bool = False,
         limit: int | None = None,
     ) -> ComponentSearch:
+        from .models import ComponentSearch
+
         params = {
             "query": query,
             "app": app,
@@ -430,6 +481,8 @@ class Client:
         name: str | None = None,
         configured_props: dict[str, Any] | None = None,
     ) -> Source:
+        from .models import Source
+
         body = {
             "component_id": component_id,
             "component_code": component_code,
@@ -453,6 +506,8 @@ class Client:
         active: bool | None = None,
     ) -> Source | None:
         """PUT /sources/{id}; the spec does not show the answer, so it may be None."""
+        from .models import Source
+
         body = {
             "component_id": component_id,
             "component_code": component_code,
@@ -481,12 +536,16 @@ class Client:
 
     async def get_source(self, source_id: str) -> Source:
         """GET /sources/{id}: not in the spec's table, served by the real service and the emulator."""
+        from .models import Source
+
         return await self._one(Source, "GET", f"/sources/{_seg(source_id)}")
 
     async def list_sources(
         self, *, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[Source]:
         """The caller's sources (`/users/me/sources`; user API keys only)."""
+        from .models import Source
+
         return await self._page(Source, "/users/me/sources", {"limit": limit, "after": after, "before": before})
 
     async def list_workspace_sources(
@@ -497,6 +556,8 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Source]:
+        from .models import Source
+
         org = org_id or self._need_org()
         return await self._page(
             Source, f"/orgs/{_seg(org)}/sources", {"limit": limit, "after": after, "before": before}
@@ -514,6 +575,8 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[EventSummary]:
+        from .models import EventSummary
+
         params = {
             "limit": limit,
             "expand": "event" if expand else None,
@@ -541,6 +604,8 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[EventSummary]:
+        from .models import EventSummary
+
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
         return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/event_summaries", params)
 
@@ -553,6 +618,8 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[EventSummary]:
+        from .models import EventSummary
+
         params = {"limit": limit, "expand": "event" if expand else None, "after": after, "before": before}
         return await self._page(EventSummary, f"/workflows/{_seg(workflow_id)}/$errors/event_summaries", params)
 
@@ -560,6 +627,8 @@ class Client:
 
     @mutating("creating a subscription")
     async def subscribe(self, emitter_id: str, listener_id: str, event_name: str | None = None) -> Subscription:
+        from .models import Subscription
+
         params = self._org_params({"emitter_id": emitter_id, "listener_id": listener_id, "event_name": event_name})
         body = await self.request("POST", "/subscriptions", params=params)
         data = _record_of(body)
@@ -595,6 +664,8 @@ class Client:
     async def list_subscriptions(
         self, *, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[Subscription]:
+        from .models import Subscription
+
         return await self._page(
             Subscription, "/users/me/subscriptions", {"limit": limit, "after": after, "before": before}
         )
@@ -607,6 +678,8 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Subscription]:
+        from .models import Subscription
+
         org = org_id or self._need_org()
         return await self._page(
             Subscription, f"/orgs/{_seg(org)}/subscriptions", {"limit": limit, "after": after, "before": before}
@@ -614,12 +687,16 @@ class Client:
 
     @mutating("creating a webhook")
     async def create_webhook(self, url: str, *, name: str | None = None, description: str | None = None) -> Webhook:
+        from .models import Webhook
+
         params = self._org_params({"url": url, "name": name, "description": description})
         return await self._one(Webhook, "POST", "/webhooks", params=params)
 
     async def list_webhooks(
         self, *, limit: int | None = None, after: str | None = None, before: str | None = None
     ) -> Page[Webhook]:
+        from .models import Webhook
+
         return await self._page(Webhook, "/users/me/webhooks", {"limit": limit, "after": after, "before": before})
 
     @mutating("deleting a webhook")
@@ -640,6 +717,8 @@ class Client:
         auto_deploy: bool | None = None,
     ) -> Workflow:
         """Steps are addressed by namespace (`{namespace, props}`), triggers by index (`{props}`)."""
+        from .models import Workflow
+
         settings = {k: v for k, v in {"name": name, "auto_deploy": auto_deploy}.items() if v is not None}
         body = self._org_params(
             {
@@ -653,6 +732,8 @@ class Client:
         return await self._one(Workflow, "POST", "/workflows", json={k: v for k, v in body.items() if v is not None})
 
     async def get_workflow(self, workflow_id: str) -> Workflow:
+        from .models import Workflow
+
         workflow = await self._one(Workflow, "GET", f"/workflows/{_seg(workflow_id)}", params=self._org_params())
         return workflow if workflow.id else workflow.model_copy(update={"id": workflow_id})
 
@@ -687,6 +768,8 @@ class Client:
         error_redirect_uri: str | None = None,
         webhook_uri: str | None = None,
     ) -> ConnectToken:
+        from .models import ConnectToken
+
         body = _clean(
             {
                 "external_user_id": external_user_id,
@@ -712,12 +795,16 @@ class Client:
         after: str | None = None,
         before: str | None = None,
     ) -> Page[Account]:
+        from .models import Account
+
         params = _account_filters(app, oauth_app_id, external_user_id, include_credentials, limit, after, before)
         return await self._page(
             Account, self._connect("/accounts"), params, nested="accounts", headers=self._env_header
         )
 
     async def get_connect_account(self, account_id: str, *, include_credentials: bool = False) -> Account:
+        from .models import Account
+
         params = {"include_credentials": include_credentials or None}
         return await self._one(
             Account, "GET", self._connect(f"/accounts/{_seg(account_id)}"), params=params, headers=self._env_header
@@ -740,6 +827,8 @@ class Client:
         await self.request("DELETE", path, headers=self._env_header)
 
     async def connect_info(self) -> ConnectInfo:
+        from .models import ConnectInfo
+
         return await self._one(ConnectInfo, "GET", self._connect("/info"), headers=self._env_header)
 
     # --- the live stream -----------------------------------------------------------------------------------------------
@@ -822,6 +911,10 @@ def _list_in(data: dict[str, Any], nested: str | None) -> Any:
 
 
 def _validate(model: type[M], data: Any, method: str, path: str) -> M:
+    import pydantic
+
+    from .models import without_nulls
+
     try:
         try:
             return model.model_validate(data)

@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticUndefined
 
 from . import jsontext
+from .eventid import event_key as event_key  # defined apart, to be read without pydantic; still found here
 
 
 def _to_datetime(value: Any) -> Any:
@@ -337,16 +338,6 @@ class EventMetadata(Plain):
     name: str | None = None
     truncated: bool | None = None
     event_size: int | None = None
-
-
-def event_key(event_id: str | None) -> tuple[int, int] | None:
-    """`<epoch-ms>-<seq>` as a pair that orders by time; None for other ids."""
-    if not event_id:
-        return None
-    ms, sep, seq = event_id.partition("-")
-    if not (sep and ms.isascii() and ms.isdigit() and seq.isascii() and seq.isdigit()):
-        return None
-    return int(ms), int(seq)
 
 
 class EventSummary(Plain):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .models import Page
+if TYPE_CHECKING:
+    from .models import Page
+
 
 T = TypeVar("T")
 Fetch = Callable[..., Awaitable["Page[T]"]]  # a string: Page[T] at import would build the generic model (~5 ms)

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from .errors import ApiError, AuthError, NotFoundError
-from .models import EventSummary, Page
+
+if TYPE_CHECKING:
+    from .models import EventSummary, Page
 
 Fetch = Callable[..., Awaitable["Page[EventSummary]"]]  # a string: not built at import
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import jsontext
-from .models import EventMetadata, EventSummary, without_nulls
+
+if TYPE_CHECKING:
+    from .models import EventSummary
 
 
 @cache
@@ -27,6 +29,8 @@ def summary_validator() -> Callable[[str], EventSummary]:
     around it. Built on first use, not at import: building it cost the start about 10 ms, and the
     first screen shows no event.
     """
+    from .models import EventSummary  # here, as everywhere on the stream's path: pydantic is not imported at start
+
     return EventSummary.__pydantic_validator__.validate_json
 
 
@@ -64,6 +68,8 @@ def summary_of_data(data: str, event_id: str | None, name: str, source_id: str) 
 
 def other_event(data: str, event_id: str | None, name: str, source_id: str) -> EventSummary:
     """What is not a summary: a summary-shaped dict pydantic-core would not parse, or a bare payload."""
+    from .models import EventMetadata, EventSummary, without_nulls
+
     try:
         value: Any = jsontext.loads(data)
     except ValueError:

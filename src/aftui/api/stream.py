@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -30,9 +31,12 @@ from .errors import (
     error_for,
     transport_message,
 )
-from .models import EventSummary, event_key
+from .eventid import event_key
 from .rawevent import RawEvent, other_event, summary_of_data, summary_validator
 from .sse import NotAnEventStream, SseEvent, aiter_sse_chunks
+
+if TYPE_CHECKING:
+    from .models import EventSummary
 
 
 @dataclass(frozen=True)

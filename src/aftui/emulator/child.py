@@ -11,6 +11,7 @@ The parent's side (`EmulatorProcess`) imports nothing of the server: that is the
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import subprocess
@@ -85,6 +86,9 @@ class EmulatorProcess:
 
 def main(argv: list[str] | None = None) -> int:
     skip_unused_imports()  # the demo waits for this process: it starts as lean as the `aftui` command
+    # Nor does it collect garbage until the demo is built, which makes objects by the hundred thousand and
+    # little garbage: the collections walked them all again and again (`_serve` freezes them, then collects).
+    gc.disable()
     parser = argparse.ArgumentParser(prog="python -m aftui.emulator.child")
     parser.add_argument("--fd", type=int, required=True, help="the listening socket, bound by the parent")
     parser.add_argument("--seed", type=int, default=1)
@@ -115,6 +119,8 @@ def _serve(args: argparse.Namespace) -> None:
         server = uvicorn.Server(server_config(emulator, host, port, "warning", own_logging=False))
         threading.Thread(target=_exit_at_eof, args=(server,), name="parent-watch", daemon=True).start()
         print(json.dumps(emulator.describe()), flush=True)
+        gc.freeze()  # the modules and the demo's data live as long as the process: no collection walks them again
+        gc.enable()
         asyncio.run(server.serve(sockets=[sock]))
 
 

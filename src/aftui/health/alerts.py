@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..api.models import EventSummary
 from ..fingerprint import error_key
 from .board import HOUR_MS, MINUTE_MS, error_line, event_ms
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 AlertKind = Literal["new", "spike"]
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..api.models import EventSummary
 from ..fingerprint import name_and_message
 from ..text import visible
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 SubjectKind = Literal["workflow", "source"]
 

@@ -18,13 +18,16 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..api import StreamState
-from ..api.models import EventSummary
 from ..journal.backend import EventJournal
 from ..monitor import Monitor, Record, Target
 from .alerts import Alert, AlertTracker
 from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
 MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the overlap with load_history)

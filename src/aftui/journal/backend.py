@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
-from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
 from .replays import ReplayRow
 from .store import Gap
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 __all__ = ["EventJournal", "ReplayStore"]
 

@@ -17,13 +17,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ..api import jsontext
-from ..api.models import EventMetadata, EventSummary, event_key
+from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 Row = tuple[Any, ...]
 
@@ -56,6 +59,8 @@ def _summary_row(event: EventSummary, emitter_id: str | None, now: float) -> Row
 def _metadata_json() -> Callable[..., bytes]:
     """model_dump then json.dumps, in one pass of pydantic-core: the same compact UTF-8 text, 8x faster.
     Built on first use: at import it built the model at every start."""
+    from ..api.models import EventMetadata  # here: pydantic is not imported before the first screen
+
     return EventMetadata.__pydantic_serializer__.to_json
 
 
@@ -122,6 +127,8 @@ def summary_of_row(
         meta = {}
     meta.setdefault("emitter_id", emitter_id)
     event = _loads(payload) if payload else None
+    from ..api.models import EventMetadata, EventSummary
+
     try:
         return EventSummary.model_validate(
             {"id": event_id, "indexed_at_ms": indexed_at_ms, "event": event, "metadata": meta}

@@ -19,14 +19,16 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
 from . import queries
 from .dbfile import connect, is_corrupt, move_aside
 from .replays import ReplayLog
 from .rows import Row, row_of, summary_of_row
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Gap", "Journal", "JournalTooNew", "Recovery", "fts5_available"]
 

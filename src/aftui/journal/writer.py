@@ -25,13 +25,15 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Self
+from typing import TYPE_CHECKING, Self, TypeAlias
 
-from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
 from .backend import EventJournal
 from .dbfile import why
 from .store import Gap
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 __all__ = ["JournalStatus", "JournalWriter"]
 
@@ -42,7 +44,7 @@ MAX_WAITING = 200_000  # events kept in memory while writes fail; newer ones are
 RETRY_FIRST_S = 0.25
 RETRY_MOST_S = 2.0
 
-Event = EventSummary | RawEvent
+Event: TypeAlias = "EventSummary | RawEvent"  # a string: the models are not imported to write events
 Batch = tuple[str | None, list[Event]]
 
 

@@ -10,9 +10,13 @@ them) are remembered in a bounded set instead.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
-from ..api.models import EventSummary, event_key
+from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 OTHER_IDS = 2000  # ids without a key remembered per feed
 

@@ -12,16 +12,19 @@ import asyncio
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, TypeAlias
 
 from ..api import ApiError, Client, StreamState
-from ..api.models import EventSummary
 from ..api.poll import EventPoller
 from ..api.rawevent import RawEvent
 from ..api.stream import FINAL
 from .dedupe import FeedCursor
 from .records import Target
 
-Deliver = Callable[[Target, EventSummary | RawEvent], None]
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
+
+Deliver: TypeAlias = "Callable[[Target, EventSummary | RawEvent], None]"  # a string: no model at import
 Report = Callable[[Target, StreamState], None]
 
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner

@@ -8,10 +8,13 @@ SQLite calls: the monitor makes them on its own thread or a worker's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..api.models import EventSummary
 from ..journal.backend import EventJournal
 from .records import Target
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 ERRORS = "$errors"
 

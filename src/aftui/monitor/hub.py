@@ -22,9 +22,10 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..api import ApiError, Client, StreamState
-from ..api.models import EventSummary, event_key
+from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
 from ..journal.backend import EventJournal
 from ..journal.store import Gap
@@ -35,6 +36,9 @@ from .history import history_of, resume_points, search_history
 from .records import Record, Target, gap_event
 from .tap import Batch, Tap
 from .twin import twin
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 log = logging.getLogger(__name__)
 

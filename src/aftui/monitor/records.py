@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..api.models import EventMetadata, EventSummary, event_key
+from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
 from ..journal.store import Gap
 from ..text import visible
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary
 
 Kind = Literal["source", "events", "errors"]
 
@@ -158,7 +161,7 @@ def _time_ms(event: EventSummary | RawEvent, seen: float) -> int:
     key = event.key
     if key is not None:
         return key[0]
-    indexed = event.indexed_at_ms if isinstance(event, EventSummary) else None  # a RawEvent always has a key
+    indexed = None if isinstance(event, RawEvent) else event.indexed_at_ms  # a RawEvent always has a key
     return indexed or int(seen * 1000)
 
 
@@ -168,6 +171,8 @@ def gap_event(gap: Gap, seen: float) -> EventSummary:
     It has no id (nothing from the service has), so it is never taken for an event: not journaled,
     not exported, not replayed.
     """
+    from ..api.models import EventMetadata, EventSummary  # here: no model is imported before the first screen
+
     last = event_key(gap.to_id)
     return EventSummary(
         id=None,

@@ -7,6 +7,7 @@ implements (they sit below it and cannot import it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -69,6 +70,7 @@ HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are l
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
 HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
+FIRST_SCREEN_S = 2.0  # the longest /users/me waits for Health's first rows (a slow listing: the header first)
 
 
 class AftuiApp(App[None]):
@@ -113,6 +115,8 @@ class AftuiApp(App[None]):
         self._wanted_pane: str | None = None
         # Set once a pane was first built: Health's feeds wait for the frame that draws its rows.
         self._pane_built = asyncio.Event()
+        # Set once Health's rows are painted (or could not be listed): who the user is is asked for then.
+        self._health_painted = asyncio.Event()
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
@@ -263,6 +267,8 @@ class AftuiApp(App[None]):
                 # pane built, not once it is up: the pane draws the board it finds when it mounts.
                 self.start_health()
         if client.uses_user_key:
+            if configured is not None and self.start_pane == "health":
+                await self._first_screen_first()
             try:
                 session.user = await session.client.me()
                 self.connection("ok")
@@ -274,6 +280,12 @@ class AftuiApp(App[None]):
         self._follow_users_workspace()
         self.refresh_headers()
         self._first_pane()
+
+    async def _first_screen_first(self) -> None:
+        """Until Health's rows are painted, at most FIRST_SCREEN_S: the user's record is the first model read,
+        and reading it imports pydantic and the models (about 80 ms of a start), which the rows do not need."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._health_painted.wait(), FIRST_SCREEN_S)
 
     def _first_pane(self) -> None:
         session = session_of(self)
@@ -515,6 +527,7 @@ class AftuiApp(App[None]):
             targets = await default_targets(session)
         except ApiError as error:
             log.info("health: the workspace's sources could not be listed: %s", error.message)
+            self._health_painted.set()
             if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
                 self.report(error)
             return
@@ -534,6 +547,7 @@ class AftuiApp(App[None]):
             painted = asyncio.Event()
             self.call_after_refresh(painted.set)
             await painted.wait()
+            self._health_painted.set()
         history = None
         journal = health.journal
         if journal is not None and not health.started:

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..api import Client, RetryPolicy
-from ..api.models import EventSummary, Org, User
 from ..config import data_dir
 from ..journal.retention import JournalConfig, OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
+
+if TYPE_CHECKING:
+    from ..api.models import EventSummary, Org, User
 
 if TYPE_CHECKING:
     from ..monitor import Monitor

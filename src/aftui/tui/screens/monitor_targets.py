@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from functools import partial
 from typing import Any
 
 from textual.screen import Screen
 
 from ...api import ApiError
-from ...api.paging import iterate
 from ...discovery import workflows_in_subscriptions
 from ...monitor import Target
 from ..session import Session
@@ -18,6 +16,11 @@ from ..session import Session
 log = logging.getLogger("aftui.tui")
 
 MAX_SOURCES = 50  # "every source of the workspace" opens at most this many streams
+
+
+def _text(value: object) -> str:
+    """A field of the service's JSON that should be text; anything else reads as missing."""
+    return value if isinstance(value, str) else ""
 
 
 def targets_of(screen: Screen[Any]) -> list[Target] | None:
@@ -43,12 +46,9 @@ async def default_targets(session: Session) -> list[Target]:
     org = client.org_id
 
     async def sources() -> list[Target]:
-        found: list[Target] = []
-        async for source in iterate(partial(client.list_workspace_sources, org) if org else client.list_sources):
-            found.append(Target("source", source.id, source.name or source.id))
-            if len(found) >= MAX_SOURCES:
-                break
-        return found
+        # As JSON, not models: Health lists these for the first screen, before pydantic is imported.
+        found = await client.list_json("sources", most=MAX_SOURCES)
+        return [Target("source", s["id"], _text(s.get("name")) or s["id"]) for s in found if _text(s.get("id"))]
 
     async def subscribed() -> list[str]:
         try:

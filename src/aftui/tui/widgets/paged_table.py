@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -26,12 +26,14 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import CellDoesNotExist
 
 from ...api import ApiError, AuthError, Pager
-from ...api.models import Page
 from ...text import visible
 from ..collector import rows_kept
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
 from .column_widths import set_widths
+
+if TYPE_CHECKING:
+    from ...api.models import Page
 
 log = logging.getLogger("aftui.tui")
 T = TypeVar("T")
