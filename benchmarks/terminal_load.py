@@ -73,6 +73,7 @@ from terminal import HEIGHT, WIDTH, Emulator, Pane, _only_a_prompt
 
 BIN = Path(sys.executable).parent
 AFTUI = BIN / "aftui"
+AFTUI_ENV: dict[str, str] = {}  # more of aftui's environment: `--src` puts another checkout's package first
 PER_SOURCE = 25_000
 EVENTS = 2 * PER_SOURCE
 SCALE = 10_000
@@ -356,7 +357,7 @@ class MonitorRun:
         try:
             info = self.emulator.info
             self.sources = [deploy(info, "bench a"), deploy(info, "bench b")]
-            self.pane = ControlPane(name, self.emulator.env)
+            self.pane = ControlPane(name, {**self.emulator.env, **AFTUI_ENV})
             self.pid = start_in(self.pane, str(AFTUI))
             self.pane.wait_for(lambda s: "Health: what is failing" in s, 60, "aftui's first screen")
             self.pane.send("m")
@@ -633,7 +634,7 @@ def paged_to_end(pane: Pane, last: str, total: int) -> int:
 
 def rss_aftui(home: Path, emulator: Emulator, round_: int, last: str, total: int) -> dict[str, float]:
     env = {**emulator.env, "AFTUI_DATA_DIR": str(home / f"rss-data-{round_}")}
-    pane = Pane(f"load-rss-aftui-{round_}-{os.getpid()}", env)
+    pane = Pane(f"load-rss-aftui-{round_}-{os.getpid()}", {**env, **AFTUI_ENV})
     pid = None
     try:
         pid = start_in(pane, str(AFTUI))
@@ -720,9 +721,18 @@ def rss_figure(home: Path, rounds: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--src",
+        type=Path,
+        metavar="SRC",
+        help="the monitor's figures of aftui from another checkout's src/ (a worktree of an older commit), to compare",
+    )
     parser.add_argument("--figure", choices=["keys", "cpu", "rss"], action="append", help="only these (default: all)")
     parser.add_argument("--key-every", type=float, default=KEY_EVERY_S, help="seconds between two key presses")
     args = parser.parse_args()
+    if args.src is not None:
+        AFTUI_ENV["PYTHONPATH"] = str(args.src)
+        compileall.compile_dir(args.src / "aftui", quiet=1)
     if shutil.which("tmux") is None:
         sys.exit("tmux is needed: the figures are taken in a real terminal")
     # aftui's bytecode, as an install writes it (see terminal.py).
