@@ -1,6 +1,6 @@
 """Figures of aftui as a user sees them: in a real terminal (tmux, 120x36), against references in the same run.
 
-    .venv/bin/python benchmarks/terminal.py [--rounds 8]
+    .venv/bin/python benchmarks/terminal.py [--rounds 8] [--before OTHER/src]
 
 Each figure is the median of `--rounds` launches, the programs interleaved
 round by round (floor, aftui, aftui demo, floor, ...) so that whatever else

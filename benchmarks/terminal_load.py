@@ -1,6 +1,6 @@
 """Figures of aftui under load as a user sees them: in a real terminal (tmux, 120x36), against references in the same run.
 
-    .venv/bin/python benchmarks/terminal_load.py [--rounds 3] [--figure keys|cpu|rss]
+    .venv/bin/python benchmarks/terminal_load.py [--rounds 3] [--figure keys|cpu|rss] [--src OTHER/src]
 
 Each figure is printed as one JSON line with its samples, the reference
 measured in the same run, the ratio and the issue's target (issue 17).
