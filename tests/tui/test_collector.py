@@ -127,3 +127,18 @@ def test_start_kept_turns_collections_back_on() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_the_models_are_frozen_only_in_the_apps_own_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Imported after the first screen, pydantic and the models are frozen as the start's modules were; in a
+    test process (no `start_kept`), nothing is."""
+    monkeypatch.setattr(collector, "_kept_at_start", False)
+    before = gc.get_freeze_count()
+    collector.models_kept()
+    assert gc.get_freeze_count() == before
+    monkeypatch.setattr(collector, "_kept_at_start", True)
+    try:
+        collector.models_kept()
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()

@@ -122,13 +122,13 @@ def summary_of_row(
     event_id: str, indexed_at_ms: int | None, payload: str | None, metadata: str | None, emitter_id: str
 ) -> EventSummary:
     """The event a row holds. Deep payloads are cut as everywhere else (jsontext); bad metadata is dropped, not raised."""
+    from ..api.models import EventMetadata, EventSummary  # here: pydantic is not imported before the first screen
+
     meta = _loads(metadata) if metadata else {}
     if not isinstance(meta, dict):
         meta = {}
     meta.setdefault("emitter_id", emitter_id)
     event = _loads(payload) if payload else None
-    from ..api.models import EventMetadata, EventSummary
-
     try:
         return EventSummary.model_validate(
             {"id": event_id, "indexed_at_ms": indexed_at_ms, "event": event, "metadata": meta}

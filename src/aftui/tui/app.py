@@ -30,6 +30,7 @@ from ..monitor.feeds import INPUT_FIRST_S
 from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
+from .collector import models_kept
 from .focus import keep_focus
 from .host import Host, session_of
 from .messages import AuthFailed, ViewValue
@@ -274,6 +275,7 @@ class AftuiApp(App[None]):
                 self.connection("ok")
             except ApiError as error:
                 self.report(error)
+            models_kept()  # imported for the user's record, the first model of the start
         if configured is not None:
             self._user_known(configured)
             return

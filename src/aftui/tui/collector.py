@@ -32,18 +32,29 @@ _started = False
 _holds = 0
 _threshold = 10  # the gen-2 threshold to restore when the last hold ends
 _last_full = 0.0
+_kept_at_start = False  # `start_kept` ran: this process is the app, not a test of it
 
 
 def start_kept() -> None:
-    """What the imports made (modules, classes, pydantic's and Textual's tables) lives as long as the process:
+    """What the imports made (modules, classes, Textual's tables) lives as long as the process:
     frozen before the app runs, so that the full collection the start's allocations trigger walks only the
     app's own objects. Unfrozen, it walked them all right after the first screen (a 58 ms collection in a
     101 ms frame, in which a key waited).
 
     Collections are on again from here: `aftui` paused them for the imports (`cli.entry`).
     """
+    global _kept_at_start
+    _kept_at_start = True
     gc.freeze()
     gc.enable()
+
+
+def models_kept() -> None:
+    """Pydantic and the models, imported once the first screen is up (the app's `_start`), live as long as the
+    process too: out of the collector's sight, as `start_kept` put the modules imported before. Only in the
+    app's own process: a test's would pin the garbage of every app it runs before."""
+    if _kept_at_start:
+        gc.freeze()
 
 
 def rows_kept(count: int) -> None:
