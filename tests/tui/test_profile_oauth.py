@@ -67,17 +67,21 @@ async def test_a_wrong_secret_shows_the_servers_message(
         screen.query_one("#test_oauth", Button).press()
         await wait_for(pilot, lambda: "✗" in status_text(screen), 15)
         assert "The service said: OAuth client credentials refused" in status_text(screen)
-        assert screen.query_one("#client_secret", Input).has_focus
+        # Focus moves a message after the status is written (Widget.focus is deferred): waited for, not raced.
+        secret = screen.query_one("#client_secret", Input)
+        await wait_for(pilot, lambda: secret.has_focus, 5, says=lambda: f"focus on {app.focused!r}")
         assert screen.query_one("#client_secret", Input).value == "not-the-secret"
         screen.query_one("#base_url", Input).value = emulator.root_url  # without /v1: no token endpoint there
         screen.query_one("#client_secret", Input).value = info["oauth_client_secret"]
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: "base URL right" in status_text(screen), 15)
-        assert screen.query_one("#base_url", Input).has_focus
+        base_url = screen.query_one("#base_url", Input)
+        await wait_for(pilot, lambda: base_url.has_focus, 5, says=lambda: f"focus on {app.focused!r}")
         screen.query_one("#client_id", Input).value = ""
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: "client id" in status_text(screen))
-        assert screen.query_one("#client_id", Input).has_focus
+        client_id = screen.query_one("#client_id", Input)
+        await wait_for(pilot, lambda: client_id.has_focus, 5, says=lambda: f"focus on {app.focused!r}")
     assert not config_file.exists()
 
 
