@@ -119,9 +119,9 @@ async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_be
     app.start_health = start_health  # type: ignore[method-assign]
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await wait_for(pilot, lambda: bool(app.query(HealthPane)), timeout=10, says="the Health pane is up")
+            await wait_for(pilot, lambda: bool(app.query(HealthPane)), timeout=10)
             pane = app.query_one(HealthPane)
-            await wait_for(pilot, lambda: pane.table.row_count > 0, timeout=10, says="its rows are drawn")
+            await wait_for(pilot, lambda: pane.table.row_count > 0, timeout=10)
             assert listed_before_the_pane[0] is True
             assert app.health is not None and not app.health.started  # nothing counted: the journal is held
             assert str(pane.table.get_row_at(0)[3]) == "…"
