@@ -546,7 +546,7 @@ class AftuiApp(App[None]):
             health.know(subjects)
             self._show_health()
             await self._pane_built.wait()  # listed before the first pane was up (`_start`): it draws them
-            self._show_health()  # told while it was being mounted, it counted itself unmounted and drew nothing
+            self._show_health()  # told while being mounted and not yet shown, it had drawn nothing
             painted = asyncio.Event()
             self.call_after_refresh(painted.set)
             await painted.wait()
