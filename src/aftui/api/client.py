@@ -36,6 +36,7 @@ from .errors import (
     error_for,
     transport_message,
 )
+from .paging import next_cursor
 from .stream import Connection, SourceStream
 
 if TYPE_CHECKING:
@@ -356,10 +357,9 @@ class Client:
             params = {"limit": min(100, most - len(found)), "after": cursor}
             items, info = await self._page_parts(path, params)
             found += [item for item in items if isinstance(item, dict)][: most - len(found)]
-            cursor = info.get("end_cursor")
-            if not items or not isinstance(cursor, str) or not cursor or cursor in seen:  # a cursor twice: a loop
+            cursor = next_cursor(info.get("end_cursor"), bool(items), seen)
+            if cursor is None:
                 break
-            seen.add(cursor)
         return found
 
     def _org_params(self, params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -13,6 +13,15 @@ T = TypeVar("T")
 Fetch = Callable[..., Awaitable["Page[T]"]]  # a string: Page[T] at import would build the generic model (~5 ms)
 
 
+def next_cursor(cursor: object, got_items: bool, seen: set[str]) -> str | None:
+    """The cursor to ask for the next page with, remembered in `seen`; None once the list has ended: a page
+    without items or without a cursor, or a cursor handed back twice (which would loop us forever)."""
+    if not got_items or not isinstance(cursor, str) or not cursor or cursor in seen:
+        return None
+    seen.add(cursor)
+    return cursor
+
+
 async def iterate(fetch: Fetch[T], /, *, page_size: int = 100, **params: Any) -> AsyncIterator[T]:
     """Every item of a paginated list: `async for app in iterate(client.list_apps, q="git")`."""
     pager = Pager(fetch, page_size=page_size, **params)
@@ -49,12 +58,10 @@ class Pager(Generic[T]):
         self.items.extend(page.items)
         if page.total is not None:
             self.total = page.total
-        cursor = page.page_info.end_cursor
-        # A server that hands back a cursor twice would loop us forever.
-        if not cursor or not page.items or cursor in self._seen_cursors:
+        cursor = next_cursor(page.page_info.end_cursor, bool(page.items), self._seen_cursors)
+        if cursor is None:
             self.done = True
         else:
-            self._seen_cursors.add(cursor)
             self._cursor = cursor
         return page.items
 
