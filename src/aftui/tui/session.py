@@ -24,8 +24,6 @@ from ..known import KnownWorkflows
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary, Org, User
-
-if TYPE_CHECKING:
     from ..monitor import Monitor
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
