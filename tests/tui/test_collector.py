@@ -130,15 +130,20 @@ def test_start_kept_turns_collections_back_on() -> None:
 
 
 def test_the_models_are_frozen_only_in_the_apps_own_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Imported after the first screen, pydantic and the models are frozen as the start's modules were; in a
-    test process (no `start_kept`), nothing is."""
+    """Imported after the first screen, pydantic and the models are frozen as the start's modules were, once; in
+    a test process (no `start_kept`), nothing is."""
     monkeypatch.setattr(collector, "_kept_at_start", False)
+    monkeypatch.setattr(collector, "_models_kept", False)
     before = gc.get_freeze_count()
     collector.models_kept()
     assert gc.get_freeze_count() == before
     monkeypatch.setattr(collector, "_kept_at_start", True)
     try:
         collector.models_kept()
-        assert gc.get_freeze_count() > before
+        frozen = gc.get_freeze_count()
+        assert frozen > before
+        kept = [Line() for _ in range(100)]  # made after: a second start of the app (a profile switch)
+        collector.models_kept()
+        assert gc.get_freeze_count() == frozen and kept  # once a process: what is on screen then is not pinned
     finally:
         gc.unfreeze()

@@ -33,6 +33,7 @@ _holds = 0
 _threshold = 10  # the gen-2 threshold to restore when the last hold ends
 _last_full = 0.0
 _kept_at_start = False  # `start_kept` ran: this process is the app, not a test of it
+_models_kept = False
 
 
 def start_kept() -> None:
@@ -51,9 +52,14 @@ def start_kept() -> None:
 
 def models_kept() -> None:
     """Pydantic and the models, imported once the first screen is up (the app's `_start`), live as long as the
-    process too: out of the collector's sight, as `start_kept` put the modules imported before. Only in the
-    app's own process: a test's would pin the garbage of every app it runs before."""
-    if _kept_at_start:
+    process too: out of the collector's sight, as `start_kept` put the modules imported before.
+
+    Once a process, however many times the app starts over (a profile switch): a freeze without a collection
+    pins the lines on screen then, as the first `rows_kept` does. Only in the app's own process: a test's
+    would pin the garbage of every app it runs before."""
+    global _models_kept
+    if _kept_at_start and not _models_kept:
+        _models_kept = True
         gc.freeze()
 
 
