@@ -94,7 +94,7 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         org = app.session.client.org_id
         sources = {s.name for s in emulator.emulator.store.sources.values() if s.org_id == org}
         assert sources <= {r.subject.label for r in rows if r.subject.kind == "source"}
-        cells = [str(c) for c in pane.table.get_row_at(0)]
+        cells = [str(c) for c in pane.table.row(0)]
         assert cells[1] == ORDERS and cells[3] == str(rows[0].errors_1h) and cells[4] == str(rows[0].errors_24h)
         assert cells[8] == "ValidationError: Missing required field: customer_email"
         # The highlighted row's last error, in full width under the table.
@@ -124,7 +124,7 @@ async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_be
             await wait_for(pilot, lambda: pane.table.row_count > 0, timeout=10)
             assert listed_before_the_pane[0] is True
             assert app.health is not None and not app.health.started  # nothing counted: the journal is held
-            assert str(pane.table.get_row_at(0)[3]) == "…"
+            assert str(pane.table.row(0)[3]) == "…"
         finally:
             reading.set()
 
@@ -140,9 +140,12 @@ async def test_the_board_fits_its_width_and_never_scrolls_sideways(make_app, emu
         await pilot.press("right", "right", "right", "end")
         await pilot.pause()
         assert table.max_scroll_x == 0 and table.scroll_x == 0
-        widths = {key.value: column.width for key, column in table.columns.items()}
+        widths = table.widths
         assert widths["name"] >= 16 and widths["spark"] == 15
         assert (widths["message"] > 0) == (size[0] > 100)
+        assert table.cursor_row == table.row_count - 1  # `end` went to the last row, not sideways
+        await pilot.press("home")
+        await pilot.pause()
         assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
 
 
@@ -153,7 +156,7 @@ async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emula
         before = pane.rows[0].errors_1h
         post_order(emulator, {"order_id": "ord_new", "sku": "SKU-1001"})
         await wait_for(pilot, lambda: pane.rows[0].errors_1h == before + 1, timeout=10)
-        assert str(pane.table.get_row_at(0)[3]) == str(before + 1)
+        assert str(pane.table.row(0)[3]) == str(before + 1)
 
 
 @pytest.mark.parametrize("bell", [True, False], ids=["bell", "no-bell"])

@@ -16,25 +16,25 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from ...health import HealthRow, age, sparkline
 from ...text import visible
 from ..host import host
-from ..widgets.column_widths import set_widths
+from ..widgets.board import PADDING, Board, BoardColumn
 from ..widgets.pane import Pane
 
 STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
-COLUMNS: list[tuple[str, str, int]] = [
-    ("state", " ", 1),
-    ("name", "Name", 24),
-    ("kind", "Kind", 4),
-    ("e1h", "1h", 4),
-    ("e24h", "24h", 4),
-    ("last_error", "Err ago", 7),
-    ("last_event", "Evt ago", 7),
-    ("spark", "Events/min", 15),
-    ("message", "Last error", 60),
+COLUMNS = [
+    BoardColumn("state", " ", 1),
+    BoardColumn("name", "Name", 24),
+    BoardColumn("kind", "Kind", 4),
+    BoardColumn("e1h", "1h", 4),
+    BoardColumn("e24h", "24h", 4),
+    BoardColumn("last_error", "Err ago", 7),
+    BoardColumn("last_event", "Evt ago", 7),
+    BoardColumn("spark", "Events/min", 15),
+    BoardColumn("message", "Last error", 60),
 ]
 # The table is fitted to its width (`_fit_columns`): the last error gets what is left, down to nothing (the
 # detail under the table shows it whole), then the name gives up to NAME_GIVES cells, so that on 80 columns
@@ -91,15 +91,12 @@ class HealthPane(Pane):
     def compose(self) -> ComposeResult:
         yield Static(Text("Health: what is failing, since when"), classes="pane-title")
         yield Static(Text("Reading the journal and the feeds…", style="dim"), id="health-note")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="health-table")
-        for key, label, width in COLUMNS:
-            table.add_column(label, key=key, width=width)
-        yield table
+        yield Board(COLUMNS, id="health-table")
         yield Static(id="health-detail")
 
     @property
-    def table(self) -> DataTable[Text]:
-        return self.query_one("#health-table", DataTable)
+    def table(self) -> Board:
+        return self.query_one("#health-table", Board)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
@@ -110,12 +107,12 @@ class HealthPane(Pane):
         width = table.size.width - table.styles.scrollbar_size_vertical
         if width <= 0:
             return
-        pad = 2 * table.cell_padding
-        widths = {key: w for key, _, w in COLUMNS}
+        pad = 2 * PADDING
+        widths = {c.key: c.width for c in COLUMNS}
         spare = width - sum(w + pad for w in widths.values()) + widths["message"]
         widths["message"] = max(0, spare)
         widths["name"] -= min(NAME_GIVES, max(0, -spare))
-        set_widths(table, widths)
+        table.set_widths(widths)
 
     def on_mount(self) -> None:
         host(self).start_health()
@@ -146,17 +143,12 @@ class HealthPane(Pane):
         if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
             # Each tick would otherwise redraw the whole table, every second, mostly to the same text.
             for ident, new in cells.items():
-                for (key, _, _), before, cell in zip(COLUMNS, self._drawn[ident], new, strict=True):
-                    if not _same(before, cell):
-                        table.update_cell(ident, key, cell)
+                if not all(_same(before, cell) for before, cell in zip(self._drawn[ident], new, strict=True)):
+                    table.update_row(ident, new)
         else:
             # At the top, the cursor stays at the top (what needs attention most); elsewhere it follows its row.
             at = old[table.cursor_row] if self.rows and 0 < table.cursor_row < len(old) else None
-            table.clear()
-            for ident in keys:
-                table.add_row(*cells[ident], key=ident)
-            if at in keys:
-                table.move_cursor(row=keys.index(at), animate=False)
+            table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
         self._drawn = cells
 
@@ -173,7 +165,7 @@ class HealthPane(Pane):
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
         self.query_one("#health-note", Static).update(text)
 
-    @on(DataTable.RowHighlighted, "#health-table")
+    @on(Board.RowHighlighted, "#health-table")
     def _highlighted(self) -> None:
         self._detail()
 
@@ -195,8 +187,8 @@ class HealthPane(Pane):
             text.append("No error in the last 24 hours seen by aftui.", style="dim")
         self.query_one("#health-detail", Static).update(text)
 
-    @on(DataTable.RowSelected, "#health-table")
-    def _open(self, event: DataTable.RowSelected) -> None:
+    @on(Board.RowSelected, "#health-table")
+    def _open(self, event: Board.RowSelected) -> None:
         event.stop()
         row = self.current()
         if row is None:

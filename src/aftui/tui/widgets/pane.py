@@ -29,10 +29,10 @@ class Pane(Vertical):
 
     def focus_main(self) -> None:
         """Focus the pane's list: the first table, tree or option list on show."""
-        from textual.widgets import DataTable, OptionList, Tree
-
-        for widget in self.query("*"):
-            if isinstance(widget, (DataTable, OptionList, Tree)) and widget.display:
+        # By type name, which matches subclasses too: importing DataTable and Tree to test against them would
+        # cost the start, whose Health pane has neither, about 5 ms.
+        for widget in self.query("Board, DataTable, OptionList, Tree"):
+            if widget.display:
                 # At once, not on the next message as widget.focus() does: a key typed right after the pane's
                 # number (`0 enter`) must reach this list, not the one of the pane left behind.
                 self.screen.set_focus(widget)

@@ -1,0 +1,130 @@
+"""The Board (Health's table, drawn line by line): moving, choosing, scrolling and drawing, on its own."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+
+from aftui.tui.widgets.board import Board, BoardColumn
+
+COLUMNS = [BoardColumn("name", "Name", 10), BoardColumn("n", "N", 3), BoardColumn("note", "Note", 8)]
+
+
+def _rows(count: int) -> list[tuple[str, list[Text]]]:
+    return [(f"k{i}", [Text(f"row {i}"), Text(str(i), style="bold red"), Text("—", style="dim")]) for i in range(count)]
+
+
+class _BoardApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[int] = []
+        self.selected: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield Board(COLUMNS)
+
+    @on(Board.RowHighlighted)
+    def _highlighted(self, event: Board.RowHighlighted) -> None:
+        self.highlighted.append(event.index)
+
+    @on(Board.RowSelected)
+    def _selected(self, event: Board.RowSelected) -> None:
+        self.selected.append(event.index)
+
+
+def _line(board: Board, y: int) -> str:
+    return board.render_line(y).text
+
+
+async def test_keys_move_the_cursor_and_enter_chooses_the_row_under_it() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(20))
+        board.focus()
+        await pilot.press("down", "j", "down")
+        assert board.cursor_row == 3
+        await pilot.press("up", "k")
+        assert board.cursor_row == 1
+        await pilot.press("end")
+        assert board.cursor_row == 19
+        await pilot.press("home", "pagedown")
+        assert board.cursor_row == 6  # 8 lines: a header and 7 rows, one kept in sight
+        await pilot.press("pageup", "up")
+        assert board.cursor_row == 0  # clamped at the top
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.selected == [1]
+        assert app.highlighted[-1] == 1 and app.highlighted[0] == 0
+
+
+async def test_the_header_stays_on_top_while_the_rows_scroll_to_the_cursor() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 6)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(20))
+        board.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert _line(board, 0).startswith(" Name        N    Note")
+        assert "row 19" in _line(board, board.size.height - 1)  # the last row, at the bottom, in sight
+        assert "row 0 " not in "".join(_line(board, y) for y in range(board.size.height))
+
+
+async def test_a_click_moves_the_cursor_and_a_click_on_the_highlighted_row_chooses_it() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(5))
+        await pilot.click(Board, offset=(2, 3))  # the header, then rows 0 and 1: row 2
+        await pilot.pause()
+        assert board.cursor_row == 2 and app.selected == []
+        await pilot.click(Board, offset=(2, 3))
+        await pilot.pause()
+        assert app.selected == [2]
+        await pilot.click(Board, offset=(2, 0))  # the header chooses nothing
+        await pilot.pause()
+        assert board.cursor_row == 2 and app.selected == [2]
+
+
+async def test_a_row_changed_in_place_keeps_the_cursor_and_is_drawn_again() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(5), cursor=3)
+        await pilot.pause()
+        before = _line(board, 2)
+        board.update_row("k1", [Text("renamed"), Text("7"), Text("")])
+        await pilot.pause()
+        assert board.cursor_row == 3
+        assert "renamed" in _line(board, 2) and _line(board, 2) != before
+        board.update_row("gone", [Text("x"), Text("x"), Text("x")])  # not on the board: nothing happens
+        assert board.row_count == 5
+
+
+async def test_cells_are_cut_to_their_column_and_a_zero_width_hides_one() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace([("a", [Text("a name far too long", overflow="ellipsis"), Text("[b]1[/b]"), Text("xy")])])
+        await pilot.pause()
+        row = _line(board, 1)
+        assert row.startswith(" a name fa…  [b…  xy")  # markup is not read: the cell's own text, cut to 3
+        board.set_widths({"n": 0})
+        await pilot.pause()
+        assert _line(board, 0).startswith(" Name        Note")
+        assert _line(board, 1).startswith(" a name fa…  xy")
+        assert len(_line(board, 1)) == board.scrollable_content_region.width
+
+
+async def test_an_empty_board_says_so_to_its_owner() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(2), cursor=1)
+        board.replace([])
+        await pilot.pause()
+        assert board.row_count == 0 and app.highlighted[-1] == -1
+        await pilot.press("enter")
+        assert app.selected == []
