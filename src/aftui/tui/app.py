@@ -37,7 +37,6 @@ from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
 from .widgets.footer import KeyFooter
-from .widgets.paged_table import PagedTable
 from .widgets.pane import Pane
 from .widgets.status import StatusHeader
 
@@ -224,6 +223,7 @@ class AftuiApp(App[None]):
             self._stop_health()
             self.start_health()
         from .screens.detail import DetailScreen
+        from .widgets.paged_table import PagedTable  # not at the top: the first screen shows none
 
         for screen in self.screen_stack:
             for table in screen.query(PagedTable):
@@ -262,11 +262,13 @@ class AftuiApp(App[None]):
             client.add_status_listener(self.connection)
         configured = client.org_id
         if configured is not None:
-            self.call_after_refresh(self._first_pane)  # once laid out: panes size their columns by the sidebar's
             if self.start_pane == "health":
-                # Its sources and subscriptions are asked for now, while the first frame is laid out and the
-                # pane built, not once it is up: the pane draws the board it finds when it mounts.
+                # Its sources and subscriptions are asked for now, and the pane built while they are on their
+                # way: it fits its board to its width when laid out, and draws the rows it finds when it mounts.
                 self.start_health()
+                self._first_pane()
+            else:
+                self.call_after_refresh(self._first_pane)  # once laid out: these size their columns by the sidebar's
         if client.uses_user_key:
             if configured is not None and self.start_pane == "health":
                 await self._first_screen_first()

@@ -24,7 +24,6 @@ from ..api import ApiError, AuthError, NetworkError, ReadOnlyError
 from ..text import visible
 from .host import host
 from .messages import AuthFailed
-from .widgets.paged_table import PagedTable
 
 T = TypeVar("T")
 
@@ -111,6 +110,10 @@ def refresh_lists(node: DOMNode, nouns: Iterable[str]) -> int:
     wanted = set(nouns)
     if not wanted:
         return 0
+    # Here, not at the top: the first screen, Health, shows no PagedTable, and the start would import it
+    # and the DataTable under it (about 10 ms) for nothing.
+    from .widgets.paged_table import PagedTable
+
     reloaded = 0
     for screen in node.app.screen_stack:
         for table in screen.query(PagedTable):
