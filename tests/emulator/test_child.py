@@ -10,8 +10,12 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from aftui.emulator.child import EmulatorProcess
+from aftui.emulator.identity import description, draw_identity
+from aftui.emulator.ids import IdFactory
+from aftui.emulator.server import Emulator, Options
 
 
 def _gone(pid: int, within: float = 15.0) -> bool:
@@ -42,6 +46,19 @@ def test_the_child_serves_the_demo_on_the_parents_socket_and_stops(tmp_path: Pat
     finally:
         emulator.stop()
     assert not emulator.running
+
+
+@pytest.mark.parametrize(
+    "options",
+    [Options(seed=1), Options(seed=7, activity=True), Options(seed=42, hostile=True), Options(seed=3, data="empty")],
+    ids=["demo", "activity", "hostile", "empty"],
+)
+def test_what_the_child_says_before_it_builds_is_what_the_built_emulator_says(options: Options) -> None:
+    """The child announces the demo's key, workspace and project from the seed alone, then builds: any id drawn
+    before the people's would give the built emulator other credentials than the TUI was told."""
+    root = "http://127.0.0.1:9"
+    said = description(draw_identity(IdFactory(options.seed)), root, seed=options.seed, activity=options.activity)
+    assert said == Emulator(options, root).describe()
 
 
 PARENT = """

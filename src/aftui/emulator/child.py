@@ -1,9 +1,11 @@
 """`aftui demo`'s emulator in a process of its own, built on the second core while the TUI imports on the first.
 
 The TUI's process binds the socket (so the URL is known at once, and requests made before the server is up
-wait in the listen backlog) and hands it down; the child builds the demo data, writes one JSON line (what
-`Emulator.describe()` says: the demo's key, workspace and project), then serves. It serves until its stdin
-closes, which happens when the TUI's process ends however it ends, so it never outlives the TUI.
+wait in the listen backlog) and hands it down. The child first writes one JSON line (what `Emulator.describe()`
+will say: the demo's key, workspace and project, which the seed alone gives: `identity.py`), then imports the
+server, builds the demo data and serves: the TUI makes its client and sends its first requests meanwhile. It
+serves until its stdin closes, which happens when the TUI's process ends however it ends, so it never outlives
+the TUI.
 
 The parent's side (`EmulatorProcess`) imports nothing of the server: that is the point.
 """
@@ -26,7 +28,7 @@ STARTUP_TIMEOUT_S = 60.0
 
 
 class EmulatorProcess:
-    """The demo's emulator, started in a child process; `describe()` waits until it has its data."""
+    """The demo's emulator, started in a child process; `describe()` waits for its first line, written at once."""
 
     def __init__(
         self,
@@ -57,7 +59,7 @@ class EmulatorProcess:
         self._info: dict[str, Any] | None = None
 
     def describe(self) -> dict[str, Any]:
-        """What a client needs (URLs, the demo's key, workspace and project), once the child has built it."""
+        """What a client needs (URLs, the demo's key, workspace and project): the child says it before it builds."""
         if self._info is None:
             assert self._process.stdout is not None
             line = self._process.stdout.readline()  # the child's first and only line
@@ -101,24 +103,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    import asyncio
     import socket
+
+    from .identity import description, draw_identity
+    from .ids import IdFactory
+    from .sockets import root_url_of
+
+    sock = socket.socket(fileno=args.fd)
+    root_url, activity = root_url_of(sock), args.activity == "on"
+    # Said before the server's modules are imported and the demo is built (about 200 ms): the TUI needs only this.
+    said = description(draw_identity(IdFactory(args.seed)), root_url, seed=args.seed, activity=activity)
+    print(json.dumps(said), flush=True)
+
+    import asyncio
     import threading
 
     import uvicorn
 
     from ..logs import configured
     from .server import Emulator, Options, server_config
-    from .sockets import root_url_of
 
-    sock = socket.socket(fileno=args.fd)
     host, port = sock.getsockname()[:2]
-    options = Options(host=host, port=port, seed=args.seed, activity=args.activity == "on", hostile=args.hostile)
+    options = Options(host=host, port=port, seed=args.seed, activity=activity, hostile=args.hostile)
     with configured(args.log_level, demo=True):
-        emulator = Emulator(options, root_url_of(sock))
+        emulator = Emulator(options, root_url)
+        if emulator.describe() != said:  # a draw added before the people's (identity.py): the TUI would be refused
+            raise RuntimeError("the demo's emulator built other credentials than it announced")
         server = uvicorn.Server(server_config(emulator, host, port, "warning", own_logging=False))
         threading.Thread(target=_exit_at_eof, args=(server,), name="parent-watch", daemon=True).start()
-        print(json.dumps(emulator.describe()), flush=True)
         gc.freeze()  # the modules and the demo's data live as long as the process: no collection walks them again
         gc.enable()
         asyncio.run(server.serve(sockets=[sock]))

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import catalog, operations
 from .core import Core
+from .identity import DemoIdentity, draw_identity
 from .runtime import run_sync
 from .store import Account, ConnectProject, EndUser, OAuthClient, Org, Source, User, Workflow
 from .traffic import ORDER_WEBHOOKS, ORDER_WORKFLOW, activity_requests
@@ -26,6 +27,7 @@ HISTORY_MS = 2 * 3600 * 1000
 
 @dataclass
 class DemoInfo:
+    identity: DemoIdentity
     api_key: str
     paid_api_key: str
     client_id: str
@@ -41,13 +43,16 @@ class DemoInfo:
 def populate(core: Core, *, data: str = "demo", scale: int = 0) -> DemoInfo:
     """Load the catalogue, the demo people and, for `data="demo"`, their resources."""
     store = core.store
+    # The people's ids first: the seed alone gives them, so the demo's emulator process can say them before it
+    # has built anything (identity.py, child.py).
+    identity = draw_identity(store.ids)
     for app in catalog.APPS:
         store.apps[app["id"]] = dict(app)
     for code in catalog.REGISTRY.values():
         operations.save_component(core, None, None, code, None, registry=True)
     for template in catalog.TEMPLATES:
         store.templates[template["id"]] = dict(template)
-    info = _people(core)
+    info = _people(core, identity)
     if data == "demo":
         rng = random.Random(core.settings.seed)
         _resources(core, info, rng)
@@ -56,10 +61,10 @@ def populate(core: Core, *, data: str = "demo", scale: int = 0) -> DemoInfo:
     return info
 
 
-def _people(core: Core) -> DemoInfo:
+def _people(core: Core, identity: DemoIdentity) -> DemoInfo:
     store, now = core.store, core.store.clock.now_ms()
     personal = Org(
-        store.ids.new("o_"),
+        identity.personal_org_id,
         "Dana's workspace",
         "dana",
         "dana@example.com",
@@ -70,14 +75,14 @@ def _people(core: Core) -> DemoInfo:
         10_000,
         2_310,
     )
-    acme = Org(store.ids.new("o_"), "Acme Ops", "acme-ops", "ops@acme.example", 250_000, 61_870)
+    acme = Org(identity.acme_org_id, "Acme Ops", "acme-ops", "ops@acme.example", 250_000, 61_870)
     for org in (personal, acme):
         store.orgs[org.id] = org
     user = User(
-        id=store.ids.new("u_"),
+        id=identity.user_id,
         username="dana",
         email="dana@example.com",
-        api_key=store.ids.token("", 32).lower(),
+        api_key=identity.api_key,
         plan="free",
         org_ids=[personal.id, acme.id],
         daily_compute_time_quota=1_800_000,
@@ -85,13 +90,13 @@ def _people(core: Core) -> DemoInfo:
         daily_invocations_quota=10_000,
         daily_invocations_used=2_310,
     )
-    paid_org = Org(store.ids.new("o_"), "Lumen Labs", "lumen", "billing@lumen.example", 2_000_000, 340_112)
+    paid_org = Org(identity.paid_org_id, "Lumen Labs", "lumen", "billing@lumen.example", 2_000_000, 340_112)
     store.orgs[paid_org.id] = paid_org
     paid = User(
-        id=store.ids.new("u_"),
+        id=identity.paid_user_id,
         username="lee",
         email="lee@lumen.example",
-        api_key=store.ids.token("", 32).lower(),
+        api_key=identity.paid_api_key,
         plan="paid",
         org_ids=[paid_org.id],
         billing_period_start_ts=(now - 9 * DAY_MS) // 1000,
@@ -100,10 +105,10 @@ def _people(core: Core) -> DemoInfo:
     )
     store.users[user.id] = user
     store.users[paid.id] = paid
-    client = OAuthClient(store.ids.token("", 22), store.ids.token("", 40), acme.id, "aftui demo")
+    client = OAuthClient(identity.client_id, identity.client_secret, acme.id, "aftui demo")
     store.oauth_clients[client.client_id] = client
     project = ConnectProject(
-        store.ids.new("proj_"),
+        identity.project_id,
         acme.id,
         "Acme Customer Portal",
         "Acme Portal",
@@ -111,7 +116,9 @@ def _people(core: Core) -> DemoInfo:
         now // 1000 - 120 * 86400,
     )
     store.projects[project.id] = project
-    return DemoInfo(user.api_key, paid.api_key, client.client_id, client.client_secret, acme.id, project.id, user.id)
+    return DemoInfo(
+        identity, user.api_key, paid.api_key, client.client_id, client.client_secret, acme.id, project.id, user.id
+    )
 
 
 # --- resources ------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from .core import Core
 from .errors import ApiProblem
 from .faults import FaultMiddleware, quiet_injected_drops
 from .http import json_response, problem_response
+from .identity import description
 from .routes import connect, control, endpoints, management, oauth, routing, sources
 from .sockets import bind
 from .variants import VariantMiddleware
@@ -74,18 +75,7 @@ class Emulator(Core):
 
     def describe(self) -> dict[str, Any]:
         """What a user needs to connect: URLs, the demo key and OAuth client."""
-        return {
-            "base_url": self.base_url,
-            "root_url": self.root_url,
-            "api_key": self.demo.api_key,
-            "paid_api_key": self.demo.paid_api_key,
-            "oauth_client_id": self.demo.client_id,
-            "oauth_client_secret": self.demo.client_secret,
-            "org_id": self.demo.org_id,
-            "project_id": self.demo.project_id,
-            "seed": self.options.seed,
-            "activity": self.options.activity,
-        }
+        return description(self.demo.identity, self.root_url, seed=self.options.seed, activity=self.options.activity)
 
 
 # --- the ASGI app --------------------------------------------------------------------------
