@@ -247,3 +247,42 @@ def test_the_command_collects_garbage_again_once_a_command_is_chosen(
     finally:
         gc.enable()
     assert enabled == [True]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["-p", "work", "--read-only"],
+        ["--debug"],
+        ["demo"],
+        ["--read-only", "demo", "--seed", "3", "--hostile"],
+        ["-p", "work", "demo", "--seed=7"],
+        ["--debug", "demo", "--see", "2"],  # an abbreviation, as argparse allows
+    ],
+)
+def test_the_tui_and_the_demo_are_parsed_without_the_commands_parsers_as_those_parsers_would(argv) -> None:
+    from aftui.cli import build_parser, tui_only
+
+    quick = tui_only(argv)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo", "--read-only"],  # the TUI's options go before the command
+        ["demo", "--seed", "x"],
+        ["demo", "--help"],
+        ["demo", "demo"],
+        ["-p", "demo"],  # a profile named demo: left to the full parser
+        ["--seed", "3", "demo"],
+        ["sources"],
+        ["--help"],
+    ],
+)
+def test_anything_else_is_left_to_the_commands_parsers(argv) -> None:
+    from aftui.cli import tui_only
+
+    assert tui_only(argv) is None

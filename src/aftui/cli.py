@@ -469,20 +469,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def tui_only(argv: Sequence[str] | None) -> argparse.Namespace | None:
-    """`aftui [-p NAME] [--read-only] [--debug]` parsed without the 40 parsers of the commands (a tenth of the
-    TUI's start); None for anything else (a command, help, a mistake, a shell completing), which
-    `build_parser` parses and reports."""
+    """`aftui [-p NAME] [--read-only] [--debug] [demo [--seed N] [--hostile]]` parsed without the 40 parsers of
+    the commands (a tenth of the TUI's start, and the demo's emulator is started only once they are built);
+    None for anything else (another command, help, a mistake, a shell completing), which `build_parser`
+    parses and reports. What this parses, it parses as `build_parser` would."""
     if "_ARGCOMPLETE" in os.environ:
         return None
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv.index("demo") if "demo" in argv else len(argv)
     parser = argparse.ArgumentParser(prog="aftui", add_help=False, exit_on_error=False)
     _tui_options(parser)
+    demo = argparse.ArgumentParser(prog="aftui demo", add_help=False, exit_on_error=False)
+    _demo_options(demo)
     try:
-        args, rest = parser.parse_known_args(argv)
+        args, rest = parser.parse_known_args(argv[:command])
+        if command < len(argv):
+            demo_args, demo_rest = demo.parse_known_args(argv[command + 1 :])
+            rest += demo_rest
+            vars(args).update(vars(demo_args))
     except argparse.ArgumentError:
         return None
     if rest:
         return None
-    args.command = None
+    args.command = "demo" if command < len(argv) else None
     return args
 
 
@@ -503,6 +512,11 @@ def _tui_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _demo_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
+    parser.add_argument("--hostile", action="store_true", help="add the hostile data set, to see how aftui holds up")
+
+
 def _commands(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -519,8 +533,7 @@ def _commands(parser: argparse.ArgumentParser) -> None:
         "start the emulator with demo data and activity",
         "Start the emulator on a free loopback port with demo data and activity on.",
     )
-    demo.add_argument("--seed", type=int, default=1, help="seed of the demo data (default: 1)")
-    demo.add_argument("--hostile", action="store_true", help="add the hostile data set, to see how aftui holds up")
+    _demo_options(demo)
 
     serve = _command(
         commands,
