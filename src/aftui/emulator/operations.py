@@ -11,8 +11,6 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
 from .component_code import ComponentCodeError, ComponentMeta, parse_component
 from .core import Core
 from .errors import ApiProblem, bad_request, not_found
@@ -89,6 +87,8 @@ async def fetch_code(core: Core, url: str) -> str:
     registry = core.store.registry_component(stem)
     if registry is not None:
         return registry.code
+    import httpx  # here: the demo's emulator process imports this module before it serves, and never fetches
+
     try:
         async with httpx.AsyncClient(timeout=FETCH_TIMEOUT_S) as client:
             response = await client.get(url)

@@ -15,9 +15,7 @@ import random
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from . import behaviours
 from .behaviours import Emission, StepError
@@ -27,15 +25,23 @@ from .store import Source, Store, Subscription, Trigger, Workflow
 from .traffic import activity_requests
 from .views import iso
 
+if TYPE_CHECKING:
+    import httpx
+
 log = logging.getLogger(__name__)
 
 PLATFORM_VERSION = "3.52.1"
 DAY_MS = 24 * 3600 * 1000
 MAX_HOPS = 4  # source -> source subscriptions can loop; stop the chain here
 SSE_BACKLOG_LIMIT = 200_000  # frames held for one slow SSE reader before it is dropped
-# What an outgoing request can raise: HTTP failures, and URLs httpx cannot use
-# (InvalidURL; IDNAError, a ValueError, for a host such as "xn--.example").
-OUTGOING_ERRORS = (httpx.HTTPError, httpx.InvalidURL, ValueError)
+
+
+def _outgoing_errors() -> tuple[type[Exception], ...]:
+    """What an outgoing request can raise: HTTP failures, and URLs httpx cannot use (InvalidURL; IDNAError,
+    a ValueError, for a host such as "xn--.example")."""
+    import httpx
+
+    return (httpx.HTTPError, httpx.InvalidURL, ValueError)
 
 
 @dataclass(eq=False)
@@ -88,11 +94,12 @@ class Runtime:
         self._subs_index: dict[str, list[Subscription]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._http: httpx.AsyncClient | None = None
+        self._serving = False
 
     # --- lifecycle --------------------------------------------------------------
 
     async def start(self) -> None:
-        self._http = httpx.AsyncClient(timeout=httpx.Timeout(5.0))
+        self._serving = True
         if self.settings.activity:
             self.spawn(self._tick_loop())
             self.spawn(self._activity_loop())
@@ -106,6 +113,15 @@ class Runtime:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._http is not None:
             await self._http.aclose()
+
+    def _client(self) -> httpx.AsyncClient:
+        """The client of outgoing calls, made for the first: `aftui demo`'s first screen waits for this process
+        to serve, and httpx with its transport would cost that wait about 30 ms of imports."""
+        if self._http is None:
+            import httpx
+
+            self._http = httpx.AsyncClient(timeout=httpx.Timeout(5.0))
+        return self._http
 
     def spawn(self, coro: Any) -> asyncio.Task[Any] | None:
         """Run in the background; before the server runs (demo set-up), run to completion now."""
@@ -247,7 +263,7 @@ class Runtime:
             "attempts": [],
         }
         self.deliveries.append(record)
-        if self._http is None:
+        if not self._serving:
             record["skipped"] = "the emulator was not serving yet"
             return
         delays = (0.0, *self.settings.webhook_retry_delays)
@@ -262,10 +278,9 @@ class Runtime:
         record["delivered"] = False
 
     async def _post_once(self, url: str, body: Any, headers: dict[str, str]) -> dict[str, Any]:
-        assert self._http is not None
         try:
-            response = await self._http.post(url, json=body, headers=headers)
-        except OUTGOING_ERRORS as exc:
+            response = await self._client().post(url, json=body, headers=headers)
+        except _outgoing_errors() as exc:
             return {"error": type(exc).__name__}
         return {"status": response.status_code}
 
@@ -315,10 +330,9 @@ class Runtime:
         url = call.get("url")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise StepError("ConfigurationError", f"url must be an http(s) URL, got {url!r}")
-        assert self._http is not None
         try:
-            response = await self._http.request(str(call.get("method") or "POST"), url, json=call.get("json"))
-        except OUTGOING_ERRORS as exc:
+            response = await self._client().request(str(call.get("method") or "POST"), url, json=call.get("json"))
+        except _outgoing_errors() as exc:
             raise StepError("RequestError", f"{type(exc).__name__} calling {url}") from None
         if response.status_code >= 400:
             raise StepError("HTTPError", f"Request failed with status code {response.status_code}")
