@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import httpx
 
+from aftui.api import Client
 from aftui.emulator.server import ServerHandle
-from aftui.monitor import Target
+from aftui.journal import Journal, JournalWriter
+from aftui.monitor import Monitor, Target
 
 from .conftest import Taker, deploy, inject
 
@@ -63,6 +66,39 @@ def test_a_tap_joining_a_running_feed_is_shown_its_history_once_then_what_comes(
     joined.take()
     assert len({r.event.id for r in joined.records}) == 25, "nothing twice"
     assert sum(not r.history for r in joined.records) == 5
+
+
+def test_a_tap_joining_is_shown_what_other_taps_saw_before_the_journal_wrote_it(
+    emulator: ServerHandle, api: httpx.Client, client: Client, journal_path: Path
+) -> None:
+    """In a burst the journal's writer is behind: what the first tap was handed and the writer has not written
+    yet belongs in the history of a tap joining then. It used to be in neither its history nor its live events."""
+    source = deploy(api)
+    target = Target("source", source, "hooks")
+    writer = JournalWriter(Journal(journal_path), interval=600)  # writes when asked: always behind, here
+    monitor = Monitor(client, writer=writer, poll_interval_s=0.1)
+    try:
+        early = monitor.tap()
+        early.watch([target])
+        first = Taker(early)
+        first.until(lambda: first.phase(target.key) == "live", "the stream live")
+        inject(emulator, source, 20)
+        first.until(lambda: len(first.records) == 20, "the first tap's 20 events")
+        assert writer.journal.count(source) == 0, "the premise: none written yet"
+        late = monitor.tap(history=50)
+        late.watch([target])
+        joined = Taker(late)
+        joined.until(lambda: len(joined.records) == 20, "what the first tap saw, in the joining tap's history")
+        assert all(r.history for r in joined.records)
+        inject(emulator, source, 5)
+        joined.until(lambda: len(joined.records) == 25, "the new events")
+        time.sleep(0.3)  # room for a repeat to show up
+        joined.take()
+        assert len({r.event.id for r in joined.records}) == 25, "nothing twice"
+    finally:
+        monitor.close()
+        writer.close()
+        writer.journal.close()
 
 
 def test_a_closed_tap_stops_only_the_feeds_no_other_tap_wants(

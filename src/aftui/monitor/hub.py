@@ -314,14 +314,17 @@ class Monitor:
     async def _join(self, tap: Tap, targets: list[Target]) -> None:
         """`tap` joined feeds that were running already: it is shown their history from the journal.
 
-        What was handed to it since it joined is left out (the journal may have written it by now); what
-        other taps saw just before it joined and the writer has not written yet is not in its history.
+        What other taps were handed before it joined is written first: in a burst the writer is behind, and
+        those events would be in neither its history nor what it is handed. What was handed to it since it
+        joined is left out of the history (the journal may have written it by now).
         """
         found: list[tuple[Target, EventSummary]] = []
         gaps: list[Gap] = []
         if self.writer is not None and targets and tap.history > 0:
             journal = self.writer.journal
+            self._journal_now()
             try:
+                await asyncio.to_thread(self.writer.flush)
                 found = await asyncio.to_thread(history_of, journal, targets, tap.history)
                 gaps = await asyncio.to_thread(_gaps_of, journal, targets)
             except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live events
