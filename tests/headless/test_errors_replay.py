@@ -106,6 +106,33 @@ def test_errors_group_counts_the_same_failure_once(
     assert group["fingerprint"] in table.out
 
 
+def test_errors_say_what_became_of_their_replays_and_a_group_whether_it_is_fixed(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    """Is it fixed? The journal's replays, as the TUI's Errors tab shows them: per error, and per failure."""
+    fixed = fail_order(emulator, root, api, "ord_state_fixed")
+    again = fail_order(emulator, root, api, "ord_state_again")
+    unknown = aftui("errors", WORKFLOW, "--json", "--no-journal").records()
+    assert {r["replay"] for r in unknown} == {None}, "no journal read: unknown, not never replayed"
+    assert (
+        aftui("replay", fixed, "--workflow", WORKFLOW, "--set", "customer_email = ops@example.com", "--yes").code == 0
+    )
+    assert aftui("replay", again, "--workflow", WORKFLOW, "--yes").code == 1
+    records = {r["id"]: r for r in aftui("errors", WORKFLOW, "--json").records()}
+    assert records[fixed]["replay"] == "succeeded"
+    assert records[again]["replay"] == "failed"
+    [became] = [r for r in records.values() if r["replay_of"] == again]  # the error the failed replay led to
+    others = [r for r in records.values() if r["id"] not in (fixed, again, became["id"])]
+    assert others and {r["replay"] for r in others} == {"never"}
+    lines = aftui("errors", WORKFLOW).out
+    assert re.search(rf"{fixed}  validate  \[replayed ok\] ValidationError", lines)
+    assert re.search(rf"{became['id']}  validate  \[a replay of {again}\] ValidationError", lines)
+    [group] = aftui("errors", WORKFLOW, "--group", "--json").records()
+    assert group["fixed"] is False
+    assert group["replay"] == f"1 failed again · {len(others)} never replayed · 1 replayed ok"
+    assert "never replayed" in aftui("errors", WORKFLOW, "--group").out
+
+
 # --- aftui replay ----------------------------------------------------------------------------------------
 
 

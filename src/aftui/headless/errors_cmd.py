@@ -6,6 +6,11 @@ together the errors of the same failure (`aftui.fingerprint`: the
 workflow, the step, the error's name and its message with numbers, ids,
 quoted values and times normalised): how many, first and last seen, and
 the fingerprint that `aftui replay --fingerprint` takes.
+
+Each error says what the journal knows of its replays (`replay.states`, as
+the TUI's Errors tab): never replayed, replayed ok, failed again...; a group
+says whether it is fixed (every original replayed ok). Unknown (null) when
+no journal is read.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from ..api import ApiError, Client, NotFoundError
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
+from ..replay.states import STATE_WORDS, ReplayState, group_state, replay_id_of, replay_states
 from ..text import visible
 from . import output
 from .common import OK, make_client
@@ -52,9 +58,31 @@ def steps_of(workflow: Workflow | None) -> dict[str, str]:
     return {s.id: s.namespace for s in (workflow.steps if workflow else []) if s.id}
 
 
-def error_record(event: EventSummary, workflow_id: str, workflow: Workflow | None) -> dict[str, Any]:
+def read_replay_states(keeper: Keeper, workflow_id: str, events: list[EventSummary]) -> dict[str, ReplayState] | None:
+    """What the journal knows of the replays of `events`, by error id; None when there is no journal to read."""
+    journal = keeper.journal
+    if journal is None:
+        return None
+    ids = [e.id for e in events if e.id]
+    carried = [r for r in (replay_id_of(e) for e in events) if r]
+    try:
+        log = journal.replays()
+        try:
+            rows = log.touching(workflow_id, ids, carried)
+        finally:
+            log.close()
+    except journal.errors as error:
+        output.say(f"the journal's replays cannot be read: replay states unknown ({error})")
+        return None
+    return replay_states(events, rows)
+
+
+def error_record(
+    event: EventSummary, workflow_id: str, workflow: Workflow | None, states: dict[str, ReplayState] | None = None
+) -> dict[str, Any]:
     error = event.error()
     key = error_key(event, steps_of(workflow), workflow_id)
+    state = states.get(event.id or "", ReplayState()) if states is not None else None
     name, message = name_and_message(error) if error else ("", "")
     context = error.original_context if error else None
     return {
@@ -69,11 +97,14 @@ def error_record(event: EventSummary, workflow_id: str, workflow: Workflow | Non
         "fingerprint": key.fingerprint if key else None,
         "source_type": context.source_type if context else None,
         "trigger_id": context.emitter_id if context else None,
+        "replay": state.kind if state is not None else None,
+        "replay_of": state.replay_of if state is not None else None,
         "original_event": error.original_event if error else None,
     }
 
 
-def group_record(group: ErrorGroup) -> dict[str, Any]:
+def group_record(group: ErrorGroup, states: dict[str, ReplayState] | None = None) -> dict[str, Any]:
+    state = group_state(group, states) if states is not None else None
     return {
         "kind": "error_group",
         "fingerprint": group.key.fingerprint,
@@ -83,6 +114,8 @@ def group_record(group: ErrorGroup) -> dict[str, Any]:
         "message": group.key.message,
         "sample": group.sample,
         "count": group.count,
+        "replay": state.words() if state is not None else None,
+        "fixed": state.fixed if state is not None else None,
         "first_at": iso_ms(group.first_ms),
         "last_at": iso_ms(group.last_ms),
         "error_ids": [e.id for e in group.events],
@@ -101,13 +134,15 @@ async def errors(args: argparse.Namespace) -> int:
         workflow_id = await names.workflow(args.workflow)
         with Keeper(not args.no_journal) as keeper:
             events, workflow = await read_errors(client, workflow_id, keeper)
+            # All of them, not only those shown: a replay's error links to its original, shown or not.
+            states = read_replay_states(keeper, workflow_id, events)
     shown = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
     if count is not None:
         shown = shown[-count:]
     if args.group:
-        records = [group_record(g) for g in group_errors(shown, steps_of(workflow), workflow_id)]
+        records = [group_record(g, states) for g in group_errors(shown, steps_of(workflow), workflow_id)]
     else:
-        records = [error_record(e, workflow_id, workflow) for e in shown]
+        records = [error_record(e, workflow_id, workflow, states) for e in shown]
     if args.json:
         for record in records:
             print(ndjson(only(record, fields)))
@@ -128,5 +163,10 @@ def _lines(records: list[dict[str, Any]]) -> None:
         when = (record["at"] or "")[:19].replace("T", " ") or "-"
         head = f"{when}  {visible(record['id'] or '-', 24)}  {visible(record['step'] or '-', 20)}"
         text = f"{record['error'] or 'Error'}: {record['message']}"
+        replay = record["replay"]
+        if record["replay_of"]:
+            text = f"[a replay of {record['replay_of']}] {text}"
+        elif replay not in (None, "never"):
+            text = f"[{STATE_WORDS.get(replay, replay)}] {text}"
         line = f"{head}  {visible(text, max(20, width - len(head) - 2))}"
         print(output.colour(line, output.RED) if red else line)

@@ -57,6 +57,8 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
         "fingerprint",
         "source_type",
         "trigger_id",
+        "replay",
+        "replay_of",
         "original_event",
     ),
     "error_group": (
@@ -68,6 +70,8 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
         "message",
         "sample",
         "count",
+        "replay",
+        "fixed",
         "first_at",
         "last_at",
         "error_ids",
@@ -111,7 +115,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "component": ("key", "type", "name", "version", "props"),
     "app": ("id", "name_slug", "name", "auth_type", "categories"),
     "error": ("at", "id", "step", "error", "message"),
-    "error_group": ("count", "first_at", "last_at", "step", "error", "message", "fingerprint"),
+    "error_group": ("count", "first_at", "last_at", "step", "error", "message", "fingerprint", "replay"),
     "replay_plan": ("error_id", "replayable", "method", "url", "edited", "reason"),
     "replay": ("error_id", "outcome", "detail", "replay_id"),
 }
