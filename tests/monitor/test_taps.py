@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -43,22 +44,22 @@ def test_two_taps_share_one_stream_per_source_and_each_gets_what_it_watches(
     takes[0].until(lambda: writer.journal.count(first) == 30, "the journal to have them")
 
 
-def test_a_tap_joining_a_running_feed_is_shown_its_history_once_then_what_comes(
-    emulator: ServerHandle, api: httpx.Client, make_monitor
+def _a_second_tap_joins_after_20_events(
+    emulator: ServerHandle, monitor: Monitor, source: str, first_saw: Callable[[int], bool], what: str
 ) -> None:
-    source = deploy(api)
+    """A first tap is handed 20 events (`first_saw(count)` says when it has enough); a second tap joins. It is
+    shown those 20 as history, then what comes live, nothing twice."""
     target = Target("source", source, "hooks")
-    monitor, writer = make_monitor()
     early = monitor.tap()
     early.watch([target])
     first = Taker(early)
     first.until(lambda: first.phase(target.key) == "live", "the stream live")
     inject(emulator, source, 20)
-    first.until(lambda: len(first.records) == 20 and writer.journal.count(source) == 20, "20 events journaled")
+    first.until(lambda: first_saw(len(first.records)), what)
     late = monitor.tap(history=50)
     late.watch([target])
     joined = Taker(late)
-    joined.until(lambda: len(joined.records) == 20, "the journal's history")
+    joined.until(lambda: len(joined.records) == 20, "the first tap's 20 events, in the joining tap's history")
     assert all(r.history for r in joined.records)
     inject(emulator, source, 5)
     joined.until(lambda: len(joined.records) == 25, "the new events")
@@ -68,33 +69,32 @@ def test_a_tap_joining_a_running_feed_is_shown_its_history_once_then_what_comes(
     assert sum(not r.history for r in joined.records) == 5
 
 
+def test_a_tap_joining_a_running_feed_is_shown_its_history_once_then_what_comes(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
+    source = deploy(api)
+    monitor, writer = make_monitor()
+    _a_second_tap_joins_after_20_events(
+        emulator, monitor, source, lambda n: n == 20 and writer.journal.count(source) == 20, "20 events journaled"
+    )
+
+
 def test_a_tap_joining_is_shown_what_other_taps_saw_before_the_journal_wrote_it(
     emulator: ServerHandle, api: httpx.Client, client: Client, journal_path: Path
 ) -> None:
     """In a burst the journal's writer is behind: what the first tap was handed and the writer has not written
     yet belongs in the history of a tap joining then. It used to be in neither its history nor its live events."""
     source = deploy(api)
-    target = Target("source", source, "hooks")
     writer = JournalWriter(Journal(journal_path), interval=600)  # writes when asked: always behind, here
     monitor = Monitor(client, writer=writer, poll_interval_s=0.1)
     try:
-        early = monitor.tap()
-        early.watch([target])
-        first = Taker(early)
-        first.until(lambda: first.phase(target.key) == "live", "the stream live")
-        inject(emulator, source, 20)
-        first.until(lambda: len(first.records) == 20, "the first tap's 20 events")
-        assert writer.journal.count(source) == 0, "the premise: none written yet"
-        late = monitor.tap(history=50)
-        late.watch([target])
-        joined = Taker(late)
-        joined.until(lambda: len(joined.records) == 20, "what the first tap saw, in the joining tap's history")
-        assert all(r.history for r in joined.records)
-        inject(emulator, source, 5)
-        joined.until(lambda: len(joined.records) == 25, "the new events")
-        time.sleep(0.3)  # room for a repeat to show up
-        joined.take()
-        assert len({r.event.id for r in joined.records}) == 25, "nothing twice"
+        _a_second_tap_joins_after_20_events(
+            emulator,
+            monitor,
+            source,
+            lambda n: n == 20 and writer.journal.count(source) == 0,
+            "the first tap's 20 events, none of them written yet",
+        )
     finally:
         monitor.close()
         writer.close()

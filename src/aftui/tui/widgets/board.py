@@ -78,29 +78,21 @@ class Board(ScrollView, can_focus=True):
     }
     """
 
-    class RowHighlighted(Message):
+    class _RowMessage(Message):
+        def __init__(self, board: Board, index: int) -> None:
+            super().__init__()
+            self.board = board
+            self.index = index
+
+        @property
+        def control(self) -> Board:
+            return self.board
+
+    class RowHighlighted(_RowMessage):
         """The cursor moved to row `index` (-1: the board is empty)."""
 
-        def __init__(self, board: Board, index: int) -> None:
-            super().__init__()
-            self.board = board
-            self.index = index
-
-        @property
-        def control(self) -> Board:
-            return self.board
-
-    class RowSelected(Message):
+    class RowSelected(_RowMessage):
         """Row `index` was chosen: enter, or a click on the highlighted row."""
-
-        def __init__(self, board: Board, index: int) -> None:
-            super().__init__()
-            self.board = board
-            self.index = index
-
-        @property
-        def control(self) -> Board:
-            return self.board
 
     def __init__(self, columns: Sequence[BoardColumn], *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
