@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from aftui.emulator import catalog, operations
+from aftui.emulator import catalog, operations, registry_read
+from aftui.emulator.component_code import parse_component
 from aftui.emulator.server import Emulator, Options
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +64,30 @@ def test_an_emulator_start_neither_reads_nor_parses_the_catalogue_again(monkeypa
     for _ in range(2):
         emulator = Emulator(Options())  # the whole demo: registry, sources, workflows, Connect accounts
         assert len([c for c in emulator.store.components.values() if c.registry]) == len(catalog.REGISTRY)
+
+
+def test_the_shipped_read_of_the_registry_is_a_fresh_read_of_its_code() -> None:
+    """data/registry_read.json saves the demo's build from reading the registry's JavaScript (about 30 ms);
+    after a component or the reader changes, `scripts/registry_read.py` writes it again."""
+    fresh = {key: (code, parse_component(code)) for key, code in catalog.REGISTRY.items()}
+    shipped = (Path(catalog.__file__).parent / "data" / registry_read.FILE).read_text(encoding="utf-8")
+    assert shipped == registry_read.record(fresh), "stale: run scripts/registry_read.py"
+    for code, read in fresh.values():
+        assert registry_read.shipped_read(code) == read
+
+
+def test_a_component_not_shipped_as_it_is_is_read_from_its_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = next(iter(catalog.REGISTRY.values()))
+    assert registry_read.shipped_read(code + "\n// changed") is None
+    read: list[str] = []
+    monkeypatch.setattr(operations, "read_component", lambda c: read.append(c) or parse_component(c))
+    operations._registry_meta.cache_clear()
+    try:
+        assert operations._registry_meta(code + "\n// changed").name == parse_component(code).name
+        operations._registry_meta(code)
+    finally:
+        operations._registry_meta.cache_clear()
+    assert read == [code + "\n// changed"], "the shipped code is not read again; a changed one is"
 
 
 def test_the_catalogue_loads_from_the_built_package(tmp_path: Path) -> None:

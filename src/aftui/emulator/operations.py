@@ -16,6 +16,7 @@ from .core import Core
 from .errors import ApiProblem, bad_request, not_found
 from .ids import parse_event_id
 from .props import PropError, normalize_timer, validate_configured_props
+from .registry_read import shipped_read
 from .runtime import code_hash
 from .store import AutoSubscription, Component, Source, Step, Subscription, Trigger, Webhook, Workflow
 
@@ -39,12 +40,13 @@ def read_component(code: str) -> ComponentMeta:
 
 @functools.cache
 def _registry_meta(code: str) -> ComponentMeta:
-    """The registry's code is the same for every emulator of a process: read once, not at every start.
+    """The registry's code is the same for every emulator of a process: read once, not at every start,
+    and not at all when it is the code as shipped (`registry_read.py`).
 
     Safe to share: nothing changes a ComponentMeta or its props (views copy them).
     Only the catalogue's code comes here (one entry per registry component), never a client's.
     """
-    return read_component(code)
+    return shipped_read(code) or read_component(code)
 
 
 def save_component(
