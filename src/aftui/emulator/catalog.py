@@ -15,6 +15,8 @@ data, kept beside this module in ``data/``:
   (component ids come from the seed in that order, so it is part of every
   id the demo hands out), and the key prefixes that are not apps.
 - ``templates.json``: the workflow templates.
+- ``registry_read.json``: what reading each component gives, so that the
+  demo's build does not read them (``registry_read.py``).
 
 It is read once per process, when this module is first imported. Nothing
 here is random or depends on a seed, so the catalogue is the same on every
