@@ -14,6 +14,7 @@ from .faults import Faults
 from .ids import IdFactory
 from .ratelimit import RateLimiter
 from .runtime import Runtime, Settings
+from .sockets import base_url_of
 from .store import Store
 from .variants import Variants
 
@@ -45,4 +46,4 @@ class Core:
     @property
     def base_url(self) -> str:
         """The versioned API's base URL."""
-        return f"{self.settings.root_url}/v1"
+        return base_url_of(self.settings.root_url)

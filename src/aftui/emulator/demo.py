@@ -27,17 +27,27 @@ HISTORY_MS = 2 * 3600 * 1000
 
 @dataclass
 class DemoInfo:
-    identity: DemoIdentity
-    api_key: str
-    paid_api_key: str
-    client_id: str
-    client_secret: str
-    org_id: str
-    project_id: str
-    user_id: str
+    identity: DemoIdentity  # the people's ids and keys (drawn first: identity.py)
     order_workflow_id: str | None = None
     order_endpoint_key: str | None = None
     inbox_source_id: str | None = None
+
+    @property
+    def api_key(self) -> str:
+        return self.identity.api_key
+
+    @property
+    def org_id(self) -> str:
+        """The demo user's team workspace, Acme Ops: where the demo's resources are."""
+        return self.identity.acme_org_id
+
+    @property
+    def project_id(self) -> str:
+        return self.identity.project_id
+
+    @property
+    def user_id(self) -> str:
+        return self.identity.user_id
 
 
 def populate(core: Core, *, data: str = "demo", scale: int = 0) -> DemoInfo:
@@ -116,9 +126,7 @@ def _people(core: Core, identity: DemoIdentity) -> DemoInfo:
         now // 1000 - 120 * 86400,
     )
     store.projects[project.id] = project
-    return DemoInfo(
-        identity, user.api_key, paid.api_key, client.client_id, client.client_secret, acme.id, project.id, user.id
-    )
+    return DemoInfo(identity)
 
 
 # --- resources ------------------------------------------------------------------------------------

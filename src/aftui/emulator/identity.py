@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ids import IdFactory
+from .sockets import base_url_of
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def draw_identity(ids: IdFactory) -> DemoIdentity:
 def description(identity: DemoIdentity, root_url: str, *, seed: int, activity: bool) -> dict[str, Any]:
     """What a user needs to connect (`Emulator.describe`): URLs, the demo key and OAuth client."""
     return {
-        "base_url": f"{root_url}/v1",
+        "base_url": base_url_of(root_url),
         "root_url": root_url,
         "api_key": identity.api_key,
         "paid_api_key": identity.paid_api_key,

@@ -11,6 +11,7 @@ client's component is.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -32,8 +33,6 @@ def shipped_read(code: str) -> ComponentMeta | None:
 
 def record(metas: dict[str, tuple[str, ComponentMeta]]) -> str:
     """The file's text for `metas` (key -> (code, its read)), in the registry's order."""
-    import dataclasses
-
     entries = {
         key: {"sha256": hashlib.sha256(code.encode()).hexdigest(), "read": dataclasses.asdict(meta)}
         for key, (code, meta) in metas.items()

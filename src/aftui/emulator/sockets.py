@@ -22,3 +22,8 @@ def root_url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
+
+
+def base_url_of(root_url: str) -> str:
+    """The versioned API's base URL under the emulator's root."""
+    return f"{root_url}/v1"
