@@ -103,6 +103,22 @@ async def test_a_row_changed_in_place_keeps_the_cursor_and_is_drawn_again() -> N
         assert board.row_count == 5
 
 
+async def test_a_row_handed_again_alike_is_not_drawn_again_but_a_new_style_is() -> None:
+    """Health hands every row again each second; only what changed is drawn (a cell's style counts)."""
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(3))
+        await pilot.pause()
+        drawn = board.render_line(2)
+        board.update_row("k1", _rows(3)[1][1])  # new Text objects, drawn alike
+        assert board.render_line(2) is drawn
+        restyled = _rows(3)[1][1]
+        restyled[1] = Text("1", style="bold green")
+        board.update_row("k1", restyled)
+        assert board.render_line(2) is not drawn
+
+
 async def test_cells_are_cut_to_their_column_and_a_zero_width_hides_one() -> None:
     app = _BoardApp()
     async with app.run_test(size=(40, 8)) as pilot:

@@ -66,11 +66,6 @@ def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Te
     ]
 
 
-def _same(a: Text, b: Text) -> bool:
-    """Drawn alike: rich's `Text.__eq__` compares the text and spans but not the style."""
-    return a.plain == b.plain and a.style == b.style and a.spans == b.spans
-
-
 def _count(n: int, style: str) -> Text:
     return Text(str(n), style=style) if n else Text("0", style="dim")
 
@@ -86,7 +81,6 @@ class HealthPane(Pane):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[HealthRow] = []
-        self._drawn: dict[str, list[Text]] = {}  # the cells on screen, by subject: only a changed cell is redrawn
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Health: what is failing, since when"), classes="pane-title")
@@ -141,16 +135,13 @@ class HealthPane(Pane):
         old = [r.subject.id for r in self.rows]
         cells = {row.subject.id: row_cells(row, now_ms, counting=counting) for row in rows}
         if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
-            # Each tick would otherwise redraw the whole table, every second, mostly to the same text.
             for ident, new in cells.items():
-                if not all(_same(before, cell) for before, cell in zip(self._drawn[ident], new, strict=True)):
-                    table.update_row(ident, new)
+                table.update_row(ident, new)  # drawn again only if it changed: each tick mostly gives the same text
         else:
             # At the top, the cursor stays at the top (what needs attention most); elsewhere it follows its row.
             at = old[table.cursor_row] if self.rows and 0 < table.cursor_row < len(old) else None
             table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
-        self._drawn = cells
 
     def _note(self, rows: list[HealthRow], started: bool) -> None:
         if not started:

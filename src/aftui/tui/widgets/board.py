@@ -127,11 +127,14 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
 
     def update_row(self, key: str, cells: list[Text]) -> None:
-        """New cells for the row `key`, in place: the cursor and the scroll stay."""
-        if key in self._cells:
-            self._cells[key] = cells
-            self._strips.pop(key, None)
-            self.refresh()
+        """New cells for the row `key`, in place: the cursor and the scroll stay. Cells drawn alike change
+        nothing, so an owner can hand every row again, every second."""
+        before = self._cells.get(key)
+        if before is None or _alike(before, cells):
+            return
+        self._cells[key] = cells
+        self._strips.pop(key, None)
+        self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:
         """Give the columns keyed in `widths` those widths (0 hides a column)."""
@@ -254,3 +257,10 @@ class Board(ScrollView, can_focus=True):
             Segment(s.text, style + s.style + over if s.style else style + over) for s in line.render(self.app.console)
         ]
         return Strip(segments, cell_len(line.plain)).crop_extend(0, width, style)
+
+
+def _alike(before: list[Text], after: list[Text]) -> bool:
+    """Drawn alike: rich's `Text.__eq__` compares the text and spans but not the style."""
+    return len(before) == len(after) and all(
+        a.plain == b.plain and a.style == b.style and a.spans == b.spans for a, b in zip(before, after, strict=True)
+    )
