@@ -203,3 +203,18 @@ def test_event_key_orders_as_number_pairs() -> None:
     ids = ["1793523360000-10", "1793523360000-9", "999-0", "1793523360001-0"]
     assert sorted(ids, key=event_key) == ["999-0", "1793523360000-9", "1793523360000-10", "1793523360001-0"]
     assert event_key("not-an-id") is None and event_key(None) is None and event_key("12-") is None
+
+
+async def test_a_pages_models_share_their_sets_of_given_fields_and_their_equal_values(big_client: Client) -> None:
+    """Memory of long lists: one set of given fields per page and shape, not one per model; a copy with a
+    change gets its own, so the others still say what the service sent them."""
+    page = await big_client.list_sources(limit=100)
+    timers = [s for s in page.items if s.id.startswith("dc_") and s.component_id == page.items[-1].component_id]
+    assert len(timers) > 50
+    assert len({id(s.model_fields_set) for s in timers}) == 1
+    assert "owner_id" not in timers[0].model_fields_set  # the emulator does not send it
+    copied = timers[0].model_copy(update={"owner_id": "o_someone"})
+    assert "owner_id" in copied.model_fields_set
+    assert "owner_id" not in timers[1].model_fields_set
+    assert "owner_id" not in timers[1].model_dump(exclude_unset=True)
+    assert timers[0].user_id is timers[1].user_id and timers[0].created_at is timers[1].created_at  # alike: one

@@ -17,7 +17,7 @@ from aftui.journal.store import Journal
 from aftui.tui.forms.source_events import DeleteEventsForm
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.sources import SourceScreen
-from aftui.tui.widgets.paged_table import PagedTable
+from aftui.tui.widgets.paged_table import ListTable, PagedTable
 
 SIZE = (120, 36)
 
@@ -379,7 +379,6 @@ async def test_down_from_the_tab_bar_reaches_a_long_event_list_and_enter_opens_o
     make_app, emulator: ServerHandle, api: httpx.Client, info: dict
 ) -> None:
     """A list taller than the screen is not wrapped in a second scroller that would take the focus."""
-    from textual.widgets import DataTable
 
     from aftui.tui.screens.events import EventScreen
 
@@ -400,7 +399,7 @@ async def test_down_from_the_tab_bar_reaches_a_long_event_list_and_enter_opens_o
         events = screen.query_one("#events", PagedTable)
         assert len(events.rows) == 60
         await pilot.press("down")
-        await wait_for(pilot, lambda: isinstance(app.focused, DataTable))
+        await wait_for(pilot, lambda: isinstance(app.focused, ListTable))
         assert app.focused is events.table
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EventScreen))

@@ -20,6 +20,7 @@ class _BoardApp(App[None]):
         super().__init__()
         self.highlighted: list[int] = []
         self.selected: list[int] = []
+        self.headers: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield Board(COLUMNS)
@@ -31,6 +32,10 @@ class _BoardApp(App[None]):
     @on(Board.RowSelected)
     def _selected(self, event: Board.RowSelected) -> None:
         self.selected.append(event.index)
+
+    @on(Board.HeaderSelected)
+    def _header(self, event: Board.HeaderSelected) -> None:
+        self.headers.append(event.column_index)
 
 
 def _line(board: Board, y: int) -> str:
@@ -144,3 +149,32 @@ async def test_an_empty_board_says_so_to_its_owner() -> None:
         assert board.row_count == 0 and app.highlighted[-1] == -1
         await pilot.press("enter")
         assert app.selected == []
+
+
+async def test_a_click_on_a_label_says_which_column() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(3))
+        await pilot.click(Board, offset=(14, 0))  # " Name       " is 12 cells, then " N   "
+        await pilot.click(Board, offset=(2, 0))
+        await pilot.pause()
+        assert app.headers == [1, 0] and board.cursor_row == 0
+
+
+async def test_rows_wider_than_the_board_scroll_sideways_with_their_header() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(20, 8)) as pilot:  # 27 cells of columns in 20
+        board = app.query_one(Board)
+        board.replace(_rows(3))
+        board.focus()
+        await pilot.pause()
+        assert _line(board, 0) == " Name        N    No" and board.max_scroll_x == 7
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        left = board.scroll_offset.x
+        assert 0 < left <= 7
+        header, row = " Name        N    Note     ", " row 0       0    —        "  # 27 cells each
+        assert _line(board, 0) == header[left : left + 20] and _line(board, 1) == row[left : left + 20]
+        await pilot.press("down")
+        assert board.cursor_row == 1 and board.scroll_offset.x == left  # rows are chosen, the scroll stays

@@ -369,9 +369,9 @@ async def test_hostile_names_are_shown_as_inert_text(make_app, emulator, info) -
     app = make_app(start_pane="connect")
     async with app.run_test(size=(80, 24)) as pilot:
         table = await pane_table(app, pilot, "connect")
-        cell = table.table.get_cell(hostile, "external_id").plain
+        cell = table.cell(hostile, "external_id").plain
         assert cell.startswith("[bold red]x[/]") and "\x1b" not in cell and "\u202e" not in cell
-        apps = table.table.get_cell(hostile, "apps").plain
+        apps = table.cell(hostile, "apps").plain
         assert "[link=https://evil.example]app[/link]" in apps
         table.table.move_cursor(row=table.rows.index(next(u for u in table.rows if u.external_id == hostile)))
         await pilot.press("enter")

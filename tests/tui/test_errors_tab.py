@@ -95,7 +95,7 @@ async def back_to(pilot, table: ErrorsTable) -> None:
 
 
 def replay_cell(table: ErrorsTable, ident: str) -> str:
-    return table.table.get_cell(ident, "replay").plain
+    return table.cell(ident, "replay").plain
 
 
 # --- grouping ------------------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
                 edited=False,
             )
         await wait_for(pilot, lambda: replay_cell(table, pending.id or "") == "… pending", timeout=10)
-        who = table.table.get_cell(pending.id, "by").plain
+        who = table.cell(pending.id, "by").plain
         assert re.fullmatch(r"alice (just now|\d+ s ago)", who), who  # who sent it, seen before a second replay
 
         await pilot.press("down", "y")  # ord_state2, as it was: it fails again
@@ -192,7 +192,7 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: any(e.id == new_id for e in table.rows), timeout=10)
         await wait_for(pilot, lambda: replay_cell(table, again.id or "") == "✖ failed again", timeout=10)
-        original_time = table.table.get_cell(again.id or "", "time").plain[-8:]
+        original_time = table.cell(again.id or "", "time").plain[-8:]
         assert replay_cell(table, new_id) == f"↻ of {original_time}"
 
         table.table.move_cursor(row=[e.id for e in table.rows].index(again.id))
@@ -362,7 +362,7 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
         first = screen.events[0].id
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.query(ErrorsTable) and table.marked == {first}, timeout=10)
-        await wait_for(pilot, lambda: table.table.get_cell(first, "mark").plain == "●")
+        await wait_for(pilot, lambda: table.cell(first, "mark").plain == "●")
     emitted = {
         e["event"]["order_id"]: e["event"]
         for e in listed(emulator, demo.order_workflow_id, "event_summaries")

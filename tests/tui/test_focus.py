@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import Input, Select
 from tui_helpers import inject, wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
@@ -12,7 +12,7 @@ from aftui.tui.modals.form import FormScreen
 from aftui.tui.screens.monitor import MonitorScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.ends import CUSTOM
-from aftui.tui.widgets.paged_table import PagedTable
+from aftui.tui.widgets.paged_table import ListTable, PagedTable
 
 SIZE = (120, 36)
 
@@ -87,7 +87,7 @@ async def test_a_detail_reloaded_by_a_dialogs_change_keeps_its_tab_and_list(make
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and bool(app.screen.query("#json")), 15)
         screen = app.screen
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket", "down")
-        await wait_for(pilot, lambda: isinstance(app.focused, DataTable))
+        await wait_for(pilot, lambda: isinstance(app.focused, ListTable))
         events = screen.query_one("#events", PagedTable)
         old = events.table
         assert app.focused is old
@@ -99,7 +99,7 @@ async def test_a_detail_reloaded_by_a_dialogs_change_keeps_its_tab_and_list(make
         def in_the_new_list() -> bool:
             focused = app.focused
             return (
-                isinstance(focused, DataTable)
+                isinstance(focused, ListTable)
                 and focused is not old
                 and any(isinstance(a, PagedTable) and a.id == "events" for a in focused.ancestors)
             )
@@ -147,7 +147,7 @@ async def test_the_focused_field_is_marked_without_colour_in_every_row_it_reache
     async with app.run_test(size=SIZE) as pilot:
         table = await _table(app, pilot, "subscriptions")
         await wait_for(pilot, lambda: table.table.has_focus)  # the first page claims it, one message later
-        assert table.table.get_component_rich_style("datatable--cursor").reverse
+        assert table.table.get_component_rich_style("board--cursor").reverse
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and bool(app.screen.query("#submit")))
         rows = list(app.screen.query(FormRow))

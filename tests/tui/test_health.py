@@ -262,8 +262,7 @@ async def test_workflows_list_shows_health_columns(make_app, emulator) -> None:
             ids = [r.id for r in table.rows]
             if failing.subject.id not in ids:
                 return {}
-            row = table.table.get_row_at(ids.index(failing.subject.id))
-            return {c.key: str(v) for c, v in zip(table.columns, row, strict=True)}
+            return {c.key: str(table.cell(failing.subject.id, c.key)) for c in table.columns}
 
         await wait_for(pilot, lambda: cells().get("err1h") == str(failing.errors_1h), timeout=10)
         assert cells()["err24h"] == str(failing.errors_24h)

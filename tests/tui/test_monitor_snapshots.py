@@ -54,7 +54,7 @@ def watching(emulator: ServerHandle, *keys: str) -> Step:
         app = pilot.app
         await wait_for(
             pilot,
-            lambda: bool(app.query("#sources DataTable")) and app.query_one("#sources DataTable").row_count > 0,
+            lambda: bool(app.query("#sources ListTable")) and app.query_one("#sources ListTable").row_count > 0,
             timeout=10,
         )
         open_monitor(app, targets)

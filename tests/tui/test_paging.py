@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from tui_helpers import FIXED_NOW, wait_for
 
 from aftui.emulator.server import Options, serve_in_thread
@@ -35,5 +37,46 @@ async def test_paging_across_three_pages_as_the_cursor_goes_down(tmp_path: Path)
             assert table.pager.done
             assert len({s.id for s in table.pager.items}) == 326
             assert "326 of 326" in str(table.query_one(".status").render())
+    finally:
+        handle.stop()
+
+
+async def test_a_long_list_draws_the_rows_that_come_into_view_not_every_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory and time of long lists: a row's cells are made when it is shown, not kept for every row."""
+    from aftui.tui.screens import sources
+
+    names: list[Any] = []
+
+    def counted(value: Any, *args: Any, **kwargs: Any) -> Any:
+        names.append(value)
+        return plain(value, *args, **kwargs)
+
+    plain = sources.plain
+    monkeypatch.setattr(sources, "plain", counted)  # the Name and ID columns draw with it
+    handle = serve_in_thread(Options(port=0, scale=300))
+    try:
+        session = demo_session(handle.base_url, handle.emulator.describe(), data=tmp_path)
+        session.now = lambda: FIXED_NOW
+        app = AftuiApp(session, start_pane="sources")
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: (
+                    bool(app.query("#sources PagedTable")) and len(app.query_one("#sources PagedTable").rows) == 100
+                ),
+            )
+            table = app.query_one("#sources PagedTable", PagedTable)
+            for expected in (200, 300, 326):
+                await pilot.press("ctrl+end")
+                await wait_for(pilot, lambda expected=expected: len(table.pager.items) == expected, timeout=10)
+            await pilot.pause()
+            names.clear()
+            await pilot.press("home")
+            await pilot.pause()
+            assert table.table.cursor_row == 0
+            assert 0 < len(names) <= 2 * 36  # the Name and ID cells of the rows now on screen, of 326
+            assert table.rows[0].name in names
     finally:
         handle.stop()

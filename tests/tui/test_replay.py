@@ -360,7 +360,7 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
 
 
 def text_of_cell(table: ErrorsTable, event: EventSummary) -> str:
-    return table.table.get_cell(event.id or "", "mark").plain
+    return table.cell(event.id or "", "mark").plain
 
 
 async def test_a_cut_summary_is_read_in_full(make_app, emulator) -> None:

@@ -33,12 +33,12 @@ async def _pane_table(app, pilot, pane_id: str) -> PagedTable:
         pilot, lambda: bool(app.query(f"#{pane_id} PagedTable")) and app.query_one(f"#{pane_id} PagedTable").pager.done
     )
     table = app.query_one(f"#{pane_id} PagedTable", PagedTable)
-    await wait_for(pilot, lambda: len(table.table.rows) == len(table.rows))
+    await wait_for(pilot, lambda: table.table.row_count == len(table.rows))
     return table
 
 
 def _cells(table: PagedTable, column: str) -> list[str]:
-    return [table.table.get_cell(table.item_id(row), column).plain for row in table.rows]
+    return [table.cell(table.item_id(row), column).plain for row in table.rows]
 
 
 async def _choose(pilot, table: PagedTable, predicate) -> Any:
@@ -128,7 +128,7 @@ async def test_webhook_detail_shows_its_fields_and_the_subscriptions_that_feed_i
 
         screen.query_one(TabbedContent).active = screen.query_one(TabbedContent).query("TabPane")[1].id
         fed = screen.query_one("#fed-by", PagedTable)
-        await wait_for(pilot, lambda: fed.pager.done and len(fed.table.rows) == 3)
+        await wait_for(pilot, lambda: fed.pager.done and fed.table.row_count == 3)
         emitters = _cells(fed, "emitter")
         # Emitters are named: sources via GET /sources/{id}, workflows via GET /workflows/{id}.
         assert any(e.startswith("source Stripe payments (dc_") for e in emitters), emitters
@@ -189,7 +189,7 @@ async def test_markup_and_escapes_in_a_webhook_name_render_literally(make_app, e
     app = make_app(start_pane="webhooks")
     async with app.run_test(size=SIZE) as pilot:
         table = await _pane_table(app, pilot, "webhooks")
-        cell = table.table.get_cell(hostile, "name")
+        cell = table.cell(hostile, "name")
         assert isinstance(cell, Text)
         assert "[bold]x[/]" in cell.plain
         assert "\\e[31m" in cell.plain and "\x1b" not in cell.plain

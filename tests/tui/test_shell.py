@@ -97,11 +97,11 @@ async def test_theme_and_sidebar_are_kept_in_the_config_for_the_next_run(make_ap
 def _cut_with_room(paged: PagedTable) -> list[str]:
     """The columns drawn narrower than their text while the table still has spare width (not fitted yet)."""
     table = paged.table
-    spare = table.scrollable_content_region.width - sum(c.get_render_width(table) for c in table.columns.values())
+    spare = table.scrollable_content_region.width - table.line_width
     return [
         spec.key
-        for spec, column in zip(paged.columns, table.columns.values(), strict=True)
-        if spec.width is not None and column.width < column.content_width and spare > 0
+        for spec in paged.columns
+        if spec.width is not None and table.widths[spec.key] < paged.content_widths[spec.key] and spare > 0
     ]
 
 
@@ -114,15 +114,14 @@ async def test_columns_follow_the_tables_own_width_not_only_the_lists(make_app) 
         paged = app.query_one("#webhooks PagedTable", PagedTable)
         await wait_for(pilot, lambda: paged.pager.done)
         table = paged.table
-        url = table.columns[next(k for k in table.columns if k.value == "url")]
         longest = max(len(w.url) for w in paged.rows)
-        await wait_for(pilot, lambda: url.width == longest)
+        await wait_for(pilot, lambda: table.widths["url"] == longest)
         table.styles.width = 100  # the table narrows, the list around it does not
-        await wait_for(pilot, lambda: url.width < longest)
+        await wait_for(pilot, lambda: table.widths["url"] < longest)
         await idle(pilot)
         assert _cut_with_room(paged) == []
         table.styles.width = None
-        await wait_for(pilot, lambda: url.width == longest)
+        await wait_for(pilot, lambda: table.widths["url"] == longest)
 
 
 async def test_columns_follow_a_resize(make_app) -> None:
@@ -135,15 +134,13 @@ async def test_columns_follow_a_resize(make_app) -> None:
             pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done
         )
         table = app.query_one("#webhooks PagedTable", PagedTable).table
-        url = table.columns[next(k for k in table.columns if k.value == "url")]
         longest = max(len(w.url) for w in app.query_one("#webhooks PagedTable", PagedTable).rows)
-        await wait_for(pilot, lambda: url.width == longest)
+        await wait_for(pilot, lambda: table.widths["url"] == longest)
 
         def fits() -> bool:
-            used = sum(c.get_render_width(table) for c in table.columns.values())
-            return used <= table.scrollable_content_region.width
+            return table.line_width <= table.scrollable_content_region.width
 
         await pilot.resize_terminal(110, 30)
-        await wait_for(pilot, lambda: fits() and url.width < longest)
+        await wait_for(pilot, lambda: fits() and table.widths["url"] < longest)
         await pilot.resize_terminal(170, 30)
-        await wait_for(pilot, lambda: url.width == longest)
+        await wait_for(pilot, lambda: table.widths["url"] == longest)

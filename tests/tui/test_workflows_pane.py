@@ -89,8 +89,8 @@ async def test_the_pane_discovers_the_demo_workflows_from_subscriptions(make_app
         orders = next(r for r in table.rows if r.title == "Validate and forward orders")
         assert orders.workflow is not None and orders.workflow.active is True
         assert triggers(table).render(orders).plain == "http"
-        assert table.table.get_cell(orders.id, "triggers").plain == "http"  # drawn, not only known
-        assert table.table.get_cell(orders.id, "active").plain == "yes"
+        assert table.cell(orders.id, "triggers").plain == "http"  # drawn, not only known
+        assert table.cell(orders.id, "active").plain == "yes"
         note = text_of(app.query_one("#workflows .note", Static))
         assert "Found 4 new (4 in subscriptions)" in note
 
@@ -188,7 +188,7 @@ async def test_opening_a_workflow_by_id_remembers_it(make_app, emulator) -> None
         await wait_for(pilot, lambda: "Validate refunds" in names(table))
         await wait_for(pilot, lambda: next(r for r in table.rows if r.id == refunds).workflow is not None)
         assert next(r for r in table.rows if r.id == refunds).workflow.active is False
-        assert table.table.get_cell(refunds, "active").plain == "no"
+        assert table.cell(refunds, "active").plain == "no"
 
 
 async def test_enter_opens_the_detail_with_the_http_endpoint(make_app, emulator) -> None:
@@ -316,7 +316,7 @@ async def test_names_come_from_errors_when_the_service_does_not_send_one(make_ap
         assert app.session.known.in_workspace(app.session.org_id)[orders]["name"] == "Validate and forward orders"
         flaky = next(r for r in table.rows if r.id == workflow_id(emulator, "Flaky partner sync"))
         assert flaky.title is None  # no errors, no name: the row says so
-        assert table.table.get_cell(flaky.id, "name").plain == "(name not known yet)"
+        assert table.cell(flaky.id, "name").plain == "(name not known yet)"
 
 
 async def test_a_workflow_created_elsewhere_is_listed_and_one_gone_says_so(make_app, emulator) -> None:
@@ -327,8 +327,8 @@ async def test_a_workflow_created_elsewhere_is_listed_and_one_gone_says_so(make_
     async with app.run_test(size=(120, 36)) as pilot:
         table = await discovered(app, pilot)
         refunds = next(r for r in table.rows if r.title == "Validate refunds")
-        assert refunds.found == "created" and table.table.get_cell(refunds.id, "found").plain == "created here"
+        assert refunds.found == "created" and table.cell(refunds.id, "found").plain == "created here"
         gone = next(r for r in table.rows if r.id == "p_gone1234")
         assert gone.title == "Deleted long ago" and gone.problem == "not found"
-        assert table.table.get_cell("p_gone1234", "triggers").plain == "✖ not found"
+        assert table.cell("p_gone1234", "triggers").plain == "✖ not found"
         assert "Could not read 1 workflow (p_gone1234: not found" in text_of(app.query_one("#workflows .note", Static))

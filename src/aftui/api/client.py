@@ -319,10 +319,11 @@ class Client:
     ) -> Page[M]:
         """A page: `{page_info, data: [...]}`, or `data: {<name>: [...]}` (Connect's `accounts`, and any list so
         wrapped); `page_info` beside `data` or inside it. Null items are passed over."""
-        from .models import Page, PageInfo
+        from .models import Page, PageInfo, share_alike
 
         data, info_raw = await self._page_parts(path, params, nested, **kwargs)
         items = [_validate(model, item, "GET", path) for item in data]
+        share_alike(items)
         info = _validate(PageInfo, info_raw, "GET", path)
         return Page[model](items=items, page_info=info)  # type: ignore[valid-type]
 

@@ -159,6 +159,28 @@ class PageInfo(Model):
 T = TypeVar("T")
 
 
+def share_alike(items: list[Any]) -> None:
+    """The models of a page share what they hold alike: one set of given field names (`model_fields_set`) for
+    models given the same fields, one string or timestamp for equal ones (a user, a component, a day).
+
+    pydantic gives each model a set of its own, 730 bytes, half of what a source costs: 7 MB in a list of
+    10,000 sources that all came with the same dozen fields. The set is read (`exclude_unset`) and copied
+    before a copy changes it (`model_copy`); only assigning a field of a listed model in place would mark it
+    given in the others too, and lists are read, not assigned to. Strings and timestamps cannot change.
+    """
+    sets: dict[frozenset[str], set[str]] = {}
+    values: dict[tuple[type, object], object] = {}
+    for item in items:
+        if not isinstance(item, BaseModel):
+            continue
+        given = item.__pydantic_fields_set__
+        object.__setattr__(item, "__pydantic_fields_set__", sets.setdefault(frozenset(given), given))
+        fields = item.__dict__
+        for name, value in fields.items():
+            if isinstance(value, (str, datetime)):
+                fields[name] = values.setdefault((type(value), value), value)
+
+
 class Page(BaseModel, Generic[T]):
     """One page of a list, as the service sent it."""
 

@@ -111,7 +111,7 @@ def refresh_lists(node: DOMNode, nouns: Iterable[str]) -> int:
     if not wanted:
         return 0
     # Here, not at the top: the first screen, Health, shows no PagedTable, and the start would import it
-    # and the DataTable under it (about 10 ms) for nothing.
+    # (about 10 ms) for nothing.
     from .widgets.paged_table import PagedTable
 
     reloaded = 0

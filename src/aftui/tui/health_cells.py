@@ -19,7 +19,6 @@ from .widgets.paged_table import Column
 
 T = TypeVar("T")
 
-HEALTH_KEYS = ("err1h", "err24h", "lasterr")
 _NOTHING = Text("·", style="dim")
 
 

@@ -18,7 +18,7 @@ from textual.containers import ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
-from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
@@ -28,7 +28,7 @@ from ..retry import AutoRetry
 from ..session import Session
 from ..widgets.footer import KeyFooter
 from ..widgets.json_view import JsonView
-from ..widgets.paged_table import PagedTable
+from ..widgets.paged_table import ListTable, PagedTable
 from ..widgets.status import StatusHeader
 
 TABS = Binding.Group("Tabs", compact=True)
@@ -145,7 +145,7 @@ class DetailScreen(Screen[None]):
         """Focus `table` once it can take it, unless the user has moved on from the tab bar meanwhile."""
         if not table.is_attached or not isinstance(self.focused, (Tabs, type(None))):
             return
-        if not table.query(DataTable):  # not composed yet
+        if not table.query(ListTable):  # not composed yet
             if tries:
                 self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))
             return

@@ -231,6 +231,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         if fresh:
             fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
             self.pager.items[:0] = fresh
+            self._measure(fresh, first=False)
             del self.pager.items[MAX_LIVE:]  # a night of errors: the oldest go, as the service's own list drops them
             if page.total is not None:
                 self.pager.total = max(page.total, len(self.pager.items))
@@ -240,7 +241,7 @@ class ErrorsTable(PagedTable[EventSummary]):
 
     @work(group="errors-states", exclusive=True, exit_on_error=False)
     async def read_states(self) -> None:
-        """Each error's replay state from the journal (on a thread); only cells that changed are drawn again."""
+        """Each error's replay state from the journal (on a thread); the rows are drawn again if one changed."""
         items = list(self.pager.items)
         states = await asyncio.to_thread(self._states_of, items)
         if states is None:
@@ -252,12 +253,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.states = states
         if not changed:
             return
-        for event in self.rows:  # a replay's cell names its original: drawn again when either changed
-            ident = self.item_id(event)
-            linked = states[ident].replay_of if ident in states else None
-            if ident in changed or linked in changed:
-                self.table.update_cell(ident, "replay", self._state_cell(event))
-                self.table.update_cell(ident, "by", self._by_cell(event))
+        self.redraw()  # the rows read their state as they are drawn (a replay's cell names its original too)
         self.post_message(self.Updated())
 
     def _states_of(self, items: list[EventSummary]) -> dict[str, ReplayState] | None:
@@ -296,8 +292,8 @@ class ErrorsTable(PagedTable[EventSummary]):
         if event is None or not event.id:
             return
         self.marked.symmetric_difference_update({event.id})
-        self.table.update_cell(event.id, "mark", self._mark_cell(event))
-        self.table.action_cursor_down()  # as in every list (the monitor too): a run is space, space, space
+        self.redraw()
+        self.table.action_cursor_move(1)  # as in every list (the monitor too): a run is space, space, space
 
     def action_bulk(self) -> None:
         """The marked errors as they are; else those shown (the filter's, the group's) that still fail."""
@@ -336,10 +332,8 @@ class ErrorsTable(PagedTable[EventSummary]):
         cleared = self.marked & succeeded
         kept = (self.marked & tried) - succeeded
         self.marked -= succeeded
-        for ident in cleared:
-            event = self.item(ident)
-            if event is not None and ident in {self.item_id(e) for e in self.rows}:
-                self.table.update_cell(ident, "mark", self._mark_cell(event))
+        if cleared:
+            self.redraw()
         if cleared or kept:
             self.notify(
                 f"Marks cleared on {len(cleared)} replayed ok"
@@ -377,7 +371,7 @@ class ErrorsTable(PagedTable[EventSummary]):
                 markup=False,
             )
             return
-        self.table.move_cursor(row=ids.index(target), animate=False)
+        self.table.move_cursor(ids.index(target))
         self.notify(f"↻ {words}: {visible(target, 30)}", markup=False)
 
 

@@ -20,7 +20,7 @@ from ...event_deletion import outcome_words, watch_deletion
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
-from ..health_cells import HEALTH_KEYS, health_columns
+from ..health_cells import health_columns
 from ..journaling import journaled
 from ..safe import day, flag, plain, when
 from ..widgets.fields import Fields
@@ -111,7 +111,7 @@ class SourcesPane(Guarded, Pane):
         self.query_one(PagedTable).reload()
 
     def health_changed(self) -> None:
-        self.query_one(PagedTable).refresh_columns(HEALTH_KEYS)
+        self.query_one(PagedTable).redraw()
 
     def action_new_source(self) -> None:
         deploy_form(self.app)

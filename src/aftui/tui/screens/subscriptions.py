@@ -60,12 +60,14 @@ def enter_tab(screen: Screen[None]) -> None:
     """From the tab bar, `down` goes into the shown tab: its list, else whatever takes focus first."""
     from textual.widgets import DataTable, TabbedContent, Tree
 
+    from ..widgets.board import Board
+
     tabbed = screen.query(TabbedContent)
     pane = tabbed.first().active_pane if tabbed else None
     if pane is None:
         return
     focusable = [w for w in pane.query("*") if w.focusable]
-    chosen = next((w for w in focusable if isinstance(w, (DataTable, OptionList, Tree))), None) or next(
+    chosen = next((w for w in focusable if isinstance(w, (Board, DataTable, OptionList, Tree))), None) or next(
         iter(focusable), None
     )
     if chosen is not None:
@@ -163,14 +165,7 @@ class SubscriptionsPane(Guarded, Pane):
     def _show_names(self, names: dict[str, str]) -> None:
         """Redraw the end columns of the rows already shown (filter and sort read the names too)."""
         self.names.update(names)
-        table = self.query_one(PagedTable)
-        for sub in table.rows:
-            key = subscription_key(sub)
-            try:
-                table.table.update_cell(key, "emitter", self._end(sub.emitter_id))
-                table.table.update_cell(key, "listener", self._end(sub.listener_id))
-            except Exception:  # noqa: BLE001 - the row went away in a reload meanwhile
-                continue
+        self.query_one(PagedTable).redraw()
 
     def workspace_changed(self) -> None:
         self.names.clear()

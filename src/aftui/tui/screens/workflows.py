@@ -35,7 +35,7 @@ from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded, describe_error, said_by
-from ..health_cells import HEALTH_KEYS, health_columns
+from ..health_cells import health_columns
 from ..host import session_of
 from ..journaling import journaled
 from ..messages import AuthFailed
@@ -130,7 +130,7 @@ class KnownTable(PagedTable[KnownRow]):
         if self._select is not None:
             ids = [r.id for r in self.rows]
             if self._select in ids:
-                self.table.move_cursor(row=ids.index(self._select), animate=False)
+                self.table.move_cursor(ids.index(self._select))
                 self._select = None
 
 
@@ -285,7 +285,7 @@ class WorkflowsPane(Guarded, Pane):
             note.update(Text.assemble(self._summary, ("a adds by id or URL · x forgets · r looks again", "dim")))
 
     def health_changed(self) -> None:
-        self.table.refresh_columns(HEALTH_KEYS)
+        self.table.redraw()
 
     def workspace_changed(self) -> None:
         self.found.clear()

@@ -1,15 +1,20 @@
-"""A short table of fixed columns, drawn line by line: Health's board.
+"""A table of fixed columns, drawn line by line: Health's board, and every paged list's.
 
 A DataTable renders each cell on its own through rich's console (a padding, two
-styles and a measure per cell). For Health's first screen, thirty rows of nine
-cells, that was about 40% of the frame that shows the rows. Here a row is one
-Text, each cell cut to its column, made into a Strip, and kept until the row, the
-width or the look changes.
+styles and a measure per cell), and keeps every row it was given, each cell a
+Text, plus caches of what it drew: about 4 KB a row, 40 MB for 10,000 sources.
+Here a row is one Text, each cell cut to its column, made into a Strip, and kept
+until the row, the width or the look changes; only rows drawn lately are kept.
 
-It keeps what Health used of a DataTable, with the same look: a header that stays
-on top while the rows scroll, zebra rows, a row cursor, `RowHighlighted` when the
-cursor moves and `RowSelected` on enter or on a click of the highlighted row.
-Columns do not scroll sideways: the owner fits them to the width (`set_widths`).
+`Board` holds the rows it is given (`replace`, `update_row`). A subclass can
+draw them from elsewhere instead (`row_count`, `row`): the paged lists draw
+their items, so that what is kept per row is the item and nothing more.
+
+It keeps what the lists used of a DataTable, with the same look: a header that
+stays on top while the rows scroll, zebra rows, a row cursor, `RowHighlighted`
+when the cursor moves, `RowSelected` on enter or on a click of the highlighted
+row, `HeaderSelected` on a click of a column's label, and rows wider than the
+widget scrolled sideways. The owner sets the columns' widths (`set_widths`).
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 PADDING = 1  # cells of space on each side of a column, as a DataTable's default `cell_padding`
+KEPT_ROWS = 256  # drawn rows kept: a few screens' worth, so a list of 10,000 keeps no more than a short one
 
 # A row's look: (the cursor is on it, an even row). The widget's focus and width are in the cache's own key.
 Look = tuple[bool, bool]
+HEADER = -1  # the header's place in the cache of drawn rows
 
 
 @dataclass(frozen=True)
@@ -44,22 +51,26 @@ class BoardColumn:
 class Board(ScrollView, can_focus=True):
     KEYS_AREA = "The list"  # its heading in `?`
 
+    # Named as a DataTable's actions (`cursor_`), so that `?` says the moves once for every list.
     BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        # Nothing scrolls sideways here, so home and end need not mean "leftmost" as in a DataTable.
-        Binding("home,ctrl+home", "first", "First", show=False),
-        Binding("end,ctrl+end", "last", "Last", show=False),
-        Binding("enter", "select", "Open", show=False),
+        Binding("up,k", "cursor_move(-1)", "Up", show=False),
+        Binding("down,j", "cursor_move(1)", "Down", show=False),
+        Binding("pageup", "cursor_page(-1)", "Page up", show=False),
+        Binding("pagedown", "cursor_page(1)", "Page down", show=False),
+        # Rows are chosen, not cells: home and end go to the first and last row, as ctrl+home and ctrl+end do in
+        # a DataTable; left and right scroll a row wider than the widget.
+        Binding("home,ctrl+home", "cursor_first", "First", show=False),
+        Binding("end,ctrl+end", "cursor_last", "Last", show=False),
+        Binding("left", "scroll_left", "Scroll left", show=False),
+        Binding("right", "scroll_right", "Scroll right", show=False),
+        Binding("enter", "select_cursor", "Open", show=False),
     ]
 
     COMPONENT_CLASSES = {"board--header", "board--even-row", "board--cursor"}
 
-    # DataTable's colours (textual/widgets/_data_table.py), so that Health looks like every other list.
+    # DataTable's colours (textual/widgets/_data_table.py), so that every list looks alike.
     DEFAULT_CSS = """
-    Board { background: $surface; color: $foreground; overflow-x: hidden; overflow-y: auto; }
+    Board { background: $surface; color: $foreground; overflow-x: auto; overflow-y: auto; }
     Board:focus { background-tint: $foreground 5%; }
     Board > .board--header { text-style: bold; background: $panel; color: $foreground; }
     Board:focus > .board--header { background-tint: $foreground 5%; }
@@ -78,21 +89,32 @@ class Board(ScrollView, can_focus=True):
     }
     """
 
-    class _RowMessage(Message):
-        def __init__(self, board: Board, index: int) -> None:
+    class _BoardMessage(Message):
+        def __init__(self, board: Board) -> None:
             super().__init__()
             self.board = board
-            self.index = index
 
         @property
         def control(self) -> Board:
             return self.board
+
+    class _RowMessage(_BoardMessage):
+        def __init__(self, board: Board, index: int) -> None:
+            super().__init__(board)
+            self.index = index
 
     class RowHighlighted(_RowMessage):
         """The cursor moved to row `index` (-1: the board is empty)."""
 
     class RowSelected(_RowMessage):
         """Row `index` was chosen: enter, or a click on the highlighted row."""
+
+    class HeaderSelected(_BoardMessage):
+        """The label of column `column_index` was clicked."""
+
+        def __init__(self, board: Board, column_index: int) -> None:
+            super().__init__(board)
+            self.column_index = column_index
 
     def __init__(self, columns: Sequence[BoardColumn], *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -102,12 +124,12 @@ class Board(ScrollView, can_focus=True):
         self._cells: dict[str, list[Text]] = {}
         self.cursor_row = 0
         self._announced: int | None = None
-        # Strips by row key, then by look; a changed row drops only its own. The header's key is None.
-        self._strips: dict[str | None, dict[Look, Strip]] = {}
+        # Strips by row index (the header's is HEADER), then by look; a changed row drops only its own.
+        self._strips: dict[int, dict[Look, Strip]] = {}
         self._drawn_for: tuple[object, ...] = ()  # the width, focus and styles the strips were drawn with
         self._base = Style()  # the widget's own style, read once a frame (render_lines)
 
-    # --- content ---------------------------------------------------------------------------------
+    # --- content: what a subclass that draws its rows from elsewhere overrides ----------------------
 
     @property
     def row_count(self) -> int:
@@ -117,14 +139,13 @@ class Board(ScrollView, can_focus=True):
         """The cells of row `index`, as given."""
         return self._cells[self.keys[index]]
 
+    # --- content held here -------------------------------------------------------------------------
+
     def replace(self, rows: Sequence[tuple[str, list[Text]]], *, cursor: int = 0) -> None:
         """Show exactly `rows` (key, cells), the cursor on row `cursor`."""
         self.keys = [key for key, _ in rows]
         self._cells = dict(rows)
-        self._strips.clear()
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.keys) + 1)
-        self.move_cursor(cursor)
-        self.refresh()
+        self.rows_changed(cursor)
 
     def update_row(self, key: str, cells: list[Text]) -> None:
         """New cells for the row `key`, in place: the cursor and the scroll stay. Cells drawn alike change
@@ -133,7 +154,16 @@ class Board(ScrollView, can_focus=True):
         if before is None or _alike(before, cells):
             return
         self._cells[key] = cells
-        self._strips.pop(key, None)
+        self._strips.pop(self.keys.index(key), None)
+        self.refresh()
+
+    # --- for the owner -------------------------------------------------------------------------------
+
+    def rows_changed(self, cursor: int | None = None) -> None:
+        """The rows are not what was drawn: draw them again, the cursor on row `cursor` (None: where it is)."""
+        self._strips.clear()
+        self._size_virtually()
+        self.move_cursor(self.cursor_row if cursor is None else cursor)
         self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:
@@ -142,13 +172,22 @@ class Board(ScrollView, can_focus=True):
         if merged != self.widths:
             self.widths = merged
             self._strips.clear()
+            self._size_virtually()
             self.refresh()
+
+    @property
+    def line_width(self) -> int:
+        """Cells across a row: every column shown, with its padding."""
+        return sum(width + 2 * PADDING for width in self.widths.values() if width > 0)
+
+    def _size_virtually(self) -> None:
+        self.virtual_size = Size(self.line_width, self.row_count + 1)
 
     # --- moving ----------------------------------------------------------------------------------
 
-    def move_cursor(self, index: int) -> None:
-        """Put the cursor on row `index` (clamped), in view."""
-        self.cursor_row = max(0, min(len(self.keys) - 1, index))
+    def move_cursor(self, row: int) -> None:
+        """Put the cursor on row `row` (clamped), in view."""
+        self.cursor_row = max(0, min(self.row_count - 1, row))
         self._scroll_to_cursor()
         self.refresh()
         self._announce()
@@ -164,41 +203,51 @@ class Board(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True, force=True)
 
     def _announce(self) -> None:
-        index = self.cursor_row if self.keys else -1
+        index = self.cursor_row if self.row_count else -1
         if index != self._announced:
             self._announced = index
             self.post_message(self.RowHighlighted(self, index))
 
-    def action_move(self, step: int) -> None:
+    def action_cursor_move(self, step: int) -> None:
         self.move_cursor(self.cursor_row + step)
 
-    def action_page(self, step: int) -> None:
+    def action_cursor_page(self, step: int) -> None:
         self.move_cursor(self.cursor_row + step * max(1, self.scrollable_content_region.height - 2))
 
-    def action_first(self) -> None:
+    def action_cursor_first(self) -> None:
         self.move_cursor(0)
 
-    def action_last(self) -> None:
-        self.move_cursor(len(self.keys) - 1)
+    def action_cursor_last(self) -> None:
+        self.move_cursor(self.row_count - 1)
 
-    def action_select(self) -> None:
-        if self.keys:
+    def action_select_cursor(self) -> None:
+        if self.row_count:
             self.post_message(self.RowSelected(self, self.cursor_row))
 
     def on_click(self, event: events.Click) -> None:
         if event.y < 1:
-            return  # the header
+            self._header_clicked(event.x + int(self.scroll_offset.x))
+            return
         index = int(self.scroll_offset.y) + event.y - 1
-        if not 0 <= index < len(self.keys):
+        if not 0 <= index < self.row_count:
             return
         event.stop()
         if index == self.cursor_row:
-            self.action_select()  # as a DataTable: a click on the highlighted row opens it
+            self.action_select_cursor()  # as a DataTable: a click on the highlighted row opens it
         else:
             self.move_cursor(index)
 
-    def on_resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.keys) + 1)
+    def _header_clicked(self, x: int) -> None:
+        left = 0
+        for index, column in enumerate(self.columns):
+            width = self.widths[column.key]
+            if width > 0 and left <= x < left + width + 2 * PADDING:
+                self.post_message(self.HeaderSelected(self, index))
+                return
+            left += width + 2 * PADDING if width > 0 else 0
+
+    def on_resize(self, _: events.Resize) -> None:
+        self._size_virtually()
         self._scroll_to_cursor()
 
     # --- drawing ---------------------------------------------------------------------------------
@@ -215,27 +264,34 @@ class Board(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:
-            return self._strip(None, (False, False), width)
-        index = int(self.scroll_offset.y) + y - 1
-        if not 0 <= index < len(self.keys):
-            return Strip.blank(width, self._base)
-        return self._strip(self.keys[index], (index == self.cursor_row, index % 2 == 0), width)
+            strip = self._strip(HEADER, (False, False), width)
+        else:
+            index = int(self.scroll_offset.y) + y - 1
+            if not 0 <= index < self.row_count:
+                return Strip.blank(width, self._base)
+            strip = self._strip(index, (index == self.cursor_row, index % 2 == 0), width)
+        left = int(self.scroll_offset.x)
+        return strip.crop(left, left + width) if left or strip.cell_length > width else strip
 
-    def _strip(self, key: str | None, look: Look, width: int) -> Strip:
-        strips = self._strips.setdefault(key, {})
+    def _strip(self, index: int, look: Look, width: int) -> Strip:
+        strips = self._strips.get(index)
+        if strips is None:
+            if len(self._strips) >= KEPT_ROWS:
+                self._strips.clear()  # rows scrolled past: drawn again if they come back
+            strips = self._strips[index] = {}
         strip = strips.get(look)
         if strip is None:
-            strip = strips[look] = self._draw(key, look, width)
+            strip = strips[look] = self._draw(index, look, width)
         return strip
 
-    def _draw(self, key: str | None, look: Look, width: int) -> Strip:
-        """One row (None: the header) as a Strip `width` cells wide."""
+    def _draw(self, index: int, look: Look, width: int) -> Strip:
+        """One row (HEADER: the header) as a Strip at least `width` cells wide."""
         cursor, even = look
-        if key is None:
+        if index == HEADER:
             cells = [Text(c.label) for c in self.columns]
             style, over = self.get_component_rich_style("board--header"), Style()
         else:
-            cells = self._cells[key]
+            cells = self.row(index)
             style = self.get_component_rich_style("board--even-row") if even else self._base
             over = Style()
             if cursor:
@@ -256,7 +312,8 @@ class Board(ScrollView, can_focus=True):
         segments = [
             Segment(s.text, style + s.style + over if s.style else style + over) for s in line.render(self.app.console)
         ]
-        return Strip(segments, cell_len(line.plain)).crop_extend(0, width, style)
+        length = cell_len(line.plain)
+        return Strip(segments, length).crop_extend(0, max(width, length), style)
 
 
 def _alike(before: list[Text], after: list[Text]) -> bool:

@@ -11,10 +11,11 @@ server's message and the key to retry.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -22,15 +23,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import CellDoesNotExist
+from textual.widgets import Input, Static
 
 from ...api import ApiError, AuthError, Pager
 from ...text import visible
 from ..collector import rows_kept
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
-from .column_widths import set_widths
+from .board import KEPT_ROWS, PADDING, Board, BoardColumn
 
 if TYPE_CHECKING:
     from ...api.models import Page
@@ -51,49 +51,52 @@ class Column(Generic[T]):
     width: int | None = None
 
 
-class SharedCells:
-    """One Text for every cell of a column that reads and looks the same.
-
-    A list of 10,000 rows repeats a few values in most of its columns ("yes", "·", a component's
-    type, a day), and each cell is a Text of about 400 bytes. A column of mostly distinct values
-    (ids, names) is given up on once it has shown MAX_VALUES of them, so this never holds more.
-    The table only reads its cells: drawing one never changes it.
-    """
-
-    MAX_VALUES = 64
-
-    def __init__(self) -> None:
-        self._seen: dict[tuple[object, ...], Text] | None = {}
-
-    def __call__(self, cell: Text) -> Text:
-        seen = self._seen
-        if seen is None or cell.spans:
-            return cell
-        key = (cell.plain, cell.style, cell.justify, cell.overflow, cell.no_wrap, cell.end)
-        found = seen.get(key)
-        if found is not None:
-            return found
-        if len(seen) >= self.MAX_VALUES:
-            self._seen = None  # mostly distinct: not worth a lookup per cell
-            return cell
-        seen[key] = cell
-        return cell
-
-
 LIST_AREA = "The list"  # the list's heading in `?`
 
 
-class _Table(DataTable[Text]):
-    """The list's table: it says when it is given a size, its first one included.
+class ListTable(Board):
+    """The list's table: it draws the rows its owner shows (loaded items, filtered and sorted) as they come into
+    view, and keeps only those drawn lately. A DataTable kept every row's cells and what it drew of them: 40 MB
+    for 10,000 sources, more than the sources themselves.
 
-    The list fits its columns to that width; until the table has one (it can still be 0 wide one refresh
-    after its rows arrive), there is nothing to fit to, and only this event says when there is.
+    It says when it is given a size, its first one included: the list fits its columns to that width, and until
+    the table has one (it can still be 0 wide one refresh after its rows arrive), there is nothing to fit to.
     """
 
-    KEYS_AREA = LIST_AREA  # its keys are the list's, as Textual's own table's would be
+    KEYS_AREA = LIST_AREA
 
     class Sized(Message):
         """The table has a new size: the columns can be fitted to it."""
+
+    def __init__(self, columns: Sequence[Column[Any]]) -> None:
+        super().__init__([BoardColumn(c.key, c.label, c.width or cell_len(c.label)) for c in columns])
+        self._specs = list(columns)
+        self.items: Sequence[Any] = ()
+        self._kept: dict[int, list[Text]] = {}  # cells of rows drawn lately, by index
+
+    @property
+    def row_count(self) -> int:
+        return len(self.items)
+
+    def row(self, index: int) -> list[Text]:
+        cells = self._kept.get(index)
+        if cells is None:
+            if len(self._kept) >= KEPT_ROWS:
+                self._kept.clear()
+            item = self.items[index]
+            cells = self._kept[index] = [column.render(item) for column in self._specs]
+        return cells
+
+    def show(self, items: Sequence[Any], *, cursor: int | None = None) -> None:
+        """Draw these items, the cursor on row `cursor` (None: where it is)."""
+        self.items = items
+        self._kept.clear()
+        self.rows_changed(cursor)
+
+    def redraw(self) -> None:
+        """The items shown changed in place (a column shows something that moves): draw them again."""
+        self._kept.clear()
+        self.rows_changed()
 
     def on_resize(self, _: events.Resize) -> None:
         self.post_message(self.Sized())
@@ -115,7 +118,7 @@ class PagedTable(Vertical, Generic[T]):
     PagedTable { height: 1fr; }
     PagedTable > Input { display: none; height: 3; }
     PagedTable.filtering > Input { display: block; }
-    PagedTable > DataTable { height: 1fr; }
+    PagedTable > ListTable { height: 1fr; }
     PagedTable > .status { height: 1; color: $text-muted; padding: 0 1; }
     PagedTable > .error { display: none; height: auto; padding: 1 2; color: $error; border: round $error; }
     PagedTable.failed > .error { display: block; }
@@ -150,7 +153,7 @@ class PagedTable(Vertical, Generic[T]):
         self._claim_once = False  # claim_focus_once: at the next first page only
         self._fetch = fetch
         self.columns = columns
-        self._shared = [SharedCells() for _ in columns]
+        self.content_widths = {c.key: cell_len(c.label) for c in columns}  # the widest cell of each column, so far
         self.item_id = item_id
         self.server_filter = server_filter
         self.noun = noun
@@ -170,15 +173,12 @@ class PagedTable(Vertical, Generic[T]):
         # Disabled while hidden, so focus never lands in a box the user cannot see.
         yield Input(placeholder=f"filter {self.noun} (esc clears)", id="filter", disabled=True)
         yield Static(classes="error")
-        table = _Table(cursor_type="row", zebra_stripes=True)
-        for column in self.columns:
-            table.add_column(column.label, key=column.key, width=column.width)
-        yield table
+        yield ListTable(self.columns)
         yield Static(classes="status")
 
     @property
-    def table(self) -> DataTable[Text]:
-        return self.query_one(DataTable)
+    def table(self) -> ListTable:
+        return self.query_one(ListTable)
 
     def on_mount(self) -> None:
         self.reload()
@@ -215,7 +215,7 @@ class PagedTable(Vertical, Generic[T]):
     def reload(self) -> None:
         """From the first page again (after `r`, a new server filter or a new workspace)."""
         self._retry.cancel()
-        if not self.query(DataTable):
+        if not self.query(ListTable):
             return  # removed while it was being mounted (its detail reloaded meanwhile): nothing to load into
         self._remember_cursor()
         self._server_text = self.filter_text if self.server_filter else ""
@@ -234,7 +234,8 @@ class PagedTable(Vertical, Generic[T]):
         self._update_status()
         try:
             before = len(self.pager.items)
-            await self.pager.load_more()
+            new = await self.pager.load_more()
+            self._measure(new, first=first)
             self.set_class(False, "failed")
             self._error = None
             self._retry.succeeded()
@@ -272,8 +273,8 @@ class PagedTable(Vertical, Generic[T]):
         )
         self.set_class(True, "failed")
         if not self.pager.items:  # no stale rows under the message
-            self.table.clear()
             self.rows = []
+            self.table.show(self.rows)
         self._update_status()
         if isinstance(error, AuthError):
             self.post_message(AuthFailed(error))
@@ -298,80 +299,81 @@ class PagedTable(Vertical, Generic[T]):
             column = self.columns[self.sort_index]
             by = column.sort or (lambda item: column.render(item).plain.lower())
             rows.sort(key=lambda item: _sortable(by(item)), reverse=self.sort_reverse)
-        table = self.table
         self._remember_cursor()
-        old_ids = [self.item_id(r) for r in self.rows]
-        new_ids = [self.item_id(r) for r in rows]
-        if not full and new_ids[: len(old_ids)] == old_ids and old_ids:
-            # Only new rows at the end: append them, keep the table (and its scroll) as it is.
-            for item, key in zip(rows[len(old_ids) :], new_ids[len(old_ids) :], strict=False):
-                table.add_row(*self._cells(item), key=key)
-        else:
-            table.clear()
-            for item, key in zip(rows, new_ids, strict=False):
-                table.add_row(*self._cells(item), key=key)
-            self._restore_cursor(new_ids)
+        # Only new rows at the end: the cursor (and the scroll) stay; else it goes back to the row it was on.
+        old = self.rows
+        appended = (
+            not full and len(rows) >= len(old) and all(a is b for a, b in zip(old, rows[: len(old)], strict=True))
+        )
         self.rows = rows
+        self.table.show(rows, cursor=None if appended else self._remembered_index(rows))
         self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
         self._update_status()
 
-    def _cells(self, item: T) -> list[Text]:
-        cells = [column.render(item) for column in self.columns]
-        return [shared(cell) for shared, cell in zip(self._shared, cells, strict=True)]
+    def _measure(self, items: list[T], *, first: bool) -> None:
+        """Each column's widest cell among the loaded items (as a DataTable measures the rows it is given)."""
+        if first:
+            self.content_widths = {c.key: cell_len(c.label) for c in self.columns}
+        content = self.content_widths
+        for column in self.columns:
+            render, widest = column.render, content[column.key]
+            for item in items:
+                widest = max(widest, render(item).cell_len)
+            content[column.key] = widest
 
-    def refresh_columns(self, keys: Collection[str]) -> None:
-        """Draw the cells of these columns again where their text changed (they show something that moves)."""
-        if not self.query(DataTable):
-            return  # shown before its table is mounted (a pane opened while the app starts): nothing drawn yet
-        columns = [c for c in self.columns if c.key in keys]
-        table = self.table
-        for item in self.rows:
-            row_key = self.item_id(item)
-            for column in columns:
-                cell = column.render(item)
-                try:
-                    if str(table.get_cell(row_key, column.key)) != str(cell):
-                        table.update_cell(row_key, column.key, cell)
-                except CellDoesNotExist:
-                    return  # the table is being rebuilt: it draws them itself
+    def cell(self, key: str, column_key: str) -> Text:
+        """The cell drawn for the row of item `key` in column `column_key` (KeyError: no such row or column)."""
+        column = next((c for c in self.columns if c.key == column_key), None)
+        item = next((item for item in self.rows if self.item_id(item) == key), None)
+        if column is None or item is None:
+            raise KeyError((key, column_key))
+        return column.render(item)
 
-    @on(_Table.Sized)
-    def _sized(self, event: _Table.Sized) -> None:
+    def redraw(self) -> None:
+        """Draw the rows again: a column shows something that moved (health, a replay's state)."""
+        if self.query(ListTable):  # not before its table is mounted (a pane opened while the app starts)
+            self.table.redraw()
+
+    @on(ListTable.Sized)
+    def _sized(self, event: ListTable.Sized) -> None:
         event.stop()
         self._fit_columns()
 
     def _fit_columns(self) -> None:
         """Columns follow the width: a column cut to its set width is given what it lacks from the spare
         width (left to right), and gives it back when the terminal narrows."""
-        found = self.query(DataTable)
+        found = self.query(ListTable)
         if not self.is_attached or not found:
             return  # removed (its detail reloaded) before it was laid out
         table = found.first()
-        columns = list(table.columns.values())
-        if len(columns) != len(self.columns) or not table.size.width:
+        if not table.size.width:
             return
-        pad = 2 * table.cell_padding
+        content = self.content_widths
         spare = table.scrollable_content_region.width - sum(
-            (spec.width if spec.width is not None else column.content_width) + pad
-            for spec, column in zip(self.columns, columns, strict=True)
+            (spec.width if spec.width is not None else content[spec.key]) + 2 * PADDING for spec in self.columns
         )
         widths: dict[str, int] = {}
-        for spec, column in zip(self.columns, columns, strict=True):
+        for spec in self.columns:
             if spec.width is None:
-                continue  # sized to its content already
-            extra = max(0, min(spare, column.content_width - spec.width))
+                widths[spec.key] = content[spec.key]  # sized to its content
+                continue
+            extra = max(0, min(spare, content[spec.key] - spec.width))
             spare -= extra
             widths[spec.key] = spec.width + extra
-        set_widths(table, widths)
+        table.set_widths(widths)
 
     def _remember_cursor(self) -> None:
         table = self.table
         if self.rows and 0 <= table.cursor_row < len(self.rows):
             self._remembered = self.item_id(self.rows[table.cursor_row])
 
-    def _restore_cursor(self, ids: list[str]) -> None:
-        if self._remembered in ids:
-            self.table.move_cursor(row=ids.index(self._remembered), animate=False)
+    def _remembered_index(self, rows: list[T]) -> int:
+        """The row of the item the cursor was last on (the first row if it is not shown)."""
+        if self._remembered is not None:
+            for index, item in enumerate(rows):
+                if self.item_id(item) == self._remembered:
+                    return index
+        return 0
 
     def _update_status(self) -> None:
         loaded, total = len(self.pager.items), self.pager.total
@@ -399,19 +401,21 @@ class PagedTable(Vertical, Generic[T]):
 
     # --- events ------------------------------------------------------------------------------------
 
-    @on(DataTable.RowHighlighted)
-    def _near_end(self, event: DataTable.RowHighlighted) -> None:
-        if event.cursor_row >= len(self.rows) - LOAD_AHEAD:
+    @on(ListTable.RowHighlighted)
+    def _near_end(self, event: ListTable.RowHighlighted) -> None:
+        # Not -1: an emptied list (a failed first page) wants its first page again, not a next one.
+        if event.index >= max(0, len(self.rows) - LOAD_AHEAD):
             self.load_more()
 
-    @on(DataTable.RowSelected)
-    def _open(self, event: DataTable.RowSelected) -> None:
+    @on(ListTable.RowSelected)
+    def _open(self, event: ListTable.RowSelected) -> None:
         event.stop()
-        if 0 <= event.cursor_row < len(self.rows):
-            self.post_message(self.Opened(self, self.rows[event.cursor_row]))
+        if 0 <= event.index < len(self.rows):
+            self.post_message(self.Opened(self, self.rows[event.index]))
 
-    @on(DataTable.HeaderSelected)
-    def _header(self, event: DataTable.HeaderSelected) -> None:
+    @on(ListTable.HeaderSelected)
+    def _header(self, event: ListTable.HeaderSelected) -> None:
+        event.stop()
         self._sort_by(event.column_index)
 
     @on(Input.Changed, "#filter")
