@@ -32,11 +32,12 @@ afresh for each round, so no round inherits another's sources or journal.
   page loads as the cursor nears the end) until the last source is on
   screen; then VmRSS of the process, 1 s later. The reference is a bare
   Textual app (Header, DataTable, Footer) of as many rows, with the same
-  columns and widths (rich Text cells, as aftui's), all added at once, its
-  last row shown with one ctrl+end. Target: <= 1.2x. Printed beside: the
-  same app given its rows 100 at a time as its cursor nears the end and
-  paged the way aftui is (its DataTable's bounded render caches fill up as
-  aftui's do), and the ratio to that.
+  columns and widths (rich Text cells), all added at once, its last row
+  shown with one ctrl+end. Target: <= 1.2x. Printed beside: the same app
+  given its rows 100 at a time as its cursor nears the end and paged the
+  way aftui is (its DataTable's bounded render caches fill up on the way),
+  and the ratio to that. aftui's lists are not DataTables (they draw rows
+  from their items, tui/widgets/paged_table.py).
 
 The pane is read and driven through a tmux control-mode client (`tmux -C`):
 a capture is a command on a pipe, not a tmux process started each time, so
@@ -706,7 +707,7 @@ def rss_figure(home: Path, rounds: int) -> dict[str, Any]:
         "reference_peak_mb": [round(r["VmHWM"], 1) for r in reference],
         "ratio": round(aftui_mb / reference_mb, 2),
         "paged_reference": "the same bare app given its rows 100 at a time as its cursor nears the end, paged to "
-        "its last row with ctrl+end as aftui is (its DataTable's bounded render caches filled alike)",
+        "its last row with ctrl+end as aftui is (its DataTable's bounded render caches filled on the way)",
         "paged_reference_rss_mb": round(paged_mb, 1),
         "paged_reference_samples_mb": [round(r["VmRSS"], 1) for r in paged],
         "ratio_to_paged_reference": round(aftui_mb / paged_mb, 2),

@@ -103,6 +103,19 @@ def test_while_held_garbage_is_still_collected_when_due(held: None, monkeypatch:
     assert dead() is None
 
 
+def test_in_a_burst_the_collection_waits_longer(held: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst's takes bring thousands of rows a collection would walk while a key waits: held for longer."""
+    line = Line()
+    dead = weakref.ref(line)
+    del line
+    monkeypatch.setattr(collector, "_last_full", collector._last_full - collector.COLLECT_EVERY_S)
+    collector.collect_if_due(busy=True)
+    assert dead() is not None, "collected in the burst"
+    monkeypatch.setattr(collector, "_last_full", collector._last_full - collector.BUSY_COLLECT_EVERY_S)
+    collector.collect_if_due(busy=True)
+    assert dead() is None, "never collected in a long burst"
+
+
 def test_unheld_collect_if_due_leaves_collections_to_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collector, "_holds", 0)
     monkeypatch.setattr(collector, "_last_full", 0.0)

@@ -39,6 +39,34 @@ def deploy(api: httpx.Client, name: str, org_id: str | None = None) -> str:
     return response.json()["data"]["id"]
 
 
+async def test_a_bursts_records_are_kept_out_of_the_collectors_way_once_it_ends(
+    make_app: Callable[..., AftuiApp], src: str, emulator: ServerHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collection before a freeze walks the take's records: in a burst it waits for a take without one."""
+    from aftui.tui.screens import monitor
+
+    kept: list[int] = []
+    takes: list[tuple[int, int]] = []  # after each take: (records shown, records kept)
+    take = monitor.MonitorScreen._take
+
+    def counted_take(self: monitor.MonitorScreen) -> None:
+        take(self)
+        takes.append((len(self.query_one(Timeline).rows), sum(kept)))
+
+    monkeypatch.setattr(monitor, "BURST_TAKE", 5)  # a burst: 5 records a take, for the test
+    monkeypatch.setattr(monitor, "rows_kept", kept.append)
+    monkeypatch.setattr(monitor.MonitorScreen, "_take", counted_take)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        kept.clear()
+        inject(emulator, src, 40)
+        await wait_for(pilot, lambda: bool(takes) and takes[-1] == (40, 40), timeout=10)
+        shown_at = next(n for n, (shown, _) in enumerate(takes) if shown == 40)
+        assert takes[shown_at][1] < 40  # the take that brought the burst's last records kept them not
+        assert takes[shown_at + 1] == (40, 40)  # the next, quiet, did
+
+
 def inject(emulator: ServerHandle, source_id: str, count: int, **extra: Any) -> None:
     response = httpx.post(
         f"{emulator.root_url}/_emulator/sources/{source_id}/inject",

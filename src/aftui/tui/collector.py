@@ -25,6 +25,7 @@ import time
 
 FREEZE_ROWS = 1000  # rows (any table's, the monitor's records) between two freezes
 COLLECT_EVERY_S = 2.0  # while full collections are held: the longest between two made by hand
+BUSY_COLLECT_EVERY_S = 10.0  # the same during a burst, which a collection would keep a key waiting in
 HELD_THRESHOLD = 1 << 30  # a gen-2 threshold never reached: the interpreter makes no full collection
 
 _unfrozen_rows = 0
@@ -104,10 +105,12 @@ def release_full_collections() -> None:
         gc.set_threshold(young, middle, _threshold)
 
 
-def collect_if_due() -> None:
+def collect_if_due(*, busy: bool = False) -> None:
     """While held, a full collection if none was made for COLLECT_EVERY_S: cyclic garbage (Textual's
-    rendered lines are) is still freed when no rows come to trigger one."""
-    if _holds and time.monotonic() - _last_full >= COLLECT_EVERY_S:
+    rendered lines are) is still freed when no rows come to trigger one. `busy` (a burst): only after
+    BUSY_COLLECT_EVERY_S, as the collection walks the burst's rows with the UI waiting."""
+    every = BUSY_COLLECT_EVERY_S if busy else COLLECT_EVERY_S
+    if _holds and time.monotonic() - _last_full >= every:
         _collect()
 
 

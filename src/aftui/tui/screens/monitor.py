@@ -58,6 +58,7 @@ log = logging.getLogger("aftui.tui")
 
 TAKE_EVERY_S = 0.25  # batches a second: often enough to feel live, rarely enough to stay cheap
 LIVE_CAP = 10_000  # records kept in memory; the journal has the rest
+BURST_TAKE = 1_000  # records in one take that say a burst: they are frozen out of the collector's way after it
 WAITING_CAP = 10_000  # records held while paused; the count goes on beyond it
 DETAIL_DELAY_S = 0.1  # the detail follows the cursor once it rests this long
 DETAIL_DELAY_FOLLOWING_S = 0.4  # longer than a take: during a burst the detail waits for the burst to end
@@ -115,6 +116,7 @@ class MonitorScreen(Screen[None]):
         self.records: list[Record] = []  # the live buffer, oldest first, at most LIVE_CAP
         self.waiting: deque[Record] = deque(maxlen=WAITING_CAP)
         self.waiting_total = 0  # arrived while paused (beyond WAITING_CAP too)
+        self._unkept = 0  # records taken and not yet frozen (`rows_kept`): a burst's wait for its end
         self.paused = False
         self.errors_only = False
         self.matcher: Matcher | None = None
@@ -252,12 +254,20 @@ class MonitorScreen(Screen[None]):
                 self.waiting_total += len(new)
             else:
                 self._add(new)
-            count = len(new)
-            new.clear()  # before the collection below: it need not walk the records dropped for the cap
+        count = len(new)
+        new.clear()  # before the collection below: it need not walk the records dropped for the cap
+        self._unkept += min(count, LIVE_CAP)
+        burst = count >= BURST_TAKE
+        if self._unkept and not burst:
             # Records are long-lived: out of the collector's way, or every full collection walks all
-            # 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount.
-            rows_kept(count)
-        collect_if_due()  # full collections are ours while the monitor is open (on_mount)
+            # 10,000 again and the UI stalls (as in PagedTable). Dropped ones go by refcount. Not in a burst:
+            # the collection before a freeze walks the take's records, 10 ms a key would wait for, and full
+            # collections are held meanwhile (on_mount).
+            rows_kept(self._unkept)
+            self._unkept = 0
+        collect_if_due(
+            busy=burst
+        )  # full collections are ours while the monitor is open (on_mount)  # full collections are ours while the monitor is open (on_mount)
         self._update_bar(batch)
         self._update_status()
 
