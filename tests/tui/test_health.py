@@ -159,6 +159,26 @@ async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emula
         assert str(pane.table.row(0)[3]) == str(before + 1)
 
 
+async def test_a_covered_board_is_drawn_when_it_is_back_not_under_the_screen_on_top(make_app, emulator) -> None:
+    """Drawn under another screen, it would only make Textual repaint the screen on top: a whole monitor, each
+    second. What changed meanwhile is counted, and drawn as soon as the board is in sight again."""
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        before = pane.rows[0].errors_1h
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: app.screen is not app.screen_stack[0])
+        post_order(emulator, {"order_id": "ord_new", "sku": "SKU-1001"})
+        health = app.health
+        assert health is not None
+        await wait_for(pilot, lambda: health.board.rows(pane.now_ms())[0].errors_1h == before + 1, timeout=10)
+        await pilot.pause(1.2)  # a tick of the health watch, or more
+        assert pane.rows[0].errors_1h == before
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pane.rows[0].errors_1h == before + 1, timeout=2)
+        assert str(pane.table.row(0)[3]) == str(before + 1)
+
+
 @pytest.mark.parametrize("bell", [True, False], ids=["bell", "no-bell"])
 async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_configured(make_app, emulator, bell) -> None:
     app = health_app(make_app, ui=UiChoices(bell=bell))

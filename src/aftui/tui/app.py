@@ -11,12 +11,13 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
@@ -129,6 +130,7 @@ class AftuiApp(App[None]):
         self._alert_count = 0
         self._health_timers: tuple[Timer, Timer] | None = None
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
+        self._health_unshown = False  # health changed while the main screen was covered
 
     async def on_event(self, event: events.Event) -> None:
         if (
@@ -147,6 +149,7 @@ class AftuiApp(App[None]):
 
     def on_mount(self) -> None:
         keep_focus(self)
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self.ui is not None:  # the config's choices back, and kept from now on
             restore_theme(self, self.ui)
             if self.ui.sidebar is not None:
@@ -604,10 +607,23 @@ class AftuiApp(App[None]):
             self._health_take(health)
 
     def _show_health(self) -> None:
-        if self.screen_stack:
-            for pane in self.screen_stack[0].query(Pane):
-                if pane.display:
-                    pane.health_changed()
+        if not self.screen_stack:
+            return
+        main = self.screen_stack[0]
+        if self.screen is not main:
+            # Covered (the monitor, a detail, a dialog): drawn now, it would only be drawn over, and Textual
+            # repaints the screen on top wherever the one below it changed: a whole monitor screen each
+            # second. Drawn when the main screen is back (`_screen_changed`).
+            self._health_unshown = True
+            return
+        self._health_unshown = False
+        for pane in main.query(Pane):
+            if pane.display:
+                pane.health_changed()
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        if self._health_unshown and self.screen_stack and screen is self.screen_stack[0]:
+            self._show_health()
 
     def _alerted(self, alerts: list[Alert]) -> None:
         """Say new error groups and spikes: a notification, the header's count, the bell if wanted."""
