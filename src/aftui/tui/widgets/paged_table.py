@@ -69,7 +69,9 @@ class ListTable(Board):
         """The table has a new size: the columns can be fitted to it."""
 
     def __init__(self, columns: Sequence[Column[Any]]) -> None:
-        super().__init__([BoardColumn(c.key, c.label, c.width or cell_len(c.label)) for c in columns])
+        super().__init__(
+            [BoardColumn(c.key, c.label, cell_len(c.label) if c.width is None else c.width) for c in columns]
+        )
         self._specs = list(columns)
         self.items: Sequence[Any] = ()
         self._kept: dict[int, list[Text]] = {}  # cells of rows drawn lately, by index
