@@ -178,3 +178,16 @@ async def test_rows_wider_than_the_board_scroll_sideways_with_their_header() -> 
         assert _line(board, 0) == header[left : left + 20] and _line(board, 1) == row[left : left + 20]
         await pilot.press("down")
         assert board.cursor_row == 1 and board.scroll_offset.x == left  # rows are chosen, the scroll stays
+
+
+async def test_rows_drawn_again_keep_the_cursor_and_the_scroll_a_wheel_gave() -> None:
+    """A list's health columns are drawn again each second: a list scrolled away from its cursor stays put."""
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(20), cursor=2)
+        await pilot.pause()
+        board.scroll_to(y=9, animate=False, immediate=True)
+        board.rows_changed()
+        await pilot.pause()
+        assert board.scroll_offset.y == 9 and board.cursor_row == 2

@@ -160,10 +160,15 @@ class Board(ScrollView, can_focus=True):
     # --- for the owner -------------------------------------------------------------------------------
 
     def rows_changed(self, cursor: int | None = None) -> None:
-        """The rows are not what was drawn: draw them again, the cursor on row `cursor` (None: where it is)."""
+        """The rows are not what was drawn: draw them again, the cursor on row `cursor`, in view.
+
+        None: the cursor stays where it is, and so does the scroll (a list scrolled away from its cursor with
+        the wheel is not brought back each time its rows are drawn again), unless the rows are now fewer.
+        """
         self._strips.clear()
         self._size_virtually()
-        self.move_cursor(self.cursor_row if cursor is None else cursor)
+        if cursor is not None or self.cursor_row >= self.row_count:
+            self.move_cursor(self.row_count - 1 if cursor is None else cursor)
         self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:

@@ -96,7 +96,8 @@ class ListTable(Board):
         self.rows_changed(cursor)
 
     def redraw(self) -> None:
-        """The items shown changed in place (a column shows something that moves): draw them again."""
+        """The items shown changed in place (a column shows something that moves): draw them again, the
+        cursor and the scroll where they are."""
         self._kept.clear()
         self.rows_changed()
 
