@@ -191,3 +191,17 @@ async def test_rows_drawn_again_keep_the_cursor_and_the_scroll_a_wheel_gave() ->
         board.rows_changed()
         await pilot.pause()
         assert board.scroll_offset.y == 9 and board.cursor_row == 2
+
+
+async def test_rows_given_to_an_empty_board_without_a_cursor_highlight_its_first_row() -> None:
+    """A list whose rows arrive after it was emptied (a page appended to no match) says its cursor's row."""
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace([])
+        await pilot.pause()
+        assert app.highlighted[-1] == -1
+        board.keys, board._cells = ["k0"], dict(_rows(1))  # as a subclass drawing from elsewhere would have them
+        board.rows_changed()
+        await pilot.pause()
+        assert app.highlighted[-1] == 0

@@ -265,9 +265,7 @@ class MonitorScreen(Screen[None]):
             # collections are held meanwhile (on_mount).
             rows_kept(self._unkept)
             self._unkept = 0
-        collect_if_due(
-            busy=burst
-        )  # full collections are ours while the monitor is open (on_mount)  # full collections are ours while the monitor is open (on_mount)
+        collect_if_due(busy=burst)  # full collections are ours while the monitor is open (on_mount)
         self._update_bar(batch)
         self._update_status()
 

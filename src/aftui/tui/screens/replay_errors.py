@@ -249,7 +249,7 @@ class ErrorsTable(PagedTable[EventSummary]):
                 self._said_problem = True
                 self.post_message(self.Updated())
             return
-        changed = {ident for ident, state in states.items() if self.states.get(ident) != state}
+        changed = any(self.states.get(ident) != state for ident, state in states.items())
         self.states = states
         if not changed:
             return

@@ -169,6 +169,8 @@ class Board(ScrollView, can_focus=True):
         self._size_virtually()
         if cursor is not None or self.cursor_row >= self.row_count:
             self.move_cursor(self.row_count - 1 if cursor is None else cursor)
+        else:
+            self._announce()  # rows where there were none: the cursor's row is highlighted now
         self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:

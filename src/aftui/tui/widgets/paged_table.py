@@ -156,7 +156,7 @@ class PagedTable(Vertical, Generic[T]):
         self._claim_once = False  # claim_focus_once: at the next first page only
         self._fetch = fetch
         self.columns = columns
-        self.content_widths = {c.key: cell_len(c.label) for c in columns}  # the widest cell of each column, so far
+        self.content_widths = _label_widths(columns)  # the widest cell of each column, so far
         self.item_id = item_id
         self.server_filter = server_filter
         self.noun = noun
@@ -316,7 +316,7 @@ class PagedTable(Vertical, Generic[T]):
     def _measure(self, items: list[T], *, first: bool) -> None:
         """Each column's widest cell among the loaded items (as a DataTable measures the rows it is given)."""
         if first:
-            self.content_widths = {c.key: cell_len(c.label) for c in self.columns}
+            self.content_widths = _label_widths(self.columns)
         content = self.content_widths
         for column in self.columns:
             render, widest = column.render, content[column.key]
@@ -482,6 +482,10 @@ class PagedTable(Vertical, Generic[T]):
         else:
             self.sort_index, self.sort_reverse = index, False
         self._rebuild()
+
+
+def _label_widths(columns: Sequence[Column[Any]]) -> dict[str, int]:
+    return {c.key: cell_len(c.label) for c in columns}
 
 
 def _shown(widget: Any) -> bool:
