@@ -558,6 +558,28 @@ async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(
     assert [e.id for e in parsed] == reader.ids
 
 
+async def test_batches_give_every_event_once_in_order_a_chunk_at_a_time(
+    api: httpx.Client, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
+    stream = client.stream_source(src, raw=True)
+    batches: list[list[EventSummary | RawEvent]] = []
+
+    async def read() -> None:
+        async with aclosing(stream.batches()) as chunks:
+            async for batch in chunks:
+                batches.append(batch)
+                if sum(map(len, batches)) >= 100:
+                    return
+
+    reader = asyncio.create_task(read())
+    await wait_for(lambda: stream.state.phase == "live", "live")
+    await inject(control, src, 100)  # the service keeps 100: all of them, to compare with
+    await asyncio.wait_for(reader, WAIT_S)
+    assert all(isinstance(batch, list) and batch for batch in batches), "never an empty batch"
+    assert [e.id for batch in batches for e in batch] == retained_ids(api, src)
+    assert stream.state.phase == "closed"
+
+
 def test_raw_mode_parses_a_big_event_as_it_arrives() -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
     big = '{"id":"5-1","event":"' + "x" * RAW_MAX + '","metadata":{"name":"big"}}'

@@ -39,6 +39,16 @@ def test_the_cursor_drops_what_is_at_or_before_the_newest_key() -> None:
     assert not cursor.fresh(ev("99-5"))
 
 
+def test_the_cursor_lets_a_chunk_through_as_fresh_would_one_by_one() -> None:
+    one_by_one, at_once = FeedCursor(), FeedCursor()
+    chunks = [["5-1", "5-2", "5-2", "4-9"], ["5-10", "evt_x", "5-3", "evt_x", "6-0"], []]
+    for ids in chunks:
+        events = [ev(i) for i in ids]
+        expected = [e for e in events if one_by_one.fresh(e)]
+        assert at_once.fresh_of(events) == expected
+    assert [at_once.last_id, at_once.last_key] == ["6-0", (6, 0)]
+
+
 def test_the_cursor_remembers_other_ids_in_a_bounded_set() -> None:
     cursor = FeedCursor()
     assert cursor.fresh(ev("evt_a")) and not cursor.fresh(ev("evt_a"))

@@ -10,6 +10,7 @@ them) are remembered in a bounded set instead.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..api.eventid import event_key
@@ -39,6 +40,11 @@ class FeedCursor:
             self.last_id = event_id  # an id of another form: the stream resumes from it; dedupe by the set
             self._others[event_id] = None
         self.catch_up = True
+
+    def fresh_of(self, events: Iterable[EventSummary | RawEvent]) -> list[EventSummary | RawEvent]:
+        """The events offered for the first time, in their order (each is then remembered)."""
+        fresh = self.fresh
+        return [event for event in events if fresh(event)]
 
     def fresh(self, event: EventSummary | RawEvent) -> bool:
         """True the first time an event is offered; it is then remembered."""

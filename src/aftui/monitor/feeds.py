@@ -1,7 +1,8 @@
 """The feeds: a source's SSE stream, a workflow's events or `$errors` polled by id.
 
 Each feed is a coroutine that runs until cancelled, hands every event it has
-not handed out before to `deliver`, and reports its state (live, reconnecting
+not handed out before to `deliver` (a list at a time: a chunk of the stream,
+the new events of a poll), and reports its state (live, reconnecting
 n and why, failed and why) to `report`. They run on the monitor's own thread
 and event loop (see hub.py), never on the UI's.
 """
@@ -24,7 +25,8 @@ from .records import Target
 if TYPE_CHECKING:
     from ..api.models import EventSummary
 
-Deliver: TypeAlias = "Callable[[Target, EventSummary | RawEvent], None]"  # a string: no model at import
+# Events of one target, in the order they came: a chunk of a stream, a poll's new events.
+Deliver: TypeAlias = "Callable[[Target, list[EventSummary | RawEvent]], None]"  # a string: no model at import
 Report = Callable[[Target, StreamState], None]
 
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
@@ -35,7 +37,7 @@ class Gate:
     """Lets the UI have the interpreter for a moment: a key press, and the frame it changes, come first.
 
     The feeds share the GIL with the UI's thread, and during a burst the UI waits its turn at every
-    step of handling a key. A held gate makes the SSE feeds stop between two events (the network
+    step of handling a key. A held gate makes the SSE feeds stop between two chunks of events (the network
     buffers what arrives meanwhile; nothing is lost) until it opens or the hold runs out.
     """
 
@@ -82,20 +84,22 @@ async def source_feed(
         except ApiError:
             pass  # the stream below retries and says why; the backfill is a nicety
         else:
-            for event in sorted(page.items, key=_order):
-                if cursor.fresh(event):
-                    deliver(target, event)
+            ordered = sorted(page.items, key=_order)
+            fresh = cursor.fresh_of(ordered)
+            if fresh:
+                deliver(target, fresh)
     # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
     stream = client.stream_source(
         target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True
     )
     gate = gate or Gate()
     try:
-        # The hot loop of the monitor: two checks and one call per event.
-        fresh = cursor.fresh
-        async for streamed in stream:
-            if fresh(streamed):
-                deliver(target, streamed)
+        # The hot loop of the monitor: a network chunk's events at a time.
+        fresh_of = cursor.fresh_of
+        async for streamed in stream.batches():
+            fresh = fresh_of(streamed)
+            if fresh:
+                deliver(target, fresh)
             if gate.until:
                 await gate.passage()
     except FINAL:
@@ -135,9 +139,9 @@ async def poll_feed(
         if state is None or state.phase != "live":
             state = StreamState("live")
             report(target, state)
-        for event in events:
-            if cursor.fresh(event):
-                deliver(target, event)
+        fresh = cursor.fresh_of(events)
+        if fresh:
+            deliver(target, fresh)
         await asyncio.sleep(interval_s)
 
 

@@ -362,21 +362,22 @@ class Monitor:
             return
         for target, event in found:
             if self._cursors.setdefault(target.key, FeedCursor()).fresh(event):
-                self._deliver(target, event, history=True)
+                self._deliver(target, [event], history=True)
         for key, event_id in points.items():
             self._cursors.setdefault(key, FeedCursor()).resume_from(event_id)
         if self.history > 0:
             for gap in await asyncio.to_thread(_gaps_of, journal, targets):
                 self._mark_gap(gap, history=True)
 
-    def _deliver(self, target: Target, event: EventSummary | RawEvent, history: bool = False) -> None:
-        """Called for every event: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
-        self._arrived.append(Record(self._n, target, event, self._wall(), history))
-        self._n += 1
+    def _deliver(self, target: Target, events: list[EventSummary | RawEvent], history: bool = False) -> None:
+        """Called for every chunk of a stream: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
+        n, seen = self._n, self._wall()  # a chunk's events arrived together
+        self._arrived.extend([Record(n + i, target, event, seen, history) for i, event in enumerate(events)])
+        self._n = n + len(events)
         if not history:
-            self._live += 1
+            self._live += len(events)
             if self.writer is not None:
-                self._to_journal[target.emitter_id].append(event)
+                self._to_journal[target.emitter_id].extend(events)
 
     def _mark_gap(self, gap: Gap, history: bool = False) -> None:
         """A row where the journal has a hole: shown like an event of its emitter, never journaled."""

@@ -68,13 +68,15 @@ class Record:
         self.target = target
         self.seen = seen  # wall-clock seconds when it arrived (or was read from the journal)
         self.history = history  # read from the journal when the monitor opened, not seen live
-        self._raw: RawEvent | None = None
-        self._event: EventSummary | None = None
+        # time_ms: what the timeline orders by. Made once per streamed event: _time_ms's call is spared a RawEvent.
+        self._raw: RawEvent | None
+        self._event: EventSummary | None
         if isinstance(event, RawEvent):
-            self._raw = event
+            self._raw, self._event = event, None
+            self.time_ms = event.key[0]  # a RawEvent always has a key
         else:
-            self._event = event
-        self.time_ms = _time_ms(event, seen)  # what the timeline orders by
+            self._raw, self._event = None, event
+            self.time_ms = _time_ms(event, seen)
         self._name: str | None = None
         self._summary: str | None = None
         self._search: str | None = None
