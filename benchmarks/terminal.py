@@ -14,6 +14,10 @@ to the floor measured in the same run:
 - aftui: `aftui` with a profile on an emulator in a process of its own, to the
   first list on screen with its rows (a demo source's name in the pane).
 - aftui demo: `aftui demo`, emulator included, to the same.
+- aftui, journal of N MB: `aftui` as above, its journal filled beforehand
+  with N MB of events (`--journal-mb`, 200 by default; the default caps
+  keep up to 500 MB), as an on-call user's is after a few weeks: opening
+  it reads every page of it.
 
 A launch is timed from the moment the command's Enter is sent to a shell
 already waiting in the pane (the shell's own start is not counted) to the
@@ -148,7 +152,31 @@ class Emulator:
         self.process.wait(timeout=10)
 
 
-def launches(home: Path, emulator: Emulator, marker: str, before: Path | None) -> list[Launch]:
+def fill_journal(path: Path, mb: float) -> None:
+    """A journal of about `mb` MB at `path`: events of a few sources, 400-byte payloads, indexed for search."""
+    from aftui.api.rawevent import RawEvent
+    from aftui.journal.store import Journal
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    first_ms, pad = 1_790_000_000_000, "x" * 400
+    with Journal(path) as journal:
+        n = 0
+        while path.stat().st_size < mb * 1e6:
+            events = []
+            for i in range(n, n + 5000):
+                event_id, emitter = f"{first_ms + i * 60}-0", f"dc_old{i % 7}"
+                data = '{"id":"%s","event":{"n":%d,"pad":"%s"},"metadata":{"emitter_id":"%s"}}' % (  # noqa: UP031
+                    event_id,
+                    i,
+                    pad,
+                    emitter,
+                )
+                events.append(RawEvent(event_id, (first_ms + i * 60, 0), data, "message", emitter))
+            journal.add(events)
+            n += 5000
+
+
+def launches(home: Path, emulator: Emulator, marker: str, before: Path | None, journal_mb: float) -> list[Launch]:
     floor = home / "floor.py"
     floor.write_text(FLOOR_APP)
     found = [
@@ -156,11 +184,20 @@ def launches(home: Path, emulator: Emulator, marker: str, before: Path | None) -
         Launch("aftui", f"{BIN / 'aftui'}", marker, emulator.env),
         Launch("aftui demo", f"{BIN / 'aftui'} demo", marker, {"AFTUI_DATA_DIR": str(home / "demo-data")}),
     ]
+    big = f"aftui, journal of {journal_mb:g} MB"
+    if journal_mb > 0:
+        fill_journal(home / "big-data" / "journal.sqlite3", journal_mb)
+        found.append(
+            Launch(big, f"{BIN / 'aftui'}", marker, {**emulator.env, "AFTUI_DATA_DIR": str(home / "big-data")})
+        )
     if before is not None:  # the same commands on another checkout's package: PYTHONPATH comes before the install's
         other = {"PYTHONPATH": str(before)}
         found.append(Launch("aftui before", f"{BIN / 'aftui'}", marker, {**emulator.env, **other}))
         demo_env = {"AFTUI_DATA_DIR": str(home / "demo-data-before"), **other}
         found.append(Launch("aftui demo before", f"{BIN / 'aftui'} demo", marker, demo_env))
+        if journal_mb > 0:  # the same file: each launch adds a few events, both alike
+            big_env = {**emulator.env, "AFTUI_DATA_DIR": str(home / "big-data"), **other}
+            found.append(Launch(f"{big} before", f"{BIN / 'aftui'}", marker, big_env))
     toolong = shutil.which("tl") or (str(BIN / "tl") if (BIN / "tl").exists() else None)
     if toolong:
         log = home / "app.log"
@@ -177,6 +214,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--marker", default="Order webhooks", help="text that says the first list is on screen")
+    parser.add_argument(
+        "--journal-mb", type=float, default=200.0, help="also time aftui with a journal this big (0: not)"
+    )
     parser.add_argument(
         "--before",
         type=Path,
@@ -200,7 +240,7 @@ def main() -> None:
         home = Path(tmp)
         emulator = Emulator(home)
         try:
-            programs = launches(home, emulator, args.marker, args.before)
+            programs = launches(home, emulator, args.marker, args.before, args.journal_mb)
             for round_ in range(args.rounds):
                 for program in programs:
                     program.once(round_)

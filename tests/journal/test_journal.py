@@ -15,6 +15,7 @@ import pytest
 from aftui.api.models import EventSummary
 from aftui.journal import SCHEMA_VERSION, Journal, JournalWriter, fts5_available
 from aftui.journal.pgstore import PgJournal
+from aftui.journal.retention import JournalOpening, OpenedJournal, open_journal
 
 T0 = 1_700_000_000_000
 
@@ -290,6 +291,28 @@ def test_fts_catches_up_after_a_run_without_it(tmp_path: Path) -> None:
     with Journal(path) as j:
         assert [e.id for e in j.search("during")] == [ev(2).id]
         assert [e.id for e in j.search("before")] == [ev(1).id]
+
+
+def test_a_journal_opening_on_its_thread_is_waited_for_and_a_failure_is_a_problem(tmp_path: Path) -> None:
+    may_open = threading.Event()
+
+    def slow_open() -> OpenedJournal:
+        may_open.wait(10)
+        return open_journal(tmp_path / "journal.sqlite3")
+
+    opening = JournalOpening(slow_open)
+    assert not opening.done  # the caller went on while the file is opened
+    may_open.set()
+    opened = opening.result()
+    assert opening.done and opened.writer is not None and opened.problem is None
+    assert opening.result() is opened  # asked again: the same, at once
+    opened.close()
+
+    def broken_open() -> OpenedJournal:
+        raise RuntimeError("a bug of ours")
+
+    failed = JournalOpening(broken_open).result()
+    assert failed.writer is None and failed.problem == "the journal could not be opened (a bug of ours)"
 
 
 def test_writer_flushes_on_close(any_journal: Journal) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import threading
 from pathlib import Path
@@ -15,7 +16,9 @@ from tui_helpers import control, wait_for
 
 from aftui.config import UiChoices
 from aftui.emulator.server import ServerHandle
+from aftui.journal.retention import OpenedJournal
 from aftui.tui import app as app_module
+from aftui.tui import session as session_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.health import HealthPane
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
@@ -127,6 +130,39 @@ async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_be
             assert str(pane.table.row(0)[3]) == "…"
         finally:
             reading.set()
+
+
+async def test_the_first_screen_is_drawn_while_the_journal_opens_and_counted_once_it_is_open(
+    make_app, monkeypatch
+) -> None:
+    """A big journal takes a while to open (SQLite reads all of it): the rows are drawn meanwhile, and the board
+    is filled from the journal, its feeds started and what the open found said once it is open."""
+    may_open = threading.Event()
+    real_open = session_module.open_journal
+
+    def slow_open(*args: Any, **kwargs: Any) -> OpenedJournal:
+        may_open.wait(10)
+        return dataclasses.replace(real_open(*args, **kwargs), notice="The journal was upgraded from version 1.")
+
+    monkeypatch.setattr(session_module, "open_journal", slow_open)
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await wait_for(pilot, lambda: bool(app.query(HealthPane)), timeout=10)
+            pane = app.query_one(HealthPane)
+            await wait_for(pilot, lambda: pane.table.row_count > 0, timeout=10)
+            await pilot.pause(0.2)
+            session = app.session
+            assert session is not None and not session.journal_ready
+            assert app.health is not None and not app.health.started  # nothing counted before the journal
+            assert not [n for n in app._notifications if n.title == "Journal"]
+        finally:
+            may_open.set()
+        pane = await ready(pilot)
+        assert session.journal is not None and app.health.feeds.writer is session.journal
+        await wait_for(pilot, lambda: any(n.title == "Journal" for n in app._notifications), timeout=5)
+        writer = session.journal
+        await wait_for(pilot, lambda: writer.written + writer.pending > 0, timeout=10)  # the feeds journal
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])

@@ -71,7 +71,7 @@ class HealthWatch:
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.board = HealthBoard()
         self.tracker = AlertTracker(self.now_ms())
-        self.writer = feeds.writer
+        self.feeds = feeds
         self.monitor = feeds.tap(history=MONITOR_HISTORY, poll_interval_s=poll_interval_s)
         self._names: dict[str, str] = {}
         self.started = False
@@ -80,7 +80,9 @@ class HealthWatch:
 
     @property
     def journal(self) -> EventJournal | None:
-        return self.writer.journal if self.writer is not None else None
+        """The journal, once open: `feeds.journal_opened()` (on a thread) waits for one still being opened."""
+        writer = self.feeds.writer
+        return writer.journal if writer is not None else None
 
     def know(self, subjects: list[Subject]) -> None:
         """Put exactly `subjects` on the board, before anything is counted: the pane can list them at once."""

@@ -28,6 +28,7 @@ from ..api import ApiError, Client, StreamState
 from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
 from ..journal.backend import EventJournal
+from ..journal.retention import JournalOpening
 from ..journal.store import Gap
 from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor
@@ -56,6 +57,7 @@ class Monitor:
         *,
         writer: JournalWriter | None = None,
         journal_problem: str | None = None,
+        opening: JournalOpening | None = None,
         history: int = 200,
         inbox_cap: int = 20_000,
         poll_interval_s: float = 2.0,
@@ -66,6 +68,9 @@ class Monitor:
         self.writer = writer
         # Why there is no journal (the writer is None), as open_journal said it: shown, not journaled.
         self.journal_problem = journal_problem
+        # A journal still being opened (the session's, at start): `writer` and `journal_problem` come from it
+        # once it is open. The feeds wait for it on the monitor's thread (`journal_opened`), the UI never.
+        self._opening = opening
         self._journal_was: JournalStatus | None = None  # the state last seen, to tell the user of a change once
         self._refilling: set[asyncio.Task[None]] = set()
         self.history = history
@@ -96,6 +101,20 @@ class Monitor:
         self.gate = Gate()  # the UI holds it while it answers a key (see MonitorScreen)
         if writer is not None:
             writer.yield_to = self.gate.wait
+
+    def journal_opened(self) -> None:
+        """Wait for a journal still being opened and take its writer; at once when there is none to wait for.
+
+        Blocking: called on the monitor's thread before the feeds start, and by readers of the journal on
+        threads of their own (Health's history, a search). Called again, it sets the same writer.
+        """
+        if self._opening is None:
+            return
+        opened = self._opening.result()
+        with self._lock:
+            if self.writer is None and opened.writer is not None:
+                opened.writer.yield_to = self.gate.wait
+            self.writer, self.journal_problem = opened.writer, opened.problem
 
     # --- the UI's side ------------------------------------------------------------------------------
 
@@ -210,10 +229,13 @@ class Monitor:
         """The journal writer's state, or `off` with the reason there is none."""
         if self.writer is not None:
             return self.writer.status()
+        if self._opening is not None and not self._opening.done:
+            return JournalStatus("ok")  # being opened: nothing to tell yet
         return JournalStatus.off(self.journal_problem or "the journal could not be opened")
 
     def search_for(self, targets: list[Target], query: str, limit: int) -> list[Record]:
         """The journal's events of `targets` matching `query` (FTS5), oldest first, numbered below zero."""
+        self.journal_opened()
         if self.writer is None:
             return []
         found = search_history(self.writer.journal, targets, query, limit)
@@ -260,6 +282,8 @@ class Monitor:
         self._client_in_thread = client
         try:
             if not closed:
+                # The journal first: each feed resumes after the newest event it holds.
+                await asyncio.to_thread(self.journal_opened)
                 await self._apply()
                 await stop.wait()
         finally:

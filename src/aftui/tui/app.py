@@ -295,14 +295,22 @@ class AftuiApp(App[None]):
             await asyncio.wait_for(self._health_painted.wait(), FIRST_SCREEN_S)
 
     def _first_pane(self) -> None:
-        session = session_of(self)
         if not self.query_one("#panes", ContentSwitcher).children and not self._panes_adding:
             # else one was chosen already, by its key
             self.show_pane(self.start_pane)
-        if session.journal_message and not self._journal_said:
+        if not self._journal_said:
+            self._say_journal()
+
+    @work(group="journal-said", exclusive=True, exit_on_error=False)
+    async def _say_journal(self) -> None:
+        """What opening the journal gave that the user should hear, once it is open (beside the first screen)."""
+        session = session_of(self)
+        await session.journal_opened()
+        message = session.journal_message
+        if message and not self._journal_said:
             self._journal_said = True  # once a run: a profile switch starts again, the journal does not
             self.notify(
-                visible(session.journal_message, 400),
+                visible(message, 400),
                 title="Journal",
                 severity="warning" if session.journal_problem else "information",
                 markup=False,
@@ -557,6 +565,8 @@ class AftuiApp(App[None]):
             await painted.wait()
             self._health_painted.set()
         history = None
+        if not health.started:
+            await asyncio.to_thread(health.feeds.journal_opened)  # opened beside the first screen: waited for here
         journal = health.journal
         if journal is not None and not health.started:
             try:

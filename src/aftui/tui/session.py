@@ -5,19 +5,27 @@ the start screen's new profile) or on a running emulator (the demo, tests,
 benchmarks). A profile's known workflows and journal are the user's, in the
 data dir where `aftui journal` reads them; the demo keeps its own, so trying
 the demo never fills the user's journal.
+
+The journal is opened on a thread of its own while the first screen is drawn
+(`JournalOpening`: SQLite reads the whole file to check it). What needs it
+waits for it: the feeds on their own thread, Health's history in a worker;
+`journal`, `journal_problem` and `journal_notice` wait too, the first time,
+if the open is still under way.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..api import Client, RetryPolicy
 from ..config import data_dir
-from ..journal.retention import JournalConfig, OpenedJournal, open_journal
+from ..journal.retention import JournalConfig, JournalOpening, OpenedJournal, open_journal
 from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
 from ..journal.writer import JournalWriter
 from ..known import KnownWorkflows
@@ -29,6 +37,7 @@ if TYPE_CHECKING:
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
 TUI_RETRY = RetryPolicy(attempts=3, max_retry_after=5)
 KNOWN_NAME = "known_workflows.json"
+NO_JOURNAL = OpenedJournal(None, None)  # a session made without one (tests): nothing journaled, nothing to say
 
 
 def utc_now() -> datetime:
@@ -43,11 +52,45 @@ class Session:
     demo: bool = False
     user: User | None = None
     now: Callable[[], datetime] = field(default=utc_now)  # fixed in snapshot tests
-    journal: JournalWriter | None = None  # every event seen goes here (None: the journal could not be opened)
     data: Path | None = None  # where this session's own files go (the journal, exports); None: the user data dir
-    journal_problem: str | None = None  # why there is no journal (a read-only or missing data dir...), in words
-    journal_notice: str | None = None  # what opening it did that the user should hear (a damaged file moved aside)
+    # The journal being opened, then what opening it gave (see `opened_journal`).
+    journal_opening: JournalOpening | OpenedJournal | None = field(default=None, repr=False)
     _feeds: Monitor | None = field(default=None, repr=False)
+
+    @property
+    def opened_journal(self) -> OpenedJournal:
+        """The journal's writer, or why there is none; waits for an open still under way."""
+        opening = self.journal_opening
+        if isinstance(opening, JournalOpening):
+            opening = self.journal_opening = opening.result()
+        return opening or NO_JOURNAL
+
+    @property
+    def journal_ready(self) -> bool:
+        """Whether `opened_journal` would answer at once."""
+        opening = self.journal_opening
+        return not isinstance(opening, JournalOpening) or opening.done
+
+    async def journal_opened(self) -> OpenedJournal:
+        """`opened_journal`, waited for off the event loop."""
+        if self.journal_ready:
+            return self.opened_journal
+        return await asyncio.to_thread(lambda: self.opened_journal)
+
+    @property
+    def journal(self) -> JournalWriter | None:
+        """Every event seen goes here (None: the journal could not be opened)."""
+        return self.opened_journal.writer
+
+    @property
+    def journal_problem(self) -> str | None:
+        """Why there is no journal (a read-only or missing data dir...), in words."""
+        return self.opened_journal.problem
+
+    @property
+    def journal_notice(self) -> str | None:
+        """What opening it did that the user should hear (a damaged file moved aside)."""
+        return self.opened_journal.notice
 
     def feeds(self) -> Monitor:
         """The session's one Monitor: Health and the monitor screen tap it, so each stream is read and
@@ -56,12 +99,14 @@ class Session:
             from ..monitor import Monitor  # the feeds' threads and parsers: not on the way to the first screen
 
             # The rates' clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
-            self._feeds = Monitor(
-                self.client,
-                writer=self.journal,
-                journal_problem=self.journal_problem,
-                clock=lambda: self.now().timestamp(),
-            )
+            clock = lambda: self.now().timestamp()  # noqa: E731
+            opening = self.journal_opening
+            if isinstance(opening, JournalOpening) and not opening.done:
+                # Its thread waits for the journal before its feeds start: the UI's does not.
+                self._feeds = Monitor(self.client, opening=opening, clock=clock)
+            else:
+                opened = self.opened_journal
+                self._feeds = Monitor(self.client, writer=opened.writer, journal_problem=opened.problem, clock=clock)
         return self._feeds
 
     @property
@@ -84,7 +129,8 @@ class Session:
         return self.journal_notice
 
     def journal_events(self, events: Iterable[EventSummary], emitter_id: str) -> None:
-        """Queue listed or streamed events for the journal; never blocks, never fails the caller."""
+        """Queue listed or streamed events for the journal; never fails the caller, and waits only for a journal
+        still being opened (a list shown in the first second of a start)."""
         if self.journal is not None:
             try:
                 self.journal.add(events, emitter_id)
@@ -94,10 +140,9 @@ class Session:
     def close_journal(self) -> None:
         """Stop the feeds, write what is queued and close the journal (on exit)."""
         self.close_feeds()
-        writer, self.journal = self.journal, None
-        if writer is not None:
-            writer.close()
-            writer.journal.close()
+        opened = self.opened_journal  # an open still under way is waited for: what it opens is closed too
+        self.journal_opening = None
+        opened.close()
 
     @property
     def org_id(self) -> str | None:
@@ -133,12 +178,11 @@ def open_session(
     `journal`: what the profile says of the journal (a team's PostgreSQL, its caps); the demo keeps its own file.
     """
     if demo_data is None:
-        opened = open_journal(config=journal)
         return Session(
             client=client,
             profile_name=profile_name,
             known=KnownWorkflows(data_dir() / KNOWN_NAME),
-            **_journal_fields(opened),
+            journal_opening=JournalOpening(partial(open_journal, config=journal)),
         )
     return Session(
         client=client,
@@ -146,12 +190,8 @@ def open_session(
         known=KnownWorkflows(demo_data / KNOWN_NAME),
         demo=True,
         data=demo_data,
-        **_journal_fields(open_journal(demo_data / JOURNAL_NAME)),
+        journal_opening=JournalOpening(partial(open_journal, demo_data / JOURNAL_NAME)),
     )
-
-
-def _journal_fields(opened: OpenedJournal) -> dict[str, Any]:
-    return {"journal": opened.writer, "journal_problem": opened.problem, "journal_notice": opened.notice}
 
 
 # Starts the demo's emulator and a session on it; the second item stops the emulator.
