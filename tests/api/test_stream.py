@@ -543,6 +543,31 @@ def test_raw_mode_gives_each_event_once() -> None:
     assert raw.parse() is raw.parse()  # parsed once
 
 
+def test_a_chunk_is_taken_as_its_events_one_by_one_across_the_fast_and_the_slow_way() -> None:
+    """A chunk mixes summaries kept as text with events parsed at once (a bare payload, an id of another form):
+    what each way gives out, and where it leaves the last key, is what the other goes on from."""
+    sent = [
+        ("5-1", SUMMARY),
+        ("5-2", "plain text"),  # the slow way, with a key: the fast way's next one must be past it
+        ("5-2", SUMMARY),
+        ("5-3", SUMMARY),
+        ("x", SUMMARY),  # an id of another form: the slow way (the summary's own id), the key stays
+        ("5-3", "plain text"),
+        ("4-0", SUMMARY),
+        ("6-0", SUMMARY),
+    ]
+    stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
+    given = stream._accept_all_raw([SseEvent(data=data, id=i) for i, data in sent])
+    assert [(e.id, type(e).__name__) for e in given] == [
+        ("5-1", "RawEvent"),
+        ("5-2", "EventSummary"),
+        ("5-3", "RawEvent"),
+        ("1793523600000-7", "EventSummary"),
+        ("6-0", "RawEvent"),
+    ]
+    assert stream._last_key == (6, 0) and stream.last_event_id == "6-0"
+
+
 async def test_a_raw_stream_reads_the_emulator_as_the_parsed_one_does(
     client: Client, control: httpx.AsyncClient, src: str
 ) -> None:

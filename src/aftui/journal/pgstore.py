@@ -30,7 +30,7 @@ from ..api.rawevent import RawEvent
 from . import queries
 from .pgreplays import PgReplayLog
 from .pgschema import PG_SCHEMA_VERSION, PRUNE_LOCK, migrate
-from .rows import Row, row_of, summary_of_row
+from .rows import Row, rows_of, summary_of_row
 from .store import Gap
 
 __all__ = ["PgJournal", "is_postgres", "masked"]
@@ -125,7 +125,7 @@ class PgJournal:
     def add(self, events: Iterable[EventSummary | RawEvent], emitter_id: str | None = None) -> int:
         """Store the events not stored yet (by anyone), in one transaction; return how many were new here."""
         now = time.time()
-        rows = [row for row in (row_of(event, emitter_id, now) for event in events) if row is not None]
+        rows = rows_of(events, emitter_id, now)
         if not rows:
             return 0
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:

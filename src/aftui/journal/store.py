@@ -25,7 +25,7 @@ from ..api.rawevent import RawEvent
 from . import queries
 from .dbfile import connect, is_corrupt, move_aside
 from .replays import ReplayLog
-from .rows import Row, row_of, summary_of_row
+from .rows import Row, rows_of, summary_of_row
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary
@@ -350,7 +350,7 @@ class Journal:
         without an id or an emitter cannot be deduplicated and are skipped.
         """
         now = time.time()
-        rows = [row for row in (row_of(event, emitter_id, now) for event in events) if row is not None]
+        rows = rows_of(events, emitter_id, now)
         if not rows:
             return 0
         with self._lock:
