@@ -98,16 +98,20 @@ class Session:
         if self._feeds is None or self._feeds.closed:
             from ..monitor import Monitor  # the feeds' threads and parsers: not on the way to the first screen
 
-            # The rates' clock is the session's: snapshot tests fix it, so no live rate reaches their picture.
-            clock = lambda: self.now().timestamp()  # noqa: E731
             opening = self.journal_opening
             if isinstance(opening, JournalOpening) and not opening.done:
                 # Its thread waits for the journal before its feeds start: the UI's does not.
-                self._feeds = Monitor(self.client, opening=opening, clock=clock)
+                self._feeds = Monitor(self.client, opening=opening, clock=self._clock)
             else:
                 opened = self.opened_journal
-                self._feeds = Monitor(self.client, writer=opened.writer, journal_problem=opened.problem, clock=clock)
+                self._feeds = Monitor(
+                    self.client, writer=opened.writer, journal_problem=opened.problem, clock=self._clock
+                )
         return self._feeds
+
+    def _clock(self) -> float:
+        """The rates' clock: the session's, which snapshot tests fix, so no live rate reaches their picture."""
+        return self.now().timestamp()
 
     @property
     def running_feeds(self) -> Monitor | None:
