@@ -80,7 +80,7 @@ class HealthWatch:
 
     @property
     def journal(self) -> EventJournal | None:
-        """The journal, once open: `feeds.journal_opened()` (on a thread) waits for one still being opened."""
+        """The journal, once open: `feeds.take_journal()` (on a thread) waits for one still being opened."""
         writer = self.feeds.writer
         return writer.journal if writer is not None else None
 

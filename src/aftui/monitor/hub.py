@@ -69,7 +69,7 @@ class Monitor:
         # Why there is no journal (the writer is None), as open_journal said it: shown, not journaled.
         self.journal_problem = journal_problem
         # A journal still being opened (the session's, at start): `writer` and `journal_problem` come from it
-        # once it is open. The feeds wait for it on the monitor's thread (`journal_opened`), the UI never.
+        # once it is open. The feeds wait for it on the monitor's thread (`take_journal`), the UI never.
         self._opening = opening
         self._journal_was: JournalStatus | None = None  # the state last seen, to tell the user of a change once
         self._refilling: set[asyncio.Task[None]] = set()
@@ -102,7 +102,7 @@ class Monitor:
         if writer is not None:
             writer.yield_to = self.gate.wait
 
-    def journal_opened(self) -> None:
+    def take_journal(self) -> None:
         """Wait for a journal still being opened and take its writer; at once when there is none to wait for.
 
         Blocking: called on the monitor's thread before the feeds start, and by readers of the journal on
@@ -235,7 +235,7 @@ class Monitor:
 
     def search_for(self, targets: list[Target], query: str, limit: int) -> list[Record]:
         """The journal's events of `targets` matching `query` (FTS5), oldest first, numbered below zero."""
-        self.journal_opened()
+        self.take_journal()
         if self.writer is None:
             return []
         found = search_history(self.writer.journal, targets, query, limit)
@@ -283,7 +283,7 @@ class Monitor:
         try:
             if not closed:
                 # The journal first: each feed resumes after the newest event it holds.
-                await asyncio.to_thread(self.journal_opened)
+                await asyncio.to_thread(self.take_journal)
                 await self._apply()
                 await stop.wait()
         finally:

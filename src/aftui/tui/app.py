@@ -566,13 +566,13 @@ class AftuiApp(App[None]):
             self._health_painted.set()
         history = None
         if not health.started:
-            await asyncio.to_thread(health.feeds.journal_opened)  # opened beside the first screen: waited for here
-        journal = health.journal
-        if journal is not None and not health.started:
-            try:
-                history = await asyncio.to_thread(load_history, journal, subjects, health.now_ms())
-            except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live health
-                log.warning("health: the journal could not be read: %s", error)
+            await asyncio.to_thread(health.feeds.take_journal)  # opened beside the first screen: waited for here
+            journal = health.journal
+            if journal is not None:
+                try:
+                    history = await asyncio.to_thread(load_history, journal, subjects, health.now_ms())
+                except Exception as error:  # noqa: BLE001 - a damaged journal must not stop live health
+                    log.warning("health: the journal could not be read: %s", error)
         if health is self.health:  # not replaced (another workspace) while it listed
             health.watch(subjects, history)
             self._health_tick()
