@@ -911,7 +911,8 @@ def test_ui_choices_are_kept_beside_the_profiles_and_checked(config_file: Path) 
 
 def test_a_profile_names_a_team_journal_and_its_caps_and_hides_its_password() -> None:
     from aftui.config.profiles import Profile, ProfileError, show_profile
-    from aftui.journal.retention import JournalConfig, Retention
+    from aftui.journal.opening import JournalConfig
+    from aftui.journal.retention import Retention
 
     team = Profile.from_dict(
         "oncall",

@@ -30,7 +30,7 @@ def records(count: int) -> list[Record]:
 
 @pytest.fixture
 def watch() -> HealthWatch:
-    health = HealthWatch(Monitor(Client("http://127.0.0.1:9", api_key="k")), now_ms=lambda: NOW)
+    health = HealthWatch(lambda: Monitor(Client("http://127.0.0.1:9", api_key="k")), now_ms=lambda: NOW)
     health.know([HOOKS])
     return health
 

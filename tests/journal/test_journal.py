@@ -14,8 +14,9 @@ import pytest
 
 from aftui.api.models import EventSummary
 from aftui.journal import SCHEMA_VERSION, Journal, JournalWriter, fts5_available
+from aftui.journal.opening import JournalOpening, OpenedJournal
 from aftui.journal.pgstore import PgJournal
-from aftui.journal.retention import JournalOpening, OpenedJournal, open_journal
+from aftui.journal.retention import open_journal
 
 T0 = 1_700_000_000_000
 
@@ -295,13 +296,18 @@ def test_fts_catches_up_after_a_run_without_it(tmp_path: Path) -> None:
 
 def test_a_journal_opening_on_its_thread_is_waited_for_and_a_failure_is_a_problem(tmp_path: Path) -> None:
     may_open = threading.Event()
+    began = threading.Event()
 
     def slow_open() -> OpenedJournal:
+        began.set()
         may_open.wait(10)
         return open_journal(tmp_path / "journal.sqlite3")
 
     opening = JournalOpening(slow_open)
-    assert not opening.done  # the caller went on while the file is opened
+    assert not began.wait(0.1) and not opening.done  # made, not begun: nothing needs the journal yet
+    opening.start()
+    opening.start()  # again: still the one open
+    assert began.wait(5) and not opening.done  # the caller went on while the file is opened
     may_open.set()
     opened = opening.result()
     assert opening.done and opened.writer is not None and opened.problem is None
@@ -311,8 +317,21 @@ def test_a_journal_opening_on_its_thread_is_waited_for_and_a_failure_is_a_proble
     def broken_open() -> OpenedJournal:
         raise RuntimeError("a bug of ours")
 
-    failed = JournalOpening(broken_open).result()
+    failed = JournalOpening(broken_open).result()  # begun by the first who needs it
     assert failed.writer is None and failed.problem == "the journal could not be opened (a bug of ours)"
+
+
+def test_a_journal_opening_forgone_before_it_began_never_opens(tmp_path: Path) -> None:
+    """An exit before anything needed the journal: nothing is opened just to be closed."""
+    opened = []
+    opening = JournalOpening(lambda: opened.append(1) or open_journal(tmp_path / "journal.sqlite3"))
+    assert opening.forgo() and opening.done
+    opening.start()
+    assert opening.result().writer is None and not opened and not (tmp_path / "journal.sqlite3").exists()
+    begun = JournalOpening(lambda: open_journal(tmp_path / "journal.sqlite3"))
+    begun.start()
+    assert not begun.forgo()  # begun: it is waited for and closed like any other
+    begun.result().close()
 
 
 def test_writer_flushes_on_close(any_journal: Journal) -> None:

@@ -14,9 +14,10 @@ import psycopg
 import pytest
 
 from aftui.api.models import EventSummary
+from aftui.journal.opening import JournalConfig
 from aftui.journal.pgschema import PG_SCHEMA_VERSION, PRUNE_LOCK, SchemaTooNew
 from aftui.journal.pgstore import PgJournal, masked
-from aftui.journal.retention import JournalConfig, Retention, open_journal
+from aftui.journal.retention import Retention, open_journal
 
 T0 = 1_700_000_000_000
 

@@ -12,7 +12,7 @@ from tui_helpers import control, inject, wait_for
 
 from aftui import event_deletion
 from aftui.emulator.server import ServerHandle
-from aftui.journal.store import DEFAULT_NAME as JOURNAL_NAME
+from aftui.journal.location import DEFAULT_NAME as JOURNAL_NAME
 from aftui.journal.store import Journal
 from aftui.tui.forms.source_events import DeleteEventsForm
 from aftui.tui.modals.confirm import ConfirmScreen

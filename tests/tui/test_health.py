@@ -16,9 +16,9 @@ from tui_helpers import control, wait_for
 
 from aftui.config import UiChoices
 from aftui.emulator.server import ServerHandle
-from aftui.journal.retention import OpenedJournal
+from aftui.journal import retention
+from aftui.journal.opening import OpenedJournal
 from aftui.tui import app as app_module
-from aftui.tui import session as session_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.health import HealthPane
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
@@ -138,13 +138,13 @@ async def test_the_first_screen_is_drawn_while_the_journal_opens_and_counted_onc
     """A big journal takes a while to open (SQLite reads all of it): the rows are drawn meanwhile, and the board
     is filled from the journal, its feeds started and what the open found said once it is open."""
     may_open = threading.Event()
-    real_open = session_module.open_journal
+    real_open = retention.open_journal
 
     def slow_open(*args: Any, **kwargs: Any) -> OpenedJournal:
         may_open.wait(10)
         return dataclasses.replace(real_open(*args, **kwargs), notice="The journal was upgraded from version 1.")
 
-    monkeypatch.setattr(session_module, "open_journal", slow_open)
+    monkeypatch.setattr(retention, "open_journal", slow_open)
     app = health_app(make_app)
     async with app.run_test(size=(120, 36)) as pilot:
         try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import configparser
 from pathlib import Path
 
 from .errors import ConfigError, ProfileError
@@ -39,6 +38,8 @@ def import_pipedream_cli(path: Path | None = None) -> list[Profile]:
 
 def _parse_ini(path: Path, text: str) -> dict[str, dict[str, str]]:
     """Sections of the INI `text` by profile name, top-level keys as "default"."""
+    import configparser  # here: only `aftui config import` reads the CLI's file, and a start has no use for it
+
     # The CLI's file has keys before any section, which configparser refuses;
     # a made-up first section holds them. default_section is moved away so a
     # [DEFAULT] section is a profile like any other instead of leaking into all

@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import tomli_w
-
 from ..files import write_private
 from .errors import ConfigError, ProfileError, and_list, did_you_mean, or_list, toml_type
 from .paths import config_path, make_private_dir
@@ -330,6 +328,8 @@ def save_config(config: Config, path: Path | None = None) -> None:
     The file is replaced as a whole, so comments in it are not kept. A
     symlinked config file (dotfile managers) is written through the link.
     """
+    import tomli_w  # here: a start reads the config, only a change writes it
+
     path = path or config_path()
     data = tomli_w.dumps(_document(config)).encode()
     if path.is_symlink():

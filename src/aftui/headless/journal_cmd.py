@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 def _team_journal(args: argparse.Namespace) -> str | None:
     """AFTUI_JOURNAL_URL, else the profile's `journal` when a profile is configured; None: the user's file."""
     from ..config import ConfigError, effective_profile, load_config
-    from ..journal.retention import JournalConfig
+    from ..journal.opening import JournalConfig
 
     try:
         profile: object = effective_profile(load_config(), getattr(args, "profile", None))

@@ -21,7 +21,7 @@ from .output import say
 
 if TYPE_CHECKING:
     from ..journal.backend import EventJournal
-    from ..journal.retention import JournalConfig
+    from ..journal.opening import JournalConfig
     from ..journal.writer import JournalWriter
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ __all__ = ["Keeper", "journal_path", "use_profile"]
 
 def journal_path() -> Path | None:
     """The user's journal file, where names are looked for (None when the data dir cannot be made)."""
-    from ..journal.store import default_path
+    from ..journal.location import default_path
 
     try:
         return default_path()
@@ -45,7 +45,7 @@ _config: JournalConfig | None = None  # what the command's profile says of the j
 def use_profile(profile: object) -> None:
     """Journal where `profile` says (`journal = "postgresql://..."`, the team's caps): called once the profile is known."""
     global _config
-    from ..journal.retention import JournalConfig
+    from ..journal.opening import JournalConfig
 
     _config = JournalConfig.of_profile(profile)
 

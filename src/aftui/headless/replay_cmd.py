@@ -274,8 +274,8 @@ def _show_plans(
 
 def _replay_log(keeper: Keeper) -> ReplayStore | None:
     """The journal's replay log (the team's, on a shared journal); the user's file when no journal is open."""
+    from ..journal.location import default_path
     from ..journal.replays import ReplayLog
-    from ..journal.store import default_path
 
     journal = keeper.journal
     errors = journal.errors if journal is not None else (sqlite3.Error, OSError)

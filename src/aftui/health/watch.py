@@ -10,6 +10,10 @@ journal got between that read and the feeds' start (the board counts an
 event once). `take()` is called on the UI's
 loop a few times a second: it moves what arrived into the board and returns
 the alerts it raised.
+
+The board lists its subjects (`know`) before anything else is made: the
+feeds and the journal, whose modules the first screen does not need, are
+asked for once its rows are drawn (`feeds`, `watch`).
 """
 
 from __future__ import annotations
@@ -21,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api import StreamState
-from ..journal.backend import EventJournal
-from ..monitor import Monitor, Record, Target
 from .alerts import Alert, AlertTracker
 from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary
+    from ..journal.backend import EventJournal
+    from ..monitor import Monitor, Record, Tap, Target
 
 POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
 MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the overlap with load_history)
@@ -35,6 +39,8 @@ MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the over
 
 def targets_of(subject: Subject) -> list[Target]:
     """A source's stream; a workflow's events and `$errors`."""
+    from ..monitor import Target  # the feeds' modules: imported once the board starts counting
+
     if subject.kind == "source":
         return [Target("source", subject.id, subject.name)]
     return [Target("events", subject.id, subject.name), Target("errors", subject.id, subject.name)]
@@ -63,20 +69,37 @@ def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int
 class HealthWatch:
     def __init__(
         self,
-        feeds: Monitor,
+        feeds: Callable[[], Monitor],
         *,
         now_ms: Callable[[], int] | None = None,
         poll_interval_s: float = POLL_INTERVAL_S,
     ) -> None:
+        """`feeds`: the session's Monitor, asked for when first needed (`feeds`), not when the board is made."""
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.board = HealthBoard()
         self.tracker = AlertTracker(self.now_ms())
-        self.feeds = feeds
-        self.monitor = feeds.tap(history=MONITOR_HISTORY, poll_interval_s=poll_interval_s)
+        self._make_feeds = feeds
+        self._feeds: Monitor | None = None
+        self._tap: Tap | None = None
+        self._poll_interval_s = poll_interval_s
         self._names: dict[str, str] = {}
         self.started = False
         self._pending: deque[Record] = deque()  # taken from the feeds, not yet on the board (take's limit)
         self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
+
+    @property
+    def feeds(self) -> Monitor:
+        """The session's feeds, asked for the first time here."""
+        if self._feeds is None:
+            self._feeds = self._make_feeds()
+        return self._feeds
+
+    @property
+    def monitor(self) -> Tap:
+        """The board's tap of the feeds, made the first time it is asked for."""
+        if self._tap is None:
+            self._tap = self.feeds.tap(history=MONITOR_HISTORY, poll_interval_s=self._poll_interval_s)
+        return self._tap
 
     @property
     def journal(self) -> EventJournal | None:
@@ -149,8 +172,11 @@ class HealthWatch:
     @property
     def live(self) -> bool:
         """Every feed has answered at least once (live now); False before the first take."""
-        wanted = {t.key for t in self.monitor.targets}
+        if self._tap is None:
+            return False
+        wanted = {t.key for t in self._tap.targets}
         return bool(wanted) and all(key in self.states and self.states[key].phase == "live" for key in wanted)
 
     def close(self) -> None:
-        self.monitor.close()
+        if self._tap is not None:
+            self._tap.close()

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .store import SCHEMA_VERSION, Journal, default_path, fts5_available
+    from .location import default_path
+    from .store import SCHEMA_VERSION, Journal, fts5_available
     from .writer import JournalWriter
 
 __all__ = ["SCHEMA_VERSION", "Journal", "JournalWriter", "default_path", "fts5_available"]
@@ -21,6 +22,10 @@ def __getattr__(name: str) -> Any:
         from .writer import JournalWriter
 
         return JournalWriter
+    if name == "default_path":
+        from .location import default_path
+
+        return default_path
     if name in __all__:
         from . import store
 

@@ -25,7 +25,9 @@ from typing import TypeVar
 
 from .backend import EventJournal
 from .dbfile import is_corrupt, is_disk_full, is_read_only
-from .store import SCHEMA_VERSION, Journal, JournalTooNew, default_path
+from .location import default_path
+from .opening import JournalConfig, OpenedJournal, in_words
+from .store import SCHEMA_VERSION, Journal, JournalTooNew
 from .writer import JournalWriter
 
 log = logging.getLogger(__name__)
@@ -35,32 +37,7 @@ N = TypeVar("N", int, float)
 DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_MB = 500.0
 PRUNE_EVERY_S = 60.0
-
-
-URL_VARIABLE = "AFTUI_JOURNAL_URL"
 DAY_S = 86_400.0
-
-
-@dataclass(frozen=True)
-class JournalConfig:
-    """What a profile says of the journal: where (None: the SQLite file) and the team's caps (None: the defaults)."""
-
-    url: str | None = None
-    max_rows: int | None = None
-    max_days: float | None = None
-
-    @classmethod
-    def of_profile(cls, profile: object) -> JournalConfig:
-        return cls(
-            getattr(profile, "journal", None),
-            getattr(profile, "journal_max_rows", None),
-            getattr(profile, "journal_max_days", None),
-        )
-
-    @property
-    def chosen_url(self) -> str | None:
-        """AFTUI_JOURNAL_URL, else the profile's `journal`; None: the SQLite file."""
-        return os.environ.get(URL_VARIABLE, "").strip() or self.url or None
 
 
 @dataclass(frozen=True)
@@ -98,28 +75,6 @@ def _number(variable: str, default: N, kind: Callable[[str], N]) -> N | None:
         log.warning("%s=%r is not a number; using %s", variable, text, default)
         return default
     return value if value > 0 else None
-
-
-@dataclass
-class OpenedJournal:
-    """What opening the journal gave: a writer, or why there is none; and what the user should hear of it."""
-
-    path: Path | None
-    writer: JournalWriter | None
-    problem: str | None = (
-        None  # why nothing is journaled (the writer is None), in words: said at start, shown by the monitor
-    )
-    notice: str | None = None  # what happened on the way, with a writer: a damaged file moved aside, an upgrade
-
-    @property
-    def message(self) -> str | None:
-        """What to tell the user at start: why nothing is journaled, or what happened to the journal."""
-        return f"Not journaling: {self.problem}" if self.problem else self.notice
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.writer.journal.close()
 
 
 def open_journal(
@@ -184,39 +139,6 @@ def _open_server(url: str, retention: Retention) -> OpenedJournal:
     return OpenedJournal(None, _writer(journal, retention), None, notice)
 
 
-class JournalOpening:
-    """`open_journal` on a thread of its own, so that a start draws its first screen meanwhile.
-
-    Opening the SQLite file reads every page of it once (`PRAGMA quick_check`, which finds a damaged
-    journal before anything is written to it): 0.2 s for 230 MB, and a journal may grow to 500 MB.
-    The TUI's start waited for it before drawing anything. Whoever needs the journal asks `result()`,
-    which waits for the open if it is still under way; `done` says whether it would wait.
-    """
-
-    def __init__(self, open_: Callable[[], OpenedJournal]) -> None:
-        self._open = open_
-        self._opened: OpenedJournal | None = None
-        self._thread = threading.Thread(target=self._run, name="aftui-journal-open", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._opened = self._open()
-        except Exception as error:  # open_journal says why rather than raise; a bug of ours is said too
-            log.exception("the journal could not be opened")
-            self._opened = OpenedJournal(None, None, f"the journal could not be opened ({_words(error)})")
-
-    @property
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
-    def result(self) -> OpenedJournal:
-        """The opened journal, or why there is none; waits for the open while it runs."""
-        self._thread.join()
-        assert self._opened is not None, "the opening thread always leaves a result"
-        return self._opened
-
-
 def _server_words(error: BaseException) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
     return text[:300]
@@ -240,27 +162,21 @@ def cannot_write(error: BaseException, path: Path | None) -> str:
     where = path.parent if path is not None else _data_dir_named(error)
     if path is not None and path.parent.is_dir() and not os.access(path.parent, os.W_OK):
         # SQLite's own words for this are "unable to open database file" (it cannot make the -shm).
-        return f"the data dir {where} is read-only ({_words(error)})"
+        return f"the data dir {where} is read-only ({in_words(error)})"
     if isinstance(error, OSError) and error.errno == errno.ENOENT:
         return f"the data dir {where} is gone ({error.strerror})"
     if is_read_only(error):
-        return f"the data dir {where} is read-only ({_words(error)})"
+        return f"the data dir {where} is read-only ({in_words(error)})"
     if is_disk_full(error):
         return f"the disk of {where} is full"
     if is_corrupt(error):
-        return f"the journal at {path} is damaged and could not be moved aside ({_words(error)})"
-    return f"the journal at {path or where} cannot be opened ({_words(error)})"
+        return f"the journal at {path} is damaged and could not be moved aside ({in_words(error)})"
+    return f"the journal at {path or where} cannot be opened ({in_words(error)})"
 
 
 def _data_dir_named(error: BaseException) -> str:
     name = getattr(error, "filename", None)
     return str(name) if name else "the data dir"
-
-
-def _words(error: BaseException) -> str:
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    return str(error)
 
 
 def open_writer(path: Path, retention: Retention | None = None) -> JournalWriter | None:

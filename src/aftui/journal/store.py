@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ..api.rawevent import RawEvent
 from . import queries
 from .dbfile import connect, is_corrupt, move_aside
+from .location import default_path
 from .replays import ReplayLog
 from .rows import Row, rows_of, summary_of_row
 
@@ -34,7 +35,6 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Gap", "Journal", "JournalTooNew", "R
 
 log = logging.getLogger(__name__)
 
-DEFAULT_NAME = "journal.sqlite3"
 
 # The schema a journal of the first version has (aftui before migrations). A new journal is made as
 # one of those and brought up to date by the same migrations an old one goes through, so every
@@ -190,12 +190,6 @@ def fts5_available() -> bool:
         return False
     finally:
         probe.close()
-
-
-def default_path() -> Path:
-    from ..config import data_dir
-
-    return data_dir() / DEFAULT_NAME
 
 
 class Journal:

@@ -46,7 +46,7 @@ class Gate:
     def __init__(self) -> None:
         self.until = 0.0  # monotonic seconds; 0: open
 
-    def hold(self, seconds: float) -> None:
+    def hold(self, seconds: float = INPUT_FIRST_S) -> None:
         self.until = time.monotonic() + seconds
 
     def open(self) -> None:

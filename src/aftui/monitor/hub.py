@@ -28,7 +28,7 @@ from ..api import ApiError, Client, StreamState
 from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
 from ..journal.backend import EventJournal
-from ..journal.retention import JournalOpening
+from ..journal.opening import JournalOpening
 from ..journal.store import Gap
 from ..journal.writer import JournalStatus, JournalWriter
 from .dedupe import FeedCursor

@@ -27,7 +27,6 @@ from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
 from ..health import Alert, HealthWatch, Subject, load_history
 from ..health.watch import POLL_INTERVAL_S
-from ..monitor.feeds import INPUT_FIRST_S
 from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
@@ -294,6 +293,16 @@ class AftuiApp(App[None]):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._health_painted.wait(), FIRST_SCREEN_S)
 
+    async def _first_screen_drawn(self) -> None:
+        """Until the first pane is drawn: Health with its rows (at most FIRST_SCREEN_S), any other once built."""
+        await self._pane_built.wait()
+        if self.start_pane == "health":
+            await self._first_screen_first()
+            return
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
+
     def _first_pane(self) -> None:
         if not self.query_one("#panes", ContentSwitcher).children and not self._panes_adding:
             # else one was chosen already, by its key
@@ -303,8 +312,10 @@ class AftuiApp(App[None]):
 
     @work(group="journal-said", exclusive=True, exit_on_error=False)
     async def _say_journal(self) -> None:
-        """What opening the journal gave that the user should hear, once it is open (beside the first screen)."""
+        """Open the journal once the first screen is drawn, and say what opening it gave that the user should hear."""
         session = session_of(self)
+        await self._first_screen_drawn()
+        session.start_journal()
         await session.journal_opened()
         message = session.journal_message
         if message and not self._journal_said:
@@ -504,12 +515,12 @@ class AftuiApp(App[None]):
     # --- health: the board's feeds, alerts, the header's count ---------------------------------------
 
     def start_health(self) -> None:
-        """Start the health board's feeds (once; again after a workspace or profile change)."""
+        """Start the health board: its rows, then its feeds (once; again after a workspace or profile change)."""
         session = self.session
         if self.health is not None or session is None:
             return
         self.health = HealthWatch(
-            session.feeds(),
+            session.feeds,  # asked for once the rows are drawn: the feeds import the journal, which they do not need
             now_ms=lambda: int(session.now().timestamp() * 1000),
             poll_interval_s=self.health_poll_s,
         )
@@ -537,21 +548,15 @@ class AftuiApp(App[None]):
         if health is None or session is None:
             return
         try:
-            from .screens.monitor_targets import default_targets
+            from .screens.monitor_targets import workspace_subjects
 
-            targets = await default_targets(session)
+            found = await workspace_subjects(session)
         except ApiError as error:
             log.info("health: the workspace's sources could not be listed: %s", error.message)
             self._health_painted.set()
             if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
                 self.report(error)
             return
-        found = [
-            Subject(
-                "source" if t.kind == "source" else "workflow", t.emitter_id, "" if t.name == t.emitter_id else t.name
-            )
-            for t in targets
-        ]
         subjects = await _named(session, found)
         if not health.started:
             # The list first, counts to follow: the rows are drawn before the journal is read and before the
@@ -583,11 +588,11 @@ class AftuiApp(App[None]):
 
         During a burst the feeds' thread holds the GIL most of the time, and the UI's thread waits for
         it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
-        two events (the network buffers what arrives), for at most INPUT_FIRST_S.
+        two events (the network buffers what arrives), for at most `monitor.feeds.INPUT_FIRST_S`.
         """
         feeds = self.session.running_feeds if self.session is not None else None
         if feeds is not None:
-            feeds.gate.hold(INPUT_FIRST_S)
+            feeds.gate.hold()
             self.call_after_refresh(feeds.gate.open)
 
     def _health_tick(self) -> None:

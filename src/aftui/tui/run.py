@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..api import Client
 from ..config import Profile, data_dir, effective_profile, load_config
-from ..journal.retention import JournalConfig
+from ..journal.opening import JournalConfig
 from .app import AftuiApp
 from .choices import saved_choices
 from .collector import start_kept

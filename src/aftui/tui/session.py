@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 
 from ..api import Client, RetryPolicy
 from ..config import data_dir
-from ..journal.retention import JournalConfig, JournalOpening, OpenedJournal, open_journal
-from ..journal.store import DEFAULT_NAME as JOURNAL_NAME
-from ..journal.writer import JournalWriter
+from ..journal.location import DEFAULT_NAME as JOURNAL_NAME
+from ..journal.opening import JournalConfig, JournalOpening, OpenedJournal
 from ..known import KnownWorkflows
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary, Org, User
+    from ..journal.writer import JournalWriter
     from ..monitor import Monitor
 
 # A person is waiting: a long Retry-After (Connect's minute) is shown at once, not slept through.
@@ -53,7 +53,7 @@ class Session:
     user: User | None = None
     now: Callable[[], datetime] = field(default=utc_now)  # fixed in snapshot tests
     data: Path | None = None  # where this session's own files go (the journal, exports); None: the user data dir
-    # The journal being opened, then what opening it gave (see `opened_journal`).
+    # The journal's open (started by `start_journal`, or by the first who needs it), then what it gave.
     journal_opening: JournalOpening | OpenedJournal | None = field(default=None, repr=False)
     _feeds: Monitor | None = field(default=None, repr=False)
 
@@ -64,6 +64,11 @@ class Session:
         if isinstance(opening, JournalOpening):
             opening = self.journal_opening = opening.result()
         return opening or NO_JOURNAL
+
+    def start_journal(self) -> None:
+        """Begin opening the journal, on its own thread (once the first screen is drawn: nothing there needs it)."""
+        if isinstance(self.journal_opening, JournalOpening):
+            self.journal_opening.start()
 
     @property
     def journal_ready(self) -> bool:
@@ -144,6 +149,10 @@ class Session:
     def close_journal(self) -> None:
         """Stop the feeds, write what is queued and close the journal (on exit)."""
         self.close_feeds()
+        opening = self.journal_opening
+        if isinstance(opening, JournalOpening) and opening.forgo():
+            self.journal_opening = None  # never begun: nothing needed it, so nothing is opened to be closed
+            return
         opened = self.opened_journal  # an open still under way is waited for: what it opens is closed too
         self.journal_opening = None
         opened.close()
@@ -180,13 +189,14 @@ def open_session(
     """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder.
 
     `journal`: what the profile says of the journal (a team's PostgreSQL, its caps); the demo keeps its own file.
+    The journal is not being opened yet: `Session.start_journal` begins it.
     """
     if demo_data is None:
         return Session(
             client=client,
             profile_name=profile_name,
             known=KnownWorkflows(data_dir() / KNOWN_NAME),
-            journal_opening=JournalOpening(partial(open_journal, config=journal)),
+            journal_opening=JournalOpening(partial(_open_journal, config=journal)),
         )
     return Session(
         client=client,
@@ -194,8 +204,14 @@ def open_session(
         known=KnownWorkflows(demo_data / KNOWN_NAME),
         demo=True,
         data=demo_data,
-        journal_opening=JournalOpening(partial(open_journal, demo_data / JOURNAL_NAME)),
+        journal_opening=JournalOpening(partial(_open_journal, demo_data / JOURNAL_NAME)),
     )
+
+
+def _open_journal(path: Path | None = None, *, config: JournalConfig | None = None) -> OpenedJournal:
+    from ..journal.retention import open_journal  # SQLite, the store, the writer: imported on the opening's thread
+
+    return open_journal(path, config=config)
 
 
 # Starts the demo's emulator and a session on it; the second item stops the emulator.

@@ -1,17 +1,25 @@
-"""What the monitor watches when opened without a choice: the screen's resource, or the workspace."""
+"""What the monitor watches when opened without a choice: the screen's resource, or the workspace.
+
+The workspace's sources and workflows are also Health's rows (`workspace_subjects`), listed for the
+first screen: this module imports the feeds' (aftui.monitor, and the journal with it) only once a
+monitor's targets are asked for.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
 from ...api import ApiError
 from ...discovery import workflows_in_subscriptions
-from ...monitor import Target
+from ...health import Subject
 from ..session import Session
+
+if TYPE_CHECKING:
+    from ...monitor import Target
 
 log = logging.getLogger("aftui.tui")
 
@@ -26,6 +34,7 @@ def _text(value: object) -> str:
 def targets_of(screen: Screen[Any]) -> list[Target] | None:
     """A source's detail watches the source; a workflow's, its events and `$errors`; elsewhere None."""
     # Here, not at the top: Health lists its subjects with this module at start, before any detail is opened.
+    from ...monitor import Target
     from .sources import SourceScreen
     from .workflows import WorkflowScreen
 
@@ -42,13 +51,22 @@ def targets_of(screen: Screen[Any]) -> list[Target] | None:
 async def default_targets(session: Session) -> list[Target]:
     """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
     or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
+    from ...monitor import Target
+
+    subjects = await workspace_subjects(session)
+    return [Target("source" if s.kind == "source" else "errors", s.id, s.label) for s in subjects]
+
+
+async def workspace_subjects(session: Session) -> list[Subject]:
+    """The workspace's sources (the first MAX_SOURCES), then the workflows aftui knows or finds in its
+    subscriptions; a workflow known by id only is unnamed."""
     client = session.client
     org = client.org_id
 
-    async def sources() -> list[Target]:
+    async def sources() -> list[Subject]:
         # As JSON, not models: Health lists these for the first screen, before pydantic is imported.
         found = await client.list_json("sources", most=MAX_SOURCES)
-        return [Target("source", s["id"], _text(s.get("name")) or s["id"]) for s in found if _text(s.get("id"))]
+        return [Subject("source", s["id"], _text(s.get("name"))) for s in found if _text(s.get("id"))]
 
     async def subscribed() -> list[str]:
         try:
@@ -58,11 +76,11 @@ async def default_targets(session: Session) -> list[Target]:
             return []
 
     # Both lists at once: the first screen waits for them (Health's rows), and neither needs the other.
-    targets, subscribed_ids = await asyncio.gather(sources(), subscribed())
+    subjects, subscribed_ids = await asyncio.gather(sources(), subscribed())
     workflows: dict[str, str] = {}
     for workflow_id, entry in session.known.in_workspace(org or "").items():
-        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or workflow_id
+        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or ""
     for ident in subscribed_ids:
-        workflows.setdefault(ident, ident)
-    targets += [Target("errors", workflow_id, name) for workflow_id, name in workflows.items()]
-    return targets
+        workflows.setdefault(ident, "")
+    subjects += [Subject("workflow", workflow_id, name) for workflow_id, name in workflows.items()]
+    return subjects

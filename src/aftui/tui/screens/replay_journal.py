@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ...api.models import EventSummary
 from ...journal.backend import ReplayStore
+from ...journal.location import default_path
 from ...journal.replays import ReplayLog
-from ...journal.store import default_path
 from ..session import Session
 
 log = logging.getLogger("aftui.tui")

@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...config import Profile, config_path
-from ...journal.retention import JournalConfig
+from ...journal.opening import JournalConfig
 from ...text import visible
 from ..host import host
 from ..session import DemoStarter, Session, open_session
