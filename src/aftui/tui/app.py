@@ -11,6 +11,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
 
     from .screens.start import Chosen
 
+# The stylesheets the first screen needs are read at start (CSS_PATH); those of the screens pushed over it (a detail, a form,
+# the monitor, a replay, the start screen: every rule names its screen or widget) once it is drawn, or before the
+# first push if that comes sooner (`_read_later_css`). Parsing them is about 8 ms, on the first screen's way.
+_HERE = Path(__file__).parent
+LATER_CSS = ["start.tcss", "details.tcss", "forms.tcss", "monitor.tcss", "replay.tcss"]
+
 # What the first screen does not show is imported when first used (the palette, the monitor, the detail
 # screens, the start and profile screens): a start pays only for the list it paints.
 
@@ -75,7 +82,7 @@ FIRST_SCREEN_S = 2.0  # the longest /users/me waits for Health's first rows (a s
 
 class AftuiApp(App[None]):
     # Layout first, then one file per area; reusable widgets and the modals keep their own DEFAULT_CSS.
-    CSS_PATH = ["aftui.tcss", "start.tcss", "panes.tcss", "details.tcss", "forms.tcss", "monitor.tcss", "replay.tcss"]
+    CSS_PATH = ["aftui.tcss", "panes.tcss"]  # and LATER_CSS, once the first screen is drawn
     TITLE = "aftui"
     COMMANDS = App.COMMANDS | {_aftui_commands, _profile_commands}
     BINDINGS = [
@@ -108,6 +115,7 @@ class AftuiApp(App[None]):
         self.force_read_only = force_read_only  # --read-only: whatever profile the session moves to
         # The config's [ui] choices, restored and saved when they change; None (tests, screenshots): neither.
         self.ui = ui
+        self._later_css_read = False  # LATER_CSS, read once the first screen is drawn (or at the first push)
         self._journal_said = False  # the journal's start message (not journaling, or a damaged file moved aside)
         # Panes are built on a worker: those on their way, and the one last asked for, which is the one
         # shown once up (the first pane and a key pressed before it was up may both ask for one).
@@ -303,6 +311,22 @@ class AftuiApp(App[None]):
         self.call_after_refresh(drawn.set)
         await drawn.wait()
 
+    def _read_later_css(self) -> None:
+        """The stylesheets of the screens above the first (LATER_CSS), once: parsed now, the others kept."""
+        if self._later_css_read:
+            return
+        self._later_css_read = True
+        for name in LATER_CSS:
+            self.stylesheet.read(_HERE / name)
+        self.stylesheet.parse()  # what was parsed before comes from the stylesheet's cache
+
+    if not TYPE_CHECKING:  # App's overloads stay what callers are checked against
+
+        def push_screen(self, *args, **kwargs):
+            """App.push_screen, with the stylesheets of the screens above the first read before the first push."""
+            self._read_later_css()
+            return super().push_screen(*args, **kwargs)
+
     def _first_pane(self) -> None:
         if not self.query_one("#panes", ContentSwitcher).children and not self._panes_adding:
             # else one was chosen already, by its key
@@ -312,9 +336,11 @@ class AftuiApp(App[None]):
 
     @work(group="journal-said", exclusive=True, exit_on_error=False)
     async def _say_journal(self) -> None:
-        """Open the journal once the first screen is drawn, and say what opening it gave that the user should hear."""
+        """Once the first screen is drawn, read the rest of the stylesheet and open the journal; then say what
+        opening it gave that the user should hear."""
         session = session_of(self)
         await self._first_screen_drawn()
+        self._read_later_css()
         session.start_journal()
         await session.journal_opened()
         message = session.journal_message
