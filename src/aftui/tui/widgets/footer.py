@@ -29,8 +29,29 @@ class KeyFooter(Footer):
 
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
+        self._recompose_due = False
+        self._shown: tuple[tuple[object, ...], ...] | None = None  # the keys the last compose drew
+
+    def _keys(self) -> tuple[tuple[object, ...], ...]:
+        active = self.screen.active_bindings.values()
+        return tuple((binding, enabled, tip) for _, binding, enabled, tip in active)  # a Binding compares whole
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        """Footer rebuilds every key after the next refresh at each change (about 3 ms, and a layout): here only
+        when the keys differ from those drawn, and once for changes in a row (focus settling at start, a pane
+        shown, the keys just mounted telling their screen)."""
+        mine = self.is_attached and screen is self.screen
+        if mine and (self._recompose_due or self._shown == self._keys()):
+            return
+        self._recompose_due = mine and screen.app.app_focus  # as Footer decides whether to recompose
+        super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        self._recompose_due = False  # from here on a change is read by another one
+        await super().recompose()
 
     def compose(self) -> ComposeResult:
+        self._shown = self._keys() if self._bindings_ready else None
         seen: set[str] = set()
         help_key: FooterKey | None = None
         for widget in super().compose():
