@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 
     from .screens.start import Chosen
 
-# The stylesheets the first screen needs are read at start (CSS_PATH); those of the screens pushed over it (a detail, a form,
-# the monitor, a replay, the start screen: every rule names its screen or widget) once it is drawn, or before the
-# first push if that comes sooner (`_read_later_css`). Parsing them is about 8 ms, on the first screen's way.
+# The stylesheets the first screen needs are read at start (CSS_PATH); those of the screens pushed over it (a
+# detail, a form, the monitor, a replay, the start screen: every rule names its screen or widget) once it is
+# drawn, or before the first push if that comes sooner (`_read_later_css`). Parsing them is about 8 ms.
 _HERE = Path(__file__).parent
 LATER_CSS = ["start.tcss", "details.tcss", "forms.tcss", "monitor.tcss", "replay.tcss"]
 
@@ -546,7 +546,7 @@ class AftuiApp(App[None]):
         if self.health is not None or session is None:
             return
         self.health = HealthWatch(
-            session.feeds,  # asked for once the rows are drawn: the feeds import the journal, which they do not need
+            session.feeds,  # asked for once the rows are drawn: the feeds import the journal, which rows do not need
             now_ms=lambda: int(session.now().timestamp() * 1000),
             poll_interval_s=self.health_poll_s,
         )
