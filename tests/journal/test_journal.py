@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -450,3 +451,37 @@ def test_cli_on_a_fresh_data_dir(tmp_path: Path) -> None:
     done = aftui("journal", "stats", "--json", data=tmp_path / "new")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["rows"] == 0
+
+
+def test_events_tried_again_still_wait_while_the_retry_runs(tmp_path: Path) -> None:
+    """The status says what waits all along a failing spell, retries included: it told "disk full" alone while
+    each retry ran."""
+    retrying, go_on = threading.Event(), threading.Event()
+
+    class FullOnce(Journal):
+        failed = False
+
+        def add(self, events: object, emitter_id: str | None = None) -> int:
+            if not self.failed:
+                self.failed = True
+                raise sqlite3.OperationalError("database or disk is full")
+            retrying.set()
+            go_on.wait(10)
+            return super().add(events, emitter_id)  # type: ignore[arg-type]
+
+    with FullOnce(tmp_path / "journal.sqlite3") as journal:
+        writer = JournalWriter(journal, interval=0.05)
+        try:
+            writer.add([ev(i) for i in range(10)], "dc_full")
+            assert retrying.wait(10), "the writer tries again"
+            status = writer.status()
+            assert status.state == "failing" and status.waiting == 10 and "10 waiting" in status.text()
+            go_on.set()
+            deadline = time.monotonic() + 10
+            while writer.pending or not writer.status().ok:
+                assert time.monotonic() < deadline, "the retry stores them"
+                time.sleep(0.02)
+            assert journal.count() == 10
+        finally:
+            go_on.set()
+            writer.close()

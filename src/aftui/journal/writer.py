@@ -253,7 +253,8 @@ class JournalWriter:
         new = 0
         with self._write_lock:
             with self._cond:
-                work, self._retry, self._retrying = self._retry + taken, [], 0
+                # What is tried again still waits (`_retrying`, in the status) until it is stored.
+                work, self._retry = self._retry + taken, []
             if not work and self._failing_since is None and not self._gaps and not self._dropping:
                 return 0
             pause = self.yield_to if threading.current_thread() is self._thread else None
@@ -277,6 +278,8 @@ class JournalWriter:
                         log.exception("journal: %s events could not be made into rows; they are not kept", chunk)
                         self.last_error = error
             self.written += new
+            with self._cond:
+                self._retrying = 0  # all of it is stored
             if not self._write_gaps():
                 return new
             if self._failing_since is not None:
