@@ -144,3 +144,19 @@ async def test_columns_follow_a_resize(make_app) -> None:
         await wait_for(pilot, lambda: fits() and table.widths["url"] < longest)
         await pilot.resize_terminal(170, 30)
         await wait_for(pilot, lambda: table.widths["url"] == longest)
+
+
+async def test_a_list_too_narrow_for_its_columns_cuts_the_name_and_the_last_error_not_its_last_column(
+    make_app,
+) -> None:
+    """At 120 columns, beside the sidebar, the Sources list's set widths do not fit: the name and the last error
+    give width down to their minimum, so the Updated column at the right is drawn whole, not cut to a letter."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        paged = app.query_one("#sources PagedTable", PagedTable)
+        await wait_for(pilot, lambda: paged.pager.done)
+        table = paged.table
+        await wait_for(pilot, lambda: table.line_width <= table.scrollable_content_region.width)
+        assert table.widths["updated"] == 10 and table.widths["id"] == 12  # the others keep their widths
+        assert 12 <= table.widths["lasterr"] < 24 and table.widths["name"] >= 16

@@ -49,6 +49,9 @@ class Column(Generic[T]):
     render: Callable[[T], Text]
     sort: Callable[[T], Any] | None = None
     width: int | None = None
+    # The narrowest it is made when the table cannot give every column its width (None: it keeps its width):
+    # a long name or error cut shorter, rather than the columns at the right cut to a letter.
+    min_width: int | None = None
 
 
 LIST_AREA = "The list"  # the list's heading in `?`
@@ -344,7 +347,8 @@ class PagedTable(Vertical, Generic[T]):
 
     def _fit_columns(self) -> None:
         """Columns follow the width: a column cut to its set width is given what it lacks from the spare
-        width (left to right), and gives it back when the terminal narrows."""
+        width (left to right), and gives it back when the terminal narrows; below the set widths, the columns
+        with a `min_width` give width down to it (right to left)."""
         found = self.query(ListTable)
         if not self.is_attached or not found:
             return  # removed (its detail reloaded) before it was laid out
@@ -363,6 +367,13 @@ class PagedTable(Vertical, Generic[T]):
             extra = max(0, min(spare, content[spec.key] - spec.width))
             spare -= extra
             widths[spec.key] = spec.width + extra
+        for spec in reversed(self.columns):  # too narrow for them all: the columns that can give, the last first
+            if spare >= 0:
+                break
+            if spec.min_width is not None:
+                given = max(0, min(-spare, widths[spec.key] - spec.min_width))
+                widths[spec.key] -= given
+                spare += given
         table.set_widths(widths)
 
     def _remember_cursor(self) -> None:
