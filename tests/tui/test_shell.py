@@ -94,6 +94,14 @@ async def test_theme_and_sidebar_are_kept_in_the_config_for_the_next_run(make_ap
         assert not again.query_one("#sidebar").display
 
 
+async def _listed(app, pilot, pane: str) -> PagedTable:
+    """The pane's list, once its last page is in."""
+    await wait_for(pilot, lambda: bool(app.query(f"#{pane} PagedTable")))
+    paged = app.query_one(f"#{pane} PagedTable", PagedTable)
+    await wait_for(pilot, lambda: paged.pager.done)
+    return paged
+
+
 def _cut_with_room(paged: PagedTable) -> list[str]:
     """The columns drawn narrower than their text while the table still has spare width (not fitted yet)."""
     table = paged.table
@@ -110,9 +118,7 @@ async def test_columns_follow_the_tables_own_width_not_only_the_lists(make_app) 
     table is laid out: the columns are fitted to the table's width whenever it changes."""
     app = make_app(start_pane="webhooks")
     async with app.run_test(size=(170, 30)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#webhooks PagedTable")))
-        paged = app.query_one("#webhooks PagedTable", PagedTable)
-        await wait_for(pilot, lambda: paged.pager.done)
+        paged = await _listed(app, pilot, "webhooks")
         table = paged.table
         longest = max(len(w.url) for w in paged.rows)
         await wait_for(pilot, lambda: table.widths["url"] == longest)
@@ -153,10 +159,7 @@ async def test_a_list_too_narrow_for_its_columns_cuts_the_name_and_the_last_erro
     give width down to their minimum, so the Updated column at the right is drawn whole, not cut to a letter."""
     app = make_app(start_pane="sources")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
-        paged = app.query_one("#sources PagedTable", PagedTable)
-        await wait_for(pilot, lambda: paged.pager.done)
-        table = paged.table
+        table = (await _listed(app, pilot, "sources")).table
         await wait_for(pilot, lambda: table.line_width <= table.scrollable_content_region.width)
         assert table.widths["updated"] == 10 and table.widths["id"] == 12  # the others keep their widths
         assert 12 <= table.widths["lasterr"] < 24 and table.widths["name"] >= 16
