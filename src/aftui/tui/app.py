@@ -597,7 +597,7 @@ class AftuiApp(App[None]):
             self._health_painted.set()
         history = None
         if not health.started:
-            await asyncio.to_thread(health.feeds.take_journal)  # opened beside the first screen: waited for here
+            await asyncio.to_thread(health.feeds.take_journal)  # opened once the rows are drawn: waited for here
             journal = health.journal
             if journal is not None:
                 try:
