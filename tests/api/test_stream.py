@@ -512,11 +512,17 @@ def test_an_event_at_or_before_the_last_one_is_not_given_twice() -> None:
 # --- raw mode: the monitor's events stay text until looked at --------------------------------------
 
 
+def accept_raw(stream: SourceStream, sse: SseEvent) -> EventSummary | RawEvent | None:
+    """What a raw stream gives of one event: the chunk of it alone."""
+    accepted = stream._accept_all_raw([sse])
+    return accepted[0] if accepted else None
+
+
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize("sse_id", ["", "9-9", "x"])
 def test_a_raw_event_parses_to_what_parse_event_gives(data: str, sse_id: str) -> None:
     sse = SseEvent(data=data, id=sse_id)
-    accepted = SourceStream(None, "dc_x", raw=True)._accept_raw(sse)  # type: ignore[arg-type]
+    accepted = accept_raw(SourceStream(None, "dc_x", raw=True), sse)  # type: ignore[arg-type]
     expected = parse_event(sse, "dc_x")
     assert accepted is not None
     kept_as_text = isinstance(accepted, RawEvent)
@@ -529,14 +535,14 @@ def test_a_raw_event_parses_to_what_parse_event_gives(data: str, sse_id: str) ->
 @pytest.mark.parametrize("event_id", IDS)
 def test_raw_mode_orders_ids_as_event_key_does(event_id: str) -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
-    assert stream._accept_raw(SseEvent(data='{"event": 1}', id=event_id)) is not None
+    assert accept_raw(stream, SseEvent(data='{"event": 1}', id=event_id)) is not None
     assert stream._last_key == event_key(event_id)
     assert stream.last_event_id == (event_id or None)
 
 
 def test_raw_mode_gives_each_event_once() -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
-    given = [stream._accept_raw(SseEvent(data=SUMMARY, id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "5-3")]
+    given = [accept_raw(stream, SseEvent(data=SUMMARY, id=i)) for i in ("5-1", "5-2", "5-2", "4-9", "5-10", "5-3")]
     assert [e.id if e else None for e in given] == ["5-1", "5-2", None, None, "5-10", None]
     raw = given[0]
     assert isinstance(raw, RawEvent) and raw.key == (5, 1) and raw.emitter_id == "dc_x"
@@ -608,6 +614,6 @@ async def test_batches_give_every_event_once_in_order_a_chunk_at_a_time(
 def test_raw_mode_parses_a_big_event_as_it_arrives() -> None:
     stream = SourceStream(None, "dc_x", raw=True)  # type: ignore[arg-type]
     big = '{"id":"5-1","event":"' + "x" * RAW_MAX + '","metadata":{"name":"big"}}'
-    event = stream._accept_raw(SseEvent(data=big, id="5-1"))
+    event = accept_raw(stream, SseEvent(data=big, id="5-1"))
     assert isinstance(event, EventSummary) and event.channel == "big"
-    assert isinstance(stream._accept_raw(SseEvent(data=SUMMARY, id="5-2")), RawEvent)
+    assert isinstance(accept_raw(stream, SseEvent(data=SUMMARY, id="5-2")), RawEvent)

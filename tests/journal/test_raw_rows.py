@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from aftui.api.models import EventSummary
 from aftui.api.rawevent import RawEvent
 from aftui.api.sse import SseEvent
 from aftui.api.stream import SourceStream
 from aftui.journal import Journal
-from aftui.journal.rows import row_of, summary_of_row
+from aftui.journal.rows import Row, rows_of, summary_of_row
 
 SUMMARY = '{"id":"9-9","indexed_at_ms":9,"event":{"seq":7,"text":"été \\u00e9"},"metadata":{"emitter_id":"dc_x","emit_id":"e1","name":"alerts"}}'
 SHAPES = [
@@ -38,8 +39,14 @@ def without_nulls(value: object) -> object:
     return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
 
 
+def row_of(event: EventSummary | RawEvent, emitter_id: str | None) -> Row | None:
+    """The row the writer makes of `event` alone; None when it makes none."""
+    rows = rows_of((event,), emitter_id, 1.0)
+    return rows[0] if rows else None
+
+
 def raw_of(data: str) -> RawEvent:
-    event = SourceStream(None, "dc_x", raw=True)._accept_raw(SseEvent(data=data, id="9-9"))  # type: ignore[arg-type]
+    event = SourceStream(None, "dc_x", raw=True)._accept_all_raw([SseEvent(data=data, id="9-9")])[0]  # type: ignore[arg-type]
     assert isinstance(event, RawEvent)
     return event
 
@@ -47,8 +54,8 @@ def raw_of(data: str) -> RawEvent:
 @pytest.mark.parametrize("data", SHAPES)
 def test_a_raw_event_makes_the_row_its_parsed_event_makes(data: str) -> None:
     raw = raw_of(data)
-    from_text = row_of(raw, None, 1.0)
-    from_model = row_of(raw.parse(), "dc_x", 1.0)
+    from_text = row_of(raw, None)
+    from_model = row_of(raw.parse(), "dc_x")
     if from_model is None:
         assert from_text is None
         return

@@ -239,11 +239,6 @@ class SourceStream:
         accept = self._accept
         return [event for sse in messages if (event := accept(sse)) is not None]
 
-    def _accept_raw(self, sse: SseEvent) -> EventSummary | RawEvent | None:
-        """`_accept_all_raw` of one event."""
-        accepted = self._accept_all_raw([sse])
-        return accepted[0] if accepted else None
-
     def _accept_all_raw(self, messages: list[SseEvent]) -> list[EventSummary | RawEvent]:
         """As `_accept`, but an event with an `<ms>-<seq>` id whose data is a JSON object stays text.
 

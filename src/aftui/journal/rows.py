@@ -50,12 +50,6 @@ def rows_of(events: Iterable[EventSummary | RawEvent], emitter_id: str | None, n
     return rows
 
 
-def row_of(event: EventSummary | RawEvent, emitter_id: str | None, now: float) -> Row | None:
-    """The row of one event, as `rows_of` makes it; None when it has none."""
-    rows = rows_of((event,), emitter_id, now)
-    return rows[0] if rows else None
-
-
 def _summary_row(event: EventSummary, emitter_id: str | None, now: float) -> Row | None:
     emitter = emitter_id or event.metadata.emitter_id
     if not event.id or not emitter:
