@@ -68,8 +68,9 @@ class Monitor:
         self.writer = writer
         # Why there is no journal (the writer is None), as open_journal said it: shown, not journaled.
         self.journal_problem = journal_problem
-        # A journal not open yet (the session's, at start; its open begins here if nobody began it): `writer` and
-        # `journal_problem` come from it once it is open. The feeds wait for it on the monitor's thread (`take_journal`), the UI never.
+        # A journal not open yet (the session's, at start; its open begins here if nobody began it): `writer`
+        # and `journal_problem` come from it once it is open. The feeds wait for it on the monitor's thread
+        # (`take_journal`), the UI never.
         self._opening = opening
         self._journal_was: JournalStatus | None = None  # the state last seen, to tell the user of a change once
         self._refilling: set[asyncio.Task[None]] = set()
