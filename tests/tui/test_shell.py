@@ -163,3 +163,24 @@ async def test_a_list_too_narrow_for_its_columns_cuts_the_name_and_the_last_erro
         await wait_for(pilot, lambda: table.line_width <= table.scrollable_content_region.width)
         assert table.widths["updated"] == 10 and table.widths["id"] == 12  # the others keep their widths
         assert 12 <= table.widths["lasterr"] < 24 and table.widths["name"] >= 16
+
+
+async def test_at_80_columns_a_list_hides_its_id_rather_than_cut_its_last_column(make_app) -> None:
+    """At 80 columns even the minimum widths do not fit: the ID column is hidden (a row's detail shows it), the
+    others are drawn whole, sorting passes over the hidden column, and widened the list shows its ID again."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(80, 24)) as pilot:
+        paged = await _listed(app, pilot, "sources")
+        table = paged.table
+        await wait_for(pilot, lambda: table.widths["id"] == 0)
+        assert table.line_width <= table.scrollable_content_region.width
+        assert table.widths["updated"] == 10 and table.widths["kind"] == 9 and table.widths["name"] >= 16
+        assert paged.hidden == {"id"}
+
+        table.focus()
+        await pilot.press("s", "s", "s")  # the name up, the name down, then the next column shown
+        assert paged.columns[paged.sort_index or 0].key == "kind" and not paged.sort_reverse
+
+        await pilot.resize_terminal(160, 36)
+        await wait_for(pilot, lambda: table.widths["id"] == 12)
+        assert paged.hidden == frozenset()

@@ -66,8 +66,8 @@ def source_columns(now: Any, health: list[Column[Source]] | None = None) -> list
     """The Sources list's columns; `health` (health_cells.py) go after Active."""
     return [
         Column("name", "Name", lambda s: plain(s.name, 40), width=28, min_width=16),
-        Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12),
-        Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9),
+        Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12, hide_rank=1),
+        Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9, hide_rank=2),
         Column("active", "Active", lambda s: flag(s.active), sort=lambda s: s.active, width=6),
         *(health or []),
         Column("updated", "Updated", lambda s: day(s.updated_at), sort=lambda s: s.updated_at, width=10),

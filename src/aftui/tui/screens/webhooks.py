@@ -41,8 +41,8 @@ NEEDS_USER_KEY = (
 
 
 def webhook_columns() -> list[Column[Webhook]]:
-    """The URL takes what the pane has left beyond the other columns, as the pane's width changes
-    (PagedTable fits it; the table scrolls when narrow)."""
+    """The URL takes what the pane has left beyond the other columns, as the pane's width changes; when
+    narrow, the URL and the name are cut shorter first (PagedTable fits them)."""
     return [
         Column(
             "name",
@@ -50,8 +50,9 @@ def webhook_columns() -> list[Column[Webhook]]:
             lambda w: plain(w.name, 60) if w.name else Text("(no name)", style="dim"),
             sort=lambda w: (w.name or "").lower(),
             width=20,
+            min_width=16,
         ),
-        Column("url", "URL", lambda w: plain(w.url, 200), width=24),
+        Column("url", "URL", lambda w: plain(w.url, 200), width=24, min_width=16),
         Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),
         Column("id", "ID", lambda w: plain(w.id, 30, "cyan"), width=12),
         Column("created", "Created", lambda w: when(w.created_at), sort=lambda w: w.created_at, width=16),

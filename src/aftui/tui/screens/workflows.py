@@ -97,7 +97,7 @@ def known_columns(health: list[Column[KnownRow]] | None = None) -> list[Column[K
             width=28,
             min_width=16,
         ),
-        Column("id", "ID", lambda r: plain(r.id, 20, "cyan"), width=10),
+        Column("id", "ID", lambda r: plain(r.id, 20, "cyan"), width=10, hide_rank=2),
         Column(
             "active",
             "Active",
@@ -107,7 +107,7 @@ def known_columns(health: list[Column[KnownRow]] | None = None) -> list[Column[K
         ),
         *(health or []),
         Column("triggers", "Triggers", _triggers_cell, width=12),
-        Column("found", "Found", lambda r: plain(FOUND_WORDS.get(r.found, r.found), 20, "dim"), width=12),
+        Column("found", "Found", lambda r: plain(FOUND_WORDS.get(r.found, r.found), 20, "dim"), width=12, hide_rank=1),
     ]
 
 

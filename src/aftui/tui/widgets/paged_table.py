@@ -11,7 +11,7 @@ server's message and the key to retry.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -52,6 +52,9 @@ class Column(Generic[T]):
     # The narrowest it is made when the table cannot give every column its width (None: it keeps its width):
     # a long name or error cut shorter, rather than the columns at the right cut to a letter.
     min_width: int | None = None
+    # Still too narrow at the min widths: hidden, the lowest rank first (None: always shown). An ID or how a
+    # row was found gives way to what says whether it is failing, and the row's detail still shows it.
+    hide_rank: int | None = None
 
 
 LIST_AREA = "The list"  # the list's heading in `?`
@@ -168,6 +171,7 @@ class PagedTable(Vertical, Generic[T]):
         self.rows: list[T] = []  # what the table shows: loaded items, filtered and sorted
         self.filter_text = ""
         self.sort_index: int | None = None
+        self.hidden: frozenset[str] = frozenset()  # the keys of the columns too narrow a table hides
         self.sort_reverse = False
         self._remembered: str | None = None
         self._loading = False
@@ -346,34 +350,15 @@ class PagedTable(Vertical, Generic[T]):
         self._fit_columns()
 
     def _fit_columns(self) -> None:
-        """Columns follow the width: a column cut to its set width is given what it lacks from the spare
-        width (left to right), and gives it back when the terminal narrows; below the set widths, the columns
-        with a `min_width` give width down to it (right to left)."""
+        """The columns' widths follow the table's (`fit_widths`)."""
         found = self.query(ListTable)
         if not self.is_attached or not found:
             return  # removed (its detail reloaded) before it was laid out
         table = found.first()
         if not table.size.width:
             return
-        content = self.content_widths
-        spare = table.scrollable_content_region.width - sum(
-            (spec.width if spec.width is not None else content[spec.key]) + 2 * PADDING for spec in self.columns
-        )
-        widths: dict[str, int] = {}
-        for spec in self.columns:
-            if spec.width is None:
-                widths[spec.key] = content[spec.key]  # sized to its content
-                continue
-            extra = max(0, min(spare, content[spec.key] - spec.width))
-            spare -= extra
-            widths[spec.key] = spec.width + extra
-        for spec in reversed(self.columns):  # too narrow for them all: the columns that can give, the last first
-            if spare >= 0:
-                break
-            if spec.min_width is not None:
-                given = max(0, min(-spare, widths[spec.key] - spec.min_width))
-                widths[spec.key] -= given
-                spare += given
+        widths = fit_widths(self.columns, self.content_widths, table.scrollable_content_region.width)
+        self.hidden = frozenset(key for key, width in widths.items() if width == 0)
         table.set_widths(widths)
 
     def _remember_cursor(self) -> None:
@@ -475,17 +460,14 @@ class PagedTable(Vertical, Generic[T]):
         self.reload()
 
     def action_sort(self) -> None:
-        """Cycle: each column ascending, then descending, then unsorted."""
-        if self.sort_index is None:
-            self._sort_by(0)
-        elif not self.sort_reverse:
+        """Cycle: each column shown ascending, then descending, then unsorted."""
+        if self.sort_index is not None and not self.sort_reverse:
             self._sort_by(self.sort_index)
-        elif self.sort_index + 1 < len(self.columns):
-            self.sort_index, self.sort_reverse = self.sort_index + 1, False
-            self._rebuild()
-        else:
-            self.sort_index, self.sort_reverse = None, False
-            self._rebuild()
+            return
+        start = 0 if self.sort_index is None else self.sort_index + 1
+        shown = (i for i in range(start, len(self.columns)) if self.columns[i].key not in self.hidden)
+        self.sort_index, self.sort_reverse = next(shown, None), False
+        self._rebuild()
 
     def _sort_by(self, index: int) -> None:
         if self.sort_index == index:
@@ -493,6 +475,41 @@ class PagedTable(Vertical, Generic[T]):
         else:
             self.sort_index, self.sort_reverse = index, False
         self._rebuild()
+
+
+def fit_widths(columns: Sequence[Column[Any]], content: Mapping[str, int], room: int) -> dict[str, int]:
+    """Each column's width in `room` cells, 0 for one hidden. A column cut to its set width is given what it
+    lacks from the spare width (left to right), and gives it back when the room shrinks; below the set widths,
+    the columns with a `min_width` give width down to it (right to left); below those, columns with a
+    `hide_rank` are hidden, the lowest first, and the others fitted again without them."""
+    shown = list(columns)
+    hideable = sorted((c for c in columns if c.hide_rank is not None), key=lambda c: c.hide_rank or 0)
+    widths, spare = _fitted(shown, content, room)
+    while spare < 0 and hideable:
+        shown.remove(hideable.pop(0))
+        widths, spare = _fitted(shown, content, room)
+    return {c.key: widths.get(c.key, 0) for c in columns}
+
+
+def _fitted(columns: Sequence[Column[Any]], content: Mapping[str, int], room: int) -> tuple[dict[str, int], int]:
+    """`fit_widths` for these columns, all shown; and the cells still spare (negative: that many too few)."""
+    spare = room - sum((c.width if c.width is not None else content[c.key]) + 2 * PADDING for c in columns)
+    widths: dict[str, int] = {}
+    for column in columns:
+        if column.width is None:
+            widths[column.key] = content[column.key]  # sized to its content
+            continue
+        extra = max(0, min(spare, content[column.key] - column.width))
+        spare -= extra
+        widths[column.key] = column.width + extra
+    for column in reversed(columns):  # too narrow for them all: the columns that can give, the last first
+        if spare >= 0:
+            break
+        if column.min_width is not None:
+            given = max(0, min(-spare, widths[column.key] - column.min_width))
+            widths[column.key] -= given
+            spare += given
+    return widths, spare
 
 
 def _label_widths(columns: Sequence[Column[Any]]) -> dict[str, int]:

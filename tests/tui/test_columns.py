@@ -1,0 +1,47 @@
+"""How a list's columns share the table's width (`fit_widths`), on its own."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from aftui.tui.widgets.paged_table import Column, fit_widths
+
+
+def _column(key: str, width: int | None, *, min_width: int | None = None, hide_rank: int | None = None) -> Column[str]:
+    return Column(key, key, Text, width=width, min_width=min_width, hide_rank=hide_rank)
+
+
+COLUMNS = [
+    _column("name", 20, min_width=10),
+    _column("id", 8, hide_rank=1),
+    _column("kind", 6, hide_rank=2),
+    _column("when", 10),
+]
+CONTENT = {"name": 30, "id": 8, "kind": 6, "when": 10}  # the widest cell of each
+SET = 20 + 8 + 6 + 10 + 4 * 2  # the set widths and each column's padding
+
+
+def test_room_to_spare_goes_to_a_column_cut_to_its_set_width() -> None:
+    assert fit_widths(COLUMNS, CONTENT, SET + 4) == {"name": 24, "id": 8, "kind": 6, "when": 10}
+    assert fit_widths(COLUMNS, CONTENT, SET + 40) == {"name": 30, "id": 8, "kind": 6, "when": 10}
+
+
+def test_too_narrow_a_column_with_a_minimum_gives_width_down_to_it_before_any_is_hidden() -> None:
+    assert fit_widths(COLUMNS, CONTENT, SET - 6) == {"name": 14, "id": 8, "kind": 6, "when": 10}
+    assert fit_widths(COLUMNS, CONTENT, SET - 10) == {"name": 10, "id": 8, "kind": 6, "when": 10}
+
+
+def test_narrower_still_the_lowest_rank_is_hidden_and_the_rest_take_back_what_it_freed() -> None:
+    # One cell short at the minimum: the ID (8 and its padding) goes, and the name takes back 9 of that.
+    assert fit_widths(COLUMNS, CONTENT, SET - 11) == {"name": 19, "id": 0, "kind": 6, "when": 10}
+    # Short of the ID's room too: the kind goes as well; a column without a rank is never hidden.
+    narrow = fit_widths(COLUMNS, CONTENT, 12 + 12)
+    assert narrow == {"name": 10, "id": 0, "kind": 0, "when": 10}
+    assert fit_widths(COLUMNS, CONTENT, 5)["when"] == 10
+
+
+def test_a_column_sized_to_its_content_keeps_that_size() -> None:
+    columns = [_column("name", 10, min_width=4), _column("note", None, hide_rank=1)]
+    assert fit_widths(columns, {"name": 10, "note": 7}, 10 + 7 + 4) == {"name": 10, "note": 7}
+    assert fit_widths(columns, {"name": 10, "note": 7}, 18) == {"name": 7, "note": 7}
+    assert fit_widths(columns, {"name": 10, "note": 7}, 10) == {"name": 8, "note": 0}
