@@ -1,4 +1,4 @@
-"""The footer reads the keys once for changes in a row, and shows the last of them."""
+"""The footer reads the keys once for changes in a row, shows the last of them, and each one whole or not at all."""
 
 from __future__ import annotations
 
@@ -17,6 +17,39 @@ class Keyed(Static, can_focus=True):
 
     def action_noop(self) -> None:
         pass
+
+
+class Crowded(App[None]):
+    """More keys than 40 columns hold, with `?` docked at the right."""
+
+    BINDINGS = [
+        *(Binding(key, f"noop('{key}')", f"Action {key}") for key in "abcdefgh"),
+        Binding("question_mark", "noop('?')", "Keys", key_display="?"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield KeyFooter()
+
+    def action_noop(self, key: str) -> None:
+        pass
+
+
+def shown(app: App[None]) -> list[FooterKey]:
+    return [k for k in app.screen.query(FooterKey) if k.display and not k.has_class("-command-palette")]
+
+
+async def test_a_key_that_does_not_fit_whole_before_the_help_key_is_not_shown_and_comes_back_when_it_fits() -> None:
+    app = Crowded()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause(0.2)
+        help_key = app.query_one("FooterKey.-command-palette", FooterKey)
+        keys = shown(app)
+        assert 0 < len(keys) < 8
+        assert all(k.region.right <= help_key.region.x for k in keys)  # none cut, none under `?`
+        assert [k.description for k in keys] == [f"Action {key}" for key in "abcdefgh"[: len(keys)]]
+        await pilot.resize_terminal(160, 5)
+        await pilot.pause(0.2)
+        assert len(shown(app)) == 8
 
 
 class Footed(App[None]):
