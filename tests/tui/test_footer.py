@@ -35,7 +35,8 @@ class Crowded(App[None]):
 
 
 def shown(app: App[None]) -> list[FooterKey]:
-    return [k for k in app.screen.query(FooterKey) if k.display and not k.has_class("-command-palette")]
+    """The keys left of `?` placed on screen (those left out have no region)."""
+    return [k for k in app.screen.query(FooterKey) if k.region and not k.has_class("-command-palette")]
 
 
 async def test_a_key_that_does_not_fit_whole_before_the_help_key_is_not_shown_and_comes_back_when_it_fits() -> None:

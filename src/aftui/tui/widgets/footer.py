@@ -14,14 +14,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
 from textual.app import ComposeResult
+from textual.geometry import Size
+from textual.layout import ArrangeResult, Layout
+from textual.layouts.horizontal import HorizontalLayout
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 HELP_KEY = "question_mark"
+
+
+class _WholeKeys(HorizontalLayout):
+    """Footer's row of keys, less those that would not end in the room left of `?` (docked: not in `size`).
+    In the layout, not after it: the keys that fit are known in the same pass that places them."""
+
+    name = "horizontal"
+
+    def arrange(self, parent: Widget, children: list[Widget], size: Size, greedy: bool = True) -> ArrangeResult:
+        return [p for p in super().arrange(parent, children, size, greedy) if p.region.right <= size.width]
+
+
+_WHOLE_KEYS = _WholeKeys()
 
 
 class KeyFooter(Footer):
@@ -35,7 +50,6 @@ class KeyFooter(Footer):
         super().__init__(compact=True, show_command_palette=False)
         self._recompose_due = False
         self._shown: tuple[tuple[object, ...], ...] | None = None  # the keys the last compose drew
-        self._widths: list[tuple[Widget, int]] = []  # each key (or group) left of `?`, and the cells it takes
 
     def _keys(self) -> tuple[tuple[object, ...], ...]:
         active = self.screen.active_bindings.values()
@@ -54,26 +68,10 @@ class KeyFooter(Footer):
     async def recompose(self) -> None:
         self._recompose_due = False  # from here on a change is read by another one
         await super().recompose()
-        self.call_after_refresh(self._measure_keys)
 
-    def _measure_keys(self) -> None:
-        """The cells each key takes, all of them shown as composed: they change only when the keys do."""
-        self._widths = [
-            (item, item.outer_size.width + item.styles.margin.width)
-            for item in self.children
-            if not item.has_class("-command-palette")
-        ]
-        self._fit_keys()
-
-    def _fit_keys(self) -> None:
-        docked = sum(item.outer_size.width for item in self.children if item.has_class("-command-palette"))
-        room, used = self.size.width - docked, 0
-        for item, width in self._widths:
-            used += width
-            item.display = used <= room
-
-    def on_resize(self, _: events.Resize) -> None:
-        self._fit_keys()
+    @property
+    def layout(self) -> Layout:
+        return _WHOLE_KEYS
 
     def compose(self) -> ComposeResult:
         self._shown = self._keys() if self._bindings_ready else None
@@ -94,7 +92,6 @@ class KeyFooter(Footer):
 
     def on_mount(self) -> None:
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
-        self.call_after_refresh(self._measure_keys)
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         """Back on top (a dialog or a pushed screen closed): focus is restored by now, so read the keys again."""
