@@ -139,6 +139,19 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
 # --- live, states and links ------------------------------------------------------------------------------
 
 
+async def test_at_80_columns_the_error_is_read_and_the_id_and_who_replayed_give_way(make_app, emulator) -> None:
+    """The error says why: at 80 columns it keeps at least its minimum and nothing is scrolled off to its right.
+    Before, it was sized to its text and the table scrolled sideways: "Val" at the edge, the rest out of sight."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        board = table.table
+        await wait_for(pilot, lambda: board.widths["id"] == 0)
+        assert board.line_width <= board.scrollable_content_region.width
+        assert board.widths["by"] == 0 and board.widths["error"] >= 28
+        assert board.widths["replay"] == 14 and board.widths["step"] == 10
+
+
 async def test_the_errors_tab_updates_by_itself_while_shown(make_app, emulator) -> None:
     demo = emulator.emulator.demo
     app = make_app()

@@ -42,8 +42,8 @@ def event_columns() -> list[Column[EventSummary]]:
     return [
         Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
         Column("channel", "Channel", lambda e: plain(e.channel, 20), width=10),
-        Column("summary", "Event", event_summary),
-        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=18),
+        Column("summary", "Event", event_summary, width=40, min_width=24),  # the rest of the row, up to its length
+        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=18, hide_rank=1),
     ]
 
 

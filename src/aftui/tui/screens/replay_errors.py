@@ -95,7 +95,7 @@ class ErrorsTable(PagedTable[EventSummary]):
             [
                 Column("mark", " ", self._mark_cell, width=1),
                 Column("replay", "Replay", self._state_cell, sort=self._state_sort, width=14),
-                Column("by", "Replayed", self._by_cell, width=18),
+                Column("by", "Replayed", self._by_cell, width=18, hide_rank=2),
                 *columns,
             ],
             item_id=lambda e: e.id or "",

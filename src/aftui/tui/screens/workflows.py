@@ -737,7 +737,9 @@ def error_columns(steps: dict[str, str]) -> list[Column[EventSummary]]:
     return [
         Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
         Column("step", "Step", step_of, width=10),
-        Column("trigger", "Trigger", trigger_of, width=7),
-        Column("error", "Error", summary),
-        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=16),
+        Column("trigger", "Trigger", trigger_of, width=7, hide_rank=3),
+        # The why: given what the row has to spare up to its length; at 80 columns the ID, who replayed (the
+        # errors tab's) and the trigger give way to it first.
+        Column("error", "Error", summary, width=40, min_width=28),
+        Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=16, hide_rank=1),
     ]

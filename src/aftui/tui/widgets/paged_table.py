@@ -52,8 +52,8 @@ class Column(Generic[T]):
     # The narrowest it is made when the table cannot give every column its width (None: it keeps its width):
     # a long name or error cut shorter, rather than the columns at the right cut to a letter.
     min_width: int | None = None
-    # Still too narrow at the min widths: hidden, the lowest rank first (None: always shown). An ID or how a
-    # row was found gives way to what says whether it is failing, and the row's detail still shows it.
+    # Still too narrow at the min widths: hidden, the lowest rank first (None: always shown). An ID, how a row
+    # was found or who replayed it gives way to what says what is failing and why; the row's detail shows it.
     hide_rank: int | None = None
 
 
