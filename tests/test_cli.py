@@ -286,3 +286,25 @@ def test_anything_else_is_left_to_the_commands_parsers(argv) -> None:
     from aftui.cli import tui_only
 
     assert tui_only(argv) is None
+
+
+@pytest.mark.parametrize(("given", "drawn"), [(None, 120), ("30", 30)])
+def test_the_tui_draws_120_frames_a_second_unless_textual_fps_says_otherwise(
+    tmp_path: Path, given: str | None, drawn: int
+) -> None:
+    """Set before Textual is imported, which reads it then: checked in a process where nothing imported it yet."""
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"} | {"AFTUI_DATA_DIR": str(tmp_path / "data")}
+    if given is not None:
+        env["TEXTUAL_FPS"] = given
+    code = (
+        "import aftui.cli as cli\n"
+        "def tui(args):\n"
+        "    from textual import constants\n"
+        "    print(constants.MAX_FPS)\n"
+        "    return 0\n"
+        "cli._run_tui = tui\n"
+        "raise SystemExit(cli.main([]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(drawn)]
