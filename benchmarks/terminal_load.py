@@ -11,9 +11,10 @@ afresh for each round, so no round inherits another's sources or journal.
 
 - keys: `aftui` in tmux, the monitor (`m`) open on two fresh sources (the
   emulator's `--data empty`: the workspace's sources are those two). `f`
-  (follow on/off) is pressed every 100 ms and timed from the `send-keys` to
-  the capture of the pane that shows the status line changed ("following" /
-  "not following"). Idle first (the reference), then during a burst of
+  (follow on/off) is pressed every 100-117 ms (the random part makes the
+  presses fall anywhere between two frames, as a user's do) and timed from
+  the `send-keys` to the capture of the pane that shows the status line
+  changed ("following" / "not following"). Idle first (the reference), then during a burst of
   50,000 events (25,000 into each source, two injections at once, as
   stream.py does), from the journal's first row of the burst to its
   50,000th. Target: p95 under burst <= 50 ms and <= 1.5x the idle p95.
@@ -52,6 +53,7 @@ import argparse
 import compileall
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -80,6 +82,10 @@ EVENTS = 2 * PER_SOURCE
 SCALE = 10_000
 KEY_POLL_S = 0.005  # between two captures while a key's answer is awaited
 KEY_EVERY_S = 0.1  # a key press every this long (or as soon as the previous one is answered, if later)
+# ... plus up to this much, at random: presses exactly 100 ms apart fell at the same point of Textual's frame
+# timer each time (6 frames at 60 a second), so that a round's idle answers all waited alike for their frame,
+# 5.7 ms in one round and 10.7 ms in another, where a user's keys fall anywhere between two frames.
+KEY_JITTER_S = 1 / 60
 IDLE_PRESSES = 30  # per round, the reference; even, so the monitor follows again when the burst starts
 IDLE_S = 3.0  # the span over which a process's idle CPU rate is measured
 TICK = os.sysconf("SC_CLK_TCK")
@@ -416,11 +422,12 @@ def keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
         assert run.pane is not None
         presser = Presser(run.pane, 30)
         time.sleep(0.5)  # the monitor settled
+        jitter = random.Random(round_)  # the same waits for every program measured
         idle = []
         for _ in range(IDLE_PRESSES):
             started = time.perf_counter()
             idle.append(presser.press())
-            time.sleep(max(0.0, started + key_every - time.perf_counter()))
+            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
         burst: list[float] = []
         injector = run.inject()
         deadline = time.monotonic() + 120
@@ -437,7 +444,7 @@ def keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
                 raise TimeoutError(f"the burst not all journaled: {journaled:,} of {EVENTS:,}")
             started = time.perf_counter()
             burst.append(presser.press())
-            time.sleep(max(0.0, started + key_every - time.perf_counter()))
+            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
         taken_s = time.perf_counter() - burst_started
         cpu = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
         cpu["this_benchmark"] = time.process_time()
@@ -456,7 +463,7 @@ def keys_figure(home: Path, rounds: int, key_every: float) -> dict[str, Any]:
     return {
         "figure": f"keys: f (follow) answered on screen during a {EVENTS:,}-event burst into the monitor, tmux {WIDTH}x{HEIGHT}",
         "rounds": rounds,
-        "key_every_ms": round(key_every * 1000),
+        "key_every_ms": [round(key_every * 1000), round((key_every + KEY_JITTER_S) * 1000)],
         "burst_p50_ms": round(statistics.median(burst), 1),
         "burst_p95_ms": round(burst_p95, 1),
         "burst_max_ms": round(max(burst), 1),
