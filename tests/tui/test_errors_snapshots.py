@@ -105,7 +105,10 @@ def test_error_groups(snap_compare, app, fixed_emulator, size) -> None:
     async def run(pilot: Pilot) -> None:
         await errors_tab(pilot, fixed_emulator)
         await pilot.press("g")
-        await wait_for(pilot, lambda: bool(pilot.app.screen.query_one(ErrorGroupsView).groups))
+        view = pilot.app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: bool(view.groups))
+        # The failure fitted to the table's width (after its first layout), not as wide as its text.
+        await wait_for(pilot, lambda: not any(c.auto_width for c in view.table.columns.values()))
         await steady(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run)

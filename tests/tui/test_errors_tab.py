@@ -136,6 +136,24 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         assert table.group is None and app.screen.query(ErrorsTable)
 
 
+async def test_a_groups_failure_takes_the_width_left_and_the_table_does_not_scroll_sideways(make_app, emulator) -> None:
+    """At 80 columns the failure was as wide as its text, and the table scrolled: now it is cut to the room
+    the other columns leave, with an ellipsis, and widened it takes more."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorsTab).query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: view.display and bool(view.groups))
+        table = view.table
+        await wait_for(pilot, lambda: table.virtual_size.width <= table.size.width)
+        failure = table.columns[next(k for k in table.columns if k.value == "failure")]
+        assert not failure.auto_width and failure.width >= 16
+        narrow = failure.width
+        await pilot.resize_terminal(140, 30)
+        await wait_for(pilot, lambda: table.columns[failure.key].width > narrow)
+
+
 # --- live, states and links ------------------------------------------------------------------------------
 
 

@@ -63,7 +63,20 @@ def state_cell(state: GroupState) -> Text:
 
 
 def failure_cell(group: ErrorGroup) -> Text:
-    return Text.assemble(plain(group.key.name, 30, "red"), ": ", plain(group.sample, 200))
+    text = Text.assemble(plain(group.key.name, 30, "red"), ": ", plain(group.sample, 200))
+    text.no_wrap, text.overflow = True, "ellipsis"  # cut to the column with a mark that says so
+    return text
+
+
+_FIXED = {"count": ("Count", 5), "state": ("State", 18), "last": ("Last seen", 14), "step": ("Step", 10)}
+FAILURE_MIN = 16  # narrower than this, the table scrolls sideways rather than cut the failure shorter
+
+
+def _add_columns(table: DataTable[Text], failure_width: int | None) -> None:
+    """The groups' columns; the failure as wide as its text until the table's width is known."""
+    for key, (label, width) in _FIXED.items():
+        table.add_column(label, key=key, width=width)
+    table.add_column("Failure", key="failure", width=failure_width)
 
 
 class ErrorGroupsView(Vertical):
@@ -80,6 +93,7 @@ class ErrorGroupsView(Vertical):
         self.errors = errors
         self.groups: list[ErrorGroup] = []
         self.states: dict[str, GroupState] = {}
+        self._failure_width: int | None = None
 
     def _replays_of(self, event: EventSummary) -> tuple[ReplayRow, ...]:
         state = self.errors.states.get(event.id or "")
@@ -87,13 +101,26 @@ class ErrorGroupsView(Vertical):
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
-        table.add_column("Count", key="count", width=5)
-        table.add_column("State", key="state", width=18)
-        table.add_column("Last seen", key="last", width=14)
-        table.add_column("Step", key="step", width=10)
-        table.add_column("Failure", key="failure")
+        _add_columns(table, None)
         yield table
         yield Static(classes="detail")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_failure)  # once laid out: the table's width is known then
+
+    def _fit_failure(self) -> None:
+        """The failure takes the width the other columns leave (it was as wide as its text, and the table
+        scrolled sideways: at 80 columns "ValidationError: Missing" and the rest out of sight)."""
+        table = self.table
+        # As if the vertical scrollbar were there: more groups later bring it without resizing anything.
+        room = table.size.width - table.styles.scrollbar_size_vertical
+        fixed = sum(width for _, width in _FIXED.values())
+        width = max(FAILURE_MIN, room - fixed - 2 * table.cell_padding * (len(_FIXED) + 1))
+        if room > 0 and width != self._failure_width:
+            self._failure_width = width
+            table.clear(columns=True)
+            _add_columns(table, width)
+            self.rebuild()
 
     @property
     def table(self) -> DataTable[Text]:
