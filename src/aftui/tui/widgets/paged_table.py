@@ -171,7 +171,6 @@ class PagedTable(Vertical, Generic[T]):
         self.rows: list[T] = []  # what the table shows: loaded items, filtered and sorted
         self.filter_text = ""
         self.sort_index: int | None = None
-        self.hidden: frozenset[str] = frozenset()  # the keys of the columns too narrow a table hides
         self.sort_reverse = False
         self._remembered: str | None = None
         self._loading = False
@@ -357,9 +356,12 @@ class PagedTable(Vertical, Generic[T]):
         table = found.first()
         if not table.size.width:
             return
-        widths = fit_widths(self.columns, self.content_widths, table.scrollable_content_region.width)
-        self.hidden = frozenset(key for key, width in widths.items() if width == 0)
-        table.set_widths(widths)
+        table.set_widths(fit_widths(self.columns, self.content_widths, table.scrollable_content_region.width))
+
+    @property
+    def hidden(self) -> frozenset[str]:
+        """The keys of the columns too narrow a table hides (drawn 0 wide)."""
+        return frozenset(key for key, width in self.table.widths.items() if width == 0)
 
     def _remember_cursor(self) -> None:
         table = self.table
@@ -464,8 +466,8 @@ class PagedTable(Vertical, Generic[T]):
         if self.sort_index is not None and not self.sort_reverse:
             self._sort_by(self.sort_index)
             return
-        start = 0 if self.sort_index is None else self.sort_index + 1
-        shown = (i for i in range(start, len(self.columns)) if self.columns[i].key not in self.hidden)
+        start, hidden = 0 if self.sort_index is None else self.sort_index + 1, self.hidden
+        shown = (i for i in range(start, len(self.columns)) if self.columns[i].key not in hidden)
         self.sort_index, self.sort_reverse = next(shown, None), False
         self._rebuild()
 
