@@ -14,10 +14,10 @@ afresh for each round, so no round inherits another's sources or journal.
   (follow on/off) is pressed every 100-117 ms (the random part makes the
   presses fall anywhere between two frames, as a user's do) and timed from
   the `send-keys` to the capture of the pane that shows the status line
-  changed ("following" / "not following"). Idle first (the reference), then during a burst of
-  50,000 events (25,000 into each source, two injections at once, as
-  stream.py does), from the journal's first row of the burst to its
-  50,000th. Target: p95 under burst <= 50 ms and <= 1.5x the idle p95.
+  changed ("following" / "not following"). Idle first (the reference),
+  then during a burst of 50,000 events (25,000 into each source, two
+  injections at once, as stream.py does), from the journal's first row of
+  the burst to its 50,000th. Target: p95 under burst <= 50 ms and <= 1.5x the idle p95.
   Printed beside: each party's CPU during the burst (aftui, the emulator,
   tmux's server, this script), in per cent of one of the machine's cores.
 - cpu: the aftui process's CPU time (utime + stime in /proc) from before
@@ -423,11 +423,15 @@ def keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
         presser = Presser(run.pane, 30)
         time.sleep(0.5)  # the monitor settled
         jitter = random.Random(round_)  # the same waits for every program measured
+
+        def next_press(started: float) -> None:
+            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
+
         idle = []
         for _ in range(IDLE_PRESSES):
             started = time.perf_counter()
             idle.append(presser.press())
-            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
+            next_press(started)
         burst: list[float] = []
         injector = run.inject()
         deadline = time.monotonic() + 120
@@ -444,7 +448,7 @@ def keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
                 raise TimeoutError(f"the burst not all journaled: {journaled:,} of {EVENTS:,}")
             started = time.perf_counter()
             burst.append(presser.press())
-            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
+            next_press(started)
         taken_s = time.perf_counter() - burst_started
         cpu = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
         cpu["this_benchmark"] = time.process_time()
