@@ -7,7 +7,7 @@ from typing import Any
 
 from aftui.api.models import EventSummary
 from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, sparkline
-from aftui.health.board import DAY_MS, HOUR_MS, MINUTE_MS, SPARK_MINUTES
+from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_MS, MINUTE_MS, SPARK_MINUTES
 from aftui.journal.store import Journal
 
 NOW = 1_800_000_000_000  # ms; a whole minute
@@ -110,6 +110,27 @@ def test_events_per_minute_and_the_last_event() -> None:
     assert row.last_event_ms == NOW + 2
     board.prune(NOW)
     assert sum(board.row("dc_hooks", NOW).per_minute) == 4  # type: ignore[union-attr]
+
+
+def test_a_run_of_events_is_counted_once_each_within_it_and_across_runs() -> None:
+    board = board_of(HOOKS)
+    ids = [(f"{NOW + n}-0", NOW + n) for n in range(10)]
+    assert (
+        board.add_events("dc_hooks", [*ids[:6], ids[2], ("", NOW), (None, None)]) == 7
+    )  # no id: counted, no time: not
+    assert board.add_events("dc_hooks", ids) == 4  # the first six were counted by the run before
+    assert board.add_events("nobody", ids) == 0
+    row = board.row("dc_hooks", NOW)
+    assert row is not None and (row.per_minute[-1], row.last_event_ms) == (11, NOW + 9)
+
+
+def test_ids_are_remembered_for_at_least_event_ids_of_them() -> None:
+    board = board_of(HOOKS)
+    ids = [(f"{NOW + n}-0", NOW + n) for n in range(3 * EVENT_IDS)]
+    assert board.add_events("dc_hooks", ids) == len(ids)
+    newest = ids[-EVENT_IDS:]
+    assert board.add_events("dc_hooks", newest) == 0  # the last EVENT_IDS are known, whichever generation holds them
+    assert board.add_event("dc_hooks", *ids[0]) is True  # the oldest are forgotten: memory stays bounded
 
 
 def test_errors_older_than_a_day_are_forgotten() -> None:

@@ -56,3 +56,23 @@ def test_a_take_without_a_limit_takes_all(watch: HealthWatch, monkeypatch: pytes
     monkeypatch.setattr(watch.monitor, "take", lambda: Batch(arrived.pop() if arrived else [], {}, [], 0, 0))
     watch.take()
     assert not watch.behind
+
+
+def test_a_take_counts_a_streams_events_and_alerts_on_a_workflows_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    orders = Subject("workflow", "p_orders", "Validate orders")
+    health = HealthWatch(lambda: Monitor(Client("http://127.0.0.1:9", api_key="k")), now_ms=lambda: NOW)
+    health.know([HOOKS, orders])
+    failed = EventSummary.model_validate(
+        {
+            "id": f"{NOW + 1}-0",  # after the watch began: live
+            "event": {"error": {"code": "ValidationError", "msg": "Missing customer_email"}},
+            "metadata": {"emitter_id": orders.id, "name": "$errors"},
+        }
+    )
+    arrived = [[*records(3), Record(3, Target("errors", orders.id, orders.name), failed, seen=0.0), *records(2)]]
+    monkeypatch.setattr(health.monitor, "take", lambda: Batch(arrived.pop() if arrived else [], {}, [], 0, 0))
+    alerts = health.take()
+    hooks, failing = health.board.row(HOOKS.id, NOW), health.board.row(orders.id, NOW)
+    assert hooks is not None and failing is not None
+    assert sum(hooks.per_minute) == 3  # the second run's two were the first run's first two
+    assert (failing.errors_1h, [a.workflow_id for a in alerts]) == (1, [orders.id])

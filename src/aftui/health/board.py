@@ -10,7 +10,7 @@ on every machine watching the same workspace.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -27,7 +27,7 @@ HOUR_MS = 60 * MINUTE_MS
 DAY_MS = 24 * HOUR_MS
 SPARK_MINUTES = 15  # the sparkline's width: events per minute over the last quarter of an hour
 MESSAGE_LIMIT = 200  # characters of the last error's message kept for the row
-EVENT_IDS = 5_000  # event ids remembered per subject to count each once (errors keep theirs for 24 hours)
+EVENT_IDS = 5_000  # event ids remembered per subject (5,000 to 10,000) to count each once; errors keep theirs 24 h
 BARS = " ▁▂▃▄▅▆▇█"
 
 
@@ -90,7 +90,10 @@ class _State:
     last_error: str = ""
     last_event_ms: int | None = None
     minutes: dict[int, int] = field(default_factory=dict)  # minute number -> events in it
-    event_ids: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    # The ids counted lately, in two generations: when the newer holds EVENT_IDS it becomes the older and
+    # the older is dropped. Two set lookups an event, where an ordered dict's bookkeeping cost three times that.
+    event_ids: set[str] = field(default_factory=set)
+    older_ids: set[str] = field(default_factory=set)
 
 
 class HealthBoard:
@@ -137,20 +140,36 @@ class HealthBoard:
 
     def add_event(self, subject_id: str, event_id: str | None, ms: int | None) -> bool:
         """Count an event (not an error) of `subject_id` in its minute; False when counted already."""
+        return self.add_events(subject_id, ((event_id, ms),)) == 1
+
+    def add_events(self, subject_id: str, events: Iterable[tuple[str | None, int | None]]) -> int:
+        """Count events (id, ms) of `subject_id`, none an error; how many were new.
+
+        One call for a run of a subject's events: a burst brings tens of thousands a second, and a call
+        per event was most of the UI thread's share of it.
+        """
         state = self._states.get(subject_id)
-        if state is None or ms is None:
-            return False
-        if event_id:
-            if event_id in state.event_ids:
-                return False
-            state.event_ids[event_id] = None
-            if len(state.event_ids) > EVENT_IDS:
-                state.event_ids.popitem(last=False)
-        minute = ms // MINUTE_MS
-        state.minutes[minute] = state.minutes.get(minute, 0) + 1
-        if state.last_event_ms is None or ms > state.last_event_ms:
-            state.last_event_ms = ms
-        return True
+        if state is None:
+            return 0
+        ids, older, minutes, last = state.event_ids, state.older_ids, state.minutes, state.last_event_ms
+        counted = 0
+        for event_id, ms in events:
+            if ms is None:
+                continue
+            if event_id:
+                if event_id in ids or event_id in older:
+                    continue
+                ids.add(event_id)
+                if len(ids) >= EVENT_IDS:
+                    state.older_ids, older = ids, ids
+                    state.event_ids = ids = set()
+            minute = ms // MINUTE_MS
+            minutes[minute] = minutes.get(minute, 0) + 1
+            if last is None or ms > last:
+                last = ms
+            counted += 1
+        state.last_event_ms = last
+        return counted
 
     def note_last_event(self, subject_id: str, ms: int | None) -> None:
         """The newest event known from elsewhere (the journal), when it is newer than what was counted."""

@@ -143,10 +143,19 @@ class HealthWatch:
         self.states = {key: state for key, (_, state) in batch.states.items()}
         pending = self._pending
         pending.extend(batch.records)
+        popleft = pending.popleft
+        streamed: dict[str, list[tuple[str | None, int | None]]] = {}  # a source's events, counted per source
         for _ in range(len(pending) if limit is None else min(limit, len(pending))):
-            alert = self._record(pending.popleft())
-            if alert is not None:
-                alerts.append(alert)
+            record = popleft()
+            if record.target.kind == "source":  # a stream brings no `$errors`: nothing to alert on, one count
+                if not record.is_gap:
+                    streamed.setdefault(record.target.emitter_id, []).append((record.id, record.time_ms))
+            else:
+                alert = self._record(record)
+                if alert is not None:
+                    alerts.append(alert)
+        for subject_id, events in streamed.items():
+            self.board.add_events(subject_id, events)
         self.board.prune(self.now_ms())
         return alerts
 
