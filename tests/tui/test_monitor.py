@@ -12,7 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from textual import events
 from textual.app import App, ComposeResult
+from textual.drivers.headless_driver import HeadlessDriver
+from textual.drivers.linux_driver import LinuxDriver
+from textual.message import Message
 from textual.widgets import SelectionList
 from tui_helpers import wait_for
 
@@ -24,6 +28,7 @@ from aftui.monitor.feeds import Gate
 from aftui.replay import BulkSummary, Outcome, ReplayPlan, ReplayResult
 from aftui.tui import collector
 from aftui.tui.app import AftuiApp
+from aftui.tui.inputdriver import input_first
 from aftui.tui.screens import replay as replay_screens
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
 from aftui.tui.screens.sources import SourceScreen
@@ -547,6 +552,30 @@ async def test_a_key_press_holds_the_feeds_until_its_frame_is_drawn(
         await wait_for(pilot, lambda: gate.until == 0.0)  # opened once the frame was drawn
         inject(emulator, src, 3)  # and the feeds run again
         await wait_for(pilot, lambda: sum(1 for r in screen.records if r.emitter_id == src) == 3)
+
+
+async def test_the_driver_holds_the_feeds_as_a_key_arrives_before_the_app_has_it(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
+    app = make_app()
+    assert issubclass(app.driver_class, LinuxDriver) and app.driver_class is input_first(LinuxDriver)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])
+        gate = screen.monitor.gate
+        handled: list[bool] = []
+        app.input_listeners.append(lambda: handled.append(True))
+        driver = input_first(HeadlessDriver)(app, size=(120, 36))  # what run_test drives, input-first
+
+        def on_input_thread(message: Message) -> None:
+            thread = threading.Thread(target=driver.process_message, args=(message,))
+            thread.start()
+            thread.join()
+
+        on_input_thread(events.AppFocus())
+        assert gate.until == 0.0, "only a key or a click holds the feeds"
+        on_input_thread(events.Key("f", "f"))
+        assert gate.until > 0 and not handled, "held on the input thread, before the app's loop had the key"
+        await wait_for(pilot, lambda: bool(handled) and gate.until == 0.0)  # handled, its frame drawn, let go
 
 
 async def test_a_held_gate_stops_a_feed_between_events_and_lets_it_go_when_opened() -> None:

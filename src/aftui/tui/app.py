@@ -34,6 +34,7 @@ from .choices import remember, restore_theme
 from .collector import models_kept
 from .focus import keep_focus
 from .host import Host, session_of
+from .inputdriver import INPUT, input_first
 from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
@@ -43,6 +44,7 @@ from .widgets.status import StatusHeader
 
 if TYPE_CHECKING:
     from textual.command import Provider
+    from textual.driver import Driver
 
     from .screens.start import Chosen
 
@@ -67,8 +69,6 @@ def _profile_commands() -> type[Provider]:
 
     return ProfileCommands
 
-
-_INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 log = logging.getLogger("aftui.tui")
 
@@ -140,9 +140,7 @@ class AftuiApp(App[None]):
         self._health_unshown = False  # health changed while the main screen was covered
 
     async def on_event(self, event: events.Event) -> None:
-        if (
-            self.input_listeners and isinstance(event, _INPUT) and not event.is_forwarded
-        ):  # not again as it bubbles back
+        if self.input_listeners and isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
             for listener in list(self.input_listeners):
                 listener()
         await super().on_event(event)
@@ -607,6 +605,20 @@ class AftuiApp(App[None]):
         if health is self.health:  # not replaced (another workspace) while it listed
             health.watch(subjects, history)
             self._health_tick()
+
+    def get_driver_class(self) -> type[Driver]:
+        return input_first(super().get_driver_class())
+
+    def input_arrived(self) -> None:
+        """A key or click, on the driver's input thread: the feeds step back before it crosses to the UI's loop.
+
+        Only a deadline is set here (`Gate.hold`); `_feeds_input_first` holds again once the App has
+        the key, and opens the gate when its frame is painted.
+        """
+        session = self.session
+        feeds = session.running_feeds if session is not None else None
+        if feeds is not None:
+            feeds.gate.hold()
 
     def _feeds_input_first(self) -> None:
         """A key or click, on any screen: the session's feeds (Health's and the monitor's, one Monitor) step
