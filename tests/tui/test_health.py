@@ -195,6 +195,24 @@ async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emula
         assert str(pane.table.row(0)[3]) == str(before + 1)
 
 
+async def test_healths_catch_up_waits_while_a_key_is_answered(make_app, emulator, monkeypatch) -> None:
+    """A burst is folded in a slice a turn; while a key's answer is on its way the slices wait for its frame."""
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        health, feeds = app.health, app.session.running_feeds if app.session is not None else None
+        assert health is not None and feeds is not None
+        slices: list[int | None] = []
+        monkeypatch.setattr(health, "take", lambda limit=None: slices.append(limit) or [])
+        monkeypatch.setattr(type(health), "behind", property(lambda self: True))
+        feeds.gate.hold(5, for_input=True)
+        app._health_catch_up()
+        await pilot.pause(0.05)
+        assert not slices, "no slice while the key is answered"
+        feeds.gate.open()  # its frame is painted
+        await wait_for(pilot, lambda: bool(slices))
+
+
 async def test_a_covered_board_is_drawn_when_it_is_back_not_under_the_screen_on_top(make_app, emulator) -> None:
     """Drawn under another screen, it would only make Textual repaint the screen on top: a whole monitor, each
     second. What changed meanwhile is counted, and drawn as soon as the board is in sight again."""

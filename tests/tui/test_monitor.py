@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from aftui.tui import collector
 from aftui.tui.app import AftuiApp
 from aftui.tui.inputdriver import input_first
 from aftui.tui.screens import replay as replay_screens
-from aftui.tui.screens.monitor import MonitorScreen, open_monitor
+from aftui.tui.screens.monitor import TAKE_EVERY_S, MonitorScreen, open_monitor
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.screens.watch import WatchScreen
 from aftui.tui.widgets.timeline import Timeline
@@ -589,6 +590,46 @@ async def test_a_held_gate_stops_a_feed_between_events_and_lets_it_go_when_opene
     gate.hold(0.02)  # a hold that runs out opens by itself
     await asyncio.wait_for(gate.passage(), 1)
     assert gate.until == 0.0
+
+
+def test_a_keys_hold_outlives_a_takes_and_is_told_apart_from_it() -> None:
+    gate = Gate()
+    gate.hold(5)  # a take's frame
+    assert not gate.answering_input
+    gate.let_go()
+    assert gate.until == 0.0
+    gate.hold(5, for_input=True)
+    held = gate.until
+    gate.hold(5)  # a take's frame drawn while a key is on its way
+    gate.let_go()
+    assert gate.answering_input and gate.until == held, "the key's hold stays"
+    gate.open()  # the key's frame is painted
+    assert (gate.answering_input, gate.until) == (False, 0.0)
+    gate.hold(0.0, for_input=True)
+    assert not gate.answering_input, "a key's hold that ran out is over"
+
+
+async def test_a_take_waits_while_a_key_is_answered_but_never_more_than_a_tick(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])
+        assert screen.monitor is not None
+        taken: list[bool] = []
+        take = screen.monitor.take
+        monkeypatch.setattr(screen.monitor, "take", lambda: taken.append(True) or take())
+        screen.monitor.gate.hold(5, for_input=True)
+        screen._took_at = time.monotonic()
+        screen._take()
+        assert not taken, "the key's frame comes first"
+        screen._took_at = time.monotonic() - 2 * TAKE_EVERY_S
+        screen._take()
+        assert taken, "a take put off once is not put off again"
+        screen.monitor.gate.open()
+        screen._took_at = time.monotonic()
+        screen._take()
+        assert len(taken) == 2
 
 
 class _TimelineApp(App[None]):

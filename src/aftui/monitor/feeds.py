@@ -38,19 +38,34 @@ class Gate:
 
     The feeds share the GIL with the UI's thread, and during a burst the UI waits its turn at every
     step of handling a key. A held gate makes the SSE feeds stop between two chunks of events (the network
-    buffers what arrives meanwhile; nothing is lost) until it opens or the hold runs out.
+    buffers what arrives meanwhile; nothing is lost) until it opens or the hold runs out. A hold for a
+    key (`for_input`) also tells the UI's own periodic work (a take of new rows, Health's catch-up) to
+    wait (`answering_input`), so that the key's frame does not carry a take's rows.
     """
 
-    __slots__ = ("until",)
+    __slots__ = ("input_until", "until")
 
     def __init__(self) -> None:
         self.until = 0.0  # monotonic seconds; 0: open
+        self.input_until = 0.0  # the same, for a key's hold
 
-    def hold(self, seconds: float = INPUT_FIRST_S) -> None:
+    def hold(self, seconds: float = INPUT_FIRST_S, *, for_input: bool = False) -> None:
         self.until = time.monotonic() + seconds
+        if for_input:
+            self.input_until = self.until
 
     def open(self) -> None:
-        self.until = 0.0
+        """The key's frame is painted: the feeds go on."""
+        self.until = self.input_until = 0.0
+
+    def let_go(self) -> None:
+        """End a hold that was not a key's (a take's frame is painted); a key's hold, if on, stays."""
+        self.until = self.input_until if self.answering_input else 0.0
+
+    @property
+    def answering_input(self) -> bool:
+        """A key's hold is on: its answer is not painted yet (and the hold has not run out)."""
+        return self.input_until > 0 and time.monotonic() < self.input_until
 
     def wait(self) -> None:
         """`passage` for a thread without an event loop (the journal writer's)."""

@@ -618,7 +618,7 @@ class AftuiApp(App[None]):
         session = self.session
         feeds = session.running_feeds if session is not None else None
         if feeds is not None:
-            feeds.gate.hold()
+            feeds.gate.hold(for_input=True)
 
     def _feeds_input_first(self) -> None:
         """A key or click, on any screen: the session's feeds (Health's and the monitor's, one Monitor) step
@@ -630,7 +630,7 @@ class AftuiApp(App[None]):
         """
         feeds = self.session.running_feeds if self.session is not None else None
         if feeds is not None:
-            feeds.gate.hold()
+            feeds.gate.hold(for_input=True)
             self.call_after_refresh(feeds.gate.open)
 
     def _health_tick(self) -> None:
@@ -656,8 +656,17 @@ class AftuiApp(App[None]):
     def _health_catch_up(self) -> None:
         self._health_catching_up = False
         health = self.health
-        if health is not None and health.started and health.behind:
-            self._health_take(health)
+        if health is None or not health.started or not health.behind:
+            return
+        if self._answering_input():  # a key's frame first: the slice waits a turn
+            self._health_catching_up = True
+            self.set_timer(HEALTH_CATCH_UP_S, self._health_catch_up)
+            return
+        self._health_take(health)
+
+    def _answering_input(self) -> bool:
+        feeds = self.session.running_feeds if self.session is not None else None
+        return feeds is not None and feeds.gate.answering_input
 
     def _show_health(self) -> None:
         if not self.screen_stack:

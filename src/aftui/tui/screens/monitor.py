@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
+import time
 from collections import deque
 from functools import partial
 from operator import attrgetter
@@ -128,6 +129,7 @@ class MonitorScreen(Screen[None]):
         self._filter_timer: Timer | None = None
         self._full_fetched: set[int] = set()
         self._switch_interval = sys.getswitchinterval()
+        self._took_at = 0.0  # monotonic: the last take
 
     @property
     def session(self) -> Session:
@@ -192,7 +194,7 @@ class MonitorScreen(Screen[None]):
         `_feeds_input_first`)."""
         if self.monitor is not None:
             self.monitor.gate.hold(INPUT_FIRST_S)
-            self.call_after_refresh(self.monitor.gate.open)
+            self.call_after_refresh(self.monitor.gate.let_go)
 
     def on_resize(self) -> None:
         self._layout_for(self.size.width)
@@ -237,6 +239,10 @@ class MonitorScreen(Screen[None]):
     def _take(self) -> None:
         if self.monitor is None:
             return
+        now = time.monotonic()
+        if self.monitor.gate.answering_input and now - self._took_at < 2 * TAKE_EVERY_S:
+            return  # a key's frame first, without a take's rows in it: the take waits a tick, never two
+        self._took_at = now
         if self.monitor.closed:  # the session's feeds were closed (a credential fixed): read the new ones
             targets, self.monitor = self.monitor.targets, self.session.feeds().tap(history=0)  # shown already
             self.monitor.watch(targets)
