@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Self, TypeAlias
 
 from ..api.rawevent import RawEvent
+from ..priority import lower_this_thread
 from .backend import EventJournal
 from .dbfile import why
 from .store import Gap
@@ -359,6 +360,7 @@ class JournalWriter:
             log.error("journal %s failed: %s", what, error, exc_info=error)
 
     def _run(self) -> None:
+        lower_this_thread()  # a burst's writes; keys first
         while True:
             with self._cond:
                 failing = self._failing_since is not None

@@ -31,6 +31,7 @@ from ..journal.backend import EventJournal
 from ..journal.opening import JournalOpening
 from ..journal.store import Gap
 from ..journal.writer import JournalStatus, JournalWriter
+from ..priority import lower_this_thread
 from .dedupe import FeedCursor
 from .feeds import BACKFILL, Gate, poll_feed, source_feed
 from .history import history_of, resume_points, search_history
@@ -268,6 +269,7 @@ class Monitor:
     # --- the monitor's thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
+        lower_this_thread()  # a burst's work; keys first
         try:
             asyncio.run(self._main())
         except Exception:
