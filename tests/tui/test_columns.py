@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from aftui.tui.widgets.board import cut_middle
 from aftui.tui.widgets.paged_table import Column, fit_widths
 
 
@@ -45,3 +46,17 @@ def test_a_column_sized_to_its_content_keeps_that_size() -> None:
     assert fit_widths(columns, {"name": 10, "note": 7}, 10 + 7 + 4) == {"name": 10, "note": 7}
     assert fit_widths(columns, {"name": 10, "note": 7}, 18) == {"name": 7, "note": 7}
     assert fit_widths(columns, {"name": 10, "note": 7}, 10) == {"name": 8, "note": 0}
+
+
+def test_a_name_cut_in_the_middle_keeps_its_start_and_its_end() -> None:
+    api, web = (cut_middle(Text(f"New issues in acme/{repo}"), 17) for repo in ("api", "web"))
+    assert (api.plain, web.plain) == ("New issu…acme/api", "New issu…acme/web")  # told apart
+    assert cut_middle(Text("Order webhooks"), 17).plain == "Order webhooks"  # it fits: as it is
+    assert cut_middle(Text("Validate and forward orders"), 18).plain == "Validate…d orders"  # no space by the …
+
+
+def test_a_middle_cut_counts_cells_and_keeps_the_style() -> None:
+    cut = cut_middle(Text("日本語のソース名です", style="bold"), 9)
+    assert cut.plain == "日本…です" and cut.cell_len <= 9
+    assert cut.style == "bold"
+    assert cut_middle(Text("Validate orders"), 4).plain == "Val…"  # too narrow for both ends: cut at the end

@@ -185,6 +185,19 @@ async def test_the_board_fits_its_width_and_never_scrolls_sideways(make_app, emu
         assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
 
 
+async def test_names_cut_to_fit_80_columns_are_cut_in_the_middle_and_told_apart(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await ready(pilot)
+        table = pane.table
+        width = table.widths["name"]
+        drawn = [table._draw(index, (False, False), table.size.width).text for index in range(table.row_count)]
+        names = [line[4 : 4 + width].rstrip() for line in drawn]  # after the state glyph and two paddings
+        acme = sorted(name for name in names if name.startswith("New issu"))
+        assert len(acme) == 3 and len(set(acme)) == 3, acme  # "New issu…acme/api", "…acme/web", "…me/infra"
+        assert all("…" in name and len(name) <= width for name in acme)
+
+
 async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emulator) -> None:
     app = health_app(make_app)
     async with app.run_test(size=(120, 36)) as pilot:

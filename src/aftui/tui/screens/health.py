@@ -27,7 +27,7 @@ from ..widgets.pane import Pane
 STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS = [
     BoardColumn("state", " ", 1),
-    BoardColumn("name", "Name", 24),
+    BoardColumn("name", "Name", 24, cut="middle"),
     BoardColumn("kind", "Kind", 4),
     BoardColumn("e1h", "1h", 4),
     BoardColumn("e24h", "24h", 4),

@@ -65,7 +65,7 @@ def source_kind(source: Source) -> str:
 def source_columns(now: Any, health: list[Column[Source]] | None = None) -> list[Column[Source]]:
     """The Sources list's columns; `health` (health_cells.py) go after Active."""
     return [
-        Column("name", "Name", lambda s: plain(s.name, 40), width=28, min_width=16),
+        Column("name", "Name", lambda s: plain(s.name, 40), width=28, min_width=16, cut="middle"),
         Column("id", "ID", lambda s: plain(s.id, 16, "cyan"), width=12, hide_rank=1),
         Column("kind", "Kind", lambda s: Text(source_kind(s)), width=9, hide_rank=2),
         Column("active", "Active", lambda s: flag(s.active), sort=lambda s: s.active, width=6),

@@ -51,6 +51,7 @@ def webhook_columns() -> list[Column[Webhook]]:
             sort=lambda w: (w.name or "").lower(),
             width=20,
             min_width=16,
+            cut="middle",
         ),
         Column("url", "URL", lambda w: plain(w.url, 200), width=24, min_width=16),
         Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),

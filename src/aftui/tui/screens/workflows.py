@@ -96,6 +96,7 @@ def known_columns(health: list[Column[KnownRow]] | None = None) -> list[Column[K
             lambda r: plain(r.title, 60) if r.title else Text("(name not known yet)", style="dim"),
             width=28,
             min_width=16,
+            cut="middle",
         ),
         Column("id", "ID", lambda r: plain(r.id, 20, "cyan"), width=10, hide_rank=2),
         Column(

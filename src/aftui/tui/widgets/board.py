@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from rich.cells import cell_len
+from rich.cells import cell_len, get_character_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -46,6 +47,35 @@ class BoardColumn:
     key: str
     label: str
     width: int
+    # Too long for the column: cut at the end ("end"), or in the middle ("middle"), where names that differ
+    # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart.
+    cut: Literal["end", "middle"] = "end"
+
+
+def cut_middle(text: Text, width: int) -> Text:
+    """`text` in at most `width` cells, its middle given up for an ellipsis (cut at the end below 5 cells)."""
+    if text.cell_len <= width:
+        return text
+    if width < 5:
+        cut = text.copy()
+        cut.truncate(width, overflow="ellipsis")
+        return cut
+    keep = width - 1
+    plain = text.plain
+    head_end = len(plain[: _chars_within(plain, keep - keep // 2)].rstrip())  # no space beside the ellipsis
+    tail_start = len(plain) - len(plain[len(plain) - _chars_within(plain[::-1], keep // 2) :].lstrip())
+    head, tail = text[:head_end], text[tail_start:]
+    return Text.assemble(head, "…", tail, style=text.style, no_wrap=True, end="")
+
+
+def _chars_within(plain: str, cells: int) -> int:
+    """How many of `plain`'s first characters fit in `cells` (a wide character that would cross it is left out)."""
+    used = 0
+    for count, char in enumerate(plain):
+        used += get_character_cell_size(char)
+        if used > cells:
+            return count
+    return len(plain)
 
 
 class Board(ScrollView, can_focus=True):
@@ -311,8 +341,11 @@ class Board(ScrollView, can_focus=True):
             column_width = self.widths[column.key]
             if column_width <= 0:
                 continue
-            fitted = cell.copy()
-            fitted.truncate(column_width, overflow=cell.overflow or "ellipsis")
+            if column.cut == "middle":
+                fitted = cut_middle(cell, column_width)
+            else:
+                fitted = cell.copy()
+                fitted.truncate(column_width, overflow=cell.overflow or "ellipsis")
             line.append(pad)
             line.append_text(fitted)
             line.append(" " * (column_width - fitted.cell_len) + pad)  # unstyled, as a DataTable pads

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -55,6 +55,7 @@ class Column(Generic[T]):
     # Still too narrow at the min widths: hidden, the lowest rank first (None: always shown). An ID, how a row
     # was found or who replayed it gives way to what says what is failing and why; the row's detail shows it.
     hide_rank: int | None = None
+    cut: Literal["end", "middle"] = "end"  # how a value too long for the column is cut (see BoardColumn)
 
 
 LIST_AREA = "The list"  # the list's heading in `?`
@@ -76,7 +77,7 @@ class ListTable(Board):
 
     def __init__(self, columns: Sequence[Column[Any]]) -> None:
         super().__init__(
-            [BoardColumn(c.key, c.label, cell_len(c.label) if c.width is None else c.width) for c in columns]
+            [BoardColumn(c.key, c.label, cell_len(c.label) if c.width is None else c.width, c.cut) for c in columns]
         )
         self._specs = list(columns)
         self.items: Sequence[Any] = ()
