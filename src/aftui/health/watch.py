@@ -144,17 +144,21 @@ class HealthWatch:
         pending = self._pending
         pending.extend(batch.records)
         popleft = pending.popleft
-        streamed: dict[str, list[tuple[str | None, int | None]]] = {}  # a source's events, counted per source
+        # Errors one at a time (each may raise an alert); other events gathered per subject and counted in one
+        # call each: the board keeps the two apart, so the order between them does not matter.
+        counted: dict[str, list[tuple[str | None, int | None]]] = {}
         for _ in range(len(pending) if limit is None else min(limit, len(pending))):
             record = popleft()
-            if record.target.kind == "source":  # a stream brings no `$errors`: nothing to alert on, one count
-                if not record.is_gap:
-                    streamed.setdefault(record.target.emitter_id, []).append((record.id, record.time_ms))
-            else:
-                alert = self._record(record)
+            if record.is_gap:
+                continue
+            target = record.target
+            if target.kind == "errors" or (target.kind != "source" and record.channel == "$errors"):
+                alert = self._error(target.emitter_id, record.event)
                 if alert is not None:
                     alerts.append(alert)
-        for subject_id, events in streamed.items():
+            else:
+                counted.setdefault(target.emitter_id, []).append((record.id, record.time_ms))
+        for subject_id, events in counted.items():
             self.board.add_events(subject_id, events)
         self.board.prune(self.now_ms())
         return alerts
@@ -163,15 +167,6 @@ class HealthWatch:
     def behind(self) -> bool:
         """Records taken from the feeds wait for the board (a take's limit left them)."""
         return bool(self._pending)
-
-    def _record(self, record: Record) -> Alert | None:
-        if record.is_gap:
-            return None
-        target = record.target
-        if target.kind == "errors" or (target.kind != "source" and record.channel == "$errors"):
-            return self._error(target.emitter_id, record.event)
-        self.board.add_event(target.emitter_id, record.id, record.time_ms)
-        return None
 
     def _error(self, subject_id: str, event: EventSummary) -> Alert | None:
         if not self.board.add_error(subject_id, event):
