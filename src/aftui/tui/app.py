@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.driver import Driver
 
+    from ..monitor import Monitor
     from .screens.start import Chosen
 
 # The stylesheets the first screen needs are read at start (CSS_PATH); those of the screens pushed over it (a
@@ -615,8 +616,7 @@ class AftuiApp(App[None]):
         Only a deadline is set here (`Gate.hold`); `_feeds_input_first` holds again once the App has
         the key, and opens the gate when its frame is painted.
         """
-        session = self.session
-        feeds = session.running_feeds if session is not None else None
+        feeds = self._running_feeds()
         if feeds is not None:
             feeds.gate.hold(for_input=True)
 
@@ -628,7 +628,7 @@ class AftuiApp(App[None]):
         it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
         two events (the network buffers what arrives), for at most `monitor.feeds.INPUT_FIRST_S`.
         """
-        feeds = self.session.running_feeds if self.session is not None else None
+        feeds = self._running_feeds()
         if feeds is not None:
             feeds.gate.hold(for_input=True)
             self.call_after_refresh(feeds.gate.open)
@@ -665,8 +665,13 @@ class AftuiApp(App[None]):
         self._health_take(health)
 
     def _answering_input(self) -> bool:
-        feeds = self.session.running_feeds if self.session is not None else None
+        feeds = self._running_feeds()
         return feeds is not None and feeds.gate.answering_input
+
+    def _running_feeds(self) -> Monitor | None:
+        """The session's feeds if they run (a plain read: safe from the driver's input thread too)."""
+        session = self.session
+        return session.running_feeds if session is not None else None
 
     def _show_health(self) -> None:
         if not self.screen_stack:
