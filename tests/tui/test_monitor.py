@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import SelectionList
 from tui_helpers import wait_for
 
@@ -577,6 +578,55 @@ async def test_the_driver_holds_the_feeds_as_a_key_arrives_before_the_app_has_it
         on_input_thread(events.Key("f", "f"))
         assert gate.until > 0 and not handled, "held on the input thread, before the app's loop had the key"
         await wait_for(pilot, lambda: bool(handled) and gate.until == 0.0)  # handled, its frame drawn, let go
+
+
+async def test_a_keys_frame_is_painted_as_its_change_reaches_the_screen_not_at_the_next_tick(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "Monitor inbox")])
+        await pilot.pause()  # the pilot paints by hand: from here on it is not used, so every frame is the app's
+
+        def status() -> str:
+            return str(screen.query_one("#monitor-status").render())
+
+        painted: list[str] = []
+        display = app._display
+
+        def record(on: Screen[Any], update: Any) -> None:
+            painted.append(status())
+            display(on, update)
+
+        at_once: list[str] = []
+        update = screen._on_timer_update  # what the update timer ticks: the method, not the wrapper below
+
+        def paint_at_once() -> None:
+            at_once.append(status())
+            update()
+
+        async def painted_with(text: str, present: bool = True) -> None:
+            deadline = time.monotonic() + 5
+            while not painted or (text in painted[-1]) is not present:
+                assert time.monotonic() < deadline, f"never painted: {text!r} {'in' if present else 'gone'}"
+                await asyncio.sleep(0.01)
+
+        monkeypatch.setattr(app, "_display", record)
+        monkeypatch.setattr(screen, "_on_timer_update", paint_at_once)
+        app.post_message(events.Key("f", "f"))
+        await painted_with("not following")
+        assert at_once and "not following" in at_once[0], "painted at once, with the key's change"
+        # A change no key asked for (an action long after the last key) keeps the timer's pace.
+        at_once.clear()
+        app._input_at -= 1
+        await app.run_action("follow", screen)
+        await painted_with("not following", present=False)
+        assert at_once == []
+        # Nor is a key hurried when nothing competes with it: without the feeds running, Textual's pace.
+        monkeypatch.setattr(app, "_running_feeds", lambda: None)
+        app.post_message(events.Key("f", "f"))
+        await painted_with("not following")
+        assert at_once == []
 
 
 async def test_a_held_gate_stops_a_feed_between_events_and_lets_it_go_when_opened() -> None:

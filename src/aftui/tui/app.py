@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from weakref import WeakSet
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -35,6 +37,7 @@ from .collector import models_kept
 from .focus import keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
+from .keyframe import KEYED_S, paint_keys_at_once
 from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
@@ -43,7 +46,9 @@ from .widgets.pane import Pane
 from .widgets.status import StatusHeader
 
 if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
     from textual.command import Provider
+    from textual.dom import DOMNode
     from textual.driver import Driver
 
     from ..monitor import Monitor
@@ -129,6 +134,9 @@ class AftuiApp(App[None]):
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
+        self._input_at = 0.0  # monotonic time of the last key or click
+        self._answer_due = 0.0  # when the action of a key or click ran, until the frame it changed is painted
+        self._keyed_screens: WeakSet[Screen[Any]] = WeakSet()
         # `[ui] bell = true` in the config: ring on a new error group or a spike.
         self.bell_on_alert = bool(ui is not None and ui.bell)
         # The health board's feeds and alerts: started by the Health pane (which aftui opens on), then
@@ -141,10 +149,23 @@ class AftuiApp(App[None]):
         self._health_unshown = False  # health changed while the main screen was covered
 
     async def on_event(self, event: events.Event) -> None:
-        if self.input_listeners and isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
+        if isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
+            self._input_at = time.monotonic()
             for listener in list(self.input_listeners):
                 listener()
         await super().on_event(event)
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Every binding's action comes here: one a key or click asked for makes the next frame its answer."""
+        handled = await super().run_action(action, default_namespace, namespaces)
+        if time.monotonic() - self._input_at < KEYED_S:
+            self._answer_due = time.monotonic()
+        return handled
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -156,6 +177,7 @@ class AftuiApp(App[None]):
     def on_mount(self) -> None:
         keep_focus(self)
         self.screen_change_signal.subscribe(self, self._screen_changed)
+        self._paint_keys_at_once(self.screen)
         if self.ui is not None:  # the config's choices back, and kept from now on
             restore_theme(self, self.ui)
             if self.ui.sidebar is not None:
@@ -614,7 +636,7 @@ class AftuiApp(App[None]):
         """A key or click, on the driver's input thread: the feeds step back before it crosses to the UI's loop.
 
         Only a deadline is set here (`Gate.hold`); `_feeds_input_first` holds again once the App has
-        the key, and opens the gate when its frame is painted.
+        the key, and `_key_painted` opens the gate when its frame is painted.
         """
         feeds = self._running_feeds()
         if feeds is not None:
@@ -622,16 +644,16 @@ class AftuiApp(App[None]):
 
     def _feeds_input_first(self) -> None:
         """A key or click, on any screen: the session's feeds (Health's and the monitor's, one Monitor) step
-        back until the frame it changes is painted.
+        back until the frame it changes is painted (`_key_painted`).
 
         During a burst the feeds' thread holds the GIL most of the time, and the UI's thread waits for
         it at every turn of its event loop: a key took 50-100 ms to answer. Held, the feeds pause between
-        two events (the network buffers what arrives), for at most `monitor.feeds.INPUT_FIRST_S`.
+        two events (the network buffers what arrives), for at most `monitor.feeds.INPUT_FIRST_S`: what
+        no binding answers (a letter typed into a field, a scroll) is let go by that deadline.
         """
         feeds = self._running_feeds()
         if feeds is not None:
             feeds.gate.hold(for_input=True)
-            self.call_after_refresh(feeds.gate.open)
 
     def _health_tick(self) -> None:
         health = self.health
@@ -664,6 +686,24 @@ class AftuiApp(App[None]):
             return
         self._health_take(health)
 
+    def _paint_keys_at_once(self, screen: Screen[Any]) -> None:
+        if screen not in self._keyed_screens:
+            self._keyed_screens.add(screen)
+            paint_keys_at_once(screen, self._key_waits, self._key_painted)
+
+    def _key_waits(self) -> bool:
+        """The frame the screen wants now answers a key: its action ran less than KEYED_S ago, under load (once).
+
+        Without the feeds running nothing competes with the key's frame: Textual's pace is kept."""
+        due, self._answer_due = self._answer_due, 0.0
+        return due > 0 and time.monotonic() - due < KEYED_S and self._running_feeds() is not None
+
+    def _key_painted(self) -> None:
+        """The key's frame is painted: the feeds go on (`_feeds_input_first` held them)."""
+        feeds = self._running_feeds()
+        if feeds is not None:
+            feeds.gate.open()
+
     def _answering_input(self) -> bool:
         feeds = self._running_feeds()
         return feeds is not None and feeds.gate.answering_input
@@ -689,6 +729,7 @@ class AftuiApp(App[None]):
                 pane.health_changed()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
+        self._paint_keys_at_once(screen)
         if self._health_unshown and self.screen_stack and screen is self.screen_stack[0]:
             self._show_health()
 
