@@ -616,9 +616,9 @@ async def test_a_keys_frame_is_painted_as_its_change_reaches_the_screen_not_at_t
         app.post_message(events.Key("f", "f"))
         await painted_with("not following")
         assert at_once and "not following" in at_once[0], "painted at once, with the key's change"
-        # A change no key asked for (an action long after the last key) keeps the timer's pace.
+        # A change no key asked for (an action once the key's hold is over) keeps the timer's pace.
         at_once.clear()
-        app._input_at -= 1
+        assert not screen.monitor.gate.answering_input, "the key's frame painted, its hold ended"
         await app.run_action("follow", screen)
         await painted_with("not following", present=False)
         assert at_once == []

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +36,7 @@ from .collector import models_kept
 from .focus import keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
-from .keyframe import KEYED_S, paint_keys_at_once
+from .keyframe import paint_keys_at_once
 from .messages import AuthFailed, ViewValue
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
@@ -134,8 +133,7 @@ class AftuiApp(App[None]):
         self.cleanups: list[Callable[[], None]] = []  # run once the app has exited (the demo's emulator)
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
-        self._input_at = 0.0  # monotonic time of the last key or click
-        self._answer_due = 0.0  # when the action of a key or click ran, until the frame it changed is painted
+        self._answer_due = False  # a key's action ran under load: the next frame the screen asks for answers it
         self._keyed_screens: WeakSet[Screen[Any]] = WeakSet()
         # `[ui] bell = true` in the config: ring on a new error group or a spike.
         self.bell_on_alert = bool(ui is not None and ui.bell)
@@ -149,8 +147,7 @@ class AftuiApp(App[None]):
         self._health_unshown = False  # health changed while the main screen was covered
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
-            self._input_at = time.monotonic()
+        if self.input_listeners and isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
             for listener in list(self.input_listeners):
                 listener()
         await super().on_event(event)
@@ -161,10 +158,11 @@ class AftuiApp(App[None]):
         default_namespace: DOMNode | None = None,
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
-        """Every binding's action comes here: one a key or click asked for makes the next frame its answer."""
+        """Every binding's action comes here: one run while a key or click holds the feeds makes the next frame
+        its answer (`_key_waits`)."""
         handled = await super().run_action(action, default_namespace, namespaces)
-        if time.monotonic() - self._input_at < KEYED_S:
-            self._answer_due = time.monotonic()
+        if self._answering_input():
+            self._answer_due = True
         return handled
 
     def compose(self) -> ComposeResult:
@@ -692,11 +690,11 @@ class AftuiApp(App[None]):
             paint_keys_at_once(screen, self._key_waits, self._key_painted)
 
     def _key_waits(self) -> bool:
-        """The frame the screen wants now answers a key: its action ran less than KEYED_S ago, under load (once).
+        """The frame the screen wants now answers a key: its action ran, and its hold of the feeds is still on (once).
 
         Without the feeds running nothing competes with the key's frame: Textual's pace is kept."""
-        due, self._answer_due = self._answer_due, 0.0
-        return due > 0 and time.monotonic() - due < KEYED_S and self._running_feeds() is not None
+        due, self._answer_due = self._answer_due, False
+        return due and self._answering_input()
 
     def _key_painted(self) -> None:
         """The key's frame is painted: the feeds go on (`_feeds_input_first` held them)."""

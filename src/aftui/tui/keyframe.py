@@ -20,8 +20,6 @@ from typing import Any
 
 from textual.screen import Screen
 
-KEYED_S = 0.1  # a frame due this soon after a key or click is taken to be its answer
-
 
 def paint_keys_at_once(screen: Screen[Any], keyed: Callable[[], bool], painted: Callable[[], None]) -> None:
     """Have `screen` paint at once, where it would resume its update timer, when `keyed()` says a key waits.
