@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aftui.api.models import EventSummary
-from aftui.journal import Journal
+from aftui.journal import Journal, fts5_available
 from aftui.journal.retention import open_journal
 from aftui.journal.store import MIGRATIONS, SCHEMA_VERSION, JournalTooNew
 
@@ -118,3 +118,32 @@ def test_a_journal_of_a_newer_aftui_is_refused_plainly_and_left_alone(tmp_path: 
     assert opened.writer is None
     assert opened.problem is not None and "newer aftui" in opened.problem
     assert version(path) == [(SCHEMA_VERSION + 1,)]
+
+
+def test_a_search_index_that_keeps_row_sizes_is_made_again_without_them(tmp_path: Path) -> None:
+    """Earlier aftuis kept each row's token counts (FTS5's docsize), which nothing reads: half the cost of indexing."""
+    if not fts5_available():
+        pytest.skip("SQLite without FTS5")
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        journal.add([ev(i, "parcel" if i % 2 else "letter") for i in range(20)])
+    db = sqlite3.connect(path, isolation_level=None)
+    try:  # the index as those aftuis made it
+        db.execute("DROP TABLE events_fts")
+        db.execute(
+            "CREATE VIRTUAL TABLE events_fts USING fts5(payload, emitter_id, channel, content='events', "
+            "content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
+        )
+        db.execute("INSERT INTO events_fts(events_fts) VALUES ('rebuild')")
+    finally:
+        db.close()
+    assert "events_fts_docsize" in tables(path)
+    with Journal(path) as journal:
+        assert journal.migrated_from is None  # the schema's version is the same: only the index is made again
+        assert [e.id for e in journal.search('"letter 4"')] == [ev(4).id]
+        assert len(journal.search("parcel")) == 10
+        journal.add([ev(20, "letter")])
+        assert [e.id for e in journal.search("letter", limit=1)] == [ev(20).id]
+    assert "events_fts_docsize" not in tables(path)
+    with Journal(path) as again:  # made once
+        assert len(again.search("letter")) == 11
