@@ -205,3 +205,17 @@ async def test_rows_given_to_an_empty_board_without_a_cursor_highlight_its_first
         board.rows_changed()
         await pilot.pause()
         assert app.highlighted[-1] == 0
+
+
+async def test_an_empty_board_says_what_it_is_given_to_under_its_header_until_rows_come() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        assert _line(board, 1).strip() == ""  # nothing to say unless told
+        board.say_empty("no sources yet · r refreshes, and a word too many")
+        await pilot.pause()
+        assert _line(board, 1).rstrip() == " no sources yet · r refreshes, and a wo…"  # cut to the board's width
+        assert _line(board, 0).split() == ["Name", "N", "Note"]
+        board.replace(_rows(2))
+        await pilot.pause()
+        assert _line(board, 1).split()[:2] == ["row", "0"] and _line(board, 3).strip() == ""

@@ -104,6 +104,21 @@ async def test_apps_search_asks_the_server_and_clearing_brings_back_the_catalogu
         await wait_for(pilot, lambda: table.pager.total == 41 and len(table.rows) == 41)
 
 
+async def test_a_search_that_finds_nothing_says_so_under_the_header_and_esc_brings_the_list_back(make_app) -> None:
+    app = make_app(start_pane="apps")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await pane_table(app, pilot, "apps")
+        first_line = lambda: table.table.render_line(1).text.strip()  # noqa: E731 - read again after each key
+        assert first_line() and "match" not in first_line()
+        await pilot.press("slash", *"zzqq")
+        await wait_for(pilot, lambda: table.pager.total == 0 and not table._loading)
+        await wait_for(pilot, lambda: first_line() == "no apps match “zzqq” · esc clears the filter")
+        assert "0 of 0" in status_of(table)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(table.rows) == 41)
+        assert "match" not in first_line()
+
+
 async def test_app_detail_parses_custom_fields_and_lists_its_accounts(make_app) -> None:
     app = make_app(start_pane="apps")
     async with app.run_test(size=(120, 36)) as pilot:

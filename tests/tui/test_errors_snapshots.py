@@ -125,6 +125,24 @@ def test_error_with_its_replays(snap_compare, app, fixed_emulator, size) -> None
     assert snap_compare(app, terminal_size=size, run_before=run)
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_errors_tab_of_a_workflow_that_never_failed(snap_compare, app, fixed_emulator, size) -> None:
+    """It says so under the table's header, where the eye is, not on the status line a screen below."""
+
+    async def run(pilot: Pilot) -> None:
+        store = fixed_emulator.emulator.store
+        calm = next(w.id for w in store.workflows.values() if w.name == "GitHub issues to Slack")
+        await wait_for(pilot, lambda: quiet(pilot.app), timeout=15)
+        pilot.app.open_id(calm)  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query(ErrorsTable)), timeout=10)
+        table = pilot.app.screen.query_one(ErrorsTable)
+        await pilot.press(*"]]]]", "down")
+        await wait_for(pilot, lambda: table.pager.done and pilot.app.focused is table.table, timeout=10)
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
 def bulk_with_fix(emulator: ServerHandle, fix: str) -> Step:
     """The three newest errors marked, in the bulk replay, with `fix` typed."""
 

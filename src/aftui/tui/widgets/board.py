@@ -158,6 +158,7 @@ class Board(ScrollView, can_focus=True):
         self._strips: dict[int, dict[Look, Strip]] = {}
         self._drawn_for: tuple[object, ...] = ()  # the width, focus and styles the strips were drawn with
         self._base = Style()  # the widget's own style, read once a frame (render_lines)
+        self._empty = ""  # what the first line under the header says while there are no rows (`say_empty`)
 
     # --- content: what a subclass that draws its rows from elsewhere overrides ----------------------
 
@@ -202,6 +203,13 @@ class Board(ScrollView, can_focus=True):
         else:
             self._announce()  # rows where there were none: the cursor's row is highlighted now
         self.refresh()
+
+    def say_empty(self, text: str) -> None:
+        """What the line under the header says while there are no rows (\"\" for nothing): where the eye is
+        when a list comes up empty, not on a status line a screen below."""
+        if text != self._empty:
+            self._empty = text
+            self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:
         """Give the columns keyed in `widths` those widths (0 hides a column)."""
@@ -305,10 +313,19 @@ class Board(ScrollView, can_focus=True):
         else:
             index = int(self.scroll_offset.y) + y - 1
             if not 0 <= index < self.row_count:
+                if index == 0 and self._empty:
+                    return self._empty_line(width)
                 return Strip.blank(width, self._base)
             strip = self._strip(index, (index == self.cursor_row, index % 2 == 0), width)
         left = int(self.scroll_offset.x)
         return strip.crop(left, left + width) if left or strip.cell_length > width else strip
+
+    def _empty_line(self, width: int) -> Strip:
+        line = Text(" " * PADDING + self._empty, style="italic", no_wrap=True, end="")
+        line.truncate(width, overflow="ellipsis")
+        style = self._base + Style(dim=True)
+        segments = [Segment(s.text, style + s.style) for s in line.render(self.app.console)]
+        return Strip(segments, line.cell_len).crop_extend(0, width, self._base)
 
     def _strip(self, index: int, look: Look, width: int) -> Strip:
         strips = self._strips.get(index)

@@ -379,12 +379,7 @@ class PagedTable(Vertical, Generic[T]):
 
     def _update_status(self) -> None:
         loaded, total = len(self.pager.items), self.pager.total
-        if self.pager.done and not loaded and not self._loading and not self._error:
-            what = (
-                f"no {self.noun} match “{visible(self.filter_text, 40)}”" if self.filter_text else f"no {self.noun} yet"
-            )
-            self.query_one(".status", Static).update(Text(what + " · r refreshes"))
-            return
+        self.table.say_empty(self._empty_words())
         parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]
         if self.filter_text:
             parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
@@ -395,6 +390,16 @@ class PagedTable(Vertical, Generic[T]):
         elif not self.pager.done and loaded:
             parts.append("more below")
         self.query_one(".status", Static).update(Text(" · ".join(parts)))
+
+    def _empty_words(self) -> str:
+        """What the table says with no row to show: none in the list, or none the filter lets through."""
+        loaded = len(self.pager.items)
+        if self.rows or self._loading or self._error or not (loaded or self.pager.done):
+            return ""
+        if self.filter_text:
+            among = "" if self.pager.done else f" among the {loaded:,} loaded"
+            return f"no {self.noun} match “{visible(self.filter_text, 40)}”{among} · esc clears the filter"
+        return f"no {self.noun} yet · r refreshes"
 
     @property
     def current(self) -> T | None:
