@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual import events
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Select
 from tui_helpers import inject, wait_for
@@ -158,3 +159,17 @@ async def test_the_focused_field_is_marked_without_colour_in_every_row_it_reache
             assert marked == holding, (marked, holding, app.focused)
             await pilot.press("tab")
         assert app.screen.query_one("#submit").has_focus or app.screen.query_one("#cancel").has_focus
+
+
+async def test_keys_typed_with_the_slash_that_opens_a_filter_go_into_it_not_to_the_lists_bindings(make_app) -> None:
+    """Over SSH keys come together: `/` and the word after it reach the app in one read, before Textual's
+    deferred focus would have landed. `q` is Quit and `r` Refresh on a list: typed in a filter, they are letters."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _table(app, pilot, "sources")
+        table.table.focus()
+        await pilot.pause()
+        for key in ("slash", "q", "r", "x"):  # queued at once, as the driver's thread queues what it read
+            app.post_message(events.Key(key, "/" if key == "slash" else key))
+        await wait_for(pilot, lambda: table.filter_text == "qrx")
+        assert app.is_running and app.focused is table.query_one("#filter", Input)

@@ -33,7 +33,7 @@ from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .collector import models_kept
-from .focus import keep_focus
+from .focus import TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
 from .keyframe import paint_keys_at_once
@@ -145,12 +145,21 @@ class AftuiApp(App[None]):
         self._health_timers: tuple[Timer, Timer] | None = None
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
         self._health_unshown = False  # health changed while the main screen was covered
+        self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
 
     async def on_event(self, event: events.Event) -> None:
         if self.input_listeners and isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
             for listener in list(self.input_listeners):
                 listener()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self._type_ahead.handed(event, self.focused)  # where Textual is about to hand it
         await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key no widget handled: typed ahead into a field that took the focus meanwhile, else the bindings'
+        (Textual calls `App._on_key` after this one unless told not to)."""
+        if self._type_ahead.follow(event, self.focused):
+            event.prevent_default()
 
     async def run_action(
         self,

@@ -1,4 +1,17 @@
-"""The focus comes back where it was when a dialog closes.
+"""Keys typed ahead follow the focus to the field just opened; the focus comes back where it was after a dialog.
+
+Over SSH, or typed fast, a key and the ones after it arrive together, and
+Textual hands each to the widget focused as it reads it, in that widget's
+own queue. A key the widget does not handle comes back to the App, which
+looks for a binding from the widget focused *then*. So `/` then `query`,
+read at once, were all queued for the list: `/` opened the filter, and the
+letters after it met the list's bindings instead of the field (`q` quit the
+app; on the Errors tab a `y` or an `e` opened a replay of the error under
+the cursor). Two things keep them in the field. A key's action that opens a
+field focuses it with `focus_now`, not with Textual's `focus`, which moves
+the focus a turn of the message queue later; and `TypeAhead` sends a key
+that comes back from a widget which meanwhile gave the focus to a text
+field on to that field, where it is typed.
 
 Textual gives a screen back the widget it had focused, unless that widget
 lost the focus while the dialog was open (a list reloading under it after
@@ -12,11 +25,54 @@ the screen returns, instead of the first widget Textual picked.
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+TYPED_KEPT = 64  # keys remembered with the widget they were handed to: far more than a burst is ahead of the UI
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus `widget` at once (see above); a widget that cannot take the focus yet gets it as Textual gives it."""
+    if widget.is_attached and widget.focusable:
+        widget.screen.set_focus(widget)
+    else:
+        widget.focus()
+
+
+class TypeAhead:
+    """Which widget each key was handed to (`handed`); `follow` sends one that came back unhandled after the
+    focus moved to a text field on to that field."""
+
+    def __init__(self) -> None:
+        # By the event's id, with the event (an id alone could be a later key's); a key handled on the way
+        # never comes back, so only the newest are kept.
+        self._handed: OrderedDict[int, tuple[events.Key, Widget | None]] = OrderedDict()
+
+    def handed(self, event: events.Key, widget: Widget | None) -> None:
+        self._handed[id(event)] = (event, widget)
+        if len(self._handed) > TYPED_KEPT:
+            self._handed.popitem(last=False)
+
+    def follow(self, event: events.Key, focused: Widget | None) -> bool:
+        """True when `event` was sent on to `focused`: a text field that took the focus after the key was handed out."""
+        event_and_widget = self._handed.pop(id(event), None)
+        if event_and_widget is None or event_and_widget[0] is not event:
+            return False
+        widget = event_and_widget[1]
+        if focused is None or focused is widget or not isinstance(focused, (Input, TextArea)):
+            return False
+        # A key of its own: the one that came back is done with (its handling ends at the App).
+        typed = events.Key(event.key, event.character)
+        typed.set_sender(focused.app)
+        self.handed(typed, focused)  # back again unhandled (a key no field types): the bindings' turn
+        focused._forward_event(typed)
+        return True
 
 
 class FocusKeeper:

@@ -26,6 +26,7 @@ from ...api import ApiError, NotFoundError
 from ...api.models import Component, ComponentProp, ComponentSearch
 from ...text import visible
 from ..change import Guarded
+from ..focus import focus_now
 from ..safe import long_text, plain, when
 from ..widgets.fields import Fields
 from ..widgets.pane import Pane
@@ -120,10 +121,10 @@ class ComponentsPane(Guarded, Pane):
             self.search(self.searched)
 
     def action_focus_search(self) -> None:
-        self.query_one("#query", Input).focus()
+        focus_now(self.query_one("#query", Input))
 
     def action_focus_open(self) -> None:
-        self.query_one("#open", Input).focus()
+        focus_now(self.query_one("#open", Input))
 
     # --- open by key or id ------------------------------------------------------------------------------
 

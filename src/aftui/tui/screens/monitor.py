@@ -45,6 +45,7 @@ from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
 from ..collector import collect_if_due, hold_full_collections, release_full_collections, rows_kept
+from ..focus import focus_now
 from ..host import host, session_of
 from ..session import Session
 from ..widgets.footer import KeyFooter
@@ -488,7 +489,7 @@ class MonitorScreen(Screen[None]):
         box.value = value
         box.disabled = False
         box.add_class("open")
-        box.focus()
+        focus_now(box)
 
     def _close_input(self) -> None:
         box = self.query_one("#monitor-query", Input)

@@ -42,6 +42,7 @@ from ...replay import (
 )
 from ...replay.patch import Change, Edit, PatchError, changes, parse_edit
 from ...text import safe_json, visible
+from ..focus import focus_now
 from ..host import session_of
 from ..safe import plain
 from ..session import Session
@@ -297,7 +298,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def action_fix(self) -> None:
         if self.running or self.summary is not None:
             return
-        self.query_one("#fix", Input).focus()
+        focus_now(self.query_one("#fix", Input))
 
     @on(Input.Changed, "#fix")
     def _fix_changed(self, event: Input.Changed) -> None:

@@ -29,6 +29,7 @@ from textual.widgets.text_area import Selection
 
 from ...files import write_private
 from ...text import visible
+from ..focus import focus_now
 from ..widgets.json_view import dumps
 from ..widgets.status import StatusHeader
 
@@ -115,7 +116,7 @@ class ValueScreen(Screen[None]):
         box = self.query_one("#value-query", Input)
         box.display = True
         box.value = self.query_text
-        box.focus()
+        focus_now(box)
 
     def _close_search(self) -> None:
         self.query_one("#value-query", Input).display = False

@@ -28,6 +28,7 @@ from textual.widgets import Input, Static
 from ...api import ApiError, AuthError, Pager
 from ...text import visible
 from ..collector import rows_kept
+from ..focus import focus_now
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
 from .board import KEPT_ROWS, PADDING, Board, BoardColumn
@@ -448,7 +449,7 @@ class PagedTable(Vertical, Generic[T]):
         self.refresh_bindings()
         box = self.query_one("#filter", Input)
         box.disabled = False
-        box.focus()
+        focus_now(box)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":
