@@ -89,6 +89,23 @@ def test_add_dedupes_across_calls(journal: Journal) -> None:
     assert journal.count() == 4 and journal.count("p_other") == 1
 
 
+def test_batches_of_any_size_store_each_new_row_once_in_a_few_statements(tmp_path: Path) -> None:
+    """Rows go in 128 at a time, the rest in halves (64, 32, ... 1), never a statement a row."""
+    from aftui.journal import store
+
+    store._insert_of.cache_clear()
+    with Journal(tmp_path / "j.sqlite3") as j:
+        kept: set[str | None] = set()
+        top = 0
+        for size in (1, 127, 128, 129, 255, 1000, 1001):
+            batch = [ev(i) for i in range(max(0, top - size // 2), top + size - size // 2)]  # half kept already
+            assert j.add(batch) == len({e.id for e in batch} - kept), size
+            kept |= {e.id for e in batch}
+            top += size - size // 2
+            assert j.count() == len(kept), size
+    assert store._insert_of.cache_info().currsize <= 8
+
+
 def test_events_without_id_or_emitter_are_skipped(journal: Journal) -> None:
     assert journal.add([EventSummary(event={"x": 1}), ev(1, emitter=None)]) == 0
     assert journal.add([ev(1, emitter=None)], emitter_id="dc_b") == 1
