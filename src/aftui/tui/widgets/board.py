@@ -205,8 +205,8 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
 
     def say_empty(self, text: str) -> None:
-        """What the line under the header says while there are no rows (\"\" for nothing): where the eye is
-        when a list comes up empty, not on a status line a screen below."""
+        """What the line under the header says while there are no rows (an empty text: nothing), where the
+        eye is when a list comes up empty, not on a status line a screen below."""
         if text != self._empty:
             self._empty = text
             self.refresh()
