@@ -80,7 +80,7 @@ SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
 DETAIL_KEYS: dict[str, tuple[Any, ...] | None] = {
     "health": (health_ready, "enter", "_"),
     "workspaces": None,
-    "components": (*"new issue in github", "enter", "_", "enter"),
+    "components": ("slash", *"new issue in github", "enter", "_", "enter"),
 }
 
 

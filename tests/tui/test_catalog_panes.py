@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from textual.widgets import Input
 from tui_helpers import wait_for
 
 from aftui.api import RetryPolicy
@@ -291,12 +292,36 @@ async def test_connect_rate_limit_shows_the_message_and_the_wait(make_app, emula
 # --- Components ---------------------------------------------------------------------------------------------
 
 
+async def components_searching(app, pilot) -> None:
+    """The pane comes up on its results (none yet), and `/` goes to the search box."""
+    await wait_for(
+        pilot, lambda: bool(app.query("#components #results")) and app.query_one("#components #results").has_focus
+    )
+    await pilot.press("slash")
+    await wait_for(pilot, lambda: app.query_one("#components #query").has_focus)
+
+
+async def test_the_components_pane_never_keeps_the_keyboard_in_a_field(make_app) -> None:
+    """Arrived at with its digit, its keys and the next pane's digit work; esc leaves a field it went into."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        await pilot.press("9")
+        await wait_for(
+            pilot, lambda: bool(app.query("#components #results")) and app.query_one("#components #results").has_focus
+        )
+        await pilot.press("o", *"abc")
+        assert app.query_one("#components #open", Input).value == "abc"
+        await pilot.press("escape")
+        assert app.query_one("#components #results").has_focus
+        await pilot.press("2")
+        await wait_for(pilot, lambda: app.query_one("#panes").current == "sources")
+
+
 async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(
-            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
-        )
+        await components_searching(app, pilot)
         pane = app.query_one("#components", ComponentsPane)
         await pilot.press(*"new github issue", "enter")
         await wait_for(pilot, lambda: bool(pane.results))
@@ -317,9 +342,7 @@ async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
 async def test_threshold_steps_by_five_hundredths_and_searches_again(make_app) -> None:
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(
-            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
-        )
+        await components_searching(app, pilot)
         pane = app.query_one("#components", ComponentsPane)
         await pilot.press(*"new github issue", "enter")
         await wait_for(pilot, lambda: len(pane.results) == 4)
@@ -337,9 +360,7 @@ async def test_open_a_component_by_key_and_by_id(make_app, emulator) -> None:
     saved = next(c for c in emulator.emulator.store.components.values() if c.key == "schedule-every-interval")
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(
-            pilot, lambda: bool(app.query("#components #query")) and app.query_one("#components #query").has_focus
-        )
+        await components_searching(app, pilot)
         app.query_one("#components #open").focus()
         await pilot.press(*"rss-new-item-in-feed", "enter")
         await wait_for(

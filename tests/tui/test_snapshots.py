@@ -64,7 +64,7 @@ DETAIL_KEYS: dict[str, tuple[str, ...] | None] = {
     "connect": ("enter",),
     "apps": ("enter",),
     "accounts": ("enter",),
-    "components": (*"new issue in github", "enter", "_", "enter"),
+    "components": ("slash", *"new issue in github", "enter", "_", "enter"),
 }
 LISTLESS = {"workspaces", "components"}
 

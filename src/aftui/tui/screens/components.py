@@ -63,6 +63,7 @@ class ComponentsPane(Guarded, Pane):
         Binding("slash", "focus_search", "Search"),
         Binding("o", "focus_open", "Open by key"),
         Binding("d", "deploy", "Deploy source"),
+        Binding("escape", "leave_field", "Leave the field", show=False),
     ]
 
     def __init__(self) -> None:
@@ -90,15 +91,21 @@ class ComponentsPane(Guarded, Pane):
     def on_mount(self) -> None:  # Pane's own on_mount (focus) runs as well
         self._show_threshold()
         self.query_one("#search-status", Static).update(
-            Text("No search yet: type words above and press enter.", style="dim")
+            Text("No search yet: / searches the registry, o opens one by key or id.", style="dim")
         )
 
     def focus_main(self) -> None:
-        """The results when there are some, else the search box."""
-        if self.results:
-            self.query_one("#results", DataTable).focus()
-        else:
-            self.query_one("#query", Input).focus()
+        """The results, even none yet: a field focused on arrival took the next pane's digit, `?` and `q` as
+        text, and kept the keyboard (`/` and `o` go to the fields, esc leaves them)."""
+        self.query_one("#results", DataTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":  # else esc is not ours
+            return isinstance(self.screen.focused, Input) and self.screen.focused in self.query(Input)
+        return super().check_action(action, parameters)
+
+    def action_leave_field(self) -> None:
+        self.query_one("#results", DataTable).focus()
 
     # --- threshold -----------------------------------------------------------------------------------
 
