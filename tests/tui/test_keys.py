@@ -159,3 +159,31 @@ async def test_help_is_grouped_in_words_with_human_key_names(make_app, emulator)
     lines = text.splitlines()
     assert any(line.split()[:2] == ["[", "Previous"] for line in lines if line.split())
     assert text.index("The JSON tree") < text.index("This screen") < text.index("Everywhere")
+
+
+async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_drops_marked_errors(
+    make_app, emulator
+) -> None:
+    """A digit on a detail used to switch the pane under it, unseen, and esc then landed there by surprise."""
+    post_orders(emulator, "ord_keys3")
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
+        await pilot.press("3")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "workflows")
+        await wait_for(pilot, lambda: app.focused is not None and app.query_one("#workflows") in app.focused.ancestors)
+
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: app.focused is table.table)
+        await pilot.press("space")
+        await wait_for(pilot, lambda: len(table.marked) == 1)
+        detail = app.screen
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen is detail and app.query_one("#panes").current == "workflows"
+        assert any("1 marked error here" in str(n.message) for n in app._notifications)

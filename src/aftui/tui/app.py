@@ -421,9 +421,34 @@ class AftuiApp(App[None]):
             switcher.current = spec.id
             pane.focus_main()  # after mounting, so its table exists and keys go to it
 
+    def go_to_pane(self, pane_id: str) -> None:
+        """A pane key or the palette's "Go to": the pane shown, the screens over the main one closed first.
+
+        Switched under a detail, the pane changed unseen and esc then landed on it by surprise. Only views
+        are closed (screens with `held()` saying they hold nothing): a replay, the monitor, marked errors
+        stay, and the user is told how to get there."""
+        spec = next((s for s in self.specs if s.id == pane_id), None)
+        if spec is None:
+            return
+        above = self.screen_stack[1:]
+        for screen in above:
+            held = getattr(screen, "held", None)
+            what = held() if held is not None else ""  # not a view: the user leaves it
+            if what is not None:
+                why = f" ({what})" if what else ""
+                self.notify(
+                    f"{spec.key} {spec.title} is on the main screen: leave this one with esc first{why}.",
+                    markup=False,
+                    timeout=5,
+                )
+                return
+        for _ in above:
+            self.pop_screen()
+        self.show_pane(pane_id)
+
     def action_pane(self, index: int) -> None:
         if 0 <= index < len(self.specs):
-            self.show_pane(self.specs[index].id)
+            self.go_to_pane(self.specs[index].id)
 
     @on(OptionList.OptionSelected, "#sidebar")
     def _sidebar(self, event: OptionList.OptionSelected) -> None:

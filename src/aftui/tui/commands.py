@@ -30,7 +30,7 @@ class AftuiCommands(Provider):
         if session is None:
             return []
         commands: list[Command] = [
-            (f"Go to {spec.title}", partial(app.show_pane, spec.id), f"pane {spec.key}") for spec in pane_specs()
+            (f"Go to {spec.title}", partial(app.go_to_pane, spec.id), f"pane {spec.key}") for spec in pane_specs()
         ]
         if session.user is not None:
             for org in session.user.orgs:

@@ -56,6 +56,13 @@ class DetailScreen(Screen[None]):
     def session(self) -> Session:
         return session_of(self)
 
+    def held(self) -> str | None:
+        """What closing this screen for a pane key would lose, in words (None: nothing, it is a view).
+
+        Marked errors are the user's work (the bulk replay's choice); nothing else a detail shows is."""
+        marked = sum(len(getattr(table, "marked", ())) for table in self.query("ErrorsTable"))
+        return f"{marked} marked error{'s' * (marked != 1)} here" if marked else None
+
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text(" › ".join(visible(c, 40) for c in self.crumbs)), classes="crumbs")

@@ -65,6 +65,10 @@ class ValueScreen(Screen[None]):
         Binding("o", "editor", "$EDITOR"),
     ]
 
+    def held(self) -> None:
+        """A view: a pane key may close it (`AftuiApp.go_to_pane`)."""
+        return None
+
     def __init__(self, title: str, value: object) -> None:
         super().__init__()
         self.title_text = title
