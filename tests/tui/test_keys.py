@@ -187,3 +187,17 @@ async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_dr
         await pilot.pause()
         assert app.screen is detail and app.query_one("#panes").current == "workflows"
         assert any("1 marked error here" in str(n.message) for n in app._notifications)
+
+
+async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it(make_app, emulator) -> None:
+    """`]` leaves the focus on the tab bar; the Errors tab says "g groups", and `g` there groups."""
+    from aftui.tui.screens.error_groups import ErrorGroupsView
+
+    post_orders(emulator, "ord_keys4")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await wait_for(pilot, lambda: isinstance(app.focused, Tabs) and bool(table.rows))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorGroupsView)))
+        assert app.screen is not None and not isinstance(app.focused, Tabs)

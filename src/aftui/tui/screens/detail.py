@@ -22,6 +22,7 @@ from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError
 from ...text import visible
+from ..focus import focus_now
 from ..host import session_of
 from ..messages import AuthFailed
 from ..retry import AutoRetry
@@ -162,13 +163,29 @@ class DetailScreen(Screen[None]):
         table.table.focus()
 
     def on_key(self, event: events.Key) -> None:
-        """Down from the tab bar goes into the tab's content (the first thing there that takes focus)."""
-        if event.key == "down" and isinstance(self.focused, Tabs):
-            pane = self.query_one(TabbedContent).active_pane
-            target = next((w for w in pane.query("*") if w.focusable), None) if pane else None
-            if target is not None:
-                target.focus()
-                event.stop()
+        """From the tab bar, down goes into the tab's content (the first thing there that takes focus), and so
+        does a key of the content's own, which is then answered there: the Errors tab reached with `]` says
+        "g groups", and its list's `g`, `y` or `/` worked only once the user had thought to press down."""
+        if not isinstance(self.focused, Tabs):
+            return
+        pane = self.query_one(TabbedContent).active_pane
+        target = next((w for w in pane.query("*") if w.focusable), None) if pane else None
+        if target is None:
+            return
+        if event.key == "down":
+            target.focus()
+            event.stop()
+        elif event.is_printable and self._binds(target, event.key):
+            focus_now(target)  # the App looks for the key's binding from the focus, once the key reaches it
+
+    def _binds(self, widget: Widget, key: str) -> bool:
+        """`key` is bound by `widget` or a container of it inside this screen."""
+        for node in widget.ancestors_with_self:
+            if node is self:
+                return False
+            if key in node._bindings.key_to_bindings:
+                return True
+        return False
 
     def action_tab(self, step: int) -> None:
         tabs = self.query(Tabs)
