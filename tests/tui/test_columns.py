@@ -60,3 +60,15 @@ def test_a_middle_cut_counts_cells_and_keeps_the_style() -> None:
     assert cut.plain == "日本…です" and cut.cell_len <= 9
     assert cut.style == "bold"
     assert cut_middle(Text("Validate orders"), 4).plain == "Val…"  # too narrow for both ends: cut at the end
+
+
+def test_a_column_worth_reading_whole_has_the_hideable_ones_give_way_until_it_reads_whole() -> None:
+    why = Column("why", "why", Text, width=20, min_width=10, read_whole=28)
+    columns = [why, *COLUMNS[1:]]
+    content = {**CONTENT, "why": 30}
+    # Everything fits at the set widths, but the why is cut at 24 of its 30: the ID goes, and it reads 28 whole.
+    assert fit_widths(columns, content, SET + 4) == {"why": 30, "id": 0, "kind": 6, "when": 10}
+    # Its longest value is shorter than that: nothing goes for it.
+    assert fit_widths(columns, {**content, "why": 22}, SET + 4) == {"why": 22, "id": 8, "kind": 6, "when": 10}
+    # Room enough for all: nothing goes.
+    assert fit_widths(columns, content, SET + 10) == {"why": 30, "id": 8, "kind": 6, "when": 10}

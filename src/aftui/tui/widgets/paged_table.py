@@ -56,6 +56,9 @@ class Column(Generic[T]):
     # Still too narrow at the min widths: hidden, the lowest rank first (None: always shown). An ID, how a row
     # was found or who replayed it gives way to what says what is failing and why; the row's detail shows it.
     hide_rank: int | None = None
+    # Cells of it worth reading whole (the error's `code: msg`): while it shows fewer than this, or than its
+    # longest value if that is shorter, the hideable columns give way to it too, not only when nothing fits.
+    read_whole: int | None = None
     cut: Literal["end", "middle"] = "end"  # how a value too long for the column is cut (see BoardColumn)
 
 
@@ -489,15 +492,20 @@ class PagedTable(Vertical, Generic[T]):
 def fit_widths(columns: Sequence[Column[Any]], content: Mapping[str, int], room: int) -> dict[str, int]:
     """Each column's width in `room` cells, 0 for one hidden. A column cut to its set width is given what it
     lacks from the spare width (left to right), and gives it back when the room shrinks; below the set widths,
-    the columns with a `min_width` give width down to it (right to left); below those, columns with a
-    `hide_rank` are hidden, the lowest first, and the others fitted again without them."""
+    the columns with a `min_width` give width down to it (right to left); below those, or while a column
+    with `read_whole` is cut short of it, columns with a `hide_rank` are hidden, the lowest first, and the
+    others fitted again without them."""
     shown = list(columns)
     hideable = sorted((c for c in columns if c.hide_rank is not None), key=lambda c: c.hide_rank or 0)
     widths, spare = _fitted(shown, content, room)
-    while spare < 0 and hideable:
+    while hideable and (spare < 0 or _cut_short(shown, widths, content)):
         shown.remove(hideable.pop(0))
         widths, spare = _fitted(shown, content, room)
     return {c.key: widths.get(c.key, 0) for c in columns}
+
+
+def _cut_short(columns: Sequence[Column[Any]], widths: Mapping[str, int], content: Mapping[str, int]) -> bool:
+    return any(c.read_whole and widths[c.key] < min(c.read_whole, content[c.key]) for c in columns)
 
 
 def _fitted(columns: Sequence[Column[Any]], content: Mapping[str, int], room: int) -> tuple[dict[str, int], int]:
