@@ -189,3 +189,31 @@ def test_the_rate_shown_reads_right_at_low_rates() -> None:
     assert rate_words([0] * WINDOW) == "0/s"
     assert rate_words([1200] * WINDOW) == "1,200/s"
     assert rate_words([0] * 40 + [3] * 20) == "3.0/s"
+
+
+def test_the_rate_is_of_the_seconds_watched_and_its_unit_does_not_flip_with_every_clump() -> None:
+    every_3_s = [1, 0, 0]
+    assert rate_words([0] * 51 + every_3_s * 3, watched_s=9) == "20/min"  # not 3/min: 51 seconds nobody saw
+    assert rate_words([0] * 51 + every_3_s * 3) == "3/min"  # the same history, watched for the whole minute
+    # Half a minute at about 0.7 a second, then a clump: still per minute, as the minute's rate says.
+    steady = [1, 0, 1] * 10 + [0] * 20 + [5, 4, 3, 2, 1, 0, 0, 0, 0, 0]
+    assert rate_words(steady) == "35/min"
+    clock = [100.0]
+    rate = RateCounter(lambda: clock[0])
+    rate.add(2)
+    clock[0] = 104.5
+    assert rate.watched_s == 4 and rate.history()[-4:] == [2, 0, 0, 0]
+
+
+def test_a_workflows_two_feeds_read_apart_in_the_monitors_line_however_long_its_name() -> None:
+    from aftui.api import StreamState
+    from aftui.tui.screens.monitor_lines import LABEL_LIMIT, streams_text
+
+    name = "Validate and forward orders to the warehouse"
+    states = {
+        t.key: (t, StreamState("live"))
+        for t in (Target("events", "p_orders", name), Target("errors", "p_orders", name))
+    }
+    line = streams_text(states).plain
+    assert "… $errors" in line and "… events" in line
+    assert all(len(part.split(" live")[0]) <= LABEL_LIMIT + 2 for part in line.split("  "))

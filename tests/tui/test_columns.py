@@ -72,3 +72,13 @@ def test_a_column_worth_reading_whole_has_the_hideable_ones_give_way_until_it_re
     assert fit_widths(columns, {**content, "why": 22}, SET + 4) == {"why": 22, "id": 8, "kind": 6, "when": 10}
     # Room enough for all: nothing goes.
     assert fit_widths(columns, content, SET + 10) == {"why": 30, "id": 8, "kind": 6, "when": 10}
+
+
+def test_a_timeline_value_cut_to_its_column_ends_in_an_ellipsis_and_keeps_the_column_s_width() -> None:
+    from rich.cells import cell_len
+
+    from aftui.tui.widgets.timeline import fit
+
+    assert fit("Validate and forward orders", 10) == "Validate …"
+    assert fit("Hooks", 8) == "Hooks   "
+    assert cell_len(fit("注文の検証ワークフロー", 7)) == 7 and fit("注文の検証ワークフロー", 7).endswith("…")

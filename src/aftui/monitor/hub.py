@@ -220,7 +220,10 @@ class Monitor:
             gaps, tap.gaps = tap.gaps, []
             keys = tap.keys
             states = {key: pair for key, pair in self._states.items() if key in keys}
-            return Batch(records, states, tap.rate.history(), tap.total, tap.overflow, errors, journal, gaps)
+            rates = tap.rate.history()
+            return Batch(
+                records, states, rates, tap.total, tap.overflow, errors, journal, gaps, watched_s=tap.rate.watched_s
+            )
 
     @property
     def fetching_back(self) -> int:

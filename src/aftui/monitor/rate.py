@@ -18,7 +18,7 @@ class RateCounter:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._second = int(clock())
+        self._second = self._first = int(clock())
         self._count = 0
         self._done: deque[int] = deque([0] * WINDOW, maxlen=WINDOW)
 
@@ -41,21 +41,29 @@ class RateCounter:
         return list(self._done)
 
     @property
+    def watched_s(self) -> int:
+        """Whole seconds counted so far (at most WINDOW): the history before them is zeros nobody saw."""
+        self._roll()
+        return min(WINDOW, self._second - self._first)
+
+    @property
     def last(self) -> int:
         """Events in the last whole second."""
         return self.history()[-1]
 
 
-def rate_words(history: list[int]) -> str:
-    """The rate to show, from `history()`: per second averaged over the last seconds, per minute under 1/s.
+def rate_words(history: list[int], watched_s: int = WINDOW) -> str:
+    """The rate to show, from `history()` and the seconds it has watched: per second (averaged over the last
+    seconds) from one a second up, else per minute.
 
-    The last whole second alone reads 0/s half the time for one event a
-    second (events come in clumps); an average says what is going on.
+    The last whole second alone reads 0/s half the time for one event a second (events come in clumps); an
+    average says what is going on. Over the seconds watched, not the whole window: a stream of one event
+    every 3 s, watched for 9, read 3/min. The unit follows the minute's rate, which moves slowly: chosen by
+    the 10-second average, it flipped between 1.4/s and 26/min from one second to the next.
     """
-    recent = sum(history[-AVERAGE:]) / max(1, min(AVERAGE, len(history)))
-    if recent >= 10:
-        return f"{recent:,.0f}/s"
-    if recent >= 1:
-        return f"{recent:.1f}/s"
-    minute = sum(history[-60:])
-    return f"{minute}/min" if minute else "0/s"
+    span = max(1, min(WINDOW, watched_s))
+    per_minute = sum(history[-span:]) * 60 / span
+    if per_minute >= 60:
+        recent = sum(history[-AVERAGE:]) / min(AVERAGE, span)
+        return f"{recent:,.0f}/s" if recent >= 10 else f"{recent:.1f}/s"
+    return f"{per_minute:.0f}/min" if per_minute else "0/s"

@@ -45,8 +45,12 @@ class Target:
 
     @property
     def label(self) -> str:
-        base = self.name or self.emitter_id
-        return {"source": base, "events": f"{base} events", "errors": f"{base} $errors"}[self.kind]
+        return (self.name or self.emitter_id) + self.kind_word
+
+    @property
+    def kind_word(self) -> str:
+        """What the label adds to the emitter's name: a workflow's two feeds read alike without it."""
+        return {"source": "", "events": " events", "errors": " $errors"}[self.kind]
 
     def same_feed(self, other: Target) -> bool:
         return self.key == other.key

@@ -19,7 +19,7 @@ from ..api import StreamState
 from ..journal.store import Gap
 from ..journal.writer import JournalStatus
 from .feeds import Gate
-from .rate import RateCounter
+from .rate import WINDOW, RateCounter
 from .records import Record, Target
 
 
@@ -36,6 +36,7 @@ class Batch:
     # Runs of events the journal could not keep and the service no longer has, since the last take:
     # the timeline marks them, with their size (they are in the journal's gaps table too).
     gaps: list[Gap] = field(default_factory=list)
+    watched_s: int = WINDOW  # whole seconds `rates` has counted (a tap just made: fewer than its length)
 
 
 class Hub(Protocol):

@@ -332,7 +332,7 @@ class MonitorScreen(Screen[None]):
         self._tell_header(batch)
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(
-            Text(f"{rate_words(batch.rates):>10} ", style="bold"), layout=False
+            Text(f"{rate_words(batch.rates, batch.watched_s):>10} ", style="bold"), layout=False
         )
         self.query_one("#monitor-spark", Sparkline).data = rates
 

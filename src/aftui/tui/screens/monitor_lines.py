@@ -8,6 +8,8 @@ from ...api.stream import StreamState
 from ...monitor import Record, Target
 from ...text import visible
 
+LABEL_LIMIT = 28  # characters of a stream's label in the header's line (three fit at 120 columns)
+
 _PHASES: dict[str, tuple[str, str]] = {
     "live": ("●", "green"),
     "connecting": ("◌", "yellow"),
@@ -40,7 +42,9 @@ def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
 
 def _one_state(target: Target, state: StreamState) -> Text:
     dot, style = _PHASES.get(state.phase, ("?", ""))
-    return Text.assemble((f"{dot} ", style), visible(target.label, 28), (f" {visible(str(state), 60)}", style))
+    # The name is cut, not the kind: "Validate and forward orders…" twice said nothing of which feed was which.
+    name = visible(target.name or target.emitter_id, LABEL_LIMIT - len(target.kind_word)) + target.kind_word
+    return Text.assemble((f"{dot} ", style), name, (f" {visible(str(state), 60)}", style))
 
 
 def detail_head(record: Record) -> Text:

@@ -233,9 +233,9 @@ class Timeline(ScrollView, can_focus=True):
         text.append(record.clock() + " ", style="dim")
         text.append("●" if marked else " ", style="bold")
         fields = [
-            (set_cell_size(name, name_w), Style(color="cyan")),
+            (fit(name, name_w), Style(color="cyan")),
             (" ", None),
-            (set_cell_size(channel, channel_w), Style(color="magenta")),
+            (fit(channel, channel_w), Style(color="magenta")),
             (" ", None),
         ]
         for value, style in fields:
@@ -266,8 +266,8 @@ class Timeline(ScrollView, can_focus=True):
         name_w, channel_w = self._columns(width, name, channel)
         base = self._base
         clock = record.clock() + " "
-        name = set_cell_size(name, name_w)
-        channel = set_cell_size(channel, channel_w)
+        name = fit(name, name_w)
+        channel = fit(channel, channel_w)
         fixed = cell_len(clock) + 1 + name_w + 1 + channel_w + 1
         rest = max(0, width - fixed)
         summary = record.summary
@@ -310,6 +310,14 @@ class Timeline(ScrollView, can_focus=True):
 
 
 _DIM, _BOLD, _CYAN, _MAGENTA = Style(dim=True), Style(bold=True), Style(color="cyan"), Style(color="magenta")
+
+
+def fit(value: str, cells: int) -> str:
+    """`value` in exactly `cells` cells: padded, or cut with an ellipsis (cut bare, a name ran into the channel
+    after it: "Validate and forward or $errors")."""
+    if cell_len(value) <= cells:
+        return set_cell_size(value, cells)
+    return set_cell_size(value, cells - 1) + "…"
 
 
 def columns(width: int, widest_name: int = 22, widest_channel: int = 16) -> tuple[int, int]:
