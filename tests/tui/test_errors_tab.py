@@ -238,6 +238,7 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
         overview = text_of(app.screen.query_one("Fields"))
         assert "✖ failed again" in overview and f"became {new_id}" in overview
         assert re.search(r"✖ failed again  by \S+ (just now|\d+ s ago)", overview), overview  # who sent it, when
+        assert re.search(r"Step +validate \(c_\w+\)", overview), overview  # by name, as the list says it
         first = app.screen
         await pilot.press("l")  # from the original's detail to the error its replay became
         await wait_for(pilot, lambda: app.screen is not first and bool(app.screen.query("Fields")), timeout=10)

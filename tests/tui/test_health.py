@@ -263,6 +263,7 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         assert ours.title == "New error"
         assert app.alert_count == len(told(app)) == 1
         assert f"{app.alert_count} new error" in text_of(app.screen.query_one(StatusHeader))
+        assert "press 0" in text_of(app.screen.query_one(StatusHeader))
         assert bool(rang) is bell
         # A detail pushed now has the count in its header too.
         await pilot.press("enter")

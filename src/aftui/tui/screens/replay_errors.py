@@ -451,7 +451,10 @@ class ErrorEventScreen(EventScreen):
 
     def overview_rows(self) -> list[tuple[str, Any]]:
         rows = state_rows(self.state, session_of(self).now().timestamp())
-        return [*super().overview_rows(), *([("", ""), *rows] if rows else [])]
+        # The step by its name, as the list it came from says it (the error itself knows only its cell's id).
+        steps = self.listing.steps if self.listing is not None else {}
+        own = [(k, f"{steps[v]} ({v})" if k == "Step" and v in steps else v) for k, v in super().overview_rows()]
+        return [*own, *([("", ""), *rows] if rows else [])]
 
     def action_replay(self) -> None:
         open_replay(self.app, self.record, self.workflow_id or "")

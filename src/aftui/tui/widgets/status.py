@@ -60,7 +60,8 @@ class StatusHeader(Static):
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         text.append(f"{dot} {self.connection}", style=style)
         if self.alerts:
-            text.append(f"  ✖ {self.alerts} new error{'s' * (self.alerts != 1)} (0) ", style="bold white on red")
+            # "(0)" read as a count of something; the key to see them is said in words (it works from any view).
+            text.append(f"  ✖ {self.alerts} new error{'s' * (self.alerts != 1)} · press 0 ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
         if self.where:
