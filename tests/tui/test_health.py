@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from rich.console import Console
+from textual import events
 from textual.widgets import Static, TextArea
 from tui_helpers import control, wait_for
 
@@ -102,6 +103,24 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         assert cells[8] == "ValidationError: Missing required field: customer_email"
         # The highlighted row's last error, in full width under the table.
         assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
+
+
+async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_row_back(make_app, emulator) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        every = len(pane.rows)
+        for key in ("slash", *"ORDER"):  # read at once, as over SSH: into the field it opens, not to `r`
+            app.post_message(events.Key(key, "/" if key == "slash" else key))
+        await wait_for(pilot, lambda: pane.filter_text == "ORDER")
+        assert pane.rows and all("order" in r.subject.label.lower() for r in pane.rows) and len(pane.rows) < every
+        assert pane.rows[0].subject.label == ORDERS  # still what needs attention first
+        assert f"{len(pane.rows)} match “ORDER”" in text_of(pane.query_one("#health-note", Static))
+        await pilot.press(*"zzz")
+        await wait_for(pilot, lambda: not pane.rows)
+        assert "nothing named “ORDERzzz”" in pane.table.render_line(1).text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(pane.rows) == every and pane.table.has_focus)
 
 
 async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_before_anything_is_counted(

@@ -5,7 +5,7 @@ the journal); this pane only shows them, once a second while it is shown.
 Rows are sorted by what needs attention first: failing in the last hour (most
 errors first), errors in the last day, then the rest by name. `enter` opens a
 workflow on its Errors tab (the newest error under the cursor) or a source on
-its Events tab.
+its Events tab. `/` filters the rows by name or id, as every list does.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ...health import HealthRow, age, sparkline
 from ...text import visible
+from ..focus import focus_now
 from ..host import host
 from ..widgets.board import PADDING, Board, BoardColumn
 from ..widgets.pane import Pane
@@ -76,11 +77,19 @@ def _clock(ms: int) -> str:
 
 class HealthPane(Pane):
     TITLE = "Health"
-    BINDINGS = [Binding("r", "refresh", "Refresh")]
+    BINDINGS = [
+        Binding("r", "refresh", "Refresh"),
+        Binding("slash", "filter", "Filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+    DEFAULT_CSS = """
+    HealthPane > #health-filter { height: 3; }
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self.rows: list[HealthRow] = []
+        self.rows: list[HealthRow] = []  # those shown: the board's, that the filter lets through
+        self.filter_text = ""
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Health: what is failing, since when"), classes="pane-title")
@@ -125,9 +134,53 @@ class HealthPane(Pane):
             return
         now = self.now_ms()
         rows = health.board.rows(now)
-        self._show(rows, now, counting=not health.started)
+        shown = [r for r in rows if self._matches(r)] if self.filter_text else rows
+        self._show(shown, now, counting=not health.started)
         self._note(rows, health.started)
+        said = visible(self.filter_text, 40)
+        self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
         self._detail()
+
+    def _matches(self, row: HealthRow) -> bool:
+        wanted = self.filter_text.casefold()
+        return wanted in row.subject.label.casefold() or wanted in row.subject.id.casefold()
+
+    # --- the filter ------------------------------------------------------------------------------------
+
+    async def action_filter(self) -> None:
+        """Show the filter's field (made on first use: the start does not pay for it) and type into it."""
+        found = self.query("#health-filter")
+        box = (
+            found.first(Input) if found else Input(placeholder="filter by name or id (esc clears)", id="health-filter")
+        )
+        if not found:
+            await self.mount(box, after=self.query_one("#health-note"))
+        box.display = True
+        focus_now(box)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":  # with nothing to clear, esc is not ours
+            return any(box.display for box in self.query("#health-filter"))
+        return super().check_action(action, parameters)
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#health-filter", Input)
+        box.value = ""
+        box.display = False
+        self.filter_text = ""
+        self.table.focus()
+        self._draw()
+
+    @on(Input.Changed, "#health-filter")
+    def _filtered(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter_text = event.value.strip()
+        self._draw()
+
+    @on(Input.Submitted, "#health-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.table.focus()  # the rows it let through, to open one with enter
 
     def _show(self, rows: list[HealthRow], now_ms: int, *, counting: bool) -> None:
         table = self.table
@@ -153,6 +206,8 @@ class HealthPane(Pane):
             text.append(f"{failing} failing in the last hour", style="bold red")
         else:
             text.append("nothing failed in the last hour", style="green")
+        if self.filter_text:  # before the totals: on 80 columns the line's end is cut
+            text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
         self.query_one("#health-note", Static).update(text)
 
