@@ -50,21 +50,20 @@ class TypeAhead:
     focus moved to a text field on to that field."""
 
     def __init__(self) -> None:
-        # By the event's id, with the event (an id alone could be a later key's); a key handled on the way
-        # never comes back, so only the newest are kept.
-        self._handed: OrderedDict[int, tuple[events.Key, Widget | None]] = OrderedDict()
+        # By the event itself (events compare by identity); a key handled on the way never comes back, so
+        # only the newest are kept.
+        self._handed: OrderedDict[events.Key, Widget | None] = OrderedDict()
 
     def handed(self, event: events.Key, widget: Widget | None) -> None:
-        self._handed[id(event)] = (event, widget)
+        self._handed[event] = widget
         if len(self._handed) > TYPED_KEPT:
             self._handed.popitem(last=False)
 
     def follow(self, event: events.Key, focused: Widget | None) -> bool:
         """True when `event` was sent on to `focused`: a text field that took the focus after the key was handed out."""
-        event_and_widget = self._handed.pop(id(event), None)
-        if event_and_widget is None or event_and_widget[0] is not event:
+        if event not in self._handed:
             return False
-        widget = event_and_widget[1]
+        widget = self._handed.pop(event)
         if focused is None or focused is widget or not isinstance(focused, (Input, TextArea)):
             return False
         # A key of its own: the one that came back is done with (its handling ends at the App).
