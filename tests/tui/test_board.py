@@ -219,3 +219,20 @@ async def test_an_empty_board_says_what_it_is_given_to_under_its_header_until_ro
         board.replace(_rows(2))
         await pilot.pause()
         assert _line(board, 1).split()[:2] == ["row", "0"] and _line(board, 3).strip() == ""
+
+
+async def test_a_marked_column_shows_its_mark_after_its_label_and_a_narrow_label_gives_way_to_it() -> None:
+    app = _BoardApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        board = app.query_one(Board)
+        board.replace(_rows(2))
+        board.mark_column("name", "↑")
+        await pilot.pause()
+        assert _line(board, 0).startswith(" Name ↑      N    Note")
+        board.mark_column("n", "↓")  # one column at a time
+        board.set_widths({"n": 1})
+        await pilot.pause()
+        assert _line(board, 0).startswith(" Name        ↓  Note")  # 1 cell: the mark, not the label
+        board.mark_column(None)
+        await pilot.pause()
+        assert _line(board, 0).startswith(" Name        N  Note")

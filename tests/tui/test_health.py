@@ -374,6 +374,9 @@ async def test_workflows_list_shows_health_columns(make_app, emulator) -> None:
         await wait_for(pilot, lambda: cells().get("err1h") == str(failing.errors_1h), timeout=10)
         assert cells()["err24h"] == str(failing.errors_24h)
         assert "Missing required field: customer_email" in cells()["lasterr"]
+        # Why it fails is what is read here: how each was found and the ID give way to it, not the triggers.
+        await wait_for(pilot, lambda: table.table.widths["found"] == 0 and table.table.widths["id"] == 0)
+        assert table.table.widths["lasterr"] > 24 and table.table.widths["triggers"] == 12
 
 
 async def test_the_pager_is_said_when_it_is_no_command_or_the_terminal_cannot_suspend(make_app, monkeypatch) -> None:

@@ -178,8 +178,15 @@ async def test_at_80_columns_a_list_hides_its_id_rather_than_cut_its_last_column
         assert paged.hidden == {"id"}
 
         table.focus()
-        await pilot.press("s", "s", "s")  # the name up, the name down, then the next column shown
+        header = lambda: table.render_line(0).text  # noqa: E731
+        assert "↑" not in header() and "↓" not in header()  # the service's order: no column is marked
+        await pilot.press("s")
+        assert header().startswith(" Name ↑ ")
+        await pilot.press("s")
+        assert header().startswith(" Name ↓ ") and "sorted by Name ↓" in str(paged.query_one(".status").render())
+        await pilot.press("s")  # the next column shown
         assert paged.columns[paged.sort_index or 0].key == "kind" and not paged.sort_reverse
+        assert " Kind ↑ " in header() and "Name ↓" not in header()
 
         await pilot.resize_terminal(160, 36)
         await wait_for(pilot, lambda: table.widths["id"] == 12)

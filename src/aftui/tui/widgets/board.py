@@ -159,6 +159,7 @@ class Board(ScrollView, can_focus=True):
         self._drawn_for: tuple[object, ...] = ()  # the width, focus and styles the strips were drawn with
         self._base = Style()  # the widget's own style, read once a frame (render_lines)
         self._empty = ""  # what the first line under the header says while there are no rows (`say_empty`)
+        self._marked: tuple[str, str] | None = None  # a column's key and the mark after its label (`mark_column`)
 
     # --- content: what a subclass that draws its rows from elsewhere overrides ----------------------
 
@@ -209,6 +210,15 @@ class Board(ScrollView, can_focus=True):
         eye is when a list comes up empty, not on a status line a screen below."""
         if text != self._empty:
             self._empty = text
+            self.refresh()
+
+    def mark_column(self, key: str | None, mark: str = "") -> None:
+        """Show `mark` after the label of column `key` (None: no column marked): the sort, in the header, where a
+        list's order is looked for."""
+        marked = (key, mark) if key is not None else None
+        if marked != self._marked:
+            self._marked = marked
+            self._strips.pop(HEADER, None)
             self.refresh()
 
     def set_widths(self, widths: Mapping[str, int]) -> None:
@@ -342,7 +352,7 @@ class Board(ScrollView, can_focus=True):
         """One row (HEADER: the header) as a Strip at least `width` cells wide."""
         cursor, even = look
         if index == HEADER:
-            cells = [Text(c.label) for c in self.columns]
+            cells = [self._label(c) for c in self.columns]
             style, over = self.get_component_rich_style("board--header"), Style()
         else:
             cells = self.row(index)
@@ -371,6 +381,19 @@ class Board(ScrollView, can_focus=True):
         ]
         length = cell_len(line.plain)
         return Strip(segments, length).crop_extend(0, max(width, length), style)
+
+    def _label(self, column: BoardColumn) -> Text:
+        if self._marked is None or self._marked[0] != column.key:
+            return Text(column.label)
+        mark = self._marked[1]
+        room = self.widths[column.key] - cell_len(mark)
+        label = Text(column.label)
+        if label.cell_len + 1 <= room:
+            return Text.assemble(label, " ", mark)
+        if room <= 0:
+            return Text(mark)
+        label.truncate(room, overflow="ellipsis")  # the mark is what says the order: the label gives way
+        return Text.assemble(label, mark)
 
 
 def _alike(before: list[Text], after: list[Text]) -> bool:

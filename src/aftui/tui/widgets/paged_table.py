@@ -41,6 +41,7 @@ T = TypeVar("T")
 PAGE_SIZE = 100
 LOAD_AHEAD = 20  # rows from the end at which the next page is fetched
 FILTER_DEBOUNCE_S = 0.35
+SORT_MARKS = {False: "↑", True: "↓"}  # by sort_reverse: after the sorted column's label and in the status line
 
 
 @dataclass(frozen=True)
@@ -320,6 +321,8 @@ class PagedTable(Vertical, Generic[T]):
             not full and len(rows) >= len(old) and all(a is b for a, b in zip(old, rows[: len(old)], strict=True))
         )
         self.rows = rows
+        sorted_by = self.columns[self.sort_index].key if self.sort_index is not None else None
+        self.table.mark_column(sorted_by, SORT_MARKS[self.sort_reverse])
         self.table.show(rows, cursor=None if appended else self._remembered_index(rows))
         self.call_after_refresh(self._fit_columns)  # once laid out: the table's width is known then
         self._update_status()
@@ -388,7 +391,7 @@ class PagedTable(Vertical, Generic[T]):
         if self.filter_text:
             parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
         if self.sort_index is not None:
-            parts.append(f"sorted by {self.columns[self.sort_index].label}{' ↓' if self.sort_reverse else ''}")
+            parts.append(f"sorted by {self.columns[self.sort_index].label} {SORT_MARKS[self.sort_reverse]}")
         if self._loading:
             parts.append("loading…")
         elif not self.pager.done and loaded:
