@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from aftui.tui.widgets.board import cut_middle
+from aftui.tui.widgets.board import cut_middle, cut_start
 from aftui.tui.widgets.paged_table import Column, fit_widths
 
 
@@ -60,6 +60,13 @@ def test_a_middle_cut_counts_cells_and_keeps_the_style() -> None:
     assert cut.plain == "日本…です" and cut.cell_len <= 9
     assert cut.style == "bold"
     assert cut_middle(Text("Validate orders"), 4).plain == "Val…"  # too narrow for both ends: cut at the end
+
+
+def test_a_series_cut_to_its_column_keeps_its_newest_end_unmarked() -> None:
+    minutes = Text("▁ ▂▃▄▅█", style="cyan")  # one cell a minute, the newest last
+    assert cut_start(minutes, 4).plain == "▃▄▅█" and cut_start(minutes, 4).style == "cyan"
+    assert cut_start(minutes, 10) is minutes
+    assert cut_start(Text("日本語"), 3).plain == "語"  # a wide character that would cross the cut is left out
 
 
 def test_a_column_worth_reading_whole_has_the_hideable_ones_give_way_until_it_reads_whole() -> None:

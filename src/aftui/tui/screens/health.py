@@ -34,12 +34,14 @@ COLUMNS = [
     BoardColumn("e24h", "24h", 4),
     BoardColumn("last_error", "Err ago", 7),
     BoardColumn("last_event", "Evt ago", 7),
-    BoardColumn("spark", "Events/min", 15),
+    BoardColumn("spark", "Events/min", 15, cut="start"),
     BoardColumn("message", "Last error", 60),
 ]
 # The table is fitted to its width (`_fit_columns`): the last error gets what is left, down to nothing (the
-# detail under the table shows it whole), then the name gives up to NAME_GIVES cells, so that on 80 columns
-# nothing scrolls sideways and the state glyph and the figures stay in sight.
+# detail under the table shows it whole); narrower, the sparkline shows fewer minutes, the newest, down to
+# SPARK_LEAST (its label still fits), then the name gives up to NAME_GIVES cells: on 80 columns nothing
+# scrolls sideways, the state glyph and the figures stay in sight, and most names read whole.
+SPARK_LEAST = 10
 NAME_GIVES = 8
 
 
@@ -114,7 +116,11 @@ class HealthPane(Pane):
         widths = {c.key: c.width for c in COLUMNS}
         spare = width - sum(w + pad for w in widths.values()) + widths["message"]
         widths["message"] = max(0, spare)
-        widths["name"] -= min(NAME_GIVES, max(0, -spare))
+        short = max(0, -spare)
+        for key, gives in (("spark", widths["spark"] - SPARK_LEAST), ("name", NAME_GIVES)):
+            given = min(gives, short)
+            widths[key] -= given
+            short -= given
         table.set_widths(widths)
 
     def on_mount(self) -> None:

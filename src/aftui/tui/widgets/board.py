@@ -48,8 +48,9 @@ class BoardColumn:
     label: str
     width: int
     # Too long for the column: cut at the end ("end"), or in the middle ("middle"), where names that differ
-    # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart.
-    cut: Literal["end", "middle"] = "end"
+    # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart, or its start left
+    # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest.
+    cut: Literal["end", "middle", "start"] = "end"
 
 
 def cut_middle(text: Text, width: int) -> Text:
@@ -66,6 +67,14 @@ def cut_middle(text: Text, width: int) -> Text:
     tail_start = len(plain) - len(plain[len(plain) - _chars_within(plain[::-1], keep // 2) :].lstrip())
     head, tail = text[:head_end], text[tail_start:]
     return Text.assemble(head, "…", tail, style=text.style, no_wrap=True, end="")
+
+
+def cut_start(text: Text, width: int) -> Text:
+    """`text`'s last characters that fit in `width` cells."""
+    if text.cell_len <= width:
+        return text
+    plain = text.plain
+    return text[len(plain) - _chars_within(plain[::-1], width) :]
 
 
 def _chars_within(plain: str, cells: int) -> int:
@@ -370,6 +379,8 @@ class Board(ScrollView, can_focus=True):
                 continue
             if column.cut == "middle":
                 fitted = cut_middle(cell, column_width)
+            elif column.cut == "start":
+                fitted = cut_start(cell, column_width)
             else:
                 fitted = cell.copy()
                 fitted.truncate(column_width, overflow=cell.overflow or "ellipsis")
