@@ -28,6 +28,7 @@ from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+from aftui.tui.widgets.hint import Hint
 
 
 @pytest.fixture(autouse=True)
@@ -128,9 +129,8 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         assert "sample Request failed with status code 50" in detail
         await pilot.press("enter")  # the group's errors
         await wait_for(pilot, lambda: table.display and len(table.rows) == 2 and app.focused is table.table)
-        assert "Group HTTPError: Request failed with status code" in text_of(
-            app.screen.query_one(ErrorsTab).query_one(".hint")
-        )
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Hint)
+        assert "Group HTTPError: Request failed with status code" in hint.text.plain
         await pilot.press("escape")  # all errors again; the detail stays
         await wait_for(pilot, lambda: len(table.rows) == 3)
         assert table.group is None and app.screen.query(ErrorsTable)
@@ -455,8 +455,8 @@ async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         table = await errors_tab(app, pilot, demo.order_workflow_id)
-        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Static)
-        await wait_for(pilot, lambda: "✖ replay states unknown: " in text_of(hint), timeout=10)
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Hint)
+        await wait_for(pilot, lambda: "✖ replay states unknown: " in hint.text.plain, timeout=10)
         assert table.states == {} and replay_cell(table, table.rows[0].id or "") == ""
         await pilot.press("g")
         view = app.screen.query_one(ErrorGroupsView)

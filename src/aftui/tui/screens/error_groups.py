@@ -30,15 +30,16 @@ from ...replay.who import replayed_words
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
+from ..widgets.hint import Hint
 from .replay_errors import ErrorsTable, shown
 
 ERRORS_HINT = (
-    "$errors, newest first (the last 100), live. enter opens one · y replays, e edits first (ctrl+s sends) · "
+    "$errors, newest first (the last 100), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
     "space marks, R replays in bulk · g groups · l replay link"
 )
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike), "
-    "still failing first. enter lists a group's errors · R replays a group · g back to all errors"
+    "still failing first · enter lists a group's errors · R replays a group · g back to all errors"
 )
 
 
@@ -236,7 +237,7 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         self.groups = ErrorGroupsView(errors)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(ERRORS_HINT), classes="hint")
+        yield Hint(ERRORS_HINT, classes="hint")
         yield self.errors
         yield self.groups
 
@@ -245,7 +246,7 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         return bool(self.groups.display)
 
     def _hint(self) -> None:
-        hint = self.query_one(".hint", Static)
+        hint = self.query_one(".hint", Hint)
         errors = self.errors
         if self.grouped:
             text = Text(GROUPS_HINT)

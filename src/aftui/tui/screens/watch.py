@@ -19,6 +19,7 @@ from ...monitor import Target
 from ...text import visible
 from ..host import session_of
 from ..session import Session
+from ..widgets.hint import Hint
 
 MAX_LISTED = 500  # sources offered; a workspace with more is watched by choosing from the first ones
 
@@ -56,9 +57,7 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Watch", style="bold"))
-            yield Static(
-                Text("space checks · a: every source · enter watches what is checked · esc cancels"), classes="hint"
-            )
+            yield Hint("space checks · a: every source · enter watches what is checked · esc cancels", classes="hint")
             yield SelectionList[Target](*(option(t, True) for t in self.current))
 
     def on_mount(self) -> None:
@@ -85,7 +84,7 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
                 if len(offered) >= MAX_LISTED:
                     break
         except ApiError as error:
-            self.query_one(".hint", Static).update(
+            self.query_one(".hint", Hint).update(
                 Text.assemble(("Could not list the sources: ", "red"), visible(error.message, 200))
             )
         listing.add_options([option(t, False) for t in offered if t.key not in have])

@@ -42,6 +42,7 @@ from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
 from ..widgets.fields import Fields
+from ..widgets.hint import Hint
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
@@ -163,7 +164,7 @@ class WorkflowsPane(Guarded, Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Workflows"), classes="pane-title")
-        yield Static(classes="note")
+        yield Hint(classes="note")
         health: list[Column[KnownRow]] = health_columns(self, lambda r: r.id)
         yield KnownTable(self._fetch, known_columns(health), item_id=lambda r: r.id, noun="workflows")
 
@@ -270,7 +271,7 @@ class WorkflowsPane(Guarded, Pane):
             self.fill_details()
 
     def _update_note(self) -> None:
-        note = self.query_one(".note", Static)
+        note = self.query_one(".note", Hint)
         note.set_class(False, "problem")
         if self._discovering:
             note.update(Text("Looking for workflows in this workspace's subscriptions and errors…"))
@@ -588,7 +589,7 @@ class Listing(ScrollableContainer, can_focus=False):
         self.table = table
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.hint), classes="hint")
+        yield Hint(self.hint, classes="hint")
         yield self.table
 
 
