@@ -20,7 +20,9 @@ def test_a_line_breaks_before_the_phrase_that_would_not_fit_and_keeps_its_dot() 
 
 
 def test_styles_and_the_hints_own_line_breaks_are_kept() -> None:
-    text = Text.assemble(("Group ", "bold"), "HTTPError · esc all errors · R replays these", ("\n✖ not updating", "red"))
+    text = Text.assemble(
+        ("Group ", "bold"), "HTTPError · esc all errors · R replays these", ("\n✖ not updating", "red")
+    )
     wrapped = phrase_lines(text, 24)
     assert wrapped.plain.split("\n") == ["Group HTTPError ·", "esc all errors ·", "R replays these", "✖ not updating"]
     styles = {wrapped.plain[span.start : span.end]: str(span.style) for span in wrapped.spans}
