@@ -106,6 +106,7 @@ def test_summaries_are_one_safe_line() -> None:
     assert failed.is_error
     assert failed.summary == "✖ ValidationError: Missing required field: customer_email  [Validate orders]"
     assert rec(4, ev("1793523600000-0")).clock() == "09:00:00"
+    assert rec(4, ev("1793523600000-0")).stamp() == "11-01 09:00:00"  # the detail's: with its day
 
 
 def test_export_writes_one_json_object_a_line_privately(tmp_path: Path) -> None:

@@ -154,6 +154,11 @@ class Record:
         """The event's time as HH:MM:SS UTC (from its id or index time), or the arrival time."""
         return datetime.fromtimestamp(self.time_ms / 1000, tz=UTC).strftime("%H:%M:%S")
 
+    def stamp(self) -> str:
+        """The same time with its day, as the Errors and Events tabs show times: the timeline's rows leave the day
+        out, and the journal's history spans days."""
+        return datetime.fromtimestamp(self.time_ms / 1000, tz=UTC).strftime("%m-%d %H:%M:%S")
+
     def as_json(self) -> dict[str, Any]:
         """The event summary as the service sent it, with the emitter filled in where it was missing."""
         data = self.event.model_dump(mode="json", exclude_none=True)

@@ -54,13 +54,13 @@ def detail_head(record: Record) -> Text:
     return Text.assemble(
         (visible(event.id or "(no id)", 30), "bold"),
         "  ",
+        record.stamp(),
+        "  ",
         (visible(record.name, 40), "cyan"),
         " ",
         (visible(record.emitter_id, 20), "dim"),
         "  ",
         (visible(record.channel, 20), "magenta"),
-        "  ",
-        record.clock(),
         (
             f"  cut, {size:,} B: fetching the full event…"
             if cut and size

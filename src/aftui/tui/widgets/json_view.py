@@ -69,7 +69,7 @@ class JsonView(Tree[Any]):
     ]
 
     DEFAULT_CSS = """
-    JsonView { height: 1fr; }
+    JsonView { height: 1fr; padding: 0 1; }  /* as every list and detail: a cell from the edge */
     """
 
     def __init__(
