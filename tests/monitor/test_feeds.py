@@ -180,3 +180,26 @@ def test_changes_in_quick_succession_start_each_feed_once(
     time.sleep(0.3)  # room for a second feed's copies to show up
     taker.take()
     assert [r.event.event["seq"] for r in taker.records] == [0, 1, 2]
+
+
+def test_what_the_service_kept_from_before_is_shown_and_journaled_but_not_counted_as_arriving(
+    emulator: ServerHandle, api: httpx.Client, make_monitor
+) -> None:
+    """Opening on a source with events already, or on a workflow's $errors, reads the service's window at
+    once: the rate counted it as a burst of that second. Only what arrives once the feed is open counts."""
+    source = deploy(api, "kept")
+    inject(emulator, source, 30)
+    orders = emulator.emulator.demo.order_workflow_id
+    monitor, writer = make_monitor()
+    monitor.watch([Target("source", source, "kept"), Target("errors", orders, "orders")])
+    taker = Taker(monitor)
+    taker.until(lambda: sum(r.emitter_id == source for r in taker.records) == 30, "the source's kept events")
+    taker.until(lambda: any(r.emitter_id == orders for r in taker.records), "the workflow's kept $errors")
+    assert all(r.backlog and not r.history for r in taker.records)
+    taker.until(lambda: writer.journal.count(source) == 30, "the kept events journaled")
+    time.sleep(1.1)  # the rate counts whole seconds
+    assert sum(monitor.take().rates) == 0
+    inject(emulator, source, 7)
+    taker.until(lambda: sum(not r.backlog for r in taker.records) == 7, "the new events")
+    time.sleep(1.1)
+    assert sum(monitor.take().rates) == 7

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..api.models import EventSummary
 
 # Events of one target, in the order they came: a chunk of a stream, a poll's new events.
-Deliver: TypeAlias = "Callable[[Target, list[EventSummary | RawEvent]], None]"  # a string: no model at import
+# (target, events, backlog): `backlog` for what the service kept from before the feed opened.
+Deliver: TypeAlias = "Callable[[Target, list[EventSummary | RawEvent], bool], None]"  # a string: no model at import
 Report = Callable[[Target, StreamState], None]
 
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
@@ -102,7 +103,7 @@ async def source_feed(
             ordered = sorted(page.items, key=_order)
             fresh = cursor.fresh_of(ordered)
             if fresh:
-                deliver(target, fresh)
+                deliver(target, fresh, True)
     # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
     stream = client.stream_source(
         target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True
@@ -114,7 +115,7 @@ async def source_feed(
         async for streamed in stream.batches():
             fresh = fresh_of(streamed)
             if fresh:
-                deliver(target, fresh)
+                deliver(target, fresh, False)
             if gate.until:
                 await gate.passage()
     except FINAL:
@@ -137,6 +138,7 @@ async def poll_feed(
     poller.last_key = cursor.last_key  # the retained events newer than what is shown come first
     failures = 0
     state: StreamState | None = None
+    backlog = True  # the first poll gives what the service kept from before: not arriving now
     report(target, StreamState("connecting"))
     while True:
         try:
@@ -156,7 +158,8 @@ async def poll_feed(
             report(target, state)
         fresh = cursor.fresh_of(events)
         if fresh:
-            deliver(target, fresh)
+            deliver(target, fresh, backlog)
+        backlog = False
         await asyncio.sleep(interval_s)
 
 

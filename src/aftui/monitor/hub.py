@@ -399,13 +399,16 @@ class Monitor:
             for gap in await asyncio.to_thread(_gaps_of, journal, targets):
                 self._mark_gap(gap, history=True)
 
-    def _deliver(self, target: Target, events: list[EventSummary | RawEvent], history: bool = False) -> None:
+    def _deliver(
+        self, target: Target, events: list[EventSummary | RawEvent], backlog: bool = False, history: bool = False
+    ) -> None:
         """Called for every chunk of a stream: kept short, and lock-free (the hand-over takes the lock, 20 times a second)."""
         n, seen = self._n, self._wall()  # a chunk's events arrived together
-        self._arrived.extend([Record(n + i, target, event, seen, history) for i, event in enumerate(events)])
+        self._arrived.extend([Record(n + i, target, event, seen, history, backlog) for i, event in enumerate(events)])
         self._n = n + len(events)
         if not history:
-            self._live += len(events)
+            if not backlog:
+                self._live += len(events)
             if self.writer is not None:
                 self._to_journal[target.emitter_id].extend(events)
 

@@ -63,15 +63,36 @@ class Record:
     so what is never drawn, filtered or exported is never parsed.
     """
 
-    __slots__ = ("_event", "_name", "_raw", "_search", "_summary", "history", "n", "seen", "target", "time_ms")
+    __slots__ = (
+        "_event",
+        "_name",
+        "_raw",
+        "_search",
+        "_summary",
+        "backlog",
+        "history",
+        "n",
+        "seen",
+        "target",
+        "time_ms",
+    )
 
     def __init__(
-        self, n: int, target: Target, event: EventSummary | RawEvent, seen: float, history: bool = False
+        self,
+        n: int,
+        target: Target,
+        event: EventSummary | RawEvent,
+        seen: float,
+        history: bool = False,
+        backlog: bool = False,
     ) -> None:
         self.n = n
         self.target = target
         self.seen = seen  # wall-clock seconds when it arrived (or was read from the journal)
         self.history = history  # read from the journal when the monitor opened, not seen live
+        # Read from what the service keeps as its feed opened: new here (journaled, shown), but not arriving now,
+        # so not counted in the rate, where a backlog of 100 read at once looked like a spike.
+        self.backlog = backlog
         # time_ms: what the timeline orders by. Made once per streamed event: _time_ms's call is spared a RawEvent.
         self._raw: RawEvent | None
         self._event: EventSummary | None

@@ -121,7 +121,7 @@ class Tap:
         if not self.history:  # it asked for none (its reader has them already)
             mine = [r for r in mine if not r.history]
         if mine is not arrived:
-            live = sum(1 for r in mine if not r.history)
+            live = sum(1 for r in mine if not (r.history or r.backlog))
         if self.joining:
             self.joined_ids.update(r.id for r in mine if r.target.key in self.joining)
         self.rate.add(live)
