@@ -28,7 +28,7 @@ from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
-from aftui.tui.widgets.hint import Hint
+from aftui.tui.widgets.phrases import Phrases
 
 
 @pytest.fixture(autouse=True)
@@ -124,12 +124,12 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         assert http.first_ms is not None and http.last_ms is not None and http.last_ms - http.first_ms == 90_000
         assert (request.count, request.key.step, request.key.name) == (1, "fetch_metrics", "RequestError")
         assert text_of(view.table.get_cell(http.key.fingerprint, "state")).strip() == "never replayed"
-        detail = text_of(view.query_one(".detail", Static))
+        detail = view.query_one(".detail", Phrases).text.plain
         assert "fingerprint " + http.key.fingerprint in detail and "2 never replayed" in detail
         assert "sample Request failed with status code 50" in detail
         await pilot.press("enter")  # the group's errors
         await wait_for(pilot, lambda: table.display and len(table.rows) == 2 and app.focused is table.table)
-        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Hint)
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Phrases)
         assert "Group HTTPError: Request failed with status code" in hint.text.plain
         await pilot.press("escape")  # all errors again; the detail stays
         await wait_for(pilot, lambda: len(table.rows) == 3)
@@ -427,7 +427,7 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
         await pilot.press("g")
         view = app.screen.query_one(ErrorGroupsView)
         await wait_for(pilot, lambda: len(view.groups) == 1 and app.focused is view.table)
-        assert "1 replayed ok" in text_of(view.query_one(".detail", Static))
+        assert "1 replayed ok" in view.query_one(".detail", Phrases).text.plain
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
         assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
@@ -455,7 +455,7 @@ async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         table = await errors_tab(app, pilot, demo.order_workflow_id)
-        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Hint)
+        hint = app.screen.query_one(ErrorsTab).query_one(".hint", Phrases)
         await wait_for(pilot, lambda: "✖ replay states unknown: " in hint.text.plain, timeout=10)
         assert table.states == {} and replay_cell(table, table.rows[0].id or "") == ""
         await pilot.press("g")

@@ -15,8 +15,8 @@ from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.events import EventScreen
 from aftui.tui.screens.workflows import AddWorkflowScreen, KnownTable, WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.fields import Fields
-from aftui.tui.widgets.hint import Hint
 from aftui.tui.widgets.paged_table import Column, PagedTable
+from aftui.tui.widgets.phrases import Phrases
 
 FROM_SUBSCRIPTIONS = {
     "Validate and forward orders",
@@ -92,7 +92,7 @@ async def test_the_pane_discovers_the_demo_workflows_from_subscriptions(make_app
         assert triggers(table).render(orders).plain == "http"
         assert table.cell(orders.id, "triggers").plain == "http"  # drawn, not only known
         assert table.cell(orders.id, "active").plain == "yes"
-        note = app.query_one("#workflows .note", Hint).text.plain
+        note = app.query_one("#workflows .note", Phrases).text.plain
         assert "Found 4 new (4 in subscriptions)" in note
 
 
@@ -332,4 +332,6 @@ async def test_a_workflow_created_elsewhere_is_listed_and_one_gone_says_so(make_
         gone = next(r for r in table.rows if r.id == "p_gone1234")
         assert gone.title == "Deleted long ago" and gone.problem == "not found"
         assert table.cell("p_gone1234", "triggers").plain == "✖ not found"
-        assert "Could not read 1 workflow (p_gone1234: not found" in app.query_one("#workflows .note", Hint).text.plain
+        assert (
+            "Could not read 1 workflow (p_gone1234: not found" in app.query_one("#workflows .note", Phrases).text.plain
+        )

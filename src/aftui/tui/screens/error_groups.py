@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from ...api.models import EventSummary
 from ...fingerprint import ErrorGroup, group_errors
@@ -30,7 +30,7 @@ from ...replay.who import replayed_words
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
-from ..widgets.hint import Hint
+from ..widgets.phrases import Phrases
 from .replay_errors import ErrorsTable, shown
 
 ERRORS_HINT = (
@@ -104,7 +104,7 @@ class ErrorGroupsView(Vertical):
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         _add_columns(table, None)
         yield table
-        yield Static(classes="detail")
+        yield Phrases(classes="detail")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit_failure)  # once laid out: the table's width is known then
@@ -165,7 +165,7 @@ class ErrorGroupsView(Vertical):
         self._detail()
 
     def _detail(self) -> None:
-        detail = self.query_one(".detail", Static)
+        detail = self.query_one(".detail", Phrases)
         group = self.current
         if group is None:
             what = "no errors yet" if self.errors.pager.done else "loading errors…"
@@ -190,7 +190,7 @@ class ErrorGroupsView(Vertical):
             ("\nsample ", "dim"),
             visible(group.sample, 300),
         )
-        text.no_wrap, text.overflow = False, "fold"
+        text.overflow = "fold"
         detail.update(text)
 
     @on(DataTable.RowSelected)
@@ -237,7 +237,7 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         self.groups = ErrorGroupsView(errors)
 
     def compose(self) -> ComposeResult:
-        yield Hint(ERRORS_HINT, classes="hint")
+        yield Phrases(ERRORS_HINT, classes="hint")
         yield self.errors
         yield self.groups
 
@@ -246,7 +246,7 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         return bool(self.groups.display)
 
     def _hint(self) -> None:
-        hint = self.query_one(".hint", Hint)
+        hint = self.query_one(".hint", Phrases)
         errors = self.errors
         if self.grouped:
             text = Text(GROUPS_HINT)

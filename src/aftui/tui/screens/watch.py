@@ -19,7 +19,7 @@ from ...monitor import Target
 from ...text import visible
 from ..host import session_of
 from ..session import Session
-from ..widgets.hint import Hint
+from ..widgets.phrases import Phrases
 
 MAX_LISTED = 500  # sources offered; a workspace with more is watched by choosing from the first ones
 
@@ -57,7 +57,9 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Watch", style="bold"))
-            yield Hint("space checks · a: every source · enter watches what is checked · esc cancels", classes="hint")
+            yield Phrases(
+                "space checks · a: every source · enter watches what is checked · esc cancels", classes="hint"
+            )
             yield SelectionList[Target](*(option(t, True) for t in self.current))
 
     def on_mount(self) -> None:
@@ -84,7 +86,7 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
                 if len(offered) >= MAX_LISTED:
                     break
         except ApiError as error:
-            self.query_one(".hint", Hint).update(
+            self.query_one(".hint", Phrases).update(
                 Text.assemble(("Could not list the sources: ", "red"), visible(error.message, 200))
             )
         listing.add_options([option(t, False) for t in offered if t.key not in have])

@@ -42,9 +42,9 @@ from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
 from ..widgets.fields import Fields
-from ..widgets.hint import Hint
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
+from ..widgets.phrases import Phrases
 from .detail import DetailScreen
 from .error_groups import ErrorsTab
 from .events import EventScreen, event_columns, event_time
@@ -164,7 +164,7 @@ class WorkflowsPane(Guarded, Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Workflows"), classes="pane-title")
-        yield Hint(classes="note")
+        yield Phrases(classes="note")
         health: list[Column[KnownRow]] = health_columns(self, lambda r: r.id)
         yield KnownTable(self._fetch, known_columns(health), item_id=lambda r: r.id, noun="workflows")
 
@@ -271,7 +271,7 @@ class WorkflowsPane(Guarded, Pane):
             self.fill_details()
 
     def _update_note(self) -> None:
-        note = self.query_one(".note", Hint)
+        note = self.query_one(".note", Phrases)
         note.set_class(False, "problem")
         if self._discovering:
             note.update(Text("Looking for workflows in this workspace's subscriptions and errors…"))
@@ -589,7 +589,7 @@ class Listing(ScrollableContainer, can_focus=False):
         self.table = table
 
     def compose(self) -> ComposeResult:
-        yield Hint(self.hint, classes="hint")
+        yield Phrases(self.hint, classes="hint")
         yield self.table
 
 

@@ -1,4 +1,5 @@
-"""A line of what the keys do, its phrases joined by " · ", that wraps between phrases, not inside one.
+"""Text of phrases joined by " · " (what the keys do, a group's replay states), wrapped between phrases,
+not inside one.
 
 Rich wraps at any space: on 80 columns "space marks, R replays in bulk" came out as "space marks, R" and
 "replays in bulk" on the next line, which reads as two other things. A phrase longer than the line is still
@@ -19,7 +20,9 @@ def phrase_lines(text: Text, width: int) -> Text:
     the line, so that it reads as going on). Its own line breaks stay."""
     if width <= 0 or (text.cell_len <= width and "\n" not in text.plain) or SEPARATOR not in text.plain:
         return text
-    return Text("\n", end="").join(_phrase_line(line, width) for line in text.split("\n", allow_blank=True))
+    lines = Text("\n", end="").join(_phrase_line(line, width) for line in text.split("\n", allow_blank=True))
+    lines.overflow = text.overflow  # "fold": a long id in a sample is broken, not cut
+    return lines
 
 
 def _phrase_line(text: Text, width: int) -> Text:
@@ -41,10 +44,11 @@ def _phrase_line(text: Text, width: int) -> Text:
     return out
 
 
-class Hint(Widget):
-    """What a screen's keys do, as phrases joined by " · "; `update` to say something else."""
+class Phrases(Widget):
+    """Phrases joined by " · ", as tall as they need at its width; `update` to say something else. Its colour
+    is its place's (a hint's is muted)."""
 
-    DEFAULT_CSS = "Hint { height: auto; color: $text-muted; }"
+    DEFAULT_CSS = "Phrases { height: auto; }"
 
     def __init__(self, text: Text | str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from aftui.tui.widgets.hint import Hint, phrase_lines
+from aftui.tui.widgets.phrases import Phrases, phrase_lines
 
 HINT = "enter opens one · y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk · g groups"
 
@@ -34,15 +34,15 @@ def test_a_phrase_longer_than_the_line_stays_whole_on_its_own_for_words_to_wrap(
     assert lines == ["a phrase far longer than the line is ·", "then a short one"]
 
 
-class _HintApp(App[None]):
+class _PhrasesApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield Hint(HINT)
+        yield Phrases(HINT)
 
 
 async def test_the_widget_is_as_tall_as_its_phrases_need_at_its_width() -> None:
-    app = _HintApp()
+    app = _PhrasesApp()
     async with app.run_test(size=(60, 10)) as pilot:
-        hint = app.query_one(Hint)
+        hint = app.query_one(Phrases)
         await pilot.pause()
         assert hint.size.height == 2
         assert [hint.render_line(y).text.rstrip() for y in range(2)] == phrase_lines(Text(HINT), 60).plain.split("\n")
