@@ -170,6 +170,18 @@ async def test_at_80_columns_the_error_is_read_and_the_id_and_who_replayed_give_
         assert board.widths["replay"] == 14 and board.widths["step"] == 10
 
 
+async def test_s_sorts_by_the_columns_that_have_a_name_not_the_marks(make_app, emulator) -> None:
+    """The marks' column has no label: `s` sorted by it first, said "sorted by  ↓" and moved no row."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("s")
+        assert table.columns[table.sort_index or 0].key == "replay"
+        assert table.table.render_line(0).text.startswith("    Replay ↑")
+        assert await pilot.click(table.table, offset=(1, 0))  # the marks' label: nothing to sort by
+        assert table.columns[table.sort_index or 0].key == "replay"
+
+
 async def test_the_errors_tab_updates_by_itself_while_shown(make_app, emulator) -> None:
     demo = emulator.emulator.demo
     app = make_app()

@@ -29,9 +29,19 @@ def test_styles_and_the_hints_own_line_breaks_are_kept() -> None:
     assert styles == {"Group ": "bold", "✖ not updating": "red"}
 
 
-def test_a_phrase_longer_than_the_line_stays_whole_on_its_own_for_words_to_wrap() -> None:
-    lines = phrase_lines(Text("a phrase far longer than the line is · then a short one"), 20).plain.split("\n")
-    assert lines == ["a phrase far longer than the line is ·", "then a short one"]
+def test_a_phrase_longer_than_the_line_goes_by_its_words_and_keeps_its_dot_with_its_last_word() -> None:
+    text = Text("a phrase far longer than the line is · then a short one · end")
+    # Rich, left to wrap it, put "is" on the first line and the " ·" alone on the next.
+    assert phrase_lines(text, 20).plain.split("\n") == [
+        "a phrase far longer",
+        "than the line is ·",
+        "then a short one ·",
+        "end",
+    ]
+    assert phrase_lines(text, 35).plain.split("\n") == [
+        "a phrase far longer than the line",
+        "is · then a short one · end",
+    ]
 
 
 class _PhrasesApp(App[None]):

@@ -37,6 +37,10 @@ async def test_filter_narrows_loaded_rows_at_once(make_app) -> None:
         await pilot.press("slash", *"stripe")
         await wait_for(pilot, lambda: len(table.rows) == 2)
         assert {s.name for s in table.rows} == {"Stripe payments", "Stripe payments (EU)"}
+        await pilot.press("down")  # from the field to the rows it let through, as enter does
+        assert table.table.has_focus and table.query_one("#filter").display
+        await pilot.press("down")  # now the rows' own down
+        assert table.table.cursor_row == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(table.rows) == 26)
 

@@ -93,7 +93,7 @@ async def test_the_pane_discovers_the_demo_workflows_from_subscriptions(make_app
         assert table.cell(orders.id, "triggers").plain == "http"  # drawn, not only known
         assert table.cell(orders.id, "active").plain == "yes"
         note = app.query_one("#workflows .note", Phrases).text.plain
-        assert "Found 4 new (4 in subscriptions)" in note
+        assert "Found 4 new workflows (4 in subscriptions) · " in note
 
 
 async def test_a_workflow_is_added_by_id_and_the_cursor_lands_on_it(make_app, emulator) -> None:

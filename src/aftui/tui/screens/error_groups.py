@@ -38,7 +38,7 @@ ERRORS_HINT = (
     "space marks, R replays in bulk · g groups · l replay link"
 )
 GROUPS_HINT = (
-    "The same failures together (step, error, message with numbers, ids, quotes and times made alike), "
+    "The same failures together (step, error, message with numbers, ids, quotes and times made alike) · "
     "still failing first · enter lists a group's errors · R replays a group · g back to all errors"
 )
 

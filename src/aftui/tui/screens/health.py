@@ -83,6 +83,7 @@ class HealthPane(Pane):
         Binding("r", "refresh", "Refresh"),
         Binding("slash", "filter", "Filter"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("down", "to_rows", "To the rows", show=False),  # from the filter's field, as enter
     ]
     DEFAULT_CSS = """
     HealthPane > #health-filter { height: 3; }
@@ -167,7 +168,12 @@ class HealthPane(Pane):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":  # with nothing to clear, esc is not ours
             return any(box.display for box in self.query("#health-filter"))
+        if action == "to_rows":
+            return any(box.has_focus for box in self.query("#health-filter"))
         return super().check_action(action, parameters)
+
+    def action_to_rows(self) -> None:
+        self.table.focus()
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#health-filter", Input)

@@ -383,12 +383,13 @@ def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
     parts: list[Text] = []
     new = sum(counts.values())
     if not new and not failures:
-        parts.append(Text("Nothing new in subscriptions or $errors. "))
+        # Of workflows, not errors: "Nothing new in … $errors" above a list of failing workflows read as "no errors".
+        parts.append(Text("No other workflows found in subscriptions or $errors · "))
     if new:
         where = ", ".join(f"{n} in {'subscriptions' if k == 'subscription' else k}" for k, n in counts.items())
-        parts.append(Text(f"Found {new} new ({where}). "))
+        parts.append(Text(f"Found {new} new workflow{'s' if new != 1 else ''} ({where}) · "))
     for failure in failures:
-        parts.append(Text.assemble(("✖ Could not read ", "bold"), visible(failure, 200), ". "))
+        parts.append(Text.assemble(("✖ Could not read ", "bold"), visible(failure, 200), " · "))
     return Text.assemble(*parts)
 
 

@@ -127,6 +127,7 @@ class PagedTable(Vertical, Generic[T]):
         Binding("r", "refresh", "Refresh"),
         Binding("s", "sort", "Sort"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("down", "to_rows", "To the rows", show=False),  # from the filter's field, as enter
     ]
 
     DEFAULT_CSS = """
@@ -430,7 +431,8 @@ class PagedTable(Vertical, Generic[T]):
     @on(ListTable.HeaderSelected)
     def _header(self, event: ListTable.HeaderSelected) -> None:
         event.stop()
-        self._sort_by(event.column_index)
+        if _sortable_column(self.columns[event.column_index]):
+            self._sort_by(event.column_index)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -461,7 +463,12 @@ class PagedTable(Vertical, Generic[T]):
         if action == "clear_filter":
             # With nothing to clear, esc is not ours: it goes on to mean "back" (and the footer says so).
             return bool(self.filter_text) or self.has_class("filtering")
+        if action == "to_rows":
+            return self.screen.focused is self.query_one("#filter", Input)
         return True
+
+    def action_to_rows(self) -> None:
+        self.table.focus()
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)
@@ -480,7 +487,11 @@ class PagedTable(Vertical, Generic[T]):
             self._sort_by(self.sort_index)
             return
         start, hidden = 0 if self.sort_index is None else self.sort_index + 1, self.hidden
-        shown = (i for i in range(start, len(self.columns)) if self.columns[i].key not in hidden)
+        shown = (
+            i
+            for i in range(start, len(self.columns))
+            if self.columns[i].key not in hidden and _sortable_column(self.columns[i])
+        )
         self.sort_index, self.sort_reverse = next(shown, None), False
         self._rebuild()
 
@@ -530,6 +541,11 @@ def _fitted(columns: Sequence[Column[Any]], content: Mapping[str, int], room: in
             widths[column.key] -= given
             spare += given
     return widths, spare
+
+
+def _sortable_column(column: Column[Any]) -> bool:
+    """A column with a label: one without (the marks') says nothing the status line could name."""
+    return bool(column.label.strip())
 
 
 def _label_widths(columns: Sequence[Column[Any]]) -> dict[str, int]:

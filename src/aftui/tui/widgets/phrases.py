@@ -8,6 +8,7 @@ wrapped by words.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
@@ -26,22 +27,56 @@ def phrase_lines(text: Text, width: int) -> Text:
 
 
 def _phrase_line(text: Text, width: int) -> Text:
+    """One line of `text` laid out: phrases whole while they fit; a phrase longer than a line by its words,
+    its " ·" kept with its last word (Rich, left to it, had put a lone "·" on a line of its own)."""
     plain = text.plain
+    breaks: list[int] = []  # where a line starts, after the first
+    used = -1  # cells on the current line; -1: nothing on it yet
+    for start, end in _units(plain):
+        cells = cell_len(plain[start:end])
+        if used >= 0 and used + 1 + cells > width:
+            breaks.append(start)
+            used = -1
+        if used < 0:
+            used = cells
+            if cells > width and " " in plain[start:end]:  # too long alone: its words fill the line instead
+                used = _words_into(plain, start, end, width, breaks)
+        else:
+            used += 1 + cells
+    out = Text(style=text.style, end="")
+    for begin, finish in zip([0, *breaks], [*(b - 1 for b in breaks), len(plain)], strict=True):
+        if begin:
+            out.append("\n")
+        out.append_text(text[begin:finish])
+    return out
+
+
+def _units(plain: str) -> list[tuple[int, int]]:
+    """Each phrase's (start, end), the end with its " ·" but not the space after it."""
     starts = [0]
     at = plain.find(SEPARATOR)
     while at >= 0:
         starts.append(at + len(SEPARATOR))
         at = plain.find(SEPARATOR, at + len(SEPARATOR))
-    out = Text(style=text.style, end="")
-    line_start = 0
-    for index, start in enumerate(starts):
-        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(plain)  # with its " ·", not the space
-        if start > line_start and text[line_start:end].cell_len > width:
-            out.append_text(text[line_start : start - 1])
-            out.append("\n")
-            line_start = start
-    out.append_text(text[line_start:])
-    return out
+    return [(start, starts[i + 1] - 1 if i + 1 < len(starts) else len(plain)) for i, start in enumerate(starts)]
+
+
+def _words_into(plain: str, start: int, end: int, width: int, breaks: list[int]) -> int:
+    """Lay out plain[start:end] word by word (the last word with its " ·"), adding its line starts to
+    `breaks`; the cells left on its last line."""
+    used = -1
+    at = start
+    while at < end:
+        space = plain.find(" ", at, end)
+        word_end = end if space < 0 or plain[space:end] == " ·" else space
+        cells = cell_len(plain[at:word_end])
+        if used >= 0 and used + 1 + cells > width:
+            breaks.append(at)
+            used = cells
+        else:
+            used = cells if used < 0 else used + 1 + cells
+        at = word_end + 1
+    return used
 
 
 class Phrases(Widget):
