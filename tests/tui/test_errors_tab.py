@@ -291,6 +291,28 @@ async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
 # --- bulk replay with one fix ---------------------------------------------------------------------------
 
 
+async def test_an_errors_detail_says_what_its_replay_did_once_back_from_it(make_app, emulator) -> None:
+    """Replayed from its own detail, the error said "never replayed" there, with `r` too, while the list behind
+    said "failed again": the detail reads its replays again while it is shown, and at once when it is back."""
+    post_orders(emulator, "ord_detail1")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("#overview")))
+        detail = app.screen
+        assert "never replayed" in text_of(detail.query_one("#overview", Static))
+        await pilot.press("y")  # as it was: it fails again
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.plan is not None, timeout=10)
+        replay = app.screen
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: replay.result is not None, timeout=20)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is detail)
+        await wait_for(pilot, lambda: "✖ failed again" in text_of(detail.query_one("#overview", Static)), timeout=10)
+        assert table.states[detail.ident].replays
+
+
 async def marked_bulk(app, pilot, table: ErrorsTable, n: int) -> BulkReplayScreen:
     for _ in range(n):
         await pilot.press("space")

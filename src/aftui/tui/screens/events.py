@@ -93,7 +93,7 @@ class EventScreen(DetailScreen):
         return full
 
     def tabs(self) -> list[tuple[str, Widget]]:
-        return [("Overview", Fields(self.overview_rows()))]
+        return [("Overview", Fields(self.overview_rows(), id="overview"))]
 
     def overview_rows(self) -> list[tuple[str, Any]]:
         event: EventSummary = self.record

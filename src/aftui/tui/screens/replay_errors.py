@@ -38,12 +38,14 @@ from ...replay.who import sent_by
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
+from ..widgets.fields import Fields
 from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
 from .events import EventScreen, event_time
 from .replay import open_bulk_replay, open_replay
 from .replay_journal import ReplayJournal
 
 LIVE_S = 3.0  # how often a shown Errors tab asks for new errors
+STATE_S = 1.0  # how often an error's detail reads its replays again: the answer to "is it fixed?"
 MAX_LIVE = 1000  # errors the tab keeps as they come in (the service keeps 100)
 
 STATE_CELLS: dict[str, tuple[str, str]] = {
@@ -423,6 +425,25 @@ class ErrorEventScreen(EventScreen):
         super().__init__(*args, errors=True, **kwargs)
         self.state = state
         self.listing = listing  # the list it was opened from: where the linked error is looked up
+
+    def on_mount(self) -> None:  # the detail's own on_mount (the load) runs as well
+        self.set_interval(STATE_S, self._follow_state)
+
+    def on_screen_resume(self) -> None:
+        self._follow_state()  # back from a replay of it: its outcome, or "pending", at once
+
+    def _follow_state(self) -> None:
+        """Its replays as the journal has them now. They were read once, when it opened: back from replaying
+        it, the detail said "never replayed" while the list behind it said "replayed ok"."""
+        listing = self.listing
+        if listing is None or self.app.screen is not self:
+            return
+        state = listing.states.get(self.ident)
+        if state is not None and state != self.state:
+            self.state = state
+            for fields in self.query("#overview").results(Fields):
+                fields.set_rows(self.overview_rows())
+        listing.read_states()  # its list is not shown: it reads them for this screen, seen on the next call
 
     def action_linked(self) -> None:
         """Open the error this one is a replay of, or the one its replay became."""
