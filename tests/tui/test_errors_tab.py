@@ -425,6 +425,9 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
             "✔ succeeded",
         ]
         assert summary(screen).startswith("Done: 2 succeeded · 1 refused")
+        await wait_for(pilot, lambda: not screen.running)
+        offered = {active.binding.action for active in screen.active_bindings.values()}
+        assert offered.isdisjoint({"start", "stop", "dry_run", "fix"}), offered  # done: they only refused
         first = screen.events[0].id
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.query(ErrorsTable) and table.marked == {first}, timeout=10)

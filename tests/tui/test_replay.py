@@ -120,10 +120,15 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
         editor.text = json.dumps(
             {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de", "customer_email": "fixed@shop.example"}
         )
+        sent = json.loads(editor.text)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen and screen.result is not None, timeout=15)
         shown = outcome(app)
         assert "✔ succeeded" in shown and "sent with the edited payload" in shown
+        plan = text_of(screen.query_one("#plan", Static))  # the plan says what went, not the original's size
+        edited_size = len(json.dumps(sent, separators=(",", ":")).encode())
+        assert f"body {edited_size} bytes, as you edited it" in plan, plan
+        assert "the original as it was" not in plan
         assert "ValidationError: Missing required field: customer_email" in text_of(
             screen.query_one("#error", Static)
         )  # the original beside it
@@ -233,6 +238,9 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert screen.result is None and not screen.running
+        offered = {active.binding.action for active in screen.active_bindings.values() if active.enabled}
+        assert "replay" not in offered and "edit" not in offered  # the footer offers only what can be done
+        assert {"copy", "export"} <= offered
 
 
 async def test_copy_and_export_of_the_error(make_app, emulator) -> None:

@@ -38,6 +38,7 @@ from ...replay import (
     BulkSummary,
     Planner,
     ReplayPlan,
+    ReplayRequest,
     ReplayResult,
     full_errors,
     replay_one,
@@ -99,8 +100,9 @@ def outcome_text(result: ReplayResult) -> Text:
     return text
 
 
-def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
-    """What will be sent where, or why nothing can be."""
+def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None = None) -> Text:
+    """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
+    whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload")."""
     request = plan.request
     if request is None:
         return Text.assemble(
@@ -119,7 +121,10 @@ def plan_text(plan: ReplayPlan, *, read_only: bool) -> Text:
                 ("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")
             )
         )
-    text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
+    if edited is not None:
+        text.append_text(Text.assemble(("\nbody ", "dim"), f"{edited.size():,} bytes, as you edited it"))
+    else:
+        text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
     if read_only:
@@ -154,6 +159,7 @@ class ReplayScreen(Screen[None]):
         self.plan: ReplayPlan | None = None
         self.result: ReplayResult | None = None
         self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
+        self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
         self.journal: ReplayJournal | None = None
@@ -253,7 +259,10 @@ class ReplayScreen(Screen[None]):
         plan = self.plan
         if plan is None:
             return
-        self.query_one("#plan", Static).update(plan_text(plan, read_only=self.session.read_only))
+        self.query_one("#plan", Static).update(
+            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited)
+        )
+        self.refresh_bindings()
 
     def _show_outcome(self, text: Text) -> None:
         self.query_one("#outcome", Static).update(text)
@@ -300,6 +309,15 @@ class ReplayScreen(Screen[None]):
             self.app.call_from_thread(self._show_outcome, text)
 
     # --- actions ----------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Send and edit are left out of the footer where they can only refuse (an error a timer started, a
+        read-only profile) and dimmed until the plan is made or while a replay is on its way."""
+        if action not in ("replay", "edit"):
+            return True
+        if self.plan is not None and (not self.plan.replayable or self.session.read_only):
+            return False
+        return None if self.plan is None or self.running else True
 
     def _refusal(self) -> str | None:
         """Why a replay cannot be sent now, or None."""
@@ -357,6 +375,8 @@ class ReplayScreen(Screen[None]):
         plan = self.plan
         assert plan is not None and plan.request is not None
         self.running = True
+        self.sent_edited = plan.request.with_body(body) if edited else None
+        self._show_plan()
         self._show_outcome(
             Text.assemble(
                 ("Sending ", "bold"),
@@ -385,6 +405,7 @@ class ReplayScreen(Screen[None]):
             return
         finally:
             self.running = False
+            self.refresh_bindings()
         self.result = result
         text = outcome_text(result)
         if journal.problem:

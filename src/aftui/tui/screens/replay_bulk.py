@@ -295,6 +295,15 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
     # --- the fix -------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers what can be done now: stop while the run is on; the fix, the dry run and the
+        run before it (dimmed while it runs), not once it is done (they only refused then)."""
+        if action == "stop":
+            return self.running
+        if action in ("start", "dry_run", "fix"):
+            return False if self.summary is not None else (None if self.running else True)
+        return True
+
     def action_fix(self) -> None:
         if self.running or self.summary is not None:
             return
@@ -480,6 +489,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     @work(group="bulk-run", exclusive=True, exit_on_error=False)
     async def _run(self) -> None:
         self.running = True
+        self.refresh_bindings()
         self.query_one("#fix", Input).disabled = True
         self.stop_event.clear()
         bar = self.query_one(ProgressBar)
@@ -505,6 +515,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return
         finally:
             self.running = False
+            self.refresh_bindings()
         self._say(self._summary_text(self.summary))
 
     def _progress(self, index: int, summary: BulkSummary, result: ReplayResult | None) -> None:
