@@ -21,7 +21,7 @@ from .app import AftuiApp
 from .choices import saved_choices
 from .collector import start_kept
 from .paste import use_paste_parser
-from .session import TUI_RETRY, Session, open_session
+from .session import JOURNAL_NAME, KNOWN_NAME, TUI_RETRY, Session, open_session
 
 if TYPE_CHECKING:
     from ..emulator.child import EmulatorProcess
@@ -115,4 +115,15 @@ def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Sess
     client = Client(
         base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY
     )
-    return open_session(client, "demo", demo_data=data or data_dir() / "demo")
+    if data is None:
+        data = data_dir() / "demo"
+        forget_last_demo(data)
+    return open_session(client, "demo", demo_data=data)
+
+
+def forget_last_demo(folder: Path) -> None:
+    """Each demo is a new emulator, whose events and errors have new ids: the last demo's journal counted its
+    errors again beside the new ones (Health said 29 where the Errors tab listed 12), and the workflows it
+    remembered may be gone. Its journal (with the replays) and remembered workflows go; the UI's choices stay."""
+    for name in (JOURNAL_NAME, f"{JOURNAL_NAME}-wal", f"{JOURNAL_NAME}-shm", KNOWN_NAME):
+        (folder / name).unlink(missing_ok=True)
