@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...text import visible
+from ...text import clip, safe_json, visible
 from ..messages import ViewValue
 
 MAX_CHILDREN = 200
@@ -34,7 +34,9 @@ def dumps(data: Any, *, indent: int | None = 2) -> str:
 
 def scalar(value: Any) -> Text:
     if isinstance(value, str):
-        return Text(json.dumps(visible(value, MAX_STRING), ensure_ascii=False), style="green")
+        # JSON's own escapes (a stack's line breaks read \n, as the JSON says), and the invisible characters JSON
+        # leaves raw as \u escapes: `visible` first had its \n escaped again by the JSON, which showed \\n.
+        return Text(safe_json(clip(value, MAX_STRING), indent=None), style="green")
     if isinstance(value, bool) or value is None:
         return Text(json.dumps(value), style="yellow")
     if isinstance(value, (int, float)):

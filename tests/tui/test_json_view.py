@@ -1,0 +1,21 @@
+"""How the JSON tree writes a value: as the JSON says it, with nothing a terminal would act on."""
+
+from __future__ import annotations
+
+from aftui.tui.widgets.json_view import MAX_STRING, scalar
+
+
+def test_a_string_reads_as_its_json_with_line_breaks_as_one_escape() -> None:
+    # A stack's line breaks were made visible first and then escaped again by the JSON: "\\n" on screen.
+    assert scalar("Missing customer_email\n    at Object.run").plain == '"Missing customer_email\\n    at Object.run"'
+    assert scalar('say "hi"\t').plain == '"say \\"hi\\"\\t"'
+
+
+def test_what_json_leaves_raw_and_a_terminal_would_act_on_is_an_escape() -> None:
+    shown = scalar("\x1b[31mRED \u202eevil \x9b zero\u200bwidth").plain
+    assert shown == '"\\u001b[31mRED \\u202eevil \\u009b zero\\u200bwidth"'
+
+
+def test_a_huge_string_is_cut() -> None:
+    shown = scalar("x" * (MAX_STRING * 10)).plain
+    assert len(shown) == MAX_STRING + 2 and shown.endswith('…"')
