@@ -287,17 +287,17 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         assert ours.message == f"{FLAKY}: PartnerTimeoutError: partner API timed out (20% of runs fail)"
         assert ours.title == "New error"
         assert app.alert_count == len(told(app)) == 1
-        assert f"{app.alert_count} new error" in text_of(app.screen.query_one(StatusHeader))
+        assert f"✖ {app.alert_count} alert · press 0" in text_of(app.screen.query_one(StatusHeader))
         assert "press 0" in text_of(app.screen.query_one(StatusHeader))
         assert bool(rang) is bell
         # A detail pushed now has the count in its header too.
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
-        assert "new error" in text_of(app.screen.query_one(StatusHeader))
+        assert "1 alert" in text_of(app.screen.query_one(StatusHeader))
         await pilot.press("escape")
         await pilot.press("0")  # Health shown: the count is read
         await wait_for(pilot, lambda: app.alert_count == 0)
-        assert "new error" not in text_of(app.screen.query_one(StatusHeader))
+        assert "alert" not in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_a_known_failure_again_is_no_alert(make_app, emulator) -> None:

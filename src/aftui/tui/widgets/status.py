@@ -11,7 +11,7 @@ from ..host import host
 
 
 class StatusHeader(Static):
-    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  ✖ 2 new errors  READ-ONLY  URL`"""
+    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  ✖ 2 alerts  READ-ONLY  URL`"""
 
     DEFAULT_CSS = """
     StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -61,7 +61,8 @@ class StatusHeader(Static):
         text.append(f"{dot} {self.connection}", style=style)
         if self.alerts:
             # "(0)" read as a count of something; the key to see them is said in words (it works from any view).
-            text.append(f"  ✖ {self.alerts} new error{'s' * (self.alerts != 1)} · press 0 ", style="bold white on red")
+            # "alerts", as the notifications title them: a spike of a known error is no "new error".
+            text.append(f"  ✖ {self.alerts} alert{'s' * (self.alerts != 1)} · press 0 ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
         if self.where:
