@@ -338,6 +338,8 @@ async def test_enter_opens_the_newest_error_and_v_shows_its_stack_to_search(make
         assert area.selected_text == "executeComponent"
         await pilot.press("w")
         assert not area.soft_wrap
+        offered = {active.binding.action for active in app.screen.active_bindings.values()}
+        assert "copy" in offered and offered.isdisjoint({"cut", "paste", "undo", "delete_line"})  # it only reads
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen))
 

@@ -24,12 +24,13 @@ from textual import on
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.widgets import Input, Static, TextArea
 from textual.widgets.text_area import Selection
 
 from ...files import write_private
 from ...text import visible
 from ..focus import focus_now
+from ..widgets.footer import KeyFooter
 from ..widgets.json_view import dumps
 from ..widgets.status import StatusHeader
 
@@ -49,6 +50,20 @@ def shown_text(value: str) -> str:
 def as_text(value: object) -> str:
     """What a value reads as: a string as it is, anything else as its JSON text."""
     return value if isinstance(value, str) else dumps(value)
+
+
+# What a TextArea binds to change its text: nothing a viewer does, so neither its footer nor `?` offers them.
+EDITING = frozenset(
+    {"cut", "paste", "undo", "redo", "delete_left", "delete_right", "delete_line", "delete_word_left"}
+    | {"delete_word_right", "delete_to_start_of_line", "delete_to_end_of_line_or_delete_line"}
+)
+
+
+class ReadOnlyArea(TextArea):
+    """A TextArea to read: `?` listed Cut, Paste, Undo and Delete line first, above the viewer's own keys."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.read_only and action in EDITING)
 
 
 class ValueScreen(Screen[None]):
@@ -83,11 +98,11 @@ class ValueScreen(Screen[None]):
         box = Input(placeholder="search (enter finds, esc closes)", id="value-query")
         box.display = False  # shown by `/`, set here and there rather than by a class: focus follows at once
         yield box
-        area = TextArea(self.shown, read_only=True, soft_wrap=True, show_line_numbers=True, id="value-text")
+        area = ReadOnlyArea(self.shown, read_only=True, soft_wrap=True, show_line_numbers=True, id="value-text")
         area.cursor_blink = False
         yield area
         yield Static(id="value-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
