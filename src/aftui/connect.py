@@ -71,6 +71,11 @@ class EndUser(BaseModel):
         return sum(1 for a in self.accounts if a.dead)
 
     @property
+    def failing(self) -> int:
+        """Neither healthy nor dead: its test request fails, and the account is still there to be fixed."""
+        return sum(1 for a in self.accounts if not a.healthy and not a.dead)
+
+    @property
     def apps(self) -> list[str]:
         return sorted(
             {(a.app.name or a.app.name_slug or a.app.id) for a in self.accounts if a.app is not None}, key=str.lower

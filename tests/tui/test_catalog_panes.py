@@ -225,7 +225,11 @@ async def test_connect_lists_end_users_and_e_switches_the_environment(make_app) 
         assert isinstance(app.query_one("#connect"), ConnectPane)
         assert len(table.rows) == 46 and "46 of 46" in status_of(table)
         first = table.rows[0]
-        assert first.count == len(first.accounts) and first.healthy + first.dead <= first.count
+        assert first.count == len(first.accounts)
+        # Each account is counted once: healthy, failing (neither healthy nor dead) or dead.
+        assert all(u.count == u.healthy + u.failing + u.dead for u in table.rows)
+        failing = next(u for u in table.rows if u.failing)
+        assert table.cell(failing.external_id, "failing").plain == str(failing.failing)
         project = app.query_one("#connect #project")
         await wait_for(pilot, lambda: "Acme Customer Portal" in text_of(project.content))
         assert "production" in text_of(project.content) and "46 end users" in text_of(project.content)

@@ -54,7 +54,8 @@ def end_user_columns() -> list[Column[EndUser]]:
             width=24,
         ),
         Column("accounts", "Accts", lambda u: Text(str(u.count)), sort=lambda u: u.count, width=5),
-        Column("healthy", "Healthy", lambda u: _count(u.healthy, "green"), sort=lambda u: u.healthy, width=7),
+        # What is wrong, counted: with only Healthy and Dead, "2 1 0" left an account unaccounted for.
+        Column("failing", "Failing", lambda u: _count(u.failing, "yellow"), sort=lambda u: u.failing, width=7),
         Column("dead", "Dead", lambda u: _count(u.dead, "bold red"), sort=lambda u: u.dead, width=4),
         Column("apps", "Apps", lambda u: plain(", ".join(u.apps), 120)),
     ]
@@ -213,6 +214,7 @@ class EndUserScreen(Guarded, DetailScreen):
                 ("Environment", self.session.environment),
                 ("Accounts", str(user.count)),
                 ("Healthy", str(user.healthy)),
+                ("Failing", f"{user.failing} (not healthy, not dead)"),
                 ("Dead", str(user.dead)),
                 ("Apps", ", ".join(user.apps)),
             ]
