@@ -26,6 +26,7 @@ from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
 from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.json_view import JsonView
+from aftui.tui.widgets.phrases import Phrases
 from aftui.tui.widgets.status import StatusHeader
 
 ORDERS = "Validate and forward orders"
@@ -115,7 +116,7 @@ async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_
         await wait_for(pilot, lambda: pane.filter_text == "ORDER")
         assert pane.rows and all("order" in r.subject.label.lower() for r in pane.rows) and len(pane.rows) < every
         assert pane.rows[0].subject.label == ORDERS  # still what needs attention first
-        assert f"{len(pane.rows)} match “ORDER”" in text_of(pane.query_one("#health-note", Static))
+        assert f"{len(pane.rows)} match “ORDER”" in pane.query_one("#health-note", Phrases).text.plain
         await pilot.press("down")  # to the rows it let through
         assert pane.table.has_focus
         await pilot.press("slash", "end", *"zzz")  # back in the field (its text selected: end keeps it)

@@ -24,6 +24,7 @@ from ..focus import focus_now
 from ..host import host
 from ..widgets.board import PADDING, Board, BoardColumn
 from ..widgets.pane import Pane
+from ..widgets.phrases import Phrases
 
 STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS = [
@@ -96,7 +97,8 @@ class HealthPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Health: what is failing, since when"), classes="pane-title")
-        yield Static(Text("Reading the journal and the feeds…", style="dim"), id="health-note")
+        # Phrases: on 80 columns the note wraps between its phrases, where it cut "enter: errors/events" off.
+        yield Phrases(Text("Reading the journal and the feeds…", style="dim"), id="health-note")
         yield Board(COLUMNS, id="health-table")
         yield Static(id="health-detail")
 
@@ -221,7 +223,7 @@ class HealthPane(Pane):
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
-        self.query_one("#health-note", Static).update(text)
+        self.query_one("#health-note", Phrases).update(text)
 
     @on(Board.RowHighlighted, "#health-table")
     def _highlighted(self) -> None:
