@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import threading
@@ -152,6 +153,32 @@ async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_be
             assert str(pane.table.row(0)[3]) == "…"
         finally:
             reading.set()
+
+
+async def test_workflows_not_remembered_yet_are_drawn_under_their_ids_and_named_after_the_first_paint(
+    make_app, emulator
+) -> None:
+    """A first start remembers no workflow: the board waited for GET /workflows/{id} of each (and pydantic's
+    import) before it drew a row. Now the rows come at once, the workflows under their ids, named after."""
+    naming = asyncio.Event()
+    app = health_app(make_app)
+    assert not app.session.known.in_workspace(app.session.org_id or "")  # a first start: nothing remembered
+    real_get = app.session.client.get_workflow
+
+    async def held_get(workflow_id: str) -> Any:
+        await naming.wait()
+        return await real_get(workflow_id)
+
+    app.session.client.get_workflow = held_get  # type: ignore[method-assign]
+    orders = emulator.emulator.demo.order_workflow_id
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query(HealthPane)), timeout=10)
+        pane = app.query_one(HealthPane)
+        await wait_for(pilot, lambda: any(r.subject.id == orders for r in pane.rows), timeout=10)
+        row = next(r for r in pane.rows if r.subject.id == orders)
+        assert row.subject.label == orders and any(r.subject.name == "Order webhooks" for r in pane.rows)
+        naming.set()
+        await wait_for(pilot, lambda: any(r.subject.label == ORDERS for r in pane.rows), timeout=10)
 
 
 async def test_the_first_screen_is_drawn_while_the_journal_opens_and_counted_once_it_is_open(

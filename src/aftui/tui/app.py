@@ -636,11 +636,12 @@ class AftuiApp(App[None]):
             if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
                 self.report(error)
             return
-        subjects = await _named(session, found)
         if not health.started:
             # The list first, counts to follow: the rows are drawn before the journal is read and before the
-            # feeds start, whose streams and backfill would otherwise compete with the first paint.
-            health.know(subjects)
+            # feeds start, whose streams and backfill would otherwise compete with the first paint. A workflow
+            # not remembered yet shows its id until its name comes (`_named`, after the paint: its GET and
+            # pydantic's import had held the first screen of a first start up by 100 ms).
+            health.know(found)
             self._show_health()
             await self._pane_built.wait()  # listed before the first pane was up (`_start`): it draws them
             self._show_health()  # told while being mounted and not yet shown, it had drawn nothing
@@ -648,6 +649,7 @@ class AftuiApp(App[None]):
             self.call_after_refresh(painted.set)
             await painted.wait()
             self._health_painted.set()
+        subjects = await _named(session, found)
         history = None
         if not health.started:
             await asyncio.to_thread(health.feeds.take_journal)  # opened once the rows are drawn: waited for here
