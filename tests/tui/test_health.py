@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual import events
 from textual.widgets import Static, TextArea
-from tui_helpers import control, wait_for
+from tui_helpers import control, inject, wait_for
 
 from aftui.config import UiChoices
 from aftui.emulator.server import ServerHandle
@@ -54,10 +54,13 @@ def health_app(make_app: Any, **kwargs: Any) -> AftuiApp:
 
 
 async def ready(pilot: Any) -> HealthPane:
-    """The Health pane, once every feed has answered and the board shows the demo's failing workflow."""
+    """The Health pane, once every feed has answered, its figures are shown and it shows the demo's failing
+    workflow."""
     app = pilot.app
     await wait_for(
-        pilot, lambda: bool(app.query(HealthPane)) and app.health is not None and app.health.live, timeout=20
+        pilot,
+        lambda: bool(app.query(HealthPane)) and app.health is not None and app.health.live and app.health.counted,
+        timeout=20,
     )
     pane = app.query_one(HealthPane)
     await wait_for(pilot, lambda: bool(pane.rows) and pane.rows[0].errors_24h > 0, timeout=10)
@@ -179,6 +182,27 @@ async def test_workflows_not_remembered_yet_are_drawn_under_their_ids_and_named_
         assert row.subject.label == orders and any(r.subject.name == "Order webhooks" for r in pane.rows)
         naming.set()
         await wait_for(pilot, lambda: any(r.subject.label == ORDERS for r in pane.rows), timeout=10)
+
+
+async def test_with_no_history_the_figures_wait_for_every_feed_to_answer_before_saying_healthy(
+    make_app, emulator
+) -> None:
+    """A first start, and every demo, has no journal history: the board said "nothing failed in the last hour"
+    with 0 errors for a failing workflow until its $errors poll answered. It counts ("…") until then."""
+    orders = emulator.emulator.demo.order_workflow_id
+    inject(emulator, {"path": f"/v1/workflows/{orders}/$errors", "method": "GET", "delay": 2.5, "count": 1})
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.health is not None and app.health.started, timeout=10)
+        pane = app.query_one(HealthPane)
+        await pilot.pause(1.5)  # the other feeds have answered, and the board has taken what they brought
+        row = next(index for index, r in enumerate(pane.rows) if r.subject.id == orders)
+        assert str(pane.table.row(row)[3]) == "…"
+        assert "nothing failed" not in pane.query_one("#health-note", Phrases).text.plain
+        pane = await ready(pilot)
+        assert pane.rows[0].subject.id == orders
+        await wait_for(pilot, lambda: "failing" in pane.query_one("#health-note", Phrases).text.plain)
+        assert str(pane.table.row(0)[4]) == str(pane.rows[0].errors_24h)
 
 
 async def test_the_first_screen_is_drawn_while_the_journal_opens_and_counted_once_it_is_open(

@@ -155,6 +155,9 @@ async def test_a_key_revoked_mid_session_leads_to_the_profile_screen(
     app = run.make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         table = await sources_loaded(app, pilot)
+        # Health names the workflows it found after its first paint: a GET of those, once the key is revoked,
+        # would open the profile screen before `r` does (and `r` be typed into it).
+        await wait_for(pilot, lambda: app.health is not None and app.health.started)
         revoked = httpx.post(
             f"{emulator.root_url}/_emulator/users/{emulator.emulator.demo.user_id}/revoke_key",
             headers={"Authorization": f"Bearer {info['api_key']}"},

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
 MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the overlap with load_history)
+COUNTED_AFTER_S = 10.0  # the board shows its figures this long after the start even if a feed has not answered
 
 
 def targets_of(subject: Subject) -> list[Target]:
@@ -84,6 +85,11 @@ class HealthWatch:
         self._poll_interval_s = poll_interval_s
         self._names: dict[str, str] = {}
         self.started = False
+        # The figures can be read: see `take`. Before, a 0 would say healthy while the feeds were still bringing
+        # what the service kept (a first start, every demo: no journal history yet).
+        self.counted = False
+        self._answered = False  # every feed had answered at the last take
+        self._started_ms = 0
         self._pending: deque[Record] = deque()  # taken from the feeds, not yet on the board (take's limit)
         self.states: dict[str, StreamState] = {}  # each feed's state at the last take, by target key
 
@@ -120,7 +126,8 @@ class HealthWatch:
         if history is not None:
             self._apply(history)
         self.monitor.watch([t for s in subjects for t in targets_of(s)])
-        self.started = True
+        if not self.started:
+            self.started, self._started_ms = True, self.now_ms()
 
     def _apply(self, history: History) -> None:
         for subject_id, errors in history.errors.items():
@@ -161,7 +168,21 @@ class HealthWatch:
         for subject_id, events in counted.items():
             self.board.add_events(subject_id, events)
         self.board.prune(self.now_ms())
+        self._count_when_answered()
         return alerts
+
+    def _count_when_answered(self) -> None:
+        """Counted from the take after every feed had answered (what it kept came before its answer, and reaches
+        the tap within the hand-over's 50 ms), once nothing waits; or COUNTED_AFTER_S after the start, whatever
+        a feed that never answers keeps back."""
+        if self.counted:
+            return
+        answered = self._tap is not None and all(
+            key in self.states and self.states[key].phase != "connecting" for key in (t.key for t in self._tap.targets)
+        )
+        late = self.now_ms() - self._started_ms >= COUNTED_AFTER_S * 1000
+        self.counted = late or (self._answered and not self._pending)
+        self._answered = answered
 
     @property
     def behind(self) -> bool:

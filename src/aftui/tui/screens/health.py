@@ -144,8 +144,8 @@ class HealthPane(Pane):
         now = self.now_ms()
         rows = health.board.rows(now)
         shown = [r for r in rows if self._matches(r)] if self.filter_text else rows
-        self._show(shown, now, counting=not health.started)
-        self._note(rows, health.started)
+        self._show(shown, now, counting=not health.counted)
+        self._note(rows, health.counted)
         said = visible(self.filter_text, 40)
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
         self._detail()
@@ -210,8 +210,8 @@ class HealthPane(Pane):
             table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
 
-    def _note(self, rows: list[HealthRow], started: bool) -> None:
-        if not started:
+    def _note(self, rows: list[HealthRow], counted: bool) -> None:
+        if not counted:
             return
         failing = sum(1 for r in rows if r.state == "failing")
         workflows = sum(1 for r in rows if r.subject.kind == "workflow")
@@ -238,7 +238,7 @@ class HealthPane(Pane):
         row = self.current()
         text = Text()
         health = host(self).health
-        if health is None or not health.started:
+        if health is None or not health.counted:
             pass  # still counting: "no error" would be a guess
         elif row is not None and row.last_error_ms is not None:
             text.append(f"Last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
