@@ -287,17 +287,24 @@ def hits(app) -> str:
     return "\n".join([texts[options.highlighted], *texts])
 
 
-def test_each_demo_starts_with_an_empty_journal(emulator: ServerHandle) -> None:
+def test_each_demo_starts_with_an_empty_journal(config_file: Path, emulator: ServerHandle) -> None:
     """A demo is a new emulator, with new ids: the last demo's journal counted its errors a second time beside
-    the new ones. Its remembered workflows (the seed's, the same each time) stay, as do the UI's choices."""
+    the new ones. It is begun afresh as it opens; the remembered workflows (the seed's, the same each time)
+    stay, as do the UI's choices. (`config_file`: the data dir is the test's own, not the user's.)"""
     from aftui.config import data_dir
 
     folder = data_dir() / "demo"
+    assert folder.is_relative_to(config_file.parent.parent)
     folder.mkdir(parents=True, exist_ok=True)
-    left = ["journal.sqlite3", "journal.sqlite3-wal", "journal.sqlite3-shm"]
+    left = ["journal.sqlite3", "journal.sqlite3-wal", "journal.sqlite3-shm", "journal.sqlite3-journal"]
     for name in [*left, "known_workflows.json", "other.txt"]:
         (folder / name).write_text("from the last demo")
     session = run.demo_session(emulator.base_url, emulator.emulator.describe())
     assert session.data == folder
-    kept = {p.name for p in folder.iterdir()}
-    assert kept.isdisjoint(left) and {"known_workflows.json", "other.txt"} <= kept
+    session.start_journal()
+    try:
+        assert session.opened_journal.writer is not None  # a new journal, not the last one moved aside
+    finally:
+        session.close_journal()
+    old = {p.name for p in folder.iterdir() if p.is_file() and b"from the last demo" in p.read_bytes()}
+    assert old == {"known_workflows.json", "other.txt"}

@@ -21,7 +21,7 @@ from .app import AftuiApp
 from .choices import saved_choices
 from .collector import start_kept
 from .paste import use_paste_parser
-from .session import JOURNAL_NAME, TUI_RETRY, Session, open_session
+from .session import TUI_RETRY, Session, open_session
 
 if TYPE_CHECKING:
     from ..emulator.child import EmulatorProcess
@@ -115,16 +115,8 @@ def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Sess
     client = Client(
         base_url, api_key=info["api_key"], org_id=info["org_id"], project_id=info["project_id"], retry=TUI_RETRY
     )
-    if data is None:
-        data = data_dir() / "demo"
-        forget_last_demo(data)
-    return open_session(client, "demo", demo_data=data)
-
-
-def forget_last_demo(folder: Path) -> None:
-    """Each demo is a new emulator, whose events and errors have new ids: the last demo's journal counted its
-    errors again beside the new ones (Health said 29 where the Errors tab listed 12). Its journal (with the
-    replays) goes. The workflows it remembered stay: the demo's come from the seed, the same each time, and
-    with them Health has their names without asking the service for each."""
-    for name in (JOURNAL_NAME, f"{JOURNAL_NAME}-wal", f"{JOURNAL_NAME}-shm"):
-        (folder / name).unlink(missing_ok=True)
+    # The user's demo folder: each demo is a new emulator, whose events and errors have new ids, and the last
+    # demo's journal counted its errors again beside the new ones (Health said 29 where the Errors tab listed
+    # 12). Its journal (with the replays) is begun afresh as it opens; the workflows it remembered stay (the
+    # seed's, the same each time: Health has their names without asking the service for each).
+    return open_session(client, "demo", demo_data=data or data_dir() / "demo", journal_afresh=data is None)

@@ -184,12 +184,18 @@ class Session:
 
 
 def open_session(
-    client: Client, profile_name: str, *, demo_data: Path | None = None, journal: JournalConfig | None = None
+    client: Client,
+    profile_name: str,
+    *,
+    demo_data: Path | None = None,
+    journal: JournalConfig | None = None,
+    journal_afresh: bool = False,
 ) -> Session:
     """A session on `client`: a profile's with the user's files; the demo's (`demo_data`) with its own, in that folder.
 
-    `journal`: what the profile says of the journal (a team's PostgreSQL, its caps); the demo keeps its own file.
-    The journal is not being opened yet: `Session.start_journal` begins it.
+    `journal`: what the profile says of the journal (a team's PostgreSQL, its caps); the demo keeps its own file,
+    begun again as it is opened with `journal_afresh`. The journal is not being opened yet: `Session.start_journal`
+    begins it.
     """
     if demo_data is None:
         return Session(
@@ -204,13 +210,20 @@ def open_session(
         known=KnownWorkflows(demo_data / KNOWN_NAME),
         demo=True,
         data=demo_data,
-        journal_opening=JournalOpening(partial(_open_journal, demo_data / JOURNAL_NAME)),
+        journal_opening=JournalOpening(partial(_open_journal, demo_data / JOURNAL_NAME, afresh=journal_afresh)),
     )
 
 
-def _open_journal(path: Path | None = None, *, config: JournalConfig | None = None) -> OpenedJournal:
-    from ..journal.retention import open_journal  # SQLite, the store, the writer: imported on the opening's thread
+def _open_journal(
+    path: Path | None = None, *, config: JournalConfig | None = None, afresh: bool = False
+) -> OpenedJournal:
+    """On the opening's thread: `afresh`, the file at `path` and SQLite's beside it are removed first."""
+    from ..journal.dbfile import side_paths  # SQLite, the store, the writer: imported on the opening's thread
+    from ..journal.retention import open_journal
 
+    if afresh and path is not None:
+        for file in side_paths(path):
+            file.unlink(missing_ok=True)
     return open_journal(path, config=config)
 
 
