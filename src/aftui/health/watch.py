@@ -177,9 +177,7 @@ class HealthWatch:
         a feed that never answers keeps back."""
         if self.counted:
             return
-        answered = self._tap is not None and all(
-            key in self.states and self.states[key].phase != "connecting" for key in (t.key for t in self._tap.targets)
-        )
+        answered = self._every_feed(lambda phase: phase != "connecting")
         late = self.now_ms() - self._started_ms >= COUNTED_AFTER_S * 1000
         self.counted = late or (self._answered and not self._pending)
         self._answered = answered
@@ -197,10 +195,13 @@ class HealthWatch:
     @property
     def live(self) -> bool:
         """Every feed has answered at least once (live now); False before the first take."""
+        return self._tap is not None and bool(self._tap.targets) and self._every_feed(lambda phase: phase == "live")
+
+    def _every_feed(self, says: Callable[[str], bool]) -> bool:
+        """Each feed of the board's tap had, at the last take, a state whose phase `says` yes to."""
         if self._tap is None:
             return False
-        wanted = {t.key for t in self._tap.targets}
-        return bool(wanted) and all(key in self.states and self.states[key].phase == "live" for key in wanted)
+        return all(t.key in self.states and says(self.states[t.key].phase) for t in self._tap.targets)
 
     def close(self) -> None:
         if self._tap is not None:

@@ -121,10 +121,8 @@ def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None
                 ("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")
             )
         )
-    if edited is not None:
-        text.append_text(Text.assemble(("\nbody ", "dim"), f"{edited.size():,} bytes, as you edited it"))
-    else:
-        text.append_text(Text.assemble(("\nbody ", "dim"), f"{request.size():,} bytes, the original as it was"))
+    body, words = (edited, "as you edited it") if edited is not None else (request, "the original as it was")
+    text.append_text(Text.assemble(("\nbody ", "dim"), f"{body.size():,} bytes, {words}"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
     if read_only:

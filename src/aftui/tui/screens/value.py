@@ -54,8 +54,19 @@ def as_text(value: object) -> str:
 
 # What a TextArea binds to change its text: nothing a viewer does, so neither its footer nor `?` offers them.
 EDITING = frozenset(
-    {"cut", "paste", "undo", "redo", "delete_left", "delete_right", "delete_line", "delete_word_left"}
-    | {"delete_word_right", "delete_to_start_of_line", "delete_to_end_of_line_or_delete_line"}
+    {
+        "cut",
+        "paste",
+        "undo",
+        "redo",
+        "delete_left",
+        "delete_right",
+        "delete_line",
+        "delete_word_left",
+        "delete_word_right",
+        "delete_to_start_of_line",
+        "delete_to_end_of_line_or_delete_line",
+    }
 )
 
 
