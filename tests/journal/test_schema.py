@@ -11,7 +11,7 @@ import pytest
 from aftui.api.models import EventSummary
 from aftui.journal import Journal, fts5_available
 from aftui.journal.retention import open_journal
-from aftui.journal.store import MIGRATIONS, SCHEMA_VERSION, JournalTooNew
+from aftui.journal.store import MIGRATIONS, PAGE_SIZE, SCHEMA_VERSION, JournalTooNew
 
 T0 = 1_700_000_000_000
 
@@ -147,3 +147,29 @@ def test_a_search_index_that_keeps_row_sizes_is_made_again_without_them(tmp_path
     assert "events_fts_docsize" not in tables(path)
     with Journal(path) as again:  # made once
         assert len(again.search("letter")) == 11
+
+
+def page_size(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA page_size").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_new_journal_has_larger_pages_and_an_old_one_keeps_its_own(tmp_path: Path) -> None:
+    """8 KiB pages make a burst cheaper to store and index; a journal made with SQLite's 4 KiB keeps them, and works."""
+    new = tmp_path / "new.sqlite3"
+    with Journal(new) as journal:  # checked at open (quick_check) as the app opens it: that read must not fix the size
+        journal.add([ev(i) for i in range(10)])
+    assert page_size(new) == PAGE_SIZE == 8192
+
+    old = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(old, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("CREATE TABLE made_before (x)")  # the file exists with SQLite's default pages
+    db.close()
+    with Journal(old) as journal:
+        journal.add([ev(i) for i in range(10)])
+        assert [e.id for e in journal.search("parcel", limit=3)] == [f"{T0 + i}-0" for i in (9, 8, 7)]
+    assert page_size(old) == 4096
