@@ -150,7 +150,7 @@ class MonitorScreen(Screen[None]):
             yield Sparkline([0] * SPARK_SECONDS, id="monitor-spark")
         yield Input(id="monitor-query", disabled=True)
         with Horizontal(id="monitor-body"):
-            yield Timeline(cap=LIVE_CAP, id="monitor-timeline")
+            yield Timeline(cap=LIVE_CAP, clock=lambda: self.session.now().timestamp(), id="monitor-timeline")
             with Vertical(id="monitor-detail"):
                 yield Static(Text("No event selected.", style="dim"), id="monitor-detail-head")
                 yield JsonView(id="monitor-json")

@@ -10,7 +10,8 @@ bottom; moving the cursor, clicking or scrolling up stops following, `end`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -28,6 +29,7 @@ from ...monitor import Matcher, Record
 from ...text import visible
 
 DEFAULT_CAP = 10_000
+DAY_MS = 86_400_000
 
 
 class Timeline(ScrollView, can_focus=True):
@@ -72,9 +74,21 @@ class Timeline(ScrollView, can_focus=True):
             super().__init__()
             self.following = following
 
-    def __init__(self, *, cap: int = DEFAULT_CAP, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        cap: int = DEFAULT_CAP,
+        clock: Callable[[], float] = time.time,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """`clock`: now, in seconds (the session's, which snapshot tests fix): what "today" is."""
         super().__init__(id=id, classes=classes)
         self.cap = cap
+        self._now = clock
+        # Rows not all of today (UTC), as history read from the journal may be: every row gives its day, or an
+        # event of yesterday 08:40 read as one of this morning. Decided once a frame (render_lines).
+        self.dated = False
         self.rows: list[Record] = []
         self.cursor = -1
         self.following = True
@@ -200,7 +214,22 @@ class Timeline(ScrollView, can_focus=True):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._base = self.rich_style  # once a frame, not once a line: it walks the styles of every ancestor
+        dated = self._spans_days()
+        if dated != self.dated:
+            self.dated = dated
+            self._cache.clear()
         return super().render_lines(crop)
+
+    def _spans_days(self) -> bool:
+        """The oldest or the newest row is not of today (the rows come in time order, backlogs merged in)."""
+        rows = self.rows
+        if not rows:
+            return False
+        today = int(self._now() * 1000) // DAY_MS
+        return rows[0].time_ms // DAY_MS != today or rows[-1].time_ms // DAY_MS != today
+
+    def _clock(self, record: Record) -> str:
+        return (record.stamp() if self.dated else record.clock()) + " "
 
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_offset.y) + y
@@ -230,7 +259,8 @@ class Timeline(ScrollView, can_focus=True):
         name_w, channel_w = self._columns(width, name, channel)
         base = self._base
         text = Text(no_wrap=True, overflow="crop", end="")
-        text.append(record.clock() + " ", style="dim")
+        clock = self._clock(record)
+        text.append(clock, style="dim")
         text.append("●" if marked else " ", style="bold")
         fields = [
             (fit(name, name_w), Style(color="cyan")),
@@ -250,7 +280,7 @@ class Timeline(ScrollView, can_focus=True):
         text.append(summary, style=summary_style)
         self._highlight(text, summary, start)
         if record.history:
-            text.stylize(self.get_component_rich_style("timeline--history", partial=True), 0, 9)
+            text.stylize(self.get_component_rich_style("timeline--history", partial=True), 0, len(clock))
         if marked:
             text.stylize(self.get_component_rich_style("timeline--marked", partial=True))
         if selected:
@@ -265,7 +295,7 @@ class Timeline(ScrollView, can_focus=True):
         name, channel = visible(record.name, 80), visible(record.channel, 40)
         name_w, channel_w = self._columns(width, name, channel)
         base = self._base
-        clock = record.clock() + " "
+        clock = self._clock(record)
         name = fit(name, name_w)
         channel = fit(channel, channel_w)
         fixed = cell_len(clock) + 1 + name_w + 1 + channel_w + 1
