@@ -14,7 +14,8 @@ afresh for each round, so no round inherits another's sources or journal.
   (follow on/off) is pressed every 100-117 ms (the random part makes the
   presses fall anywhere between two frames, as a user's do) and timed from
   the `send-keys` to the capture of the pane that shows the status line
-  changed ("following" / "not following"). Idle first (the reference),
+  changed ("following" / "not following"), a capture every millisecond
+  (KEY_POLL_S). Idle first (the reference),
   then during a burst of 50,000 events (25,000 into each source, two
   injections at once, as stream.py does), from the journal's first row of
   the burst to its 50,000th. Target: p95 under burst <= 50 ms and <= 1.5x the idle p95.
@@ -83,7 +84,11 @@ AFTUI_ENV: dict[str, str] = {}  # more of aftui's environment: `--src` puts anot
 PER_SOURCE = 25_000
 EVENTS = 2 * PER_SOURCE
 SCALE = 10_000
-KEY_POLL_S = 0.005  # between two captures while a key's answer is awaited
+# Between two captures while a key's answer is awaited. It was 5 ms: an idle answer takes about 3 ms, so
+# each was read as the second capture's 5.5 ms or, when it came a little late, the third's 10.6 ms; a round's
+# idle p95 was one or the other, and the burst's ratio to it went from 1.5x to 1.9x on that alone. A capture
+# costs tmux's server about 0.3 ms: 1 ms apart, the answer is timed to within 1 ms.
+KEY_POLL_S = 0.001
 KEY_EVERY_S = 0.1  # a key press every this long (or as soon as the previous one is answered, if later)
 # ... plus up to this much, at random: presses exactly 100 ms apart fell at the same point of Textual's frame
 # timer each time (6 frames at 60 a second), so that a round's idle answers all waited alike for their frame,
