@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from aftui.api.models import EventSummary
-from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, sparkline
-from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_MS, MINUTE_MS, SPARK_MINUTES
+from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, read_replays, sparkline
+from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_MS, MINUTE_MS, REPLAY, SPARK_MINUTES
 from aftui.journal.store import Journal
 
 NOW = 1_800_000_000_000  # ms; a whole minute
@@ -225,3 +225,78 @@ def test_history_from_the_journal_survives_a_restart(tmp_path: Path) -> None:
     assert orders is not None and (orders.errors_1h, orders.errors_24h) == (1, 2)
     assert hooks is not None and sum(hooks.per_minute) == 2
     assert history.last_event["dc_hooks"] == NOW - MINUTE_MS
+
+
+def test_a_workflow_whose_every_error_of_the_hour_was_replayed_ok_is_fixed_until_the_next_error() -> None:
+    board = board_of(ORDERS, SYNC, Subject("workflow", "p_yesterday", "Failed this morning"))
+    board.add_error("p_sync", error(NOW - 2 * MINUTE_MS, workflow="p_sync"))
+    board.add_error("p_yesterday", error(NOW - 5 * HOUR_MS, workflow="p_yesterday"))
+    for n in range(3):
+        board.add_error("p_orders", error(NOW - 30 * MINUTE_MS, n))
+    board.add_error("p_orders", error(NOW - 2 * HOUR_MS))  # of the day, not of the hour: not read for replays
+    board.prune(NOW)
+    assert {i: [e.id for e in es] for i, es in board.hour_errors().items()} == {
+        "p_sync": [f"{NOW - 2 * MINUTE_MS}-0"],
+        "p_orders": [f"{NOW - 30 * MINUTE_MS}-{n}" for n in range(3)],
+    }
+
+    board.note_replays("p_orders", {f"{NOW - 30 * MINUTE_MS}-0": "succeeded", f"{NOW - 30 * MINUTE_MS}-1": "failed"})
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.state == "failing" and (row.originals_1h, row.replayed_ok_1h) == (3, 1)
+
+    # The one that failed again was replayed in turn (its state follows: succeeded); the error that replay
+    # had led to is no failure of its own.
+    board.add_error("p_orders", error(NOW - 20 * MINUTE_MS, 7))
+    board.note_replays(
+        "p_orders",
+        {
+            f"{NOW - 30 * MINUTE_MS}-1": "succeeded",
+            f"{NOW - 30 * MINUTE_MS}-2": "succeeded",
+            f"{NOW - 20 * MINUTE_MS}-7": REPLAY,
+        },
+    )
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.state == "fixed" and row.fixed
+    assert (row.errors_1h, row.originals_1h, row.replayed_ok_1h) == (4, 3, 3)
+    order = [(r.subject.id, r.state) for r in board.rows(NOW)]
+    assert order[:3] == [("p_sync", "failing"), ("p_orders", "fixed"), ("p_yesterday", "errors")]
+
+    board.add_error("p_orders", error(NOW - MINUTE_MS, 9))  # a new failure, not read yet: not replayed
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.state == "failing" and (row.originals_1h, row.replayed_ok_1h) == (4, 3)
+
+    board.prune(NOW + 40 * MINUTE_MS)  # later: the replayed errors are no longer the hour's, the new one is
+    assert {i: [e.id for e in es] for i, es in board.hour_errors().items()} == {
+        "p_sync": [f"{NOW - 2 * MINUTE_MS}-0"],
+        "p_orders": [f"{NOW - MINUTE_MS}-9"],
+    }
+
+
+def test_the_replay_records_say_which_errors_were_replayed_ok(tmp_path: Path) -> None:
+    """`read_replays` from the journal's own replay log, as the app reads it on a thread."""
+    errors = [error(NOW - 30 * MINUTE_MS, n) for n in range(3)]
+    again = error(NOW - 25 * MINUTE_MS, 5)  # what the replay of the second one led to
+    with Journal(tmp_path / "journal.sqlite3") as journal, journal.replays() as log:
+        for replay_id, event, outcome, became in (
+            ("rp_0", errors[0], "succeeded", None),
+            ("rp_1", errors[1], "failed", again.id),
+        ):
+            log.started(
+                replay_id,
+                emitter_id="p_orders",
+                event_id=event.id or "",
+                workflow_id="p_orders",
+                method="POST",
+                target_url="http://127.0.0.1/",
+                edited=True,
+            )
+            log.finished(replay_id, outcome=outcome, outcome_emitter_id="p_orders", outcome_event_id=became)
+        found = read_replays(log, {"p_orders": [*errors, again]})
+    assert found == {
+        "p_orders": {
+            errors[0].id: "succeeded",
+            errors[1].id: "failed",
+            errors[2].id: "never",
+            again.id: REPLAY,
+        }
+    }

@@ -285,6 +285,62 @@ async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emula
         assert str(pane.table.row(0)[3]) == str(before + 1)
 
 
+def replayed_ok(app: AftuiApp, errors: list[Any]) -> None:
+    """Replays of `errors` that succeeded, in the session's journal, as a teammate's aftui records them there."""
+    writer = app.session.journal
+    assert writer is not None
+    with writer.journal.replays() as log:
+        for n, error in enumerate(errors):
+            replay_id = f"rp_test_{n}_{error.id}"
+            log.started(
+                replay_id,
+                emitter_id=error.metadata.emitter_id,
+                event_id=error.id,
+                workflow_id=error.metadata.emitter_id,
+                method="POST",
+                target_url="http://127.0.0.1/",
+                edited=True,
+            )
+            log.finished(replay_id, outcome="succeeded", status_code=200)
+
+
+async def test_a_workflow_whose_errors_of_the_hour_were_all_replayed_ok_is_fixed_until_it_fails_again(
+    make_app, emulator, monkeypatch
+) -> None:
+    monkeypatch.setattr(app_module, "HEALTH_REPLAYS_S", 0.2)
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        orders = pane.rows[0]
+        assert orders.subject.label == ORDERS and orders.state == "failing"
+        assert app.health is not None
+        hour = app.health.board.hour_errors()[orders.subject.id]
+        assert len(hour) == orders.errors_1h > 1
+
+        await asyncio.to_thread(replayed_ok, app, hour[:1])
+        detail = pane.query_one("#health-detail", Static)
+        await wait_for(pilot, lambda: f"1 of the hour's {len(hour)} errors replayed ok" in text_of(detail), timeout=10)
+        assert pane.rows[0].state == "failing", "one replayed of many: still failing"
+
+        await asyncio.to_thread(replayed_ok, app, hour[1:])
+        await wait_for(pilot, lambda: pane.rows[0].state == "fixed", timeout=10)
+        row = pane.rows[0]
+        assert row.subject.label == ORDERS and row.fixed
+        assert [r.state for r in pane.rows[1:]].count("failing") == 0, "nothing else failed: a fixed row is next"
+        cells = [str(c) for c in pane.table.row(pane.rows.index(row))]
+        assert cells[0] == "✔" and cells[3] == str(len(hour))
+        note = pane.query_one("#health-note", Phrases).text.plain
+        assert "1 fixed by replay" in note
+        pane.table.move_cursor(row=pane.rows.index(row))
+        await pilot.pause()
+        assert f"fixed: all {len(hour)} of the hour's errors replayed ok" in text_of(detail)
+
+        post_order(emulator, {"order_id": "ord_after_the_fix", "sku": "SKU-1001"})  # fails again
+        await wait_for(pilot, lambda: pane.rows[0].state == "failing", timeout=10)
+        assert pane.rows[0].subject.label == ORDERS and pane.rows[0].errors_1h == len(hour) + 1
+        assert "1 failing in the last hour" in pane.query_one("#health-note", Phrases).text.plain
+
+
 async def test_healths_catch_up_waits_while_a_key_is_answered(make_app, emulator, monkeypatch) -> None:
     """A burst is folded in a slice a turn; while a key's answer is on its way the slices wait for its frame."""
     app = health_app(make_app)

@@ -9,7 +9,7 @@ The TUI's Health pane (tui/screens/health.py) and the App's header count only sh
 
 from .alerts import Alert, AlertTracker
 from .board import HealthBoard, HealthRow, Subject, age, sparkline
-from .watch import HealthWatch, History, load_history
+from .watch import HealthWatch, History, load_history, read_replays
 
 __all__ = [
     "Alert",
@@ -21,5 +21,6 @@ __all__ = [
     "Subject",
     "age",
     "load_history",
+    "read_replays",
     "sparkline",
 ]

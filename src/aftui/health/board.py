@@ -2,7 +2,10 @@
 
 It is fed events one at a time (from the journal at start, then from the
 live feeds) and answers `rows(now_ms)`: one `HealthRow` per subject, sorted
-by what needs attention first. An event is counted once, whichever way it
+by what needs attention first. Whether the last hour's errors were replayed
+is told to it (`note_replays`, from the journal's replay records): a
+workflow whose every error of the hour was replayed ok is `fixed`, not
+`failing`, and an error that arrives after that is failing again. An event is counted once, whichever way it
 came (the journal's history and a feed's first poll overlap), by its id.
 Times are the service's (an event id's `<ms>`), so the windows are the same
 on every machine watching the same workspace.
@@ -27,6 +30,8 @@ HOUR_MS = 60 * MINUTE_MS
 DAY_MS = 24 * HOUR_MS
 SPARK_MINUTES = 15  # the sparkline's width: events per minute over the last quarter of an hour
 MESSAGE_LIMIT = 200  # characters of the last error's message kept for the row
+STATE_RANK = {"failing": 0, "fixed": 1, "errors": 2, "ok": 3}
+REPLAY = "replay"  # an error's replay kind when it is what a replay of another error led to (not an original)
 EVENT_IDS = 5_000  # event ids remembered per subject (5,000 to 10,000) to count each once; errors keep theirs 24 h
 BARS = " ▁▂▃▄▅▆▇█"
 
@@ -55,21 +60,32 @@ class HealthRow:
     last_error: str  # `Name: message` on one line, control characters visible, capped
     last_event_ms: int | None
     per_minute: tuple[int, ...]  # events per minute, oldest first, SPARK_MINUTES of them
+    # The hour's errors that are not what a replay led to, and how many of them were replayed ok (at the last
+    # read of the replay records; an error not read yet counts as not replayed).
+    originals_1h: int = 0
+    replayed_ok_1h: int = 0
 
     @property
     def state(self) -> str:
-        """`failing` (errors in the last hour), `errors` (in the last day), or `ok`."""
+        """`failing` (errors in the last hour not all replayed ok), `fixed` (all were), `errors` (in the last
+        day), or `ok`."""
         if self.errors_1h:
-            return "failing"
+            return "fixed" if self.fixed else "failing"
         if self.errors_24h:
             return "errors"
         return "ok"
 
     @property
+    def fixed(self) -> bool:
+        """Every error of the last hour was replayed ok (those a replay led to were replayed in turn)."""
+        return self.originals_1h > 0 and self.replayed_ok_1h == self.originals_1h
+
+    @property
     def attention(self) -> tuple[int, int, int, str, str]:
-        """The sort key: failing first (most errors in the hour, then the newest), then last day's, then the rest by name."""
-        rank = {"failing": 0, "errors": 1, "ok": 2}[self.state]
-        newest = -(self.last_error_ms or 0) if rank < 2 else 0
+        """The sort key: failing first (most errors in the hour, then the newest), then fixed, then last day's, then
+        the rest by name."""
+        rank = STATE_RANK[self.state]
+        newest = -(self.last_error_ms or 0) if rank < STATE_RANK["ok"] else 0
         return (rank, -self.errors_1h, newest, self.subject.label.casefold(), self.subject.id)
 
 
@@ -90,6 +106,8 @@ class _State:
     last_error: str = ""
     last_event_ms: int | None = None
     minutes: dict[int, int] = field(default_factory=dict)  # minute number -> events in it
+    hour_errors: dict[str, EventSummary] = field(default_factory=dict)  # the last hour's, to read their replays
+    replays: dict[str, str] = field(default_factory=dict)  # error id -> its replay state's kind, or REPLAY
     # The ids counted lately, in two generations: when the newer holds EVENT_IDS it becomes the older and
     # the older is dropped. Two set lookups an event, where an ordered dict's bookkeeping cost three times that.
     event_ids: set[str] = field(default_factory=set)
@@ -128,6 +146,7 @@ class HealthBoard:
         if ident in state.errors:
             return False
         state.errors[ident] = ms
+        state.hour_errors[ident] = event
         if not state.subject.name:  # a workflow known by id only: its errors name it
             error = event.error()
             name = error.original_context.workflow_name if error is not None else None
@@ -184,8 +203,22 @@ class HealthBoard:
             old = [i for i, ms in state.errors.items() if ms < day_ago]
             for ident in old:
                 del state.errors[ident]
+            hour_ago = now_ms - HOUR_MS
+            for ident in [i for i, e in state.hour_errors.items() if state.errors.get(i, 0) <= hour_ago]:
+                del state.hour_errors[ident]
+                state.replays.pop(ident, None)
             for minute in [m for m in state.minutes if m < first_minute]:
                 del state.minutes[minute]
+
+    def hour_errors(self) -> dict[str, list[EventSummary]]:
+        """The last hour's errors of each subject that has some (as of the last `prune`): whose replays to read."""
+        return {i: list(s.hour_errors.values()) for i, s in self._states.items() if s.hour_errors}
+
+    def note_replays(self, subject_id: str, kinds: dict[str, str]) -> None:
+        """The replay state's kind of these errors (`replay_states`), or REPLAY for one a replay led to."""
+        state = self._states.get(subject_id)
+        if state is not None:
+            state.replays.update((i, k) for i, k in kinds.items() if i in state.hour_errors)
 
     def row(self, subject_id: str, now_ms: int) -> HealthRow | None:
         state = self._states.get(subject_id)
@@ -201,6 +234,8 @@ def _row(state: _State, now_ms: int) -> HealthRow:
     times = state.errors.values()
     this_minute = now_ms // MINUTE_MS
     per_minute = tuple(state.minutes.get(m, 0) for m in range(this_minute - SPARK_MINUTES + 1, this_minute + 1))
+    kinds = [state.replays.get(i, "never") for i, ms in state.errors.items() if ms > hour_ago]
+    originals = [kind for kind in kinds if kind != REPLAY]
     return HealthRow(
         subject=state.subject,
         errors_1h=sum(1 for ms in times if ms > hour_ago),
@@ -209,6 +244,8 @@ def _row(state: _State, now_ms: int) -> HealthRow:
         last_error=state.last_error,
         last_event_ms=state.last_event_ms,
         per_minute=per_minute,
+        originals_1h=len(originals),
+        replayed_ok_1h=originals.count("succeeded"),
     )
 
 

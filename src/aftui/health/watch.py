@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING
 
 from ..api import StreamState
 from .alerts import Alert, AlertTracker
-from .board import DAY_MS, MINUTE_MS, SPARK_MINUTES, HealthBoard, Subject
+from .board import DAY_MS, MINUTE_MS, REPLAY, SPARK_MINUTES, HealthBoard, Subject
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary
-    from ..journal.backend import EventJournal
+    from ..journal.backend import EventJournal, ReplayStore
     from ..monitor import Monitor, Record, Tap, Target
 
 POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
@@ -65,6 +65,20 @@ def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int
         history.events[subject.id] = journal.event_times(subject.id, (now_ms // MINUTE_MS - SPARK_MINUTES) * MINUTE_MS)
         history.last_event[subject.id] = journal.last_event_ms(subject.id)
     return history
+
+
+def read_replays(log: ReplayStore, errors: dict[str, list[EventSummary]]) -> dict[str, dict[str, str]]:
+    """Each error's replay kind (`HealthBoard.note_replays`), by workflow: blocking reads of the replay records
+    (SQLite or the team's server), for a thread. `errors`: the board's `hour_errors()`."""
+    from ..replay.states import replay_id_of, replay_states  # the replay package: once errors are there to read
+
+    found: dict[str, dict[str, str]] = {}
+    for subject_id, events in errors.items():
+        ids = [e.id for e in events if e.id]
+        carried = [r for r in (replay_id_of(e) for e in events) if r]
+        states = replay_states(events, log.touching(subject_id, ids, carried))
+        found[subject_id] = {i: REPLAY if s.is_replay else s.kind for i, s in states.items()}
+    return found
 
 
 class HealthWatch:

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
-from ..health import Alert, HealthWatch, Subject, load_history
+from ..health import Alert, HealthWatch, Subject, load_history, read_replays
 from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .change import describe_error, said_by
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     from ..monitor import Monitor
+    from .screens.replay_journal import ReplayJournal
     from .screens.start import Chosen
 
 # The stylesheets the first screen needs are read at start (CSS_PATH); those of the screens pushed over it (a
@@ -79,6 +80,7 @@ log = logging.getLogger("aftui.tui")
 
 HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, and the alerts it raised
 HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
+HEALTH_REPLAYS_S = 3.0  # how often the last hour's errors are looked up in the replay records: is it fixed?
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
 HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
@@ -142,7 +144,8 @@ class AftuiApp(App[None]):
         self.health: HealthWatch | None = None
         self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
         self._alert_count = 0
-        self._health_timers: tuple[Timer, Timer] | None = None
+        self._health_timers: tuple[Timer, ...] | None = None
+        self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
         self._health_unshown = False  # health changed while the main screen was covered
         self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
@@ -608,6 +611,7 @@ class AftuiApp(App[None]):
             self._health_timers = (
                 self.set_interval(HEALTH_TICK_S, self._health_tick),
                 self.set_interval(HEALTH_SUBJECTS_S, self._health_subjects),
+                self.set_interval(HEALTH_REPLAYS_S, self._health_replays),
             )
 
     def refresh_health(self) -> None:
@@ -619,6 +623,37 @@ class AftuiApp(App[None]):
         health, self.health = self.health, None
         if health is not None:
             health.close()
+        records, self._replay_records = self._replay_records, None
+        if records is not None:
+            records.close()
+
+    @work(group="health-replays", exclusive=True, exit_on_error=False)
+    async def _health_replays(self) -> None:
+        """Whether the last hour's errors were replayed, from the replay records (whoever sent them, on a team's
+        journal): a workflow whose every error of the hour was replayed ok is `fixed` on the board, not failing."""
+        health, session = self.health, self.session
+        if health is None or session is None or not health.counted:
+            return
+        errors = health.board.hour_errors()
+        if not errors:
+            return
+        if self._replay_records is None:
+            from .screens.replay_journal import ReplayJournal  # the replay screens' own: once there are errors
+
+            self._replay_records = ReplayJournal(session)
+        records = self._replay_records
+        await asyncio.to_thread(records.open)
+        if records.log is None:
+            return  # no journal to read (said where a replay is sent): the board cannot tell, and says failing
+        try:
+            found = await asyncio.to_thread(read_replays, records.log, errors)
+        except Exception as error:  # noqa: BLE001 - a locked or damaged journal must not stop live health
+            log.warning("health: the replay records could not be read: %s", error)
+            return
+        if health is self.health:  # not replaced (another workspace) while it read
+            for subject_id, kinds in found.items():
+                health.board.note_replays(subject_id, kinds)
+            self._show_health()
 
     @work(group="health", exclusive=True, exit_on_error=False)
     async def _health_subjects(self) -> None:

@@ -34,7 +34,9 @@ def health_columns(node: DOMNode, ident: Callable[[T], str]) -> list[Column[T]]:
         row, _ = row_of(item)
         if row is None:
             return _NOTHING
-        return Text(str(row.errors_1h), style="bold red" if row.errors_1h else "dim")
+        if not row.errors_1h:
+            return Text("0", style="dim")
+        return Text(str(row.errors_1h), style="green" if row.state == "fixed" else "bold red")
 
     def errors_24h(item: T) -> Text:
         row, _ = row_of(item)
@@ -46,7 +48,7 @@ def health_columns(node: DOMNode, ident: Callable[[T], str]) -> list[Column[T]]:
         row, now = row_of(item)
         if row is None or row.last_error_ms is None:
             return Text("—", style="dim") if row is not None else _NOTHING
-        style = "red" if row.errors_1h else "dim"
+        style = "red" if row.state == "failing" else "dim"
         return Text(f"{age(row.last_error_ms, now)} {row.last_error}", style=style, no_wrap=True, overflow="ellipsis")
 
     def count_1h(item: T) -> int:

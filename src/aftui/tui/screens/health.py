@@ -26,7 +26,7 @@ from ..widgets.board import PADDING, Board, BoardColumn
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
 
-STATE = {"failing": ("✖", "bold red"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
+STATE = {"failing": ("✖", "bold red"), "fixed": ("✔", "bold green"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS = [
     BoardColumn("state", " ", 1),
     BoardColumn("name", "Name", 24, cut="middle"),
@@ -57,21 +57,33 @@ def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Te
         kind = Text("wf" if subject.kind == "workflow" else "src", style="dim")
         return [Text(" "), name, kind, *[COUNTING] * (len(COLUMNS) - 3)]
     glyph, style = STATE[row.state]
+    failing = row.state == "failing"
     return [
         Text(glyph, style=style),
-        Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if row.errors_1h else ""),
+        Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if failing else ""),
         Text("wf" if subject.kind == "workflow" else "src", style="dim"),
-        _count(row.errors_1h, "bold red"),
+        _count(row.errors_1h, "bold red" if failing else "green"),
         _count(row.errors_24h, "yellow"),
-        Text(age(row.last_error_ms, now_ms), style="red" if row.errors_1h else "dim"),
+        Text(age(row.last_error_ms, now_ms), style="red" if failing else "dim"),
         Text(age(row.last_event_ms, now_ms), style="dim" if row.last_event_ms is None else ""),
         Text(sparkline(row.per_minute), style="cyan"),
-        Text(row.last_error or "—", no_wrap=True, overflow="ellipsis", style="red" if row.errors_1h else "dim"),
+        Text(row.last_error or "—", no_wrap=True, overflow="ellipsis", style="red" if failing else "dim"),
     ]
 
 
 def _count(n: int, style: str) -> Text:
     return Text(str(n), style=style) if n else Text("0", style="dim")
+
+
+def _replayed(row: HealthRow) -> Text:
+    """What the replays of the hour's errors came to: the answer to "is it fixed?" for a failing workflow."""
+    if not row.originals_1h:
+        return Text()
+    if row.fixed:
+        return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok", style="bold green")
+    if not row.replayed_ok_1h:
+        return Text(" · none of the hour's errors replayed ok yet", style="dim")
+    return Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok", style="yellow")
 
 
 def _clock(ms: int) -> str:
@@ -214,12 +226,17 @@ class HealthPane(Pane):
         if not counted:
             return
         failing = sum(1 for r in rows if r.state == "failing")
+        fixed = sum(1 for r in rows if r.state == "fixed")
         workflows = sum(1 for r in rows if r.subject.kind == "workflow")
         text = Text()
         if failing:
             text.append(f"{failing} failing in the last hour", style="bold red")
+        elif fixed:
+            text.append("nothing failing in the last hour", style="green")
         else:
             text.append("nothing failed in the last hour", style="green")
+        if fixed:
+            text.append(f" · {fixed} fixed by replay", style="green")
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
@@ -242,7 +259,8 @@ class HealthPane(Pane):
             pass  # still counting: "no error" would be a guess
         elif row is not None and row.last_error_ms is not None:
             text.append(f"Last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
-            text.append(row.last_error, style="red")
+            text.append(row.last_error, style="red" if row.state == "failing" else "")
+            text.append_text(_replayed(row))
         elif row is not None:
             text.append("No error in the last 24 hours seen by aftui.", style="dim")
         self.query_one("#health-detail", Static).update(text)
