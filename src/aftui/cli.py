@@ -125,6 +125,32 @@ def _no_journal(parser: argparse.ArgumentParser) -> None:
 def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .headless.schemas import SCHEMAS
 
+    health = _command(
+        commands,
+        "health",
+        "what is failing, since when, and is it fixed: one line a workflow and a source",
+        "The TUI's Health pane for a script or a terminal: every workflow aftui knows (and finds) and every\n"
+        "source, with errors in the last hour and day, the last error, and whether the hour's errors were\n"
+        "replayed ok (state failing, fixed, errors or ok); what needs attention first. Counts the journal's\n"
+        "day of errors as well as the service's last 100.",
+    )
+    health.add_argument(
+        "--failing", action="store_true", help="only what is failing (errors in the last hour not fixed)"
+    )
+    health.add_argument(
+        "--json", action="store_true", help="one JSON object a line, the health schema (docs/headless.md)"
+    )
+    health.add_argument("--fields", metavar="A,B", help=f"only these fields: {', '.join(SCHEMAS['health'])}")
+    health.add_argument(
+        "--no-discover",
+        action="store_true",
+        help="only the workflows already known: no look at subscriptions or errors",
+    )
+    health.add_argument(
+        "--no-journal",
+        action="store_true",
+        help="leave the local journal alone: only the service's last 100 errors count, and no replay is known",
+    )
     errors = _command(
         commands,
         "errors",
@@ -776,6 +802,10 @@ def _run_headless(args: argparse.Namespace) -> int:
         from .headless import errors_cmd
 
         return common.run(errors_cmd.errors, args)
+    if args.command == "health":
+        from .headless import health_cmd
+
+        return common.run(health_cmd.health, args)
     if args.command == "replay":
         from .headless import replay_cmd
 

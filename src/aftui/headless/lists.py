@@ -44,6 +44,7 @@ __all__ = [
     "components",
     "end_users",
     "get",
+    "source_fetch",
     "sources",
     "subscriptions",
     "webhooks",
@@ -96,7 +97,7 @@ async def _take(items: Any, limit: int | None) -> list[Any]:
     return out
 
 
-def _source_fetch(client: Client) -> Fetch[Source]:
+def source_fetch(client: Client) -> Fetch[Source]:
     if client.org_id:
         org = client.org_id
 
@@ -115,7 +116,7 @@ async def sources(args: argparse.Namespace) -> int:
     limit = _capped(args)
     async with make_client(args) as client:
         found: list[Source] = []
-        async for source in iterate(_source_fetch(client)):
+        async for source in iterate(source_fetch(client)):
             if args.active and source.active is not True:
                 continue
             if args.inactive and source.active is not False:

@@ -90,6 +90,21 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
         "body",
         "edited",
     ),
+    "health": (
+        "kind",
+        "id",
+        "name",
+        "type",
+        "state",
+        "errors_1h",
+        "errors_24h",
+        "replayed_ok_1h",
+        "originals_1h",
+        "last_error_at",
+        "last_error",
+        "last_event_at",
+        "events_15m",
+    ),
     "replay": (
         "kind",
         "replay_id",
@@ -118,6 +133,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "error_group": ("count", "first_at", "last_at", "step", "error", "message", "fingerprint", "replay"),
     "replay_plan": ("error_id", "replayable", "method", "url", "edited", "reason"),
     "replay": ("error_id", "outcome", "detail", "replay_id"),
+    "health": ("state", "name", "type", "errors_1h", "errors_24h", "replayed_ok_1h", "last_error_at", "last_error"),
 }
 
 

@@ -1,0 +1,186 @@
+"""`aftui health`: what is failing, since when, and is it fixed, for a script or a terminal without the TUI.
+
+The Health pane's board (`aftui.health`), filled the same way: the journal's
+day of errors and event times (`load_history`), then what the service keeps:
+each known workflow's last 100 `$errors` (journaled on the way) and each
+source's newest event; the hour's errors are looked up in the journal's
+replay records, so a workflow whose every error of the hour was replayed ok
+is `fixed`. One record a workflow and a source, what needs attention first.
+Without a journal (`--no-journal`, or none can be opened) only what the
+service keeps is counted, and replays are unknown: nothing reads as fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from typing import Any
+
+from ..api import ApiError, Client
+from ..api.paging import iterate
+from ..discovery import DETAILS_AT_ONCE, Discovery
+from ..export import ndjson
+from ..health import HealthBoard, HealthRow, Subject, load_history, read_replays
+from ..health.board import event_ms
+from . import output
+from .common import OK, make_client
+from .journaling import Keeper
+from .lists import source_fetch
+from .output import iso_ms
+from .schemas import COLUMNS, only, pick_fields
+from .workflows import discover, org_key, read_details, user_known
+
+__all__ = ["health", "health_record", "now_ms"]
+
+MAX_ERRORS = 100  # what the service keeps of a workflow's $errors
+
+
+async def health(args: argparse.Namespace) -> int:
+    fields = pick_fields("health", args.fields)
+    problems: list[str] = []
+    async with make_client(args) as client:
+        with Keeper(not args.no_journal) as keeper:
+            board, now = await _filled(client, keeper, args.no_discover, problems)
+    rows = [r for r in board.rows(now) if r.state == "failing" or not args.failing]
+    for problem in problems:
+        output.say(problem)
+    records = [health_record(r) for r in rows]
+    if args.json:
+        for record in records:
+            print(ndjson(only(record, fields)))
+    elif records:
+        output.table(records, fields if args.fields else COLUMNS["health"])
+    else:
+        output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
+    return OK
+
+
+async def _filled(client: Client, keeper: Keeper, no_discover: bool, problems: list[str]) -> tuple[HealthBoard, int]:
+    """The board of the workspace's workflows and sources, as the Health pane has it; and its now."""
+    known = user_known()
+    found = Discovery() if no_discover else await discover(client, known, keeper, problems)
+    await read_details(client, known, found)
+    workflows = [
+        Subject("workflow", ident, _name(entry) or _detail_name(found, ident))
+        for ident, entry in known.in_workspace(org_key(client)).items()
+    ]
+    # The workspace's, as `aftui sources` and the Health pane list them.
+    sources = [Subject("source", s.id, s.name or "") async for s in iterate(source_fetch(client))]
+    board = HealthBoard()
+    for subject in [*workflows, *sources]:
+        board.know(subject)
+    now = now_ms()
+    await _from_journal(board, keeper, [*workflows, *sources], now, problems)
+    await _from_service(client, board, keeper, workflows, sources, problems)
+    board.prune(now)
+    await _replays(board, keeper, problems)
+    return board, now
+
+
+def now_ms() -> int:
+    """The board's now (the service's clock is the machine's; tests set the emulator's)."""
+    return int(time.time() * 1000)
+
+
+def health_record(row: HealthRow) -> dict[str, Any]:
+    subject = row.subject
+    return {
+        "kind": "health",
+        "id": subject.id,
+        "name": subject.name or None,
+        "type": subject.kind,
+        "state": row.state,
+        "errors_1h": row.errors_1h,
+        "errors_24h": row.errors_24h,
+        "replayed_ok_1h": row.replayed_ok_1h,
+        "originals_1h": row.originals_1h,
+        "last_error_at": iso_ms(row.last_error_ms),
+        "last_error": row.last_error or None,
+        "last_event_at": iso_ms(row.last_event_ms),
+        "events_15m": sum(row.per_minute),
+    }
+
+
+async def _from_journal(
+    board: HealthBoard, keeper: Keeper, subjects: list[Subject], now: int, problems: list[str]
+) -> None:
+    """What the journal holds: errors beyond the service's 100, and the times of events seen before."""
+    journal = keeper.journal
+    if journal is None:
+        return
+    try:
+        history = await asyncio.to_thread(load_history, journal, subjects, now)
+    except journal.errors as error:
+        problems.append(f"the journal could not be read: only what the service keeps is counted ({error})")
+        return
+    for subject_id, errors in history.errors.items():
+        for event in errors:
+            board.add_error(subject_id, event)
+    for subject_id, times in history.events.items():
+        board.add_events(subject_id, times)
+    for subject_id, last in history.last_event.items():
+        board.note_last_event(subject_id, last)
+
+
+async def _from_service(
+    client: Client,
+    board: HealthBoard,
+    keeper: Keeper,
+    workflows: list[Subject],
+    sources: list[Subject],
+    problems: list[str],
+) -> None:
+    """Each workflow's retained `$errors`, and each one's and each source's newest event, a few requests at a time."""
+    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+
+    async def errors(subject: Subject) -> None:
+        async with limit:
+            try:
+                page = await client.list_workflow_errors(subject.id, expand=True, limit=MAX_ERRORS)
+            except ApiError as error:
+                problems.append(f"{subject.name or subject.id}: its errors could not be read: {error.message}")
+                return
+        keeper.keep(page.items, subject.id)
+        for event in page.items:
+            board.add_error(subject.id, event)
+
+    async def newest(subject: Subject) -> None:
+        read = client.list_source_events if subject.kind == "source" else client.list_workflow_events
+        async with limit:
+            try:
+                page = await read(subject.id, limit=1)
+            except ApiError as error:
+                problems.append(f"{subject.name or subject.id}: its events could not be read: {error.message}")
+                return
+        for event in page.items:
+            board.note_last_event(subject.id, event_ms(event))
+
+    await asyncio.gather(*(errors(s) for s in workflows), *(newest(s) for s in [*workflows, *sources]))
+
+
+async def _replays(board: HealthBoard, keeper: Keeper, problems: list[str]) -> None:
+    """The hour's errors looked up in the replay records: which were replayed ok (a teammate's too)."""
+    journal, errors = keeper.journal, board.hour_errors()
+    if journal is None or not errors:
+        return
+    try:
+        log = await asyncio.to_thread(journal.replays)
+        try:
+            found = await asyncio.to_thread(read_replays, log, errors)
+        finally:
+            log.close()
+    except journal.errors as error:
+        problems.append(f"the journal's replays could not be read: none counts as fixed ({error})")
+        return
+    for subject_id, kinds in found.items():
+        board.note_replays(subject_id, kinds)
+
+
+def _name(entry: object) -> str:
+    return str(entry.get("name") or "") if isinstance(entry, dict) else ""
+
+
+def _detail_name(found: Discovery, ident: str) -> str:
+    workflow = found.details.get(ident)
+    return (workflow.name or "") if workflow is not None else ""

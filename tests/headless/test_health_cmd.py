@@ -1,0 +1,91 @@
+"""`aftui health` against the emulator: what is failing, since when, and is it fixed, for a script."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+
+from aftui.emulator.server import ServerHandle
+from aftui.headless import health_cmd
+from aftui.headless.schemas import SCHEMAS
+
+from .conftest import Aftui
+from .test_errors_replay import WORKFLOW, fail_order
+
+
+@pytest.fixture
+def later(root: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Two hours on the emulator's clock (the demo's errors are no longer the hour's), and the command's now its."""
+    now = root.post("/_emulator/clock", json={"advance": 7200}).json()["now_ms"]
+    monkeypatch.setattr(health_cmd, "now_ms", lambda: now)
+    return int(now)
+
+
+def by_name(records: list[dict]) -> dict[str, dict]:
+    return {r["name"]: r for r in records}
+
+
+def test_the_failing_workflow_comes_first_with_its_errors_and_why(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, later: int
+) -> None:
+    ids = [fail_order(emulator, root, api, f"ord_health{n}") for n in range(2)]
+    done = aftui("health", "--json")
+    assert done.code == 0, done.err
+    records = done.records()
+    assert all(list(r) == list(SCHEMAS["health"]) and r["kind"] == "health" for r in records)
+    first = records[0]
+    assert (first["name"], first["type"], first["state"]) == (WORKFLOW, "workflow", "failing")
+    assert first["errors_1h"] == 2 and first["errors_24h"] >= 2 and first["replayed_ok_1h"] == 0
+    assert first["last_error"] == "ValidationError: Missing required field: customer_email"
+    assert first["last_error_at"] == datetime.fromtimestamp(int(ids[-1].split("-")[0]) / 1000, UTC).isoformat(
+        timespec="milliseconds"
+    ).replace("+00:00", "Z")
+    org_sources = {
+        s.name for s in emulator.emulator.store.sources.values() if s.org_id == emulator.emulator.demo.org_id
+    }
+    assert org_sources <= {r["name"] for r in records if r["type"] == "source"}
+    assert [r["state"] for r in records].count("failing") == 1, "the demo's other errors are hours old"
+
+    table = aftui("health", "--failing")
+    assert table.code == 0, table.err
+    header, *lines = table.out.splitlines()
+    assert header.split()[:5] == ["STATE", "NAME", "TYPE", "ERRORS_1H", "ERRORS_24H"]
+    assert len(lines) == 1 and lines[0].startswith("failing  " + WORKFLOW)
+    assert lines[0].endswith("ValidationError: Missing required field: customer_email")
+
+
+def test_replayed_ok_it_is_fixed_until_it_fails_again(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, later: int
+) -> None:
+    for n in range(2):
+        fail_order(emulator, root, api, f"ord_fix{n}")
+    moment = datetime.fromtimestamp((later - 3600_000) / 1000, tz=UTC).isoformat()
+    sent = aftui("replay", "--workflow", WORKFLOW, "--since", moment, "--set", "customer_email = a@b.example", "--yes")
+    assert sent.code == 0, sent.err
+
+    orders = by_name(aftui("health", "--json").records())[WORKFLOW]
+    assert (orders["state"], orders["errors_1h"], orders["replayed_ok_1h"], orders["originals_1h"]) == (
+        "fixed",
+        2,
+        2,
+        2,
+    )
+    quiet = aftui("health", "--failing")
+    assert quiet.code == 0 and quiet.out == "" and "nothing failing in the last hour" in quiet.err
+
+    fail_order(emulator, root, api, "ord_after_the_fix")
+    orders = by_name(aftui("health", "--json").records())[WORKFLOW]
+    assert (orders["state"], orders["errors_1h"], orders["replayed_ok_1h"]) == ("failing", 3, 2)
+
+    # Without the journal the replays are not known: nothing reads as fixed, the service's errors still count.
+    blind = by_name(aftui("health", "--json", "--no-journal").records())[WORKFLOW]
+    assert (blind["state"], blind["errors_1h"], blind["replayed_ok_1h"]) == ("failing", 3, 0)
+
+
+def test_fields_and_their_mistakes(aftui: Aftui, later: int) -> None:
+    picked = aftui("health", "--json", "--fields", "name,state")
+    assert picked.code == 0 and all(list(r) == ["name", "state"] for r in picked.records())
+    wrong = aftui("health", "--fields", "name,nope")
+    assert wrong.code == 2 and "nope is not a field of a health" in wrong.err and wrong.out == ""
