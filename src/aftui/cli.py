@@ -133,9 +133,13 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "source, with errors in the last hour and day, the last error, and whether the hour's errors were\n"
         "replayed ok (state failing, fixed, errors or ok); what needs attention first. Counts the journal's\n"
         "day of errors as well as the service's last 100.",
+        epilog="exit codes:\n  0  ok (with --failing: nothing is failing)\n  1  with --failing: something is failing\n"
+        + EXIT_CODES.split("\n", 2)[2],
     )
     health.add_argument(
-        "--failing", action="store_true", help="only what is failing (errors in the last hour not fixed)"
+        "--failing",
+        action="store_true",
+        help="only what is failing (errors in the last hour not fixed); exit 1 if anything is",
     )
     health.add_argument(
         "--json", action="store_true", help="one JSON object a line, the health schema (docs/headless.md)"

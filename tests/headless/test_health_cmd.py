@@ -49,7 +49,7 @@ def test_the_failing_workflow_comes_first_with_its_errors_and_why(
     assert [r["state"] for r in records].count("failing") == 1, "the demo's other errors are hours old"
 
     table = aftui("health", "--failing")
-    assert table.code == 0, table.err
+    assert table.code == 1, "a check: something is failing"
     header, *lines = table.out.splitlines()
     assert header.split()[:5] == ["STATE", "NAME", "TYPE", "ERRORS_1H", "ERRORS_24H"]
     assert len(lines) == 1 and lines[0].startswith("failing  " + WORKFLOW)
@@ -74,6 +74,7 @@ def test_replayed_ok_it_is_fixed_until_it_fails_again(
     )
     quiet = aftui("health", "--failing")
     assert quiet.code == 0 and quiet.out == "" and "nothing failing in the last hour" in quiet.err
+    assert aftui("health").code == 0, "without --failing, a failing row is no failure of the command"
 
     fail_order(emulator, root, api, "ord_after_the_fix")
     orders = by_name(aftui("health", "--json").records())[WORKFLOW]

@@ -34,6 +34,7 @@ from .workflows import discover, org_key, read_details, user_known
 __all__ = ["health", "health_record", "now_ms"]
 
 MAX_ERRORS = 100  # what the service keeps of a workflow's $errors
+FAILING = 1  # `--failing` found something failing
 
 
 async def health(args: argparse.Namespace) -> int:
@@ -53,7 +54,8 @@ async def health(args: argparse.Namespace) -> int:
         output.table(records, fields if args.fields else COLUMNS["health"])
     else:
         output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
-    return OK
+    # A check (cron, a page): with --failing, anything failing is exit 1, as a replay that failed again is.
+    return FAILING if args.failing and records else OK
 
 
 async def _filled(client: Client, keeper: Keeper, no_discover: bool, problems: list[str]) -> tuple[HealthBoard, int]:
