@@ -212,6 +212,11 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="'PATH = VALUE'",
         help="set one field of each payload (customer.email = ops@example.com; JSON values as JSON); repeatable",
     )
+    replay.add_argument(
+        "--again",
+        action="store_true",
+        help="with --since or --fingerprint: also the errors already replayed ok or pending, and those replays led to",
+    )
     replay.add_argument("--dry-run", action="store_true", help="show what would be sent, send nothing")
     replay.add_argument("-y", "--yes", action="store_true", help="do not ask (for scripts)")
     replay.add_argument(

@@ -190,6 +190,35 @@ def test_replay_the_last_hours_failures_with_a_patch(
         assert "quantity" not in emitted[f"ord_hour{n}"]
 
 
+def test_the_same_selection_twice_sends_nothing_twice(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    """A selection leaves out what was replayed ok and the error a failed replay led to; named ids are sent."""
+    root.post("/_emulator/clock", json={"advance": 7200}).raise_for_status()  # the demo's errors are old
+    ids = [fail_order(emulator, root, api, f"ord_twice{n}") for n in range(3)]
+    assert aftui("replay", ids[0], "--workflow", WORKFLOW, "--yes").code == 1  # failed again: a new error
+    [became] = [e["id"] for e in errors_of(api, order_workflow) if e["id"] not in ids][:1]
+    now_ms = root.get("/_emulator/clock").json()["now_ms"]
+    moment = datetime.fromtimestamp((now_ms - 3600_000) / 1000, tz=UTC).isoformat()
+    fix = ("--set", "customer_email = ops@example.com")
+
+    first = aftui("replay", "--workflow", WORKFLOW, "--since", moment, *fix, "--yes", "--json")
+    assert first.code == 0, first.err
+    assert [r["error_id"] for r in first.records()] == ids, "the replay's own error is not sent: its original is"
+    assert "1 of 4 left out (1 a replay's own error); --again sends them too" in first.err
+    assert became not in first.out
+
+    again = aftui("replay", "--workflow", WORKFLOW, "--since", moment, *fix, "--yes", "--dry-run", "--json")
+    assert again.code == 0 and again.records() == [], "nothing is sent twice"
+    assert "4 of 4 left out (3 replayed ok, 1 a replay's own error)" in again.err
+
+    forced = aftui("replay", "--workflow", WORKFLOW, "--since", moment, *fix, "--again", "--dry-run", "--json")
+    assert sorted(r["error_id"] for r in forced.records()) == sorted([*ids, became])
+    named = aftui("replay", ids[1], "--workflow", WORKFLOW, *fix, "--dry-run", "--json")
+    assert [r["error_id"] for r in named.records()] == [ids[1]]
+    assert f"{ids[1]}: replayed ok: sent again, as asked" in named.err
+
+
 def test_replay_of_one_failure_by_its_fingerprint(
     aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
 ) -> None:

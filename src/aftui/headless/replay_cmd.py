@@ -11,7 +11,10 @@ errors read and the events seen on the way go to the journal too.
 Errors are named by id (their workflow is found in the journal, else among
 the known workflows' errors, else given with --workflow), or as a
 workflow's errors since a time, optionally only those of one failure
-(`--fingerprint`, from `aftui errors --group`). `--patch` (an RFC 7386
+(`--fingerprint`, from `aftui errors --group`). Such a selection leaves out
+what the journal says needs no replay (replayed ok, pending, or the error a
+replay led to), so running the same command twice sends nothing twice;
+`--again` keeps them. `--patch` (an RFC 7386
 merge patch) and `--set` (path = value) edit each payload; every edit is
 checked on every payload before anything is sent. `--dry-run` shows what
 would be sent and sends nothing (a read-only profile allows that, and
@@ -28,6 +31,7 @@ import asyncio
 import logging
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,10 +42,11 @@ from ..export import ndjson
 from ..fingerprint import error_key
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
 from ..replay.patch import PatchError, apply_edits, parse_patch
+from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
 from .common import FAILED, OK, confirm, make_client
-from .errors_cmd import read_errors, steps_of
+from .errors_cmd import read_errors, read_replay_states, steps_of
 from .journaling import Keeper
 from .names import Names
 from .output import event_ms
@@ -107,7 +112,7 @@ async def replay(args: argparse.Namespace) -> int:
         with Keeper(True) as keeper:
             names = Names(client, known=known, journal=keeper.path)
             workflow_id = await names.workflow(args.workflow) if args.workflow else None
-            batches = await _errors(client, args, workflow_id, keeper)
+            batches = _needing_replay(await _errors(client, args, workflow_id, keeper), keeper, args)
             planner = Planner(client)
             plans: list[ReplayPlan] = []
             for wf, events in batches.items():
@@ -153,6 +158,39 @@ async def _errors(
                 chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
         return {workflow_id: chosen} if chosen else {}
     return await _errors_by_id(client, list(dict.fromkeys(args.error_ids)), keeper)
+
+
+def _needing_replay(
+    batches: dict[str, list[EventSummary]], keeper: Keeper, args: argparse.Namespace
+) -> dict[str, list[EventSummary]]:
+    """What a selection (--since, --fingerprint) sends: not the errors already replayed ok or still pending, nor those
+    a replay led to (their original is in the count), as the TUI's group replay; said on stderr, `--again` keeps
+    them. Errors named by id are sent as asked, with a word for those replayed before."""
+    chosen = bool(args.error_ids) or args.again
+    out: dict[str, list[EventSummary]] = {}
+    for workflow_id, events in batches.items():
+        states = read_replay_states(keeper, workflow_id, events)
+        if states is None:  # no journal to read (said): what was replayed cannot be told apart
+            out[workflow_id] = events
+            continue
+        done = {e.id: states[e.id] for e in events if e.id and not needs_replay(states.get(e.id))}
+        if chosen:
+            for event_id, state in done.items():
+                output.say(f"{event_id}: {_replayed_words(state)}: sent again, as asked")
+            out[workflow_id] = events
+            continue
+        if done:
+            counts = Counter("a replay's own error" if s.is_replay else s.words for s in done.values())
+            what = ", ".join(f"{n} {words}" for words, n in counts.items())
+            output.say(f"{len(done)} of {len(events)} left out ({what}); --again sends them too")
+        out[workflow_id] = [e for e in events if e.id not in done]
+    return {workflow_id: events for workflow_id, events in out.items() if events}
+
+
+def _replayed_words(state: ReplayState) -> str:
+    if state.is_replay:
+        return f"the error of a replay of {state.replay_of}" if state.replay_of else "the error of a replay"
+    return state.words
 
 
 def _fingerprint(event: EventSummary, steps: dict[str, str], workflow_id: str) -> str:
