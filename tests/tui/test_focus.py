@@ -59,6 +59,32 @@ async def test_a_pane_asked_for_again_before_it_is_up_is_built_once_and_the_last
         assert app.focused is table.table
 
 
+async def test_a_pane_key_on_a_detail_gives_the_keys_to_the_pane_shown_not_to_the_one_left(make_app) -> None:
+    """Sources seen, then Components, a component opened by key (`o`), then `2`: the detail closes and the Sources
+    list has the keys. At 80 columns (no sidebar) its list is the first focusable widget, and the focus went back to
+    the hidden Components pane's field: `/Order` was typed there, `d` opened "Deploy a source"."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(80, 24)) as pilot:
+        sources = await _table(app, pilot, "sources")
+        await pilot.press("9")
+        await wait_for(pilot, lambda: bool(app.query("#components")) and app.focused is not None, 15)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input), 10)
+        left = app.focused
+        for key in ("h", "t", "t", "p", "-", "n", "e", "w", "-", "r", "e", "q", "u", "e", "s", "t", "s", "enter"):
+            await pilot.press(key)
+        await wait_for(pilot, lambda: app.screen is not app.screen_stack[0], 10)
+        await pilot.press("2")
+        await wait_for(
+            pilot, lambda: app.screen is app.screen_stack[0] and app.query_one("#panes").current == "sources"
+        )
+        await pilot.pause(0.3)
+        assert app.focused is sources.table and app.focused is not left
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.focused is not left)
+        assert any(a.id == "sources" for a in app.focused.ancestors), "the Sources pane's own filter"
+
+
 async def test_focus_returns_to_the_list_when_a_dialog_closes_while_the_list_reloads(make_app) -> None:
     """A change made in a dialog reloads the list under it (a loading list cannot hold the focus): closing the
     dialog gives the list its focus back, not the sidebar."""

@@ -19,7 +19,11 @@ the dialog's change: a loading widget cannot hold the focus). The screen
 then focuses its first focusable widget: on the main screen, the sidebar,
 where `r r` or `d` then meant something else. `FocusKeeper` remembers what
 each covered screen had focused when it was covered, and gives it back as
-the screen returns, instead of the first widget Textual picked.
+the screen returns, instead of the first widget Textual picked; not when
+that widget is hidden by then: `2` pressed on a detail closes it and shows
+the Sources pane, whose list the focus is on, and the list of the pane left
+behind (the first focusable at 80 columns, where the sidebar is hidden, is
+the current pane's list, so it looked like Textual's pick) took it back.
 """
 
 from __future__ import annotations
@@ -88,6 +92,8 @@ class FocusKeeper:
         widget = kept() if kept is not None else None
         if widget is None or widget is screen.focused or not widget.is_attached or widget.screen is not screen:
             return
+        if not _shown(widget):  # a pane switched away from under the dialog (`2` from a detail): the new one's focus
+            return
         if screen.focused is None or screen.focused in _firsts(screen):  # Textual's pick, not the user's
             if widget.focusable:
                 screen.set_focus(widget)
@@ -97,12 +103,17 @@ class FocusKeeper:
 
 def _focus_when_ready(widget: Widget, tries: int) -> None:
     screen = widget.screen if widget.is_attached else None
-    if screen is None or screen.focused not in (None, *_firsts(screen)):
+    if screen is None or screen.focused not in (None, *_firsts(screen)) or not _shown(widget):
         return  # gone, or the user went elsewhere
     if widget.focusable:
         screen.set_focus(widget)
     elif tries:
         widget.set_timer(0.05, lambda: _focus_when_ready(widget, tries - 1))
+
+
+def _shown(widget: Widget) -> bool:
+    """Neither it nor a container of it is hidden (`display: none`: a ContentSwitcher's other panes)."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
 
 
 def _firsts(screen: Screen[Any]) -> tuple[Widget, ...]:
