@@ -73,12 +73,14 @@ def account_columns(*, connect: bool = False) -> list[Column[Account]]:
 
 
 class AccountsPane(Pane):
-    """Accounts of the management API; `/` asks the server for one app's (id or name slug)."""
+    """Accounts of the management API; `/` asks the server for one app's (id or name slug), else matches the rows."""
 
     TITLE = "Accounts"
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble("Accounts", ("  / filters by app id or slug", "dim")), classes="pane-title")
+        yield Static(
+            Text.assemble("Accounts", ("  / filters by app id or slug, else by name", "dim")), classes="pane-title"
+        )
         yield PagedTable(self._fetch, account_columns(), item_id=lambda a: a.id, server_filter="app", noun="accounts")
 
     async def _fetch(self, *, app: str | None = None, **params: Any) -> Any:

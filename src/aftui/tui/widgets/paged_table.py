@@ -184,6 +184,8 @@ class PagedTable(Vertical, Generic[T]):
         self._debounce: Timer | None = None
         self._error: str | None = None
         self._server_text = ""  # the filter text the loaded rows were asked for with
+        # A filter text the service knows nothing by (a 404: no app "live"): the rows are matched here instead.
+        self._server_refused: str | None = None
 
     def compose(self) -> ComposeResult:
         # Disabled while hidden, so focus never lands in a box the user cannot see.
@@ -234,7 +236,8 @@ class PagedTable(Vertical, Generic[T]):
         if not self.query(ListTable):
             return  # removed while it was being mounted (its detail reloaded meanwhile): nothing to load into
         self._remember_cursor()
-        self._server_text = self.filter_text if self.server_filter else ""
+        asked = self.server_filter is not None and self.filter_text != self._server_refused
+        self._server_text = self.filter_text if asked else ""
         params = {self.server_filter: self._server_text} if self.server_filter and self._server_text else {}
         self.pager.reset(**params)
         self._load(first=True)
@@ -258,6 +261,9 @@ class PagedTable(Vertical, Generic[T]):
             self._rebuild(full=first)
             rows_kept(len(self.pager.items) - before)  # long-lived: out of the collector's way
         except ApiError as error:
+            if first and self._server_text and error.status == 404:
+                self._not_known_to_server()
+                return
             self._failed(error)
             return
         except Exception as error:
@@ -276,6 +282,12 @@ class PagedTable(Vertical, Generic[T]):
                 self._claim_focus()
         if first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
             self.load_more()  # a filter that hides most rows should still fill the screen
+
+    def _not_known_to_server(self) -> None:
+        """The service has nothing by the filter's text (`/live` on Accounts: no app "live"), which is no failure:
+        every row again, matched here by what they show, as lists without a server filter are."""
+        self._server_refused = self._server_text
+        self.call_later(self.reload)
 
     def _failed(self, error: ApiError) -> None:
         self._error = error.message
@@ -391,6 +403,8 @@ class PagedTable(Vertical, Generic[T]):
         parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]
         if self.filter_text:
             parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
+            if self.filter_text == self._server_refused:
+                parts.append(f"no {self.server_filter} by that name: matched in the rows' text")
         if self.sort_index is not None:
             parts.append(f"sorted by {self.columns[self.sort_index].label} {SORT_MARKS[self.sort_reverse]}")
         if self._loading:
