@@ -103,3 +103,21 @@ class Discovery:
                 return []
             keep(page.items, ident)
         return named_in_errors(page)
+
+
+async def triggered_by(client: Client, workflow_ids: Iterable[str], source_id: str) -> list[Workflow]:
+    """Of these workflows (those aftui knows), the ones `source_id` triggers: what deleting the source breaks.
+
+    Read with `GET /workflows/{id}`, a few at a time; one that cannot be read is passed over (it is said where
+    the workflows are listed)."""
+    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+
+    async def one(ident: str) -> Workflow | None:
+        async with limit:
+            try:
+                return await client.get_workflow(ident)
+            except ApiError:
+                return None
+
+    found = await asyncio.gather(*(one(ident) for ident in dict.fromkeys(workflow_ids)))
+    return [w for w in found if w is not None and any(t.id == source_id for t in w.triggers)]

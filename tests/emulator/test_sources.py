@@ -9,6 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
+from aftui.emulator.server import ServerHandle
+
 HOOKED = """export default {
   name: "Hooked Source",
   version: "0.0.1",
@@ -501,3 +503,20 @@ def test_org_sources_lists_only_that_workspace(api: httpx.Client) -> None:
 
 def test_org_sources_of_an_unknown_workspace_is_404(api: httpx.Client) -> None:
     assert api.get("/orgs/o_notmine/sources").status_code == 404
+
+
+def test_a_deleted_source_leaves_the_workflow_it_triggered_readable_without_it(
+    api: httpx.Client, emulator: ServerHandle, info: dict
+) -> None:
+    """The demo's GitHub issues to Slack is triggered by a source; deleted, the workflow loses that trigger (the
+    emulator answered 500 for the source it could not find)."""
+    store = emulator.emulator.store
+    workflow = next(w for w in store.workflows.values() if any(t.kind == "source" for t in w.triggers))
+    source_id = next(t.source_id for t in workflow.triggers if t.kind == "source")
+    before = api.get(f"/workflows/{workflow.id}", params={"org_id": info["org_id"]}).json()["triggers"]
+    assert source_id in [t["id"] for t in before]
+    assert api.delete(f"/sources/{source_id}").status_code < 300
+    answer = api.get(f"/workflows/{workflow.id}", params={"org_id": info["org_id"]})
+    assert answer.status_code == 200, answer.text
+    after = [t["id"] for t in answer.json()["triggers"]]
+    assert source_id not in after and len(after) == len(before) - 1

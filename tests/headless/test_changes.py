@@ -262,6 +262,16 @@ def test_delete_a_source_by_name(aftui: Aftui, api: httpx.Client, emulator: Serv
     assert aftui("delete", "source", partner.id, "--yes").code == 4
 
 
+def test_deleting_a_source_that_triggers_a_workflow_says_so_first(aftui: Aftui, emulator: ServerHandle) -> None:
+    store = emulator.emulator.store
+    workflow = next(w for w in store.workflows.values() if any(t.kind == "source" for t in w.triggers))
+    trigger = next(t.source_id for t in workflow.triggers if t.kind == "source")
+    assert aftui("workflows").code == 0  # found in the subscriptions: known from now on
+    asked = aftui("delete", "source", trigger, stdin="n\n")
+    assert asked.code != 0
+    assert f"It triggers the workflow {workflow.name} ({workflow.id}), which loses that trigger." in asked.err
+
+
 def test_delete_a_webhook(aftui: Aftui, api: httpx.Client, emulator: ServerHandle) -> None:
     slack = next(w for w in emulator.emulator.store.webhooks.values() if w.name == "Slack #alerts")
     done = aftui("delete", "webhook", "Slack #alerts", "--yes")

@@ -177,6 +177,24 @@ async def test_delete_needs_the_name_typed_and_says_what_goes(make_app, emulator
     assert all(ident not in (s["emitter_id"], s["listener_id"]) for s in left)
 
 
+async def test_delete_says_which_known_workflow_loses_its_trigger(make_app, emulator) -> None:
+    """The demo's GitHub issues to Slack starts from a source: deleting that source breaks it, and the question
+    says so by name (it listed only the subscription)."""
+    store = emulator.emulator.store
+    workflow = next(w for w in store.workflows.values() if any(t.kind == "source" for t in w.triggers))
+    trigger = next(t.source_id for t in workflow.triggers if t.kind == "source")
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.known.add(app.session.client.org_id or "", workflow.id, name=workflow.name, found="test")
+        table = await sources_table(app, pilot)
+        await select_source(pilot, table, trigger)
+        await pilot.press("d")
+        question = await confirm(app, pilot)
+        what = str(question.query_one(".what").render())
+        assert f"it triggers the workflow {workflow.name} ({workflow.id}), which loses this trigger" in what
+        await pilot.press("escape")
+
+
 async def test_delete_from_the_detail_goes_back_and_escape_keeps_it(make_app, emulator, api: httpx.Client) -> None:
     ident = source_id(emulator, "Partner ping")
     app = make_app(start_pane="sources")

@@ -258,6 +258,10 @@ def delete_source(core: Core, source: Source) -> None:
     del core.store.sources[source.id]
     core.store.event_logs.pop(source.id, None)
     _forget_subscriptions(core, source.id)
+    # A workflow it triggered loses that trigger (the spec does not say; the workflow is still read whole, where
+    # the emulator answered 500 for the source it could not find).
+    for workflow in core.store.workflows.values():
+        workflow.triggers = [t for t in workflow.triggers if t.source_id != source.id]
 
 
 def _forget_subscriptions(core: Core, resource_id: str) -> None:

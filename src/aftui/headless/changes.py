@@ -18,6 +18,7 @@ from typing import Any
 from ..api import Client, NotFoundError, iterate
 from ..api.models import Component, Source
 from ..connect import connect_read, connect_read_all
+from ..discovery import triggered_by
 from ..export import ndjson
 from ..subscriptions import channel_words, workspace_subscriptions
 from ..text import visible
@@ -299,9 +300,15 @@ async def _delete_sources(client: Client, args: argparse.Namespace) -> None:
     chosen = list({c.id: c for c in chosen}.values())
     labels = [(c.id, c.name or await _name_of(client, "source", c.id)) for c in chosen]
     listed = ", ".join(f"{visible(n or i, 60)} ({i})" for i, n in labels)
+    known = list(user_known().in_workspace(org_key(client)))
+    broken = [w for ident, _ in labels for w in await triggered_by(client, known, ident)]
+    triggers = "".join(
+        f" It triggers the workflow {visible(w.name or '(no name)', 60)} ({w.id}), which loses that trigger."
+        for w in broken
+    )
     confirm(
-        f"Delete source{'s' if len(labels) > 1 else ''} {listed}? Its events and subscriptions go with it; "
-        "this cannot be undone.",
+        f"Delete source{'s' if len(labels) > 1 else ''} {listed}? Its events and subscriptions go with it."
+        f"{triggers} This cannot be undone.",
         args,
     )
     for ident, _ in labels:

@@ -3,15 +3,20 @@
 Activating is asked for no confirmation; deactivating is (one stray key
 should not stop a live source or workflow during an incident), and says
 that nothing is deleted. Deleting a source asks the user to type its name
-and says what goes with it: its events and its subscriptions.
+and says what goes with it: its events, its subscriptions, and the trigger
+of each known workflow it starts.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
 
 from textual.widget import Widget
 
 from ...api import ApiError, Client
 from ...api.models import Source, Workflow
+from ...discovery import triggered_by
 from ...subscriptions import workspace_subscriptions
 from ...text import visible
 from ..change import describe_error, perform, said_by
@@ -90,7 +95,9 @@ def _count(n: int | None, one: str, many: str) -> str:
     return f"its {n} {one if n == 1 else many}"
 
 
-def confirm_source_delete(source: Source, events: int | None, emits: int | None, listens: int | None) -> ConfirmScreen:
+def confirm_source_delete(
+    source: Source, events: int | None, emits: int | None, listens: int | None, triggers: Sequence[Workflow] = ()
+) -> ConfirmScreen:
     if emits is None or listens is None or not emits + listens:
         subs = _count(None if emits is None or listens is None else 0, "subscription", "subscriptions")
     else:
@@ -99,16 +106,26 @@ def confirm_source_delete(source: Source, events: int | None, emits: int | None,
         f"the source {source_label(source)}: deactivate() runs, then the deployed instance is deleted",
         f"{_count(events, 'event', 'events')} kept by the service, and its logs",
         subs,
+        *(_trigger_line(w) for w in triggers),
         "this cannot be undone; the saved component it was deployed from stays",
     ]
     return ConfirmScreen(f"Delete source {visible(source.name or source.id, 60)}?", what, typed=typed_name(source))
 
 
+def _trigger_line(workflow: Workflow) -> str:
+    name = visible(workflow.name or "(no name)", 60)
+    return f"it triggers the workflow {name} ({workflow.id}), which loses this trigger and no longer runs from it"
+
+
 async def delete_source(owner: Widget, source: Source) -> bool:
     """Say what goes, have the name typed back, then DELETE /sources/{id}; True once deleted."""
     client = _client(owner)
-    events, emits, listens = await _what_goes_with(client, source)
-    if not await owner.app.push_screen_wait(confirm_source_delete(source, events, emits, listens)):
+    session = session_of(owner)
+    known = session.known.in_workspace(client.org_id or "")
+    (events, emits, listens), triggers = await asyncio.gather(
+        _what_goes_with(client, source), triggered_by(client, known, source.id)
+    )
+    if not await owner.app.push_screen_wait(confirm_source_delete(source, events, emits, listens, triggers)):
         return False
     deleted, _ = await perform(
         owner,
