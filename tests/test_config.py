@@ -826,7 +826,9 @@ def test_ad_hoc_env_profile_needs_both_client_parts(monkeypatch: pytest.MonkeyPa
 
 
 def test_no_profile_and_no_credential_in_env() -> None:
-    with pytest.raises(ConfigError, match=r"^no profiles are configured and AFTUI_API_KEY is not set$"):
+    with pytest.raises(
+        ConfigError, match=r"^no profiles are configured and AFTUI_API_KEY is not set: add one with `aftui config add"
+    ):
         effective_profile(Config())
 
 

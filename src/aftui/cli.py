@@ -651,6 +651,8 @@ def _announce(em: Emulator) -> None:
     print(f"  OAuth secret {info['oauth_client_secret']}")
     print(f"  workspace    {info['org_id']}   Connect project {info['project_id']}")
     print(f"  controls     {info['root_url']}/_emulator/info")
+    add = f"aftui config add emulator --base-url {info['base_url']} --api-key {info['api_key']}"
+    print(f"  a profile    {add} --org-id {info['org_id']} --project-id {info['project_id']}")
     print("Press Ctrl-C to stop.", flush=True)
 
 

@@ -47,7 +47,11 @@ def _base_profile(config: Config, name: str | None, overrides: dict[str, Any]) -
     if name is None and not os.environ.get("AFTUI_PROFILE") and not config.profiles:
         if any(key in overrides for key in ("api_key", "client_id", "client_secret")):
             return Profile(name="env")
-        raise ConfigError("no profiles are configured and AFTUI_API_KEY is not set")
+        raise ConfigError(
+            "no profiles are configured and AFTUI_API_KEY is not set: add one with "
+            "`aftui config add NAME --api-key-env VAR --org-id o_...` (aftui config add --help), "
+            "or try `aftui demo`"
+        )
     return config.get(name)
 
 
