@@ -22,6 +22,7 @@ from aftui.journal import retention
 from aftui.journal.opening import OpenedJournal
 from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
+from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.health import HealthPane
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
@@ -406,6 +407,27 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         await pilot.press("0")  # Health shown: the count is read
         await wait_for(pilot, lambda: app.alert_count == 0)
         assert "alert" not in text_of(app.screen.query_one(StatusHeader))
+
+
+async def test_an_alert_while_a_dialog_is_open_is_counted_not_shown_over_it(make_app, emulator) -> None:
+    """A form or `?` open: no notification over its fields (at 80x24 one covered a prop's hint and error); the
+    header counts it once the dialog is closed, and the bell rings as configured."""
+    app = health_app(make_app, ui=UiChoices(bell=True))
+    rang: list[int] = []
+    app.bell = lambda: rang.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("3")  # the Workflows pane: Health is not in front of the user, who is to be told
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        control(emulator, "clock", {"advance": 1})  # after the watch started: what fails now is new
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
+        assert told(app) == [] and rang == [1]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
+        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_a_known_failure_again_is_no_alert(make_app, emulator) -> None:

@@ -19,7 +19,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
@@ -803,7 +803,19 @@ class AftuiApp(App[None]):
             self._show_health()
 
     def _alerted(self, alerts: list[Alert]) -> None:
-        """Say new error groups and spikes: a notification, the header's count, the bell if wanted."""
+        """Say new error groups and spikes: a notification, the header's count, the bell if wanted.
+
+        Not a notification over a dialog (a form, a question, `?`): at 80x24 it covered the field being typed
+        in, its hint and its error. The count is in the header once the dialog is closed, and the bell rings."""
+        if not isinstance(self.screen, ModalScreen):
+            self._notify_alerts(alerts)
+        if not self._health_on_screen():
+            self._alert_count += len(alerts)
+            self._show_alert_count()
+        if self.bell_on_alert:
+            self.bell()
+
+    def _notify_alerts(self, alerts: list[Alert]) -> None:
         shown = alerts if len(alerts) <= ALERTS_AT_ONCE else []
         for alert in shown:
             self.notify(visible(alert.text, 300), title=alert.title, severity="error", markup=False, timeout=10)
@@ -816,11 +828,6 @@ class AftuiApp(App[None]):
                 markup=False,
                 timeout=10,
             )
-        if not self._health_on_screen():
-            self._alert_count += len(alerts)
-            self._show_alert_count()
-        if self.bell_on_alert:
-            self.bell()
 
     def _health_on_screen(self) -> bool:
         if not self.screen_stack or self.screen is not self.screen_stack[0]:
