@@ -172,6 +172,11 @@ async def test_client_side_checks_beside_each_field(make_app, emulator, info, ap
         await wait_for(pilot, lambda: bool(error_of(form, "channel")))
         assert "channel's name" in (error_of(form, "channel") or "")
         assert error_of(form, "emitter") is None and error_of(form, "listener") is None
+        # The focus is in the name's field, where what is typed next goes (the select let it fall).
+        await wait_for(pilot, lambda: app.focused is form.query_one("#channel-name", Input))
+        await pilot.press(*"alerts")
+        assert form.query_one(ChannelPicker).custom_name == "alerts"
+        assert error_of(form, "channel") is None, "typed: the message about the empty name goes"
         form.query_one("#channel-pick", Select).value = "$logs"
         await pilot.pause()
         await pilot.press("ctrl+s")
@@ -193,6 +198,8 @@ async def test_server_refusals_land_beside_the_end_or_in_the_box(make_app, emula
         assert "dc_NoSuchOne1 not found" in (error_of(form, "emitter") or "")
         # The service fails (an injected 400 naming no field): the message in the box, the form kept.
         form.query_one("#emitter", EndPicker).value = "dc_*"
+        await pilot.pause()
+        assert error_of(form, "emitter") is None, "another emitter: the refusal of the last one is gone"
         inject(emulator, {"path": "/v1/subscriptions", "method": "POST", "status": 400, "count": 1})
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")

@@ -131,6 +131,16 @@ class SubscriptionForm(FormScreen[Subscription]):
         )
         yield FormRow("Listener", picker, name="listener")
 
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(EndPicker.Changed)
+    def _edited(self, event: Input.Changed | Select.Changed | EndPicker.Changed) -> None:
+        """A field changed after a refusal: its message is about what was there before (`emitter dc_NOPE123 not
+        found` stayed beside the emitter chosen from the list instead)."""
+        row = next((a for a in event.control.ancestors if isinstance(a, FormRow)), None)
+        if row is not None and row.has_class("-invalid"):
+            row.show_error(None)
+
     def on_mount(self) -> None:
         first = "emitter" if "emitter" not in self.fixed else "listener"
         self.query_one(f"#{first}", EndPicker).query_one(Input).focus()

@@ -180,8 +180,12 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")
         if first is not None:
+            # A field of several parts may say which part the problem is in (the channel's name, not its select).
+            aim = getattr(first.field, "problem_focus", None)
             target = (
-                next((w for w in first.field.query("*") if w.focusable), first.field)
+                aim()
+                if callable(aim)
+                else next((w for w in first.field.query("*") if w.focusable), first.field)
                 if not first.field.focusable
                 else first.field
             )

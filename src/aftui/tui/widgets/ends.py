@@ -14,6 +14,8 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, Select, Static
 
 from ...subscriptions import GLOBS, SPECIAL_CHANNELS, Candidates, end_kind
@@ -194,6 +196,18 @@ class EndPicker(Vertical):
                 else:
                     select.clear()
         self._describe()
+        self.post_message(self.Changed(self))  # typed or picked (a pick sets the field): one message for the form
+
+    class Changed(Message):
+        """The end is another one now."""
+
+        def __init__(self, picker: EndPicker) -> None:
+            super().__init__()
+            self.picker = picker
+
+        @property
+        def control(self) -> EndPicker:
+            return self.picker
 
     def _describe(self) -> None:
         ident = self.value
@@ -250,6 +264,11 @@ class ChannelPicker(Vertical):
     @property
     def custom_name(self) -> str:
         return self.query_one(Input).value.strip()
+
+    def problem_focus(self) -> Widget:
+        """Where a problem of the channel is fixed: its name, when a custom one is chosen (what is typed then
+        goes there, not to the select, which let it fall)."""
+        return self.query_one(Input) if self.choice == CUSTOM else self.query_one(Select)
 
     @on(Select.Changed)
     def _chosen(self, event: Select.Changed) -> None:
