@@ -357,7 +357,7 @@ async def test_update_a_server_refusal_keeps_the_form(make_app, emulator, api: h
         await pilot.press("ctrl+s")
         box = form.query_one("#problem")
         await wait_for(pilot, lambda: box.has_class("shown"), 15)
-        assert "injected fault" in str(box.render())
+        assert str(box.render()).startswith("The service said (400): injected fault"), "who said it, and how"
         assert isinstance(app.screen, UpdateSourceForm) and form.query_one("#name", Input).value == "Renamed"
         form.query_one("#name", Input).value = ""
         assert "needs a name" in await _submit_and_wait_invalid(pilot, form, "name")

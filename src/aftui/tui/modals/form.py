@@ -25,7 +25,7 @@ from textual.widgets import Button, Label, Static
 
 from ...api import ApiError, AuthError, ReadOnlyError
 from ...text import visible
-from ..change import READ_ONLY_REASON, describe_error, read_only, refresh_lists
+from ..change import READ_ONLY_REASON, describe_error, read_only, refresh_lists, said_by
 from ..host import session_of
 from ..messages import AuthFailed
 from ..session import Session
@@ -221,7 +221,8 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
             self.show_problems({"": READ_ONLY_REASON})
             return
         except ApiError as error:
-            self.show_problems({error.param or "": describe_error(error)})
+            # Beside the field it names, the service's words; in the box, who said them too.
+            self.show_problems({error.param: describe_error(error)} if error.param else {"": _said(error)})
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
             return
@@ -232,6 +233,13 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         self.app.notify(visible(self.done(result), 300), markup=False)
         refresh_lists(self.app, self.REFRESH)
         self.dismiss(result)
+
+
+def _said(error: ApiError) -> str:
+    """A refusal with who said it and how, beside the form's own checks, which read alike: `The service said
+    (422): …`, or `No answer: Could not reach …`."""
+    status = f" ({error.status})" if error.status else ""
+    return f"{said_by(error)}{status}: {describe_error(error)}"
 
 
 def problems_of(checks: Iterable[tuple[str, str | None]]) -> dict[str, str]:
