@@ -289,9 +289,14 @@ def test_delete_subscriptions_by_id_and_by_their_ends(aftui: Aftui, api: httpx.C
     assert aftui("delete", "subscription", first["id"], "--yes").code == 0
     assert first["id"] not in {s["id"] for s in subs()}
     order_sub = next(s for s in subs() if s["listener_id"].startswith("p_") and s["event_name"] == "")
-    done = aftui(
-        "delete", "subscription", "--emitter", "Order webhooks", "--listener", "Acknowledge and relay webhooks", "--yes"
-    )
+    ends = ("--emitter", "Order webhooks", "--listener", "Acknowledge and relay webhooks")
+    asked = aftui("delete", "subscription", *ends, stdin="n\n")
+    assert asked.code != 0 and order_sub["id"] in {s["id"] for s in subs()}
+    assert (
+        f"Delete the subscription of Acknowledge and relay webhooks ({order_sub['listener_id']}) to the default "
+        f"channel of Order webhooks ({order_sub['emitter_id']})?" in asked.err
+    ), "named as the user named them"
+    done = aftui("delete", "subscription", *ends, "--yes")
     assert done.code == 0, done.err
     assert order_sub["id"] not in {s["id"] for s in subs()}
     assert aftui("delete", "subscription", "sub_nothere1", "--yes").code == 4
@@ -312,6 +317,8 @@ def test_delete_a_range_of_events_and_watch_them_go(aftui: Aftui, api: httpx.Cli
     assert ids() == [kept[0], *kept[4:]]
     one = aftui("delete", "events", order.id, "--id", kept[0], "--yes")
     assert one.code == 0 and ids() == kept[4:]
+    typo = aftui("delete", "events", order.id, "--id", "999-0", "--yes")
+    assert typo.code == 4 and f"no event 999-0 among the {len(kept) - 4} source {order.id} keeps" in typo.err
     assert aftui("delete", "events", order.id, "--yes").code == 2  # which events?
     assert ids() == kept[4:]
 

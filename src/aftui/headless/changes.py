@@ -349,7 +349,8 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
         emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
         listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
         channel = "" if args.channel in (None, "default") else args.channel
-    confirm(f"Delete the subscription of {listener} to {channel_words(channel)} of {emitter}?", args)
+    ends = {end: _named(end, typed) for end, typed in ((emitter, args.emitter), (listener, args.listener))}
+    confirm(f"Delete the subscription of {ends[listener]} to {channel_words(channel)} of {ends[emitter]}?", args)
     await client.unsubscribe(emitter, listener, channel)
     _done(
         [f"{args.subscription or '-'}  deleted  {emitter} > {listener} {channel or '(default)'}"],
@@ -368,6 +369,10 @@ async def _delete_events(client: Client, args: argparse.Namespace) -> None:
     source_id = await Names(client).source(args.source)
     retained = (await client.list_source_events(source_id, limit=100)).items
     covered = [e for e in retained if _in_range(e.id, start, end)]
+    if args.id and not covered:  # a typo in an id, or an event gone already: nothing would be deleted
+        raise NotFoundError(
+            f"no event {visible(args.id, 40)} among the {len(retained)} source {source_id} keeps", status=404
+        )
     what = (
         "every event"
         if not (start or end)
@@ -383,6 +388,11 @@ async def _delete_events(client: Client, args: argparse.Namespace) -> None:
     gone = await _events_gone(client, source_id, start, end)
     state = "deleted" if gone else "accepted (the service is still removing them)"
     _done([f"{source_id}  {len(covered)} event(s)  {state}"], f"{len(covered)} event(s) of {source_id} {state}")
+
+
+def _named(ident: str, typed: str | None) -> str:
+    """An end as the user named it, with its id: `Relay to inbox (wh_…)`; the id alone when it was given."""
+    return f"{visible(typed, 60)} ({ident})" if typed and typed != ident else ident
 
 
 def _key(event_id: str | None) -> tuple[int, int] | None:
