@@ -2,11 +2,11 @@
 
 It is fed events one at a time (from the journal at start, then from the
 live feeds) and answers `rows(now_ms)`: one `HealthRow` per subject, sorted
-by what needs attention first. Whether the last hour's errors were replayed
-is told to it (`note_replays`, from the journal's replay records): a
-workflow whose every error of the hour was replayed ok is `fixed`, not
-`failing`, and an error that arrives after that is failing again. An event is counted once, whichever way it
+by what needs attention first. An event is counted once, whichever way it
 came (the journal's history and a feed's first poll overlap), by its id.
+Whether the last hour's errors were replayed is told to it (`note_replays`,
+from the journal's replay records): a workflow whose every error of the hour
+was replayed ok is `fixed`, not `failing`, until an error comes after that.
 Times are the service's (an event id's `<ms>`), so the windows are the same
 on every machine watching the same workspace.
 """
