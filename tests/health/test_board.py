@@ -7,7 +7,7 @@ from typing import Any
 
 from aftui.api.models import EventSummary
 from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, read_replays, sparkline
-from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_MS, MINUTE_MS, REPLAY, SPARK_MINUTES
+from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_ERRORS_KEPT, HOUR_MS, MINUTE_MS, REPLAY, SPARK_MINUTES
 from aftui.journal.store import Journal
 
 NOW = 1_800_000_000_000  # ms; a whole minute
@@ -300,3 +300,15 @@ def test_the_replay_records_say_which_errors_were_replayed_ok(tmp_path: Path) ->
             again.id: REPLAY,
         }
     }
+
+
+def test_a_storm_of_errors_keeps_only_the_newest_whole_and_the_rest_counts_as_not_replayed() -> None:
+    board = board_of(ORDERS)
+    for n in range(HOUR_ERRORS_KEPT + 20):
+        board.add_error("p_orders", error(NOW - 30 * MINUTE_MS + n, 0))
+    kept = board.hour_errors()["p_orders"]
+    assert len(kept) == HOUR_ERRORS_KEPT and kept[-1].id == f"{NOW - 30 * MINUTE_MS + HOUR_ERRORS_KEPT + 19}-0"
+    board.note_replays("p_orders", {e.id or "": "succeeded" for e in kept})
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.state == "failing", "20 errors not looked up: not known to be replayed"
+    assert (row.originals_1h, row.replayed_ok_1h) == (HOUR_ERRORS_KEPT + 20, HOUR_ERRORS_KEPT)

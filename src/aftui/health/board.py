@@ -32,6 +32,10 @@ SPARK_MINUTES = 15  # the sparkline's width: events per minute over the last qua
 MESSAGE_LIMIT = 200  # characters of the last error's message kept for the row
 STATE_RANK = {"failing": 0, "fixed": 1, "errors": 2, "ok": 3}
 REPLAY = "replay"  # an error's replay kind when it is what a replay of another error led to (not an original)
+# The hour's errors kept whole to look their replays up, per subject, the last to arrive: a storm of errors is when
+# this board is read, and it must not hold (nor ask the journal about) every one. Those left out count as not
+# replayed, so such a workflow reads failing, never fixed by a guess.
+HOUR_ERRORS_KEPT = 500
 EVENT_IDS = 5_000  # event ids remembered per subject (5,000 to 10,000) to count each once; errors keep theirs 24 h
 BARS = " ▁▂▃▄▅▆▇█"
 
@@ -147,6 +151,8 @@ class HealthBoard:
             return False
         state.errors[ident] = ms
         state.hour_errors[ident] = event
+        if len(state.hour_errors) > HOUR_ERRORS_KEPT:
+            del state.hour_errors[next(iter(state.hour_errors))]  # the first to arrive
         if not state.subject.name:  # a workflow known by id only: its errors name it
             error = event.error()
             name = error.original_context.workflow_name if error is not None else None
