@@ -213,10 +213,12 @@ def test_the_same_selection_twice_sends_nothing_twice(
     assert "4 of 4 left out (3 replayed ok, 1 a replay's own error)" in again.err
 
     forced = aftui("replay", "--workflow", WORKFLOW, "--since", moment, *fix, "--again", "--dry-run", "--json")
-    assert sorted(r["error_id"] for r in forced.records()) == sorted([*ids, became])
+    assert [r["error_id"] for r in forced.records()] == ids, "never a replay's own error beside its original"
+    assert f"{became}: the error of a replay of {ids[0]}, which is sent instead" in forced.err
+    assert f"{ids[1]}: replayed ok: would be sent again, as asked" in forced.err, "a dry run sends nothing"
     named = aftui("replay", ids[1], "--workflow", WORKFLOW, *fix, "--dry-run", "--json")
     assert [r["error_id"] for r in named.records()] == [ids[1]]
-    assert f"{ids[1]}: replayed ok: sent again, as asked" in named.err
+    assert f"{ids[1]}: replayed ok: would be sent again, as asked" in named.err
 
 
 def test_replay_of_one_failure_by_its_fingerprint(

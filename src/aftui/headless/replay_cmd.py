@@ -175,9 +175,15 @@ def _needing_replay(
             continue
         done = {e.id: states[e.id] for e in events if e.id and not needs_replay(states.get(e.id))}
         if chosen:
+            # Never a replay's own error beside its original: the same request twice in one run.
+            twice = {i for i, s in done.items() if s.is_replay and s.replay_of in states}
+            verb = "would be sent again" if args.dry_run else "sent again"
             for event_id, state in done.items():
-                output.say(f"{event_id}: {_replayed_words(state)}: sent again, as asked")
-            out[workflow_id] = events
+                if event_id in twice:
+                    output.say(f"{event_id}: {_replayed_words(state)}, which is sent instead")
+                else:
+                    output.say(f"{event_id}: {_replayed_words(state)}: {verb}, as asked")
+            out[workflow_id] = [e for e in events if e.id not in twice]
             continue
         if done:
             counts = Counter("a replay's own error" if s.is_replay else s.words for s in done.values())
