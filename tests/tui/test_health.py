@@ -530,3 +530,24 @@ async def test_the_pager_is_said_when_it_is_no_command_or_the_terminal_cannot_su
         await pilot.press("o")  # a test's terminal cannot be handed over: said, and the viewer stays
         await wait_for(pilot, lambda: any("cannot hand over to $EDITOR" in n.message for n in app._notifications))
         assert isinstance(app.screen, ValueScreen)
+
+
+def test_the_line_under_the_table_counts_a_failed_replays_own_errors_apart() -> None:
+    """The 1h column counts every error; the replays' line counts the originals: the rest is said, or 31 beside
+    "28 of the hour's 30" read as a contradiction (a walk-through)."""
+    from aftui.health import HealthRow, Subject
+    from aftui.tui.screens.health import _replayed
+
+    def row(errors: int, originals: int, ok: int) -> HealthRow:
+        subject = Subject("workflow", "p_x", "X")
+        return HealthRow(subject, errors, errors, 1, "E: m", None, (0,) * 15, originals, ok)
+
+    assert (
+        _replayed(row(31, 30, 28)).plain
+        == " · 28 of the hour's 30 errors replayed ok (1 more was a failed replay's own)"
+    )
+    assert _replayed(row(32, 30, 30)).plain == (
+        " · fixed: all 30 of the hour's errors replayed ok (2 more were a failed replay's own)"
+    )
+    assert _replayed(row(5, 5, 0)).plain == " · none of the hour's errors replayed ok yet"
+    assert _replayed(row(0, 0, 0)).plain == ""

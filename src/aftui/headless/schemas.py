@@ -133,7 +133,17 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "error_group": ("count", "first_at", "last_at", "step", "error", "message", "fingerprint", "replay"),
     "replay_plan": ("error_id", "replayable", "method", "url", "edited", "reason"),
     "replay": ("error_id", "outcome", "detail", "replay_id"),
-    "health": ("state", "name", "type", "errors_1h", "errors_24h", "replayed_ok_1h", "last_error_at", "last_error"),
+    "health": (
+        "state",
+        "name",
+        "type",
+        "errors_1h",
+        "errors_24h",
+        "originals_1h",
+        "replayed_ok_1h",
+        "last_error_at",
+        "last_error",
+    ),
 }
 
 

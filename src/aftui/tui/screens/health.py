@@ -79,11 +79,14 @@ def _replayed(row: HealthRow) -> Text:
     """What the replays of the hour's errors came to: the answer to "is it fixed?" for a failing workflow."""
     if not row.originals_1h:
         return Text()
+    # The 1h count has the errors failed replays led to as well: said, or the two numbers read as a contradiction.
+    own = row.errors_1h - row.originals_1h
+    also = f" ({own} more {'was' if own == 1 else 'were'} a failed replay's own)" if own > 0 else ""
     if row.fixed:
-        return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok", style="bold green")
+        return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok{also}", style="bold green")
     if not row.replayed_ok_1h:
-        return Text(" · none of the hour's errors replayed ok yet", style="dim")
-    return Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok", style="yellow")
+        return Text(f" · none of the hour's errors replayed ok yet{also}", style="dim")
+    return Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok{also}", style="yellow")
 
 
 def _clock(ms: int) -> str:
