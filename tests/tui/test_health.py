@@ -342,6 +342,34 @@ async def test_a_workflow_whose_errors_of_the_hour_were_all_replayed_ok_is_fixed
         assert "1 failing in the last hour" in pane.query_one("#health-note", Phrases).text.plain
 
 
+async def test_back_from_a_workflow_the_cursor_follows_it_when_it_is_fixed_and_moves_down(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Opened from the top row, its errors replayed ok: it sorts below the next failing workflow, and the cursor and
+    the line under the table stay with it (they spoke of the other workflow, which read as if nothing had changed)."""
+    monkeypatch.setattr(app_module, "HEALTH_REPLAYS_S", 0.2)
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: [r.state for r in pane.rows[:2]] == ["failing", "failing"], timeout=10)
+        assert pane.rows[0].subject.label == ORDERS and pane.table.cursor_row == 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, WorkflowScreen))
+        assert app.health is not None
+        await asyncio.to_thread(replayed_ok, app, app.health.board.hour_errors()[pane.rows[0].subject.id])
+        await wait_for(pilot, lambda: pane.rows[1].subject.label == ORDERS and pane.rows[1].state == "fixed")
+        await pilot.pause(0.2)
+        assert pane.table.cursor_row == 1 and pane.current() is pane.rows[1]
+        assert "fixed: all" in text_of(pane.query_one("#health-detail", Static))
+        await pilot.press("up")  # the user moves: from now on the top is the top again
+        await pilot.pause()
+        assert pane.current() is pane.rows[0] and pane._opened is None
+
+
 async def test_healths_catch_up_waits_while_a_key_is_answered(make_app, emulator, monkeypatch) -> None:
     """A burst is folded in a slice a turn; while a key's answer is on its way the slices wait for its frame."""
     app = health_app(make_app)

@@ -108,6 +108,7 @@ class HealthPane(Pane):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[HealthRow] = []  # those shown: the board's, that the filter lets through
+        self._opened: str | None = None  # the subject last opened (enter), while the cursor stays on it
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -221,7 +222,11 @@ class HealthPane(Pane):
                 table.update_row(ident, new)  # drawn again only if it changed: each tick mostly gives the same text
         else:
             # At the top, the cursor stays at the top (what needs attention most); elsewhere it follows its row.
+            # The row last opened is followed wherever it goes, until the cursor is moved: back from its Errors tab
+            # after a replay that fixed it, the top row was the next failing one, and the line under the table
+            # spoke of that one instead.
             at = old[table.cursor_row] if self.rows and 0 < table.cursor_row < len(old) else None
+            at = self._opened if self._opened in keys else at
             table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
 
@@ -247,6 +252,9 @@ class HealthPane(Pane):
 
     @on(Board.RowHighlighted, "#health-table")
     def _highlighted(self) -> None:
+        row = self.current()
+        if row is None or row.subject.id != self._opened:
+            self._opened = None  # the cursor went elsewhere: the top again, as usual
         self._detail()
 
     def current(self) -> HealthRow | None:
@@ -275,6 +283,7 @@ class HealthPane(Pane):
         if row is None:
             return
         subject = row.subject
+        self._opened = subject.id
         # Imported on first use: the start, which opens on this pane, does not pay for the detail screens.
         if subject.kind == "workflow":
             from .workflows import WorkflowScreen
