@@ -181,7 +181,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
             (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
-            (", oldest first, one at a time, each with the fix below (none: as it was)", "dim"),
+            (", oldest first, one at a time, each with the fix below, or as it was without one", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
         yield Static(title, classes="title")
