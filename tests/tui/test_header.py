@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -36,6 +37,7 @@ async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> No
             await wait_for(pilot, lambda: "unreachable since" in header(app), timeout=20)
             shown = header(app)
             assert "● ok" not in shown and urlsplit(base_url).netloc in shown
+            assert re.search(r"unreachable since \d\d:\d\d UTC", shown), "in UTC, as every time aftui shows"
             # /users/me and the first pane's lists ask at once: the header hears the first to fail, and the
             # notification of the one that says it (who we are) may come a moment later.
             await wait_for(pilot, lambda: any(m.startswith(f"Could not reach {base_url}") for _, m in said(app)), 10)

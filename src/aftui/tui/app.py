@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakSet
@@ -509,18 +509,18 @@ class AftuiApp(App[None]):
                 header.sync()
 
     _connection = "connecting"
-    _down_since: datetime | None = None  # when the service stopped answering (local time), until it answers again
+    _down_since: datetime | None = None  # when the service stopped answering (UTC), until it answers again
 
     @property
     def connection_state(self) -> str:
         if self._connection == "offline" and self._down_since is not None:
-            return f"unreachable since {self._down_since:%H:%M}"
+            return f"unreachable since {self._down_since:%H:%M} UTC"
         return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
 
     def connection(self, state: str) -> None:
         """The client's (or the monitor's) word on the connection: the header shows it, and a return is acted on."""
         if state == "offline" and self._down_since is None:
-            self._down_since = datetime.now().astimezone()
+            self._down_since = datetime.now(UTC)  # as every time aftui shows: the events' are the service's
         elif state in ("ok", "auth"):
             self._down_since = None
         back = state == "ok" and self._connection not in ("ok", "connecting")

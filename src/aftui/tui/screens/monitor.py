@@ -358,7 +358,8 @@ class MonitorScreen(Screen[None]):
             parts.append(Text("not following · end or f follows", style="yellow"))
         shown = len(timeline.rows)
         total = len(self.history if self.history is not None else self.records)
-        parts.append(Text(f"{shown:,} shown" + (f" of {total:,}" if shown != total else "")))
+        # The rows' times are the service's, in UTC as everywhere else (a terminal in Tokyo read 08:03 as local).
+        parts.append(Text(f"{shown:,} shown" + (f" of {total:,}" if shown != total else "") + " · times UTC"))
         if self.errors_only:
             parts.append(Text("errors only", style="red"))
         if self.matcher is not None:

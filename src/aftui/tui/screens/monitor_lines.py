@@ -54,7 +54,7 @@ def detail_head(record: Record) -> Text:
     return Text.assemble(
         (visible(event.id or "(no id)", 30), "bold"),
         "  ",
-        record.stamp(),
+        record.stamp() + " UTC",
         "  ",
         (visible(record.name, 40), "cyan"),
         " ",
