@@ -221,6 +221,25 @@ def test_the_same_selection_twice_sends_nothing_twice(
     assert f"{ids[1]}: replayed ok: would be sent again, as asked" in named.err
 
 
+def test_an_error_another_aftui_is_replaying_now_is_not_sent_twice(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    """A teammate's (or a cron job's) replay of the same error is pending in the journal: this one sends nothing."""
+    error_id = fail_order(emulator, root, api, "ord_claimed")
+    assert aftui("errors", WORKFLOW, "--json").code == 0  # the journal is made, the error in it
+    with ReplayLog(data_dir / "journal.sqlite3", by="dana") as log:
+        log.started(
+            "rp_dana", emitter_id=order_workflow, event_id=error_id, workflow_id=order_workflow,
+            method="POST", target_url="http://127.0.0.1/", edited=True,
+        )  # fmt: skip
+    emitted = len(emitted_by(api, order_workflow))
+    done = aftui("replay", error_id, "--workflow", WORKFLOW, "--set", "customer_email = a@b.example", "--yes")
+    assert done.code == 1
+    assert "being replayed by dana now: not sent twice" in done.out + done.err
+    assert len(emitted_by(api, order_workflow)) == emitted, "nothing was sent"
+    assert [r.replay_id for r in replays(data_dir)] == ["rp_dana"]
+
+
 def test_replay_of_one_failure_by_its_fingerprint(
     aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
 ) -> None:

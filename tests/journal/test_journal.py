@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,60 @@ def test_the_replays_touching_events_on_every_backend(any_journal: Journal) -> N
     assert edited.edited is True and edited.outcome == "pending"
     assert ids(log.recent(limit=2)) == ["rp_4", "rp_3"]
     log.close()
+
+
+def test_one_replay_of_an_event_at_a_time_whoever_sends_it(any_journal: Journal) -> None:
+    """Two aftuis (a cron job, a teammate) replaying the same errors at once: each error is claimed by one of them,
+    the other is told by whom and sends nothing. A claim lasts while pending, and at most CLAIM_S."""
+    first, second = any_journal.replays(), any_journal.replays()
+    first.by, second.by = "dana", "sam"
+    tag = uuid.uuid4().hex[:8]  # the team's server is one for the whole run
+
+    def start(log, replay_id: str, event_id: str):
+        return log.started(
+            replay_id, emitter_id="p_wf", event_id=event_id, workflow_id="p_wf",
+            method="POST", target_url="https://e.test/", edited=False,
+        )  # fmt: skip
+
+    assert start(first, f"rp_a{tag}", f"1-{tag}") is None
+    held = start(second, f"rp_b{tag}", f"1-{tag}")
+    assert held is not None and (held.replay_id, held.replayed_by) == (f"rp_a{tag}", "dana")
+    assert [r.replay_id for r in first.of_event("p_wf", f"1-{tag}")] == [f"rp_a{tag}"], "nothing recorded for sam"
+    first.finished(f"rp_a{tag}", outcome="failed")
+    assert start(second, f"rp_c{tag}", f"1-{tag}") is None, "done: it can be replayed again"
+
+    # At the same moment, from two threads: every event claimed exactly once.
+    events = [f"{n}-{tag}x" for n in range(60)]
+    won: dict[str, list[str]] = {"dana": [], "sam": []}
+
+    def race(log, who: str) -> None:
+        for event_id in events:
+            if start(log, f"rp_{who}{event_id}", event_id) is None:
+                won[who].append(event_id)
+
+    threads = [threading.Thread(target=race, args=(log, who)) for log, who in ((first, "dana"), (second, "sam"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(won["dana"] + won["sam"]) == sorted(events)
+    first.close()
+    second.close()
+
+
+def test_a_pending_replay_older_than_the_claim_holds_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An aftui that died before its outcome came leaves a pending row: CLAIM_S later it no longer holds the event."""
+    from aftui.journal import replays
+
+    with Journal(tmp_path / "j.sqlite3") as journal, journal.replays() as log:
+        clock = [1000.0]
+        monkeypatch.setattr(replays.time, "time", lambda: clock[0])
+        kwargs = {"emitter_id": "p_wf", "event_id": "1-0", "workflow_id": "p_wf", "method": "POST"}
+        assert log.started("rp_1", **kwargs, target_url="https://e.test/", edited=False) is None
+        clock[0] += replays.CLAIM_S - 1
+        assert log.started("rp_2", **kwargs, target_url="https://e.test/", edited=False) is not None
+        clock[0] += 2
+        assert log.started("rp_3", **kwargs, target_url="https://e.test/", edited=False) is None
 
 
 def test_persists_across_reopen(tmp_path: Path) -> None:

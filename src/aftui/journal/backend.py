@@ -36,7 +36,10 @@ class ReplayStore(Protocol):
         method: str,
         target_url: str,
         edited: bool,
-    ) -> None: ...
+    ) -> ReplayRow | None:
+        """Record a replay as pending and return None; or, when another replay of the same event is pending (a
+        teammate's, a cron job's, started less than `replays.CLAIM_S` ago), record nothing and return that one."""
+        ...
 
     def finished(
         self,

@@ -14,7 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from . import queries
-from .replays import REPLAY_COLUMNS, ReplayRow
+from .replays import CLAIM_S, REPLAY_COLUMNS, ReplayRow, pending_of
 
 __all__ = ["PgReplayLog"]
 
@@ -45,12 +45,17 @@ class PgReplayLog:
         method: str,
         target_url: str,
         edited: bool,
-    ) -> None:
-        with self._pool.connection() as conn:
-            conn.execute(
-                queries.replay_started(queries.POSTGRES),
-                (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, edited, self.by),
-            )
+    ) -> ReplayRow | None:
+        """As the SQLite log's: pending, unless another replay of the same event is (then that one)."""
+        now = time.time()
+        row = (replay_id, emitter_id, event_id, workflow_id, now, method, target_url, edited, self.by)
+        # One transaction (the pool's connections are autocommit), so the lock is held until the row is committed:
+        # two teammates at once, the second waits here for the first's row, then sees it.
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"aftui-replay {emitter_id} {event_id}",))
+            cursor = conn.execute(queries.replay_claimed(queries.POSTGRES), (*row, emitter_id, event_id, now - CLAIM_S))
+            claimed = cursor.rowcount == 1
+        return None if claimed else pending_of(self.of_event(emitter_id, event_id))
 
     def finished(
         self,

@@ -123,12 +123,17 @@ def gaps(d: Dialect, emitter_id: str | None) -> Query:
 # --- replays ----------------------------------------------------------------------------------------
 
 
-def replay_started(d: Dialect) -> str:
-    """Insert a replay as pending; parameters: replay_id, emitter_id, event_id, workflow_id, started_at, method,
-    target_url, edited, replayed_by."""
+def replay_claimed(d: Dialect) -> str:
+    """Insert a replay as pending unless one of the same event is pending since a time (another aftui sends it now).
+
+    Parameters: replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, edited, replayed_by,
+    then emitter_id, event_id and that time again. Atomic only under the caller's lock (a write lock, an advisory
+    lock)."""
+    m = d.mark
     return (
         f"INSERT INTO {d.replays} (replay_id, emitter_id, event_id, workflow_id, started_at, method, target_url, "
-        f"edited, outcome, replayed_by) VALUES ({d.marks(8)}, 'pending', {d.mark})"
+        f"edited, outcome, replayed_by) SELECT {d.marks(8)}, 'pending', {m} WHERE NOT EXISTS (SELECT 1 FROM "
+        f"{d.replays} WHERE emitter_id = {m} AND event_id = {m} AND outcome = 'pending' AND started_at > {m})"
     )
 
 

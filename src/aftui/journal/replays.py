@@ -25,7 +25,7 @@ from typing import Any, Self
 from . import queries
 from .dbfile import connect
 
-__all__ = ["REPLAY_COLUMNS", "ReplayLog", "ReplayRow"]
+__all__ = ["CLAIM_S", "REPLAY_COLUMNS", "ReplayLog", "ReplayRow", "pending_of"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS replays (
@@ -69,6 +69,16 @@ class ReplayRow:
     replayed_by: str | None = None  # the user (`/users/me`) of the profile that sent it
 
 
+# A replay pending for less than this holds its event: another aftui (a teammate, a cron job) does not send it too.
+# Longer, it is taken for one whose aftui died before its outcome came (an outcome is watched for 20 s by default).
+CLAIM_S = 120.0
+
+
+def pending_of(rows: list[ReplayRow]) -> ReplayRow | None:
+    """The newest pending replay of an event's rows (newest first)."""
+    return next((r for r in rows if r.outcome == "pending"), None)
+
+
 # The columns a replay is read from, in ReplayRow's order: on SQLite the table's own, on PostgreSQL all but `rid`.
 REPLAY_COLUMNS = tuple(field.name for field in fields(ReplayRow))
 
@@ -110,12 +120,21 @@ class ReplayLog:
         method: str,
         target_url: str,
         edited: bool,
-    ) -> None:
+    ) -> ReplayRow | None:
+        """Record the replay as pending, unless another of the same event is (see `CLAIM_S`): then that one."""
+        now = time.time()
+        row = (replay_id, emitter_id, event_id, workflow_id, now, method, target_url, int(edited), self.by)
         with self._lock:
-            self._db.execute(
-                queries.replay_started(queries.SQLITE),
-                (replay_id, emitter_id, event_id, workflow_id, time.time(), method, target_url, int(edited), self.by),
-            )
+            self._db.execute("BEGIN IMMEDIATE")  # the write lock first: two aftuis claim one after the other
+            try:
+                cursor = self._db.execute(
+                    queries.replay_claimed(queries.SQLITE), (*row, emitter_id, event_id, now - CLAIM_S)
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return None if cursor.rowcount == 1 else pending_of(self.of_event(emitter_id, event_id))
 
     def finished(
         self,

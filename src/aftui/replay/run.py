@@ -107,7 +107,7 @@ async def replay_one(
     await watcher.prime()
     if log is not None:
         await sign(client, log)  # the row says who replayed: a teammate sees it before replaying again
-        log.started(
+        other = log.started(
             replay_id,
             emitter_id=plan.emitter_id,
             event_id=plan.event_id,
@@ -116,6 +116,11 @@ async def replay_one(
             target_url=request.full_url,
             edited=request.edited,
         )
+        if other is not None:  # another aftui sends it right now: the same request twice would run twice
+            who = other.replayed_by or "another aftui"
+            return ReplayResult(
+                plan, None, request, None, Outcome("skipped", f"being replayed by {who} now: not sent twice")
+            )
     sent = await send(request, replay_id, http=http)
     outcome = await _outcome(watcher, sent, replay_id, request, watch_timeout, stop)
     if log is not None:
