@@ -23,7 +23,7 @@ from ..api import ApiError, Client, NotFoundError
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
-from ..replay.states import STATE_WORDS, ReplayState, group_state, replay_id_of, replay_states
+from ..replay.states import STATE_WORDS, ReplayState, group_state, read_states
 from ..text import visible
 from . import output
 from .common import OK, make_client
@@ -63,18 +63,15 @@ def read_replay_states(keeper: Keeper, workflow_id: str, events: list[EventSumma
     journal = keeper.journal
     if journal is None:
         return None
-    ids = [e.id for e in events if e.id]
-    carried = [r for r in (replay_id_of(e) for e in events) if r]
     try:
         log = journal.replays()
         try:
-            rows = log.touching(workflow_id, ids, carried)
+            return read_states(log, workflow_id, events)
         finally:
             log.close()
     except journal.errors as error:
         output.say(f"the journal's replays cannot be read: replay states unknown ({error})")
         return None
-    return replay_states(events, rows)
 
 
 def error_record(

@@ -70,13 +70,11 @@ def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int
 def read_replays(log: ReplayStore, errors: dict[str, list[EventSummary]]) -> dict[str, dict[str, str]]:
     """Each error's replay kind (`HealthBoard.note_replays`), by workflow: blocking reads of the replay records
     (SQLite or the team's server), for a thread. `errors`: the board's `hour_errors()`."""
-    from ..replay.states import replay_id_of, replay_states  # the replay package: once errors are there to read
+    from ..replay.states import read_states  # the replay package: once errors are there to read
 
     found: dict[str, dict[str, str]] = {}
     for subject_id, events in errors.items():
-        ids = [e.id for e in events if e.id]
-        carried = [r for r in (replay_id_of(e) for e in events) if r]
-        states = replay_states(events, log.touching(subject_id, ids, carried))
+        states = read_states(log, subject_id, events)
         found[subject_id] = {i: REPLAY if s.is_replay else s.kind for i, s in states.items()}
     return found
 

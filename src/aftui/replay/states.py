@@ -23,12 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.models import EventSummary
 from ..fingerprint import ErrorGroup
 from ..journal.replays import ReplayRow
 from .request import REPLAY_HEADER
+
+if TYPE_CHECKING:
+    from ..journal.backend import ReplayStore
 
 __all__ = [
     "STATE_WORDS",
@@ -36,6 +39,7 @@ __all__ = [
     "ReplayState",
     "group_state",
     "needs_replay",
+    "read_states",
     "replay_id_of",
     "replay_states",
     "still_failing",
@@ -113,6 +117,14 @@ def replay_states(events: Iterable[EventSummary], rows: Iterable[ReplayRow]) -> 
             became=became,
         )
     return {ident: _followed(ident, states) for ident in states}
+
+
+def read_states(log: ReplayStore, workflow_id: str, events: list[EventSummary]) -> dict[str, ReplayState]:
+    """What `log` knows of a workflow's errors, by id: the rows touching them (`ReplayStore.touching`: their
+    replays, those that led to them, those their requests name). Blocking (SQLite, the team's server)."""
+    ids = [e.id for e in events if e.id]
+    carried = [r for r in (replay_id_of(e) for e in events) if r]
+    return replay_states(events, log.touching(workflow_id, ids, carried))
 
 
 def _followed(ident: str, states: dict[str, ReplayState]) -> ReplayState:

@@ -33,7 +33,7 @@ from ...api import ApiError
 from ...api.models import EventSummary, Page
 from ...fingerprint import error_key
 from ...replay import BulkSummary
-from ...replay.states import ReplayState, needs_replay, replay_id_of, replay_states
+from ...replay.states import ReplayState, needs_replay, read_states
 from ...replay.who import sent_by
 from ...text import visible
 from ..host import session_of
@@ -265,9 +265,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         journal.open()
         if journal.log is None:  # no journal to read: every state unknown (the tab's hint says why)
             return None
-        ids = [e.id for e in items if e.id]
-        replays = [r for r in (replay_id_of(e) for e in items) if r]
-        return replay_states(items, journal.log.touching(self.workflow_id, ids, replays))
+        return read_states(journal.log, self.workflow_id, items)
 
     # --- actions ------------------------------------------------------------------------------------------
 
