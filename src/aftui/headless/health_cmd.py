@@ -116,13 +116,7 @@ async def _from_journal(
     except journal.errors as error:
         problems.append(f"the journal could not be read: only what the service keeps is counted ({error})")
         return
-    for subject_id, errors in history.errors.items():
-        for event in errors:
-            board.add_error(subject_id, event)
-    for subject_id, times in history.events.items():
-        board.add_events(subject_id, times)
-    for subject_id, last in history.last_event.items():
-        board.note_last_event(subject_id, last)
+    history.fill(board)
 
 
 async def _from_service(

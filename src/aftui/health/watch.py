@@ -55,6 +55,18 @@ class History:
     events: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     last_event: dict[str, int | None] = field(default_factory=dict)
 
+    def fill(self, board: HealthBoard, add_error: Callable[[str, EventSummary], object] | None = None) -> None:
+        """Put it on `board`: the errors oldest first (through `add_error` when given, which may do more than the
+        board's own), the event times, the last events."""
+        add = add_error or board.add_error
+        for subject_id, errors in self.errors.items():
+            for event in reversed(errors):  # `errors_since` gives them newest first
+                add(subject_id, event)
+        for subject_id, times in self.events.items():
+            board.add_events(subject_id, times)
+        for subject_id, last in self.last_event.items():
+            board.note_last_event(subject_id, last)
+
 
 def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int) -> History:
     """Read the journal for the board (blocking reads, SQLite or PostgreSQL)."""
@@ -142,14 +154,7 @@ class HealthWatch:
             self.started, self._started_ms = True, self.now_ms()
 
     def _apply(self, history: History) -> None:
-        for subject_id, errors in history.errors.items():
-            for event in reversed(errors):  # oldest first: the tracker learns the groups in order
-                self._error(subject_id, event)
-        for subject_id, times in history.events.items():
-            for event_id, ms in times:
-                self.board.add_event(subject_id, event_id, ms)
-        for subject_id, last in history.last_event.items():
-            self.board.note_last_event(subject_id, last)
+        history.fill(self.board, self._error)  # through the alerts' tracker: it learns the groups known before
 
     def take(self, limit: int | None = None) -> list[Alert]:
         """Move what the feeds brought into the board, at most `limit` records; the alerts raised, oldest first.
