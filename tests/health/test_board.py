@@ -312,3 +312,9 @@ def test_a_storm_of_errors_keeps_only_the_newest_whole_and_the_rest_counts_as_no
     row = board.row("p_orders", NOW)
     assert row is not None and row.state == "failing", "20 errors not looked up: not known to be replayed"
     assert (row.originals_1h, row.replayed_ok_1h) == (HOUR_ERRORS_KEPT + 20, HOUR_ERRORS_KEPT)
+
+    # Newest first, as a service's page and the journal's history give them: the newest are still the ones kept.
+    backwards = board_of(ORDERS)
+    for n in reversed(range(HOUR_ERRORS_KEPT + 20)):
+        backwards.add_error("p_orders", error(NOW - 30 * MINUTE_MS + n, 0))
+    assert {e.id for e in backwards.hour_errors()["p_orders"]} == {e.id for e in kept}

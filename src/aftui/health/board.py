@@ -32,7 +32,7 @@ SPARK_MINUTES = 15  # the sparkline's width: events per minute over the last qua
 MESSAGE_LIMIT = 200  # characters of the last error's message kept for the row
 STATE_RANK = {"failing": 0, "fixed": 1, "errors": 2, "ok": 3}
 REPLAY = "replay"  # an error's replay kind when it is what a replay of another error led to (not an original)
-# The hour's errors kept whole to look their replays up, per subject, the last to arrive: a storm of errors is when
+# The hour's errors kept whole to look their replays up, per subject, the newest: a storm of errors is when
 # this board is read, and it must not hold (nor ask the journal about) every one. Those left out count as not
 # replayed, so such a workflow reads failing, never fixed by a guess.
 HOUR_ERRORS_KEPT = 500
@@ -151,8 +151,8 @@ class HealthBoard:
             return False
         state.errors[ident] = ms
         state.hour_errors[ident] = event
-        if len(state.hour_errors) > HOUR_ERRORS_KEPT:
-            del state.hour_errors[next(iter(state.hour_errors))]  # the first to arrive
+        if len(state.hour_errors) > HOUR_ERRORS_KEPT:  # the oldest goes, whatever order they came in
+            del state.hour_errors[min(state.hour_errors, key=lambda i: state.errors.get(i, 0))]
         if not state.subject.name:  # a workflow known by id only: its errors name it
             error = event.error()
             name = error.original_context.workflow_name if error is not None else None
