@@ -240,11 +240,12 @@ def _row(state: _State, now_ms: int) -> HealthRow:
     times = state.errors.values()
     this_minute = now_ms // MINUTE_MS
     per_minute = tuple(state.minutes.get(m, 0) for m in range(this_minute - SPARK_MINUTES + 1, this_minute + 1))
+    # The replay kind of each error of the hour: as many as the hour's errors.
     kinds = [state.replays.get(i, "never") for i, ms in state.errors.items() if ms > hour_ago]
     originals = [kind for kind in kinds if kind != REPLAY]
     return HealthRow(
         subject=state.subject,
-        errors_1h=sum(1 for ms in times if ms > hour_ago),
+        errors_1h=len(kinds),
         errors_24h=sum(1 for ms in times if ms > day_ago),
         last_error_ms=state.last_error_ms,
         last_error=state.last_error,

@@ -12,7 +12,7 @@ says what changed, and the lists that show it reload.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar, cast
 
 from rich.text import Text
 from textual import on, work
@@ -180,16 +180,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")
         if first is not None:
-            # A field of several parts may say which part the problem is in (the channel's name, not its select).
-            aim = getattr(first.field, "problem_focus", None)
-            target = (
-                aim()
-                if callable(aim)
-                else next((w for w in first.field.query("*") if w.focusable), first.field)
-                if not first.field.focusable
-                else first.field
-            )
-            target.focus()
+            _problem_focus(first.field).focus()
             first.scroll_visible()
 
     def clear_problems(self) -> None:
@@ -233,6 +224,17 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         self.app.notify(visible(self.done(result), 300), markup=False)
         refresh_lists(self.app, self.REFRESH)
         self.dismiss(result)
+
+
+def _problem_focus(field: Widget) -> Widget:
+    """Where a field's problem is fixed: the part it names (a field of several parts: the channel's name, not its
+    select), else the field, else its first focusable part."""
+    aim = getattr(field, "problem_focus", None)
+    if callable(aim):
+        return cast(Widget, aim())
+    if field.focusable:
+        return field
+    return next((w for w in field.query("*") if w.focusable), field)
 
 
 def _said(error: ApiError) -> str:
