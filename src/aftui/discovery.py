@@ -79,6 +79,19 @@ class Discovery:
             name = None  # an error's workflow_name is as old as the error: it only fills a gap
         return known.add(org, ident, name=name, found=found)
 
+    async def read_details(self, client: Client, idents: Iterable[str]) -> None:
+        """`GET /workflows/{id}` of each, a few at a time: into `details`, or why not into `problems`."""
+        limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+
+        async def one(ident: str) -> None:
+            async with limit:
+                try:
+                    self.details[ident] = await client.get_workflow(ident)
+                except ApiError as error:
+                    self.problems[ident] = "not found" if error.status == 404 else error.message
+
+        await asyncio.gather(*(one(ident) for ident in idents))
+
     async def read(
         self, client: Client, known: KnownWorkflows, org: str, ident: str, limit: asyncio.Semaphore, keep: Keep
     ) -> list[tuple[str, str | None]]:
@@ -108,16 +121,9 @@ class Discovery:
 async def triggered_by(client: Client, workflow_ids: Iterable[str], source_id: str) -> list[Workflow]:
     """Of these workflows (those aftui knows), the ones `source_id` triggers: what deleting the source breaks.
 
-    Read with `GET /workflows/{id}`, a few at a time; one that cannot be read is passed over (it is said where
-    the workflows are listed)."""
-    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
-
-    async def one(ident: str) -> Workflow | None:
-        async with limit:
-            try:
-                return await client.get_workflow(ident)
-            except ApiError:
-                return None
-
-    found = await asyncio.gather(*(one(ident) for ident in dict.fromkeys(workflow_ids)))
-    return [w for w in found if w is not None and any(t.id == source_id for t in w.triggers)]
+    One that cannot be read is passed over (it is said where the workflows are listed)."""
+    idents = list(dict.fromkeys(workflow_ids))
+    found = Discovery()
+    await found.read_details(client, idents)
+    read = [found.details[i] for i in idents if i in found.details]
+    return [w for w in read if any(t.id == source_id for t in w.triggers)]

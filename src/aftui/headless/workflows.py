@@ -104,14 +104,5 @@ async def discover(client: Client, known: KnownWorkflows, keeper: Keeper | None,
 async def read_details(client: Client, known: KnownWorkflows, found: Discovery) -> None:
     """GET /workflows/{id} for each known workflow not read yet (no discovery)."""
     org = org_key(client)
-    limit = asyncio.Semaphore(DETAILS_AT_ONCE)
     todo = [ident for ident in known.in_workspace(org) if ident not in found.details and ident not in found.problems]
-
-    async def one(ident: str) -> None:
-        async with limit:
-            try:
-                found.details[ident] = await client.get_workflow(ident)
-            except ApiError as error:
-                found.problems[ident] = "not found" if error.status == 404 else error.message
-
-    await asyncio.gather(*(one(ident) for ident in todo))
+    await found.read_details(client, todo)
