@@ -11,7 +11,7 @@ and triggers, or why it cannot be read.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from typing import TYPE_CHECKING, TypeAlias
 
 from .api import ApiError, Client, NotFoundError
@@ -118,12 +118,12 @@ class Discovery:
         return named_in_errors(page)
 
 
-async def triggered_by(client: Client, workflow_ids: Iterable[str], source_id: str) -> list[Workflow]:
-    """Of these workflows (those aftui knows), the ones `source_id` triggers: what deleting the source breaks.
+async def triggered_by(client: Client, workflow_ids: Iterable[str], source_ids: Collection[str]) -> list[Workflow]:
+    """Of these workflows (those aftui knows), the ones these sources trigger: what deleting them breaks.
 
     One that cannot be read is passed over (it is said where the workflows are listed)."""
     idents = list(dict.fromkeys(workflow_ids))
     found = Discovery()
     await found.read_details(client, idents)
     read = [found.details[i] for i in idents if i in found.details]
-    return [w for w in read if any(t.id == source_id for t in w.triggers)]
+    return [w for w in read if any(t.id in source_ids for t in w.triggers)]

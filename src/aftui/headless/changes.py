@@ -301,7 +301,7 @@ async def _delete_sources(client: Client, args: argparse.Namespace) -> None:
     labels = [(c.id, c.name or await _name_of(client, "source", c.id)) for c in chosen]
     listed = ", ".join(f"{visible(n or i, 60)} ({i})" for i, n in labels)
     known = list(user_known().in_workspace(org_key(client)))
-    broken = [w for ident, _ in labels for w in await triggered_by(client, known, ident)]
+    broken = await triggered_by(client, known, {ident for ident, _ in labels})  # each workflow read once
     triggers = "".join(
         f" It triggers the workflow {visible(w.name or '(no name)', 60)} ({w.id}), which loses that trigger."
         for w in broken

@@ -123,7 +123,7 @@ async def delete_source(owner: Widget, source: Source) -> bool:
     session = session_of(owner)
     known = session.known.in_workspace(client.org_id or "")
     (events, emits, listens), triggers = await asyncio.gather(
-        _what_goes_with(client, source), triggered_by(client, known, source.id)
+        _what_goes_with(client, source), triggered_by(client, known, {source.id})
     )
     if not await owner.app.push_screen_wait(confirm_source_delete(source, events, emits, listens, triggers)):
         return False
