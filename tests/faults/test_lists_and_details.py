@@ -113,3 +113,25 @@ async def test_a_revoked_key_keeps_the_form_as_typed(
         assert form.query_one("#url", Input).value == "https://hooks.example.com/typed"
         assert form.query_one("#name", Input).value == "typed before the revocation"
         await until(pilot, lambda: any("Authentication failed" in (n.title or "") for n in app._notifications))
+
+
+async def test_the_header_says_when_requests_go_unanswered_and_when_answers_come_again(
+    make_app, inject, info: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frozen service takes requests and answers none: the header says so while they wait, not "● ok" until a
+    timeout half a minute on; once the answer comes it is ok again."""
+    from aftui.tui import app as app_module
+    from aftui.tui.widgets.status import StatusHeader
+
+    monkeypatch.setattr(app_module, "SLOW_ANSWER_S", 1.0)
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(app.query("#sources PagedTable")) and _sources(app).pager.done)
+        header = app.screen.query_one(StatusHeader)
+        assert header.connection == "ok"
+        inject(f"/v1/orgs/{info['org_id']}/sources", delay=3.0)
+        _sources(app).reload()
+        await until(pilot, lambda: header.connection.startswith("waiting "))
+        assert header.connection.endswith(" s for an answer") and "waiting" in str(header.render())
+        await until(pilot, lambda: header.connection == "ok" and _sources(app).pager.done)
+        assert app.session.client.waiting_for() == 0.0

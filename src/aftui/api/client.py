@@ -17,6 +17,7 @@ import functools
 import random
 import re
 import ssl
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
@@ -160,6 +161,7 @@ class Client:
         self.read_only = read_only
         self.status = "connecting"
         self._status_listeners: list[Callable[[str], None]] = []
+        self._waiting: dict[object, float] = {}  # each request in flight: when it was sent (monotonic)
         self.timeouts = timeouts
         self.retry = retry
         self._http = httpx.AsyncClient(
@@ -223,6 +225,8 @@ class Client:
         self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
     ) -> httpx.Response:
         """`_exchange`, telling the status listeners how the connection is doing."""
+        ticket = object()
+        self._waiting[ticket] = time.monotonic()
         try:
             response = await self._exchange(method, url, params=params, json=json, headers=headers)
         except NetworkError:
@@ -234,8 +238,17 @@ class Client:
         except ApiError:
             self._report("ok")  # the service answered; the request was what failed
             raise
+        finally:
+            del self._waiting[ticket]
         self._report("ok")
         return response
+
+    def waiting_for(self) -> float:
+        """Seconds the oldest request still in flight has waited for its answer (0 when none is).
+
+        A service that stops answering without closing the connection is only told by a timeout, half a
+        minute on: this says sooner that nothing comes back (a stream, which waits by design, is not counted)."""
+        return time.monotonic() - min(self._waiting.values()) if self._waiting else 0.0
 
     def add_status_listener(self, listener: Callable[[str], None]) -> None:
         """`listener(state)` on each change: "ok", "retrying", "offline" or "auth"."""

@@ -84,6 +84,7 @@ HEALTH_REPLAYS_S = 3.0  # how often the last hour's errors are looked up in the 
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
 HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
+SLOW_ANSWER_S = 5.0  # a request unanswered this long is said in the header (its timeout is half a minute away)
 FIRST_SCREEN_S = 2.0  # the longest /users/me waits for Health's first rows (a slow listing: the header first)
 
 
@@ -301,6 +302,8 @@ class AftuiApp(App[None]):
         client = session.client
         if self.connection not in client._status_listeners:
             client.add_status_listener(self.connection)
+        if self._answers is None:
+            self._answers = self.set_interval(1.0, self._watch_answers)
         configured = client.org_id
         if configured is not None:
             if self.start_pane == "health":
@@ -511,8 +514,13 @@ class AftuiApp(App[None]):
     _connection = "connecting"
     _down_since: datetime | None = None  # when the service stopped answering (UTC), until it answers again
 
+    _slow = 0  # whole seconds the oldest request in flight has waited, once past SLOW_ANSWER_S; else 0
+    _answers: Timer | None = None
+
     @property
     def connection_state(self) -> str:
+        if self._slow and self._connection in ("ok", "connecting"):
+            return f"waiting {self._slow} s for an answer"
         if self._connection == "offline" and self._down_since is not None:
             return f"unreachable since {self._down_since:%H:%M} UTC"
         return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
@@ -525,11 +533,24 @@ class AftuiApp(App[None]):
             self._down_since = None
         back = state == "ok" and self._connection not in ("ok", "connecting")
         self._connection = state
+        self._show_connection()
+        if back:
+            self._user_back()
+
+    def _show_connection(self) -> None:
         for screen in self.screen_stack:
             for header in screen.query(StatusHeader):
                 header.connection = self.connection_state
-        if back:
-            self._user_back()
+
+    def _watch_answers(self) -> None:
+        """A frozen service (it takes requests, answers none) is told in the header while they wait, not only
+        once one times out: "ok" over a pane stuck at "loading…" was read as a slow list, not a down service."""
+        session = self.session
+        waited = session.client.waiting_for() if session is not None else 0.0
+        slow = int(waited) if waited >= SLOW_ANSWER_S else 0
+        if slow != self._slow:
+            self._slow = slow
+            self._show_connection()
 
     def _user_back(self) -> None:
         """Started while the service was down: who we are, once it answers (the header's workspace, the pane)."""

@@ -75,6 +75,7 @@ class StatusHeader(Static):
 _CONNECTION = {
     "ok": ("●", "green"),
     "connecting": ("●", "yellow"),
+    "waiting": ("●", "yellow"),  # "waiting 12 s for an answer": requests sent, none answered yet
     "retrying": ("●", "yellow"),
     "reconnecting": ("●", "yellow"),
     "offline": ("●", "red"),
