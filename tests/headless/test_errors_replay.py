@@ -287,7 +287,7 @@ def test_read_only_refuses_a_replay_before_sending(
     [
         (("--patch", '{"customer_email": '), "--patch: the patch is not valid JSON (line 1, column 20"),
         (("--patch", "@/nonexistent/fix.json"), "--patch @/nonexistent/fix.json: the file cannot be read"),
-        (("--set", "customer_email"), "is not an assignment"),
+        (("--set", "customer_email"), "--set: 'customer_email' is not an assignment"),  # said of the flag, not an error
         (("--set", "order_id.deeper = 1"), "the edit cannot be made: 'order_id.deeper = 1'"),
     ],
 )

@@ -41,7 +41,7 @@ from ..api.models import EventSummary
 from ..export import ndjson
 from ..fingerprint import error_key
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
-from ..replay.patch import PatchError, apply_edits, parse_patch
+from ..replay.patch import PatchError, apply_edits, parse_assignment, parse_patch
 from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
@@ -84,6 +84,11 @@ class Edits:
                 self.patch = parse_patch(text)
             except PatchError as error:
                 raise ValueError(f"--patch: {error}") from None
+        for assignment in self.assignments:  # its form is read now: it was said against the first error only
+            try:
+                parse_assignment(assignment)
+            except PatchError as error:
+                raise ValueError(f"--set: {error}") from None
 
     @property
     def any(self) -> bool:
