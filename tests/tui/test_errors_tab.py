@@ -432,6 +432,12 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.query(ErrorsTable) and table.marked == {first}, timeout=10)
         await wait_for(pilot, lambda: table.cell(first, "mark").plain == "●")
+        # Said in the list's line, where the user is, not in a toast that follows them back to Health.
+        said = text_of(table.query_one(".status", Static))
+        assert "1 marked · 2 replayed ok, unmarked · 1 did not succeed, still marked" in said, said
+        assert not [n for n in app._notifications if "marked" in n.message]
+        await pilot.press("space")  # the next mark's change: the line says the marks only
+        await wait_for(pilot, lambda: "unmarked" not in text_of(table.query_one(".status", Static)))
     emitted = {
         e["event"]["order_id"]: e["event"]
         for e in listed(emulator, demo.order_workflow_id, "event_summaries")

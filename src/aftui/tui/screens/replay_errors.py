@@ -292,7 +292,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         if event is None or not event.id:
             return
         self.marked.symmetric_difference_update({event.id})
+        self._marks_after = ()
         self.redraw()
+        self.update_status()
         self.table.action_cursor_move(1)  # as in every list (the monitor too): a run is space, space, space
 
     def action_bulk(self) -> None:
@@ -335,11 +337,16 @@ class ErrorsTable(PagedTable[EventSummary]):
         if cleared:
             self.redraw()
         if cleared or kept:
-            self.notify(
-                f"Marks cleared on {len(cleared)} replayed ok"
-                + (f"; kept on {len(kept)} that did not succeed" if kept else ""),
-                markup=False,
-            )
+            # In the list's own line, not a toast: that followed the user back to Health, over its last line.
+            self._marks_after = (f"{len(cleared)} replayed ok, unmarked",) * bool(cleared) + (
+                f"{len(kept)} did not succeed, still marked",
+            ) * bool(kept)
+            self.update_status()
+
+    _marks_after: tuple[str, ...] = ()  # what the last bulk replay did to the marks, until they change again
+
+    def status_parts(self) -> list[str]:
+        return [f"{len(self.marked)} marked"] * bool(self.marked) + list(self._marks_after)
 
     def action_groups(self) -> None:
         self.post_message(self.GroupsWanted())

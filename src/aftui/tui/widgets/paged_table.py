@@ -407,11 +407,21 @@ class PagedTable(Vertical, Generic[T]):
                 parts.append(f"no {self.server_filter} by that name: matched in the rows' text")
         if self.sort_index is not None:
             parts.append(f"sorted by {self.columns[self.sort_index].label} {SORT_MARKS[self.sort_reverse]}")
+        parts.extend(self.status_parts())
         if self._loading:
             parts.append("loading…")
         elif not self.pager.done and loaded:
             parts.append("more below")
         self.query_one(".status", Static).update(Text(" · ".join(parts)))
+
+    def status_parts(self) -> list[str]:
+        """What a kind of list adds to its status line, after the count, filter and sort (the errors' marks)."""
+        return []
+
+    def update_status(self) -> None:
+        """Say again what `status_parts` says, once it changed."""
+        if self.query(".status"):
+            self._update_status()
 
     def _empty_words(self) -> str:
         """What the table says with no row to show: none in the list, or none the filter lets through."""
