@@ -64,7 +64,11 @@ async def test_lists_and_details_render_hostile_data_inertly(
                 EventScreen(event.id or "", ("hostile", "event"), record=event, source_id=hostile["source_id"])
             )
             await _settle(pilot, lambda e=event: isinstance(app.screen, EventScreen) and app.screen.record is not None)
+            before = len(output_of(app))
             await walk_tabs(pilot)
+            shown = app.screen.record
+            if isinstance(shown.event, dict) and shown.event.get("kind") == "big":  # read in full, drawn capped
+                assert "HUGE-xxx" in output_of(app)[before:], "the 10 MB event's JSON tab was drawn"
             app.pop_screen()
             await pilot.pause(0.1)
         app.pop_screen()

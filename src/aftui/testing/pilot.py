@@ -19,14 +19,15 @@ async def wait_until(pilot: Any, predicate: Callable[[], bool], timeout: float =
     return True
 
 
-async def walk_tabs(pilot: Any, pause: float = 0.2) -> None:
-    """Show each tab of the detail on top in turn, long enough to be drawn, its lists loaded (or failed)."""
-    from textual.widgets import Tabs
+async def walk_tabs(pilot: Any, pause: float = 0.2, timeout: float = 60.0) -> None:
+    """Show each tab of the detail on top in turn, long enough to be drawn, its lists loaded (or failed).
 
+    It waits for the detail's tabs to be built whole (or its problem shown); not loaded by `timeout`, it raises."""
     from ..tui.widgets.paged_table import PagedTable
 
     screen = pilot.app.screen
-    await wait_until(pilot, lambda: bool(screen.query(Tabs)) or bool(screen.query(".problem")))
+    if not await wait_until(pilot, lambda: screen.built > 0 or bool(screen.query(".problem")), timeout):
+        raise TimeoutError(f"the detail {screen.ident} was not loaded within {timeout:g} s")
     for _ in range(len(screen.query("Tab")) + 1):
         await pilot.press("right_square_bracket")
         await pilot.pause(pause)

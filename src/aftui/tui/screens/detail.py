@@ -46,6 +46,10 @@ class DetailScreen(Screen[None]):
         Binding("right_square_bracket", "tab(1)", "Next tab", group=TABS),
     ]
 
+    # Times the tabs were built whole (each load that succeeded). Tabs shows up before its panes are added one by
+    # one: a walk that counted them then missed the last (the JSON), so walks and tests wait on this instead.
+    built = 0
+
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None, tab: str | None = None) -> None:
         super().__init__()
         self.ident = ident
@@ -123,6 +127,7 @@ class DetailScreen(Screen[None]):
         else:
             await self._return_to(tabs, *place)
         self.loaded()
+        self.built += 1
 
     def _place(self) -> tuple[str | None, str | None]:
         """Before the tabs are rebuilt (a reload after a change): the tab shown, and the list with the focus."""
