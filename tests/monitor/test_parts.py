@@ -105,6 +105,11 @@ def test_summaries_are_one_safe_line() -> None:
     failed = rec(3, ev("1-2", error, channel="$errors"), ERR)
     assert failed.is_error
     assert failed.summary == "✖ ValidationError: Missing required field: customer_email  [Validate orders]"
+    # The error a replay led to (its request carried aftui's replay header) is told from a new failure.
+    again = {**error, "original_event": {"headers": {"X-Aftui-Replay": "rp_1"}, "body": {}}}
+    assert rec(5, ev("1-3", again, channel="$errors"), ERR).summary == (
+        "✖ ↻ replay failed · ValidationError: Missing required field: customer_email  [Validate orders]"
+    )
     assert rec(4, ev("1793523600000-0")).clock() == "09:00:00"
     assert rec(4, ev("1793523600000-0")).stamp() == "11-01 09:00:00"  # the detail's: with its day
 

@@ -223,8 +223,15 @@ def summary_of(event: EventSummary) -> str:
         return visible(line, SUMMARY_LIMIT)
     error = event.error()
     if error is not None:
+        from ..replay.states import replay_id_of  # here: it imports the models, which an error has loaded already
+
         workflow = error.original_context.workflow_name or ""
-        line = f"✖ {error.error.code or 'Error'}: {error.error.msg or ''}" + (f"  [{workflow}]" if workflow else "")
+        # ↻: the error of a replay that failed again (its request carried aftui's replay header), as the Errors tab
+        # tags it: after a replay, a new row is told from a new failure at a glance.
+        mark = "↻ replay failed · " if replay_id_of(event) else ""
+        line = f"✖ {mark}{error.error.code or 'Error'}: {error.error.msg or ''}" + (
+            f"  [{workflow}]" if workflow else ""
+        )
         return visible(line, SUMMARY_LIMIT)
     payload = event.event
     text = payload if isinstance(payload, str) else _compact(payload)
