@@ -40,6 +40,10 @@ class KnownWorkflows:
         workflows = self._data.get(org_id, {})
         return workflows if isinstance(workflows, dict) else {}
 
+    def names_in(self, org_id: str) -> dict[str, str]:
+        """Each known workflow of the workspace by id, with its name ("" when none was seen: the file is the user's)."""
+        return {ident: _name_of(entry) for ident, entry in self.in_workspace(org_id).items()}
+
     def add(self, org_id: str, workflow_id: str, *, name: str | None = None, found: str) -> bool:
         """Remember a workflow; True if it was new. A known name is not replaced by None."""
         workflows = self._data.setdefault(org_id, {})
@@ -59,3 +63,8 @@ class KnownWorkflows:
 
     def _save(self) -> None:
         write_private(self.path, json.dumps(self._data, indent=1, sort_keys=True))
+
+
+def _name_of(entry: object) -> str:
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return name if isinstance(name, str) else ""

@@ -184,8 +184,7 @@ async def webhook_names(client: Client) -> dict[str, str]:
 
 
 def known_workflow_names(known: KnownWorkflows, org: str | None) -> dict[str, str]:
-    workflows = known.in_workspace(org) if org else {}
-    return {wid: entry["name"] for wid, entry in workflows.items() if isinstance(entry, dict) and entry.get("name")}
+    return {wid: name for wid, name in known.names_in(org).items() if name} if org else {}
 
 
 async def lookup_names(client: Client, ids: Iterable[str], limit: int = MAX_LOOKUPS) -> dict[str, str]:

@@ -162,9 +162,8 @@ class Names:
         if self.known is None:
             return []
         out = []
-        for ident, entry in self.known.in_workspace(org_key(self.client)).items():
-            name = entry.get("name") if isinstance(entry, dict) else None
-            if isinstance(name, str) and name:
+        for ident, name in self.known.names_in(org_key(self.client)).items():
+            if name:
                 out.append(Candidate("workflow", ident, name, "known workflow"))
         return out
 

@@ -99,8 +99,8 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
     if session is None:
         return []
     actions: list[Action] = []
-    for ident, entry in session.known.in_workspace(session.org_id or "").items():
-        label = (entry.get("name") if isinstance(entry, dict) else None) or ident
+    for ident, known_name in session.known.names_in(session.org_id or "").items():
+        label = known_name or ident
         name = visible(label, NAME_CHARS)
         owner: Widget = pane if pane is not None else app.screen
         actions += [

@@ -77,9 +77,7 @@ async def workspace_subjects(session: Session) -> list[Subject]:
 
     # Both lists at once: the first screen waits for them (Health's rows), and neither needs the other.
     subjects, subscribed_ids = await asyncio.gather(sources(), subscribed())
-    workflows: dict[str, str] = {}
-    for workflow_id, entry in session.known.in_workspace(org or "").items():
-        workflows[workflow_id] = (entry.get("name") if isinstance(entry, dict) else None) or ""
+    workflows = session.known.names_in(org or "")
     for ident in subscribed_ids:
         workflows.setdefault(ident, "")
     subjects += [Subject("workflow", workflow_id, name) for workflow_id, name in workflows.items()]

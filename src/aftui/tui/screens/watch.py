@@ -74,8 +74,7 @@ class WatchScreen(ModalScreen["list[Target] | None"]):
         client = self.session.client
         fetch = partial(client.list_workspace_sources, client.org_id) if client.org_id else client.list_sources
         offered: list[Target] = []
-        for workflow_id, entry in self.session.known.in_workspace(self.session.org_id or "").items():
-            name = entry.get("name") if isinstance(entry, dict) else None
+        for workflow_id, name in self.session.known.names_in(self.session.org_id or "").items():
             offered += [
                 Target("errors", workflow_id, name or workflow_id),
                 Target("events", workflow_id, name or workflow_id),
