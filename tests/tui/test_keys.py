@@ -11,7 +11,7 @@ from textual.widgets import Static, Tabs
 from textual.widgets._footer import FooterKey
 from tui_helpers import wait_for
 
-from aftui.tui.modals.keys import KeysScreen
+from aftui.tui.modals.keys import KeysScreen, key_groups
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.replay import ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
@@ -187,6 +187,33 @@ async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_dr
         await pilot.pause()
         assert app.screen is detail and app.query_one("#panes").current == "workflows"
         assert any("1 marked error here" in str(n.message) for n in app._notifications)
+
+
+async def test_esc_then_a_digit_typed_at_once_still_goes_to_the_pane(make_app) -> None:
+    """The terminal's esc and 4 within its escape delay reach the app as alt+4 (Textual's parser, fed the bytes a
+    terminal sends); that goes to the pane as 4 does, where it did nothing, the esc eaten too."""
+    from textual._xterm_parser import XTermParser
+
+    from aftui.tui.escape_keys import option_key
+
+    parser = XTermParser()
+    parsed = [e.key for e in [*parser.feed("\x1b4"), *parser.feed("")] if hasattr(e, "key")]
+    assert parsed == ["cent_sign"]  # a Mac's Option+4: "¢"
+    every = [[e.key for e in XTermParser().feed(f"\x1b{d}") if hasattr(e, "key")] for d in "0123456789"]
+    assert every == [[option_key(d)] for d in "0123456789"]
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
+        await pilot.press(*parsed)
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "webhooks")
+        await pilot.press("question_mark")  # not keys to learn: the Keys screen leaves them out
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        listed = [keys for _, rows in key_groups(app.screen_stack[0]) for keys, _, _ in rows]
+        assert "4" in listed and not [k for k in listed if "cent" in k or "¢" in k], listed
 
 
 async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it(make_app, emulator) -> None:

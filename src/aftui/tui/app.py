@@ -33,6 +33,7 @@ from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .collector import models_kept
+from .escape_keys import option_key
 from .focus import TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
@@ -101,6 +102,13 @@ class AftuiApp(App[None]):
         Binding("ctrl+b", "toggle_sidebar", "Show or hide the sidebar", show=False),
         Binding("q", "quit", "Quit"),
         *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
+        # esc then a digit typed at once (or bundled by an SSH link) arrive within the escape delay, and Textual
+        # reads them as a Mac's Option+digit: esc 4 is "¢". Nothing happened, the esc eaten too. A pane key closes
+        # the views over the main screen, which is what the esc was for: so these go to the pane as the digit does.
+        *(
+            Binding(option_key(spec.key), f"pane({n})", f"Go to {spec.title}", show=False)
+            for n, spec in enumerate(pane_specs())
+        ),
     ]
 
     def __init__(
