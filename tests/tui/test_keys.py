@@ -7,7 +7,7 @@ import io
 
 from rich.console import Console
 from test_replay import post_orders, workflow_output
-from textual.widgets import Static, Tabs
+from textual.widgets import Input, Static, Tabs
 from textual.widgets._footer import FooterKey
 from tui_helpers import wait_for
 
@@ -189,18 +189,29 @@ async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_dr
         assert any("1 marked error here" in str(n.message) for n in app._notifications)
 
 
-async def test_esc_then_a_digit_typed_at_once_still_goes_to_the_pane(make_app) -> None:
-    """The terminal's esc and 4 within its escape delay reach the app as alt+4 (Textual's parser, fed the bytes a
-    terminal sends); that goes to the pane as 4 does, where it did nothing, the esc eaten too."""
+def terminal_types(app, text: str) -> None:
+    """`text` as a terminal sends it: read by Textual's own parser into keys, sent through the driver."""
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    for event in [*parser.feed(text), *parser.feed("")]:
+        app._driver.send_message(event)
+
+
+async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
+    """The terminal's esc and 4 within its escape delay are read as one key, a Mac's Option+4 ("¢"): nothing
+    happened, the esc eaten too. Now what esc does where the user is happens, then the pane key."""
     from textual._xterm_parser import XTermParser
 
     from aftui.tui.escape_keys import option_key
+    from aftui.tui.screens.monitor import MonitorScreen
 
-    parser = XTermParser()
-    parsed = [e.key for e in [*parser.feed("\x1b4"), *parser.feed("")] if hasattr(e, "key")]
-    assert parsed == ["cent_sign"]  # a Mac's Option+4: "¢"
     every = [[e.key for e in XTermParser().feed(f"\x1b{d}") if hasattr(e, "key")] for d in "0123456789"]
-    assert every == [[option_key(d)] for d in "0123456789"]
+    assert every == [[option_key(d)] for d in "0123456789"] and option_key("4") == "cent_sign"
+
+    def on_pane(pane: str) -> bool:
+        return len(app.screen_stack) == 1 and app.query_one("#panes").current == pane
+
     app = make_app(start_pane="sources")
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(
@@ -208,12 +219,25 @@ async def test_esc_then_a_digit_typed_at_once_still_goes_to_the_pane(make_app) -
         )
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
-        await pilot.press(*parsed)
-        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "webhooks")
+        terminal_types(app, "\x1b4")  # a detail: closed, the pane shown
+        await wait_for(pilot, lambda: on_pane("webhooks"))
         await pilot.press("question_mark")  # not keys to learn: the Keys screen leaves them out
         await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
         listed = [keys for _, rows in key_groups(app.screen_stack[0]) for keys, _, _ in rows]
         assert "4" in listed and not [k for k in listed if "cent" in k or "¢" in k], listed
+        terminal_types(app, "\x1b2")  # a dialog, whose esc is its own: closed, the pane shown
+        await wait_for(pilot, lambda: on_pane("sources"))
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        terminal_types(app, "\x1b3")  # the monitor, which the digit alone leaves open: esc closes it
+        await wait_for(pilot, lambda: on_pane("workflows"))
+        # Typed in a field, it is the character (a UK keyboard's shift+3 is "£"): nothing is closed or switched.
+        await wait_for(pilot, lambda: app.focused is not None and app.query_one("#workflows") in app.focused.ancestors)
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        terminal_types(app, "£10")
+        await wait_for(pilot, lambda: app.focused.value == "£10")
+        assert on_pane("workflows")
 
 
 async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it(make_app, emulator) -> None:

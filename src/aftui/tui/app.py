@@ -103,10 +103,11 @@ class AftuiApp(App[None]):
         Binding("q", "quit", "Quit"),
         *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
         # esc then a digit typed at once (or bundled by an SSH link) arrive within the escape delay, and Textual
-        # reads them as a Mac's Option+digit: esc 4 is "¢". Nothing happened, the esc eaten too. A pane key closes
-        # the views over the main screen, which is what the esc was for: so these go to the pane as the digit does.
+        # reads them as a Mac's Option+digit: esc 4 is "¢". Nothing happened, the esc eaten too: they do both.
+        # priority: a dialog's esc is part of it. A field being typed in still takes the character (Textual asks it
+        # first: check_consume_key), so "£", a UK keyboard's shift+3, is typed, not taken for esc 3.
         *(
-            Binding(option_key(spec.key), f"pane({n})", f"Go to {spec.title}", show=False)
+            Binding(option_key(spec.key), f"escape_then_pane({n})", f"Go to {spec.title}", show=False, priority=True)
             for n, spec in enumerate(pane_specs())
         ),
     ]
@@ -463,6 +464,14 @@ class AftuiApp(App[None]):
     def action_pane(self, index: int) -> None:
         if 0 <= index < len(self.specs):
             self.go_to_pane(self.specs[index].id)
+
+    async def action_escape_then_pane(self, index: int) -> None:
+        """esc and a digit read as one key (tui/escape_keys.py): what esc does where the user is (closes the
+        monitor, a dialog, the Keys), then the pane key, as if they had come apart."""
+        escape = self.screen.active_bindings.get("escape")
+        if escape is not None and escape.enabled:
+            await self.run_action(escape.binding.action, escape.node)
+        self.call_after_refresh(self.action_pane, index)
 
     @on(OptionList.OptionSelected, "#sidebar")
     def _sidebar(self, event: OptionList.OptionSelected) -> None:

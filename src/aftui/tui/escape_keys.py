@@ -4,8 +4,8 @@ A terminal sends esc as a lone byte, and Textual waits a moment (its escape
 delay) to tell it from the start of a sequence. A digit typed at once, or
 bundled with it by an SSH link, makes the two bytes one sequence, which
 Textual's table reads as a Mac's Option+digit (Option+4 types "¢"): the key
-`cent_sign`, the esc gone. aftui binds those keys where the digit's meaning
-also does what the esc was for (the pane keys).
+`cent_sign`, the esc gone. aftui binds those keys to do both: what esc does
+where the user is, then the pane key (`AftuiApp.action_escape_then_pane`).
 """
 
 from __future__ import annotations
