@@ -107,8 +107,10 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         cells = [str(c) for c in pane.table.row(0)]
         assert cells[1] == ORDERS and cells[3] == str(rows[0].errors_1h) and cells[4] == str(rows[0].errors_24h)
         assert cells[8] == "ValidationError: Missing required field: customer_email"
-        # The highlighted row's last error, in full width under the table.
-        assert "Missing required field: customer_email" in text_of(pane.query_one("#health-detail", Static))
+        # The highlighted row's last error, in full width under the table, the row named: read alone, the line
+        # passed for the latest error of all.
+        detail = text_of(pane.query_one("#health-detail", Static))
+        assert detail.startswith(f"{ORDERS}: last error ") and "Missing required field: customer_email" in detail
 
 
 async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_row_back(make_app, emulator) -> None:

@@ -269,11 +269,14 @@ class HealthPane(Pane):
         if health is None or not health.counted:
             pass  # still counting: "no error" would be a guess
         elif row is not None and row.last_error_ms is not None:
-            text.append(f"Last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
+            # Named: the line is the highlighted row's, and read alone it passed for the latest error of all.
+            text.append(visible(row.subject.label, 40), style="bold")
+            text.append(f": last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
             text.append(row.last_error, style="red" if row.state == "failing" else "")
             text.append_text(_replayed(row))
         elif row is not None:
-            text.append("No error in the last 24 hours seen by aftui.", style="dim")
+            text.append(visible(row.subject.label, 40), style="bold")
+            text.append(": no error in the last 24 hours seen by aftui.", style="dim")
         self.query_one("#health-detail", Static).update(text)
 
     @on(Board.RowSelected, "#health-table")
