@@ -709,3 +709,23 @@ async def test_a_plain_row_is_drawn_exactly_as_the_general_path_draws_it(width: 
             timeline.matcher = None
             assert [(s.text, s.style) for s in plain] == [(s.text, s.style) for s in general]
             assert plain.cell_length == general.cell_length == width
+
+
+def test_the_detail_of_an_error_a_replay_led_to_says_so() -> None:
+    from aftui.tui.screens.monitor_lines import detail_head
+
+    target = Target("errors", "p_xyz", "Validate orders")
+    error = {
+        "original_event": {"headers": {"x-aftui-replay": "rp_1"}, "body": {}},
+        "original_context": {"workflow_name": "Validate orders"},
+        "error": {"code": "ValidationError", "msg": "Missing required field"},
+    }
+
+    def head(payload: dict) -> str:
+        event = EventSummary.model_validate(
+            {"id": "1-0", "event": payload, "metadata": {"emitter_id": "p_xyz", "name": "$errors"}}
+        )
+        return detail_head(Record(1, target, event, 0.0)).plain
+
+    assert "↻ a replay of an earlier error, failed again" in head(error)
+    assert "↻" not in head({**error, "original_event": {"body": {}}})

@@ -6,6 +6,7 @@ from rich.text import Text
 
 from ...api.stream import StreamState
 from ...monitor import Record, Target
+from ...replay.states import replay_id_of
 from ...text import visible
 
 LABEL_LIMIT = 28  # characters of a stream's label in the header's line (three fit at 120 columns)
@@ -70,4 +71,5 @@ def detail_head(record: Record) -> Text:
             "yellow",
         ),
         ("  from the journal" if record.history else "", "dim"),
+        ("  ↻ a replay of an earlier error, failed again" if record.is_error and replay_id_of(event) else "", "cyan"),
     )

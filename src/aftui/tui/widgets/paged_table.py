@@ -400,7 +400,8 @@ class PagedTable(Vertical, Generic[T]):
     def _update_status(self) -> None:
         loaded, total = len(self.pager.items), self.pager.total
         self.table.say_empty(self._empty_words())
-        parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"]
+        # Nothing yet: "0 · loading…" read as "none", and a slow service's list as an empty one.
+        parts = [f"{loaded} of {total}" if total is not None else f"{loaded}"] if loaded or not self._loading else []
         if self.filter_text:
             parts.append(f"{len(self.rows)} match “{visible(self.filter_text, 40)}”")
             if self.filter_text == self._server_refused:
