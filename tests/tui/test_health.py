@@ -288,6 +288,35 @@ async def test_health_updates_by_itself_when_a_new_error_arrives(make_app, emula
         assert str(pane.table.row(0)[3]) == str(before + 1)
 
 
+async def test_the_note_says_the_figures_may_be_behind_while_a_feed_is_not_live(make_app, emulator) -> None:
+    """The service gone: "nothing failed" may be nothing heard. Said once a feed stops being live."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await ready(pilot)
+        note = pane.query_one("#health-note", Phrases)
+        assert "behind" not in note.text.plain
+        emulator.stop()
+        await wait_for(pilot, lambda: "not every feed is live: figures may be behind" in note.text.plain, timeout=20)
+
+
+async def test_on_health_the_header_says_when_its_polls_go_unanswered(make_app, emulator, monkeypatch) -> None:
+    """Health's polls run on the feeds' thread, on a twin of the session's client: the header hears of them too,
+    so on the first screen a service that stops answering is not "● ok"."""
+    from aftui.tui import app as app_module
+    from aftui.tui.widgets.status import StatusHeader
+
+    monkeypatch.setattr(app_module, "SLOW_ANSWER_S", 1.0)
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        header = app.screen.query_one(StatusHeader)
+        assert header.connection == "ok"
+        path = f"/v1/workflows/{emulator.emulator.demo.order_workflow_id}/$errors/event_summaries"
+        httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": path, "delay": 3}).raise_for_status()
+        await wait_for(pilot, lambda: header.connection.startswith("waiting "), timeout=10)
+        await wait_for(pilot, lambda: header.connection == "ok", timeout=10)
+
+
 def replayed_ok(app: AftuiApp, errors: list[Any]) -> None:
     """Replays of `errors` that succeeded, in the session's journal, as a teammate's aftui records them there."""
     writer = app.session.journal

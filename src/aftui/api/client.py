@@ -17,6 +17,7 @@ import functools
 import random
 import re
 import ssl
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -74,6 +75,30 @@ class Timeouts:
     connect: float = 5.0
     read: float = 30.0
     total: float = 60.0  # one attempt, however slowly the bytes trickle in
+
+
+class InFlight:
+    """When each request still waiting for its answer was sent. Shared by a client and its twins, which send
+    from other threads (the monitor's, Health's feeds): hence the lock."""
+
+    def __init__(self) -> None:
+        self._sent: dict[object, float] = {}
+        self._lock = threading.Lock()
+
+    def sent(self) -> object:
+        ticket = object()
+        with self._lock:
+            self._sent[ticket] = time.monotonic()
+        return ticket
+
+    def answered(self, ticket: object) -> None:
+        with self._lock:
+            self._sent.pop(ticket, None)
+
+    def oldest(self) -> float:
+        """Seconds the oldest has waited (0 when none waits)."""
+        with self._lock:
+            return time.monotonic() - min(self._sent.values()) if self._sent else 0.0
 
 
 @dataclass(frozen=True)
@@ -161,7 +186,7 @@ class Client:
         self.read_only = read_only
         self.status = "connecting"
         self._status_listeners: list[Callable[[str], None]] = []
-        self._waiting: dict[object, float] = {}  # each request in flight: when it was sent (monotonic)
+        self.in_flight = InFlight()  # a twin (the monitor's, Health's) shares it: the header hears of theirs too
         self.timeouts = timeouts
         self.retry = retry
         self._http = httpx.AsyncClient(
@@ -225,8 +250,7 @@ class Client:
         self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
     ) -> httpx.Response:
         """`_exchange`, telling the status listeners how the connection is doing."""
-        ticket = object()
-        self._waiting[ticket] = time.monotonic()
+        ticket = self.in_flight.sent()
         try:
             response = await self._exchange(method, url, params=params, json=json, headers=headers)
         except NetworkError:
@@ -239,7 +263,7 @@ class Client:
             self._report("ok")  # the service answered; the request was what failed
             raise
         finally:
-            del self._waiting[ticket]
+            self.in_flight.answered(ticket)
         self._report("ok")
         return response
 
@@ -248,7 +272,7 @@ class Client:
 
         A service that stops answering without closing the connection is only told by a timeout, half a
         minute on: this says sooner that nothing comes back (a stream, which waits by design, is not counted)."""
-        return time.monotonic() - min(self._waiting.values()) if self._waiting else 0.0
+        return self.in_flight.oldest()
 
     def add_status_listener(self, listener: Callable[[str], None]) -> None:
         """`listener(state)` on each change: "ok", "retrying", "offline" or "auth"."""

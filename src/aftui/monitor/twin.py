@@ -33,4 +33,5 @@ def twin(client: Client) -> Client:
         if isinstance(value, asyncio.Lock):
             setattr(auth, name, asyncio.Lock())
     other.auth = auth
+    other.in_flight = client.in_flight  # its requests unanswered are the session's to tell (the header)
     return other

@@ -161,7 +161,7 @@ class HealthPane(Pane):
         rows = health.board.rows(now)
         shown = [r for r in rows if self._matches(r)] if self.filter_text else rows
         self._show(shown, now, counting=not health.counted)
-        self._note(rows, health.counted)
+        self._note(rows, health.counted, health.live)
         said = visible(self.filter_text, 40)
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
         self._detail()
@@ -230,7 +230,7 @@ class HealthPane(Pane):
             table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
 
-    def _note(self, rows: list[HealthRow], counted: bool) -> None:
+    def _note(self, rows: list[HealthRow], counted: bool, live: bool = True) -> None:
         if not counted:
             return
         failing = sum(1 for r in rows if r.state == "failing")
@@ -245,6 +245,8 @@ class HealthPane(Pane):
             text.append("nothing failed in the last hour", style="green")
         if fixed:
             text.append(f" · {fixed} fixed by replay", style="green")
+        if not live:  # a feed reconnecting or failed: "nothing failed" may only be nothing heard
+            text.append(" · not every feed is live: figures may be behind", style="bold yellow")
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
