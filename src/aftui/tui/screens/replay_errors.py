@@ -338,15 +338,17 @@ class ErrorsTable(PagedTable[EventSummary]):
             self.redraw()
         if cleared or kept:
             # In the list's own line, not a toast: that followed the user back to Health, over its last line.
-            self._marks_after = (f"{len(cleared)} replayed ok, unmarked",) * bool(cleared) + (
-                f"{len(kept)} did not succeed, still marked",
-            ) * bool(kept)
+            said = [f"{len(cleared)} replayed ok, unmarked"] if cleared else []
+            if kept:
+                said.append(f"{len(kept)} did not succeed, still marked")
+            self._marks_after = tuple(said)
             self.update_status()
 
     _marks_after: tuple[str, ...] = ()  # what the last bulk replay did to the marks, until they change again
 
     def status_parts(self) -> list[str]:
-        return [f"{len(self.marked)} marked"] * bool(self.marked) + list(self._marks_after)
+        marks = [f"{len(self.marked)} marked"] if self.marked else []
+        return marks + list(self._marks_after)
 
     def action_groups(self) -> None:
         self.post_message(self.GroupsWanted())
