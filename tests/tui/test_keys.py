@@ -161,6 +161,15 @@ async def test_help_is_grouped_in_words_with_human_key_names(make_app, emulator)
     assert text.index("The JSON tree") < text.index("This screen") < text.index("Everywhere")
 
 
+async def open_first_source(app, pilot) -> None:
+    """From the Sources pane, once listed: its first source's detail."""
+    await wait_for(
+        pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
+    )
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
+
+
 async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_drops_marked_errors(
     make_app, emulator
 ) -> None:
@@ -168,11 +177,7 @@ async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_dr
     post_orders(emulator, "ord_keys3")
     app = make_app(start_pane="sources")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(
-            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
-        )
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
+        await open_first_source(app, pilot)
         await pilot.press("3")
         await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "workflows")
         await wait_for(pilot, lambda: app.focused is not None and app.query_one("#workflows") in app.focused.ancestors)
@@ -214,11 +219,7 @@ async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
 
     app = make_app(start_pane="sources")
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(
-            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
-        )
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen))
+        await open_first_source(app, pilot)
         terminal_types(app, "\x1b4")  # a detail: closed, the pane shown
         await wait_for(pilot, lambda: on_pane("webhooks"))
         await pilot.press("question_mark")  # not keys to learn: the Keys screen leaves them out
