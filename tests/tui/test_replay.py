@@ -300,8 +300,10 @@ async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emula
         assert {r.event_id for r in log.recent()} == {e.id for e in errors}
 
 
-async def test_bulk_stops_when_asked(make_app, emulator) -> None:
-    errors = post_orders(emulator, *[f"ord_stop{n}" for n in range(10)])
+@pytest.mark.parametrize("key", ["s", "escape"])
+async def test_bulk_stops_when_asked(make_app, emulator, key: str) -> None:
+    """`s` or esc stops the run after the replay in flight; the footer says what esc does, Stop, then Back."""
+    errors = post_orders(emulator, *[f"ord_stop{key}{n}" for n in range(10)])
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         open_bulk_replay(app, errors, errors[0].metadata.emitter_id or "")
@@ -309,12 +311,15 @@ async def test_bulk_stops_when_asked(make_app, emulator) -> None:
         screen = app.screen
         progress = screen._progress
 
-        def press_s_after_the_third(index, summary, result) -> None:
+        said: list[str] = []
+
+        def press_after_the_third(index, summary, result) -> None:
             progress(index, summary, result)
             if result is not None and index == 2:
-                app.simulate_key("s")  # as the user would, between two replays
+                said.append(screen.active_bindings["escape"].binding.description)
+                app.simulate_key(key)  # as the user would, between two replays
 
-        screen._progress = press_s_after_the_third
+        screen._progress = press_after_the_third
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         summary = screen.summary
@@ -322,6 +327,8 @@ async def test_bulk_stops_when_asked(make_app, emulator) -> None:
         assert text_of(screen.query_one("#summary", Static)).startswith(
             f"Stopped: {len(summary.results)} failed again · {10 - len(summary.results)} not replayed (stopped)"
         )
+        await wait_for(pilot, lambda: not screen.running)
+        assert said == ["Stop"] and screen.active_bindings["escape"].binding.description == "Back"
         await pilot.press("escape")
         assert not isinstance(app.screen, BulkReplayScreen)
 

@@ -145,7 +145,10 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         Binding("d", "dry_run", "Dry run"),
         Binding("f", "fix", "Fix"),
         Binding("s", "stop", "Stop"),
-        Binding("escape", "stop_or_back", "Stop / Back"),
+        # esc stops a run, else goes back: two bindings, so the footer says the one it does now (the first
+        # enabled wins; check_action leaves "stop" out once the run is over).
+        Binding("escape", "stop", "Stop"),
+        Binding("escape", "back", "Back"),
     ]
 
     def __init__(self, events: list[EventSummary], workflow_id: str, *, title: str | None = None) -> None:
@@ -545,9 +548,9 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             self.stop_event.set()
             self._say(Text("Stopping after the replay in flight…", style="bold yellow"))
 
-    def action_stop_or_back(self) -> None:
+    def action_back(self) -> None:
         if self.running:
-            self.action_stop()
+            self.action_stop()  # the footer says "Stop" then: what esc did before must not turn into a leave
         elif self.focused is self.query_one("#fix", Input):
             self.query_one(DataTable).focus()  # esc leaves the field, keeping what was typed
         else:
