@@ -137,3 +137,15 @@ async def test_the_header_says_when_requests_go_unanswered_and_when_answers_come
         assert header.connection.endswith(" s for an answer") and "waiting" in str(header.render())
         await until(pilot, lambda: header.connection == "ok" and _sources(app).pager.done)
         assert app.session.client.waiting_for() == 0.0
+
+
+async def test_r_reloads_a_list_still_loading_though_nothing_of_it_has_the_focus(make_app, inject, info: dict) -> None:
+    """Over a slow service the first page hangs and the list, covered by its loading indicator, has no focus:
+    `r` was dead then, and gone from the footer. It asks again (here the second asking is answered at once)."""
+    inject(f"/v1/orgs/{info['org_id']}/sources", delay=30.0)
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(app.query("#sources PagedTable")) and _sources(app)._loading)
+        assert app.screen.active_bindings["r"].binding.description == "Refresh"
+        await pilot.press("r")
+        await until(pilot, lambda: _sources(app).pager.done and bool(_sources(app).rows), timeout=10)

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.dom import DOMNode
     from textual.driver import Driver
+    from textual.widget import Widget
 
     from ..monitor import Monitor
     from .screens.replay_journal import ReplayJournal
@@ -101,6 +102,9 @@ class AftuiApp(App[None]):
         Binding("colon", "command_palette", "Palette: go to, open, act on anything", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Show or hide the sidebar", show=False),
         Binding("q", "quit", "Quit"),
+        # The pane's own r wins while its list has the focus; this one is for when nothing of the pane has it
+        # (its list still loading, over a slow service): r was then dead, and gone from the footer.
+        Binding("r", "refresh_pane", "Refresh"),
         *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
         # esc then a digit typed at once (or bundled by an SSH link) arrive within the escape delay, and Textual
         # reads them as a Mac's Option+digit: esc 4 is "¢". Nothing happened, the esc eaten too: they do both.
@@ -464,6 +468,33 @@ class AftuiApp(App[None]):
     def action_pane(self, index: int) -> None:
         if 0 <= index < len(self.specs):
             self.go_to_pane(self.specs[index].id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "refresh_pane":  # a detail or the monitor has its own r (or none on purpose); a pane, if any
+            pane = self._shown_pane()
+            return pane is not None and (hasattr(pane, "action_refresh") or bool(pane.query("PagedTable")))
+        return True
+
+    def _shown_pane(self) -> Widget | None:
+        """The pane in front on the main screen, while the main screen is the one shown."""
+        if not self.screen_stack or self.screen is not self.screen_stack[0]:
+            return None
+        switcher = self.screen.query("#panes")
+        current = switcher.first(ContentSwitcher).current if switcher else None
+        panes = self.screen.query(f"#{current}") if current else None
+        return panes.first() if panes else None
+
+    async def action_refresh_pane(self) -> None:
+        """The shown pane's r: its own refresh, or each of its lists loaded again."""
+        pane = self._shown_pane()
+        if pane is None:
+            return
+        refresh = getattr(pane, "action_refresh", None)
+        if refresh is not None:
+            refresh()
+            return
+        for table in pane.query("PagedTable"):  # by name: the Health pane the start shows has none to import
+            await table.run_action("refresh")
 
     async def action_escape_then_pane(self, index: int) -> None:
         """esc and a digit read as one key (tui/escape_keys.py): what esc does where the user is (closes the
