@@ -899,10 +899,8 @@ class AftuiApp(App[None]):
             )
 
     def _health_on_screen(self) -> bool:
-        if not self.screen_stack or self.screen is not self.screen_stack[0]:
-            return False
-        switcher = self.screen_stack[0].query("#panes")
-        return bool(switcher) and switcher.first(ContentSwitcher).current == "health"
+        pane = self._shown_pane()
+        return pane is not None and pane.id == "health"
 
     @property
     def alert_count(self) -> int:

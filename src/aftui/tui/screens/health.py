@@ -230,7 +230,7 @@ class HealthPane(Pane):
             table.replace([(ident, cells[ident]) for ident in keys], cursor=keys.index(at) if at in keys else 0)
         self.rows = rows
 
-    def _note(self, rows: list[HealthRow], counted: bool, live: bool = True) -> None:
+    def _note(self, rows: list[HealthRow], counted: bool, live: bool) -> None:
         if not counted:
             return
         failing = sum(1 for r in rows if r.state == "failing")
@@ -270,15 +270,15 @@ class HealthPane(Pane):
         health = host(self).health
         if health is None or not health.counted:
             pass  # still counting: "no error" would be a guess
-        elif row is not None and row.last_error_ms is not None:
+        elif row is not None:
             # Named: the line is the highlighted row's, and read alone it passed for the latest error of all.
             text.append(visible(row.subject.label, 40), style="bold")
-            text.append(f": last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
-            text.append(row.last_error, style="red" if row.state == "failing" else "")
-            text.append_text(_replayed(row))
-        elif row is not None:
-            text.append(visible(row.subject.label, 40), style="bold")
-            text.append(": no error in the last 24 hours seen by aftui.", style="dim")
+            if row.last_error_ms is None:
+                text.append(": no error in the last 24 hours seen by aftui.", style="dim")
+            else:
+                text.append(f": last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
+                text.append(row.last_error, style="red" if row.state == "failing" else "")
+                text.append_text(_replayed(row))
         self.query_one("#health-detail", Static).update(text)
 
     @on(Board.RowSelected, "#health-table")
