@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -107,3 +108,58 @@ def test_a_long_line_in_many_chunks_is_one_event() -> None:
     line = "data: " + "é" * 300_000 + "\r\n\r\n"
     chunks = [line[i : i + 4096] for i in range(0, len(line), 4096)]
     assert our_events(chunks) == [("message", "é" * 300_000, "")]
+
+
+class Hold:
+    """A Pause the test holds and lets go of; it records what was parsed while it held."""
+
+    def __init__(self) -> None:
+        self.until = 0.0
+        self.released = asyncio.Event()
+        self.waited = 0
+
+    async def passage(self) -> None:
+        self.waited += 1
+        await self.released.wait()
+        self.until = 0.0
+
+
+def test_a_held_pause_keeps_the_next_chunk_unparsed_until_it_is_let_go() -> None:
+    hold = Hold()
+    parsed: list[str] = []
+
+    async def chunks() -> AsyncIterator[bytes]:  # the body, a network chunk at a time
+        yield b"id: 1-0\ndata: first\n\n"
+        hold.until = 1.0  # a key arrived between the two chunks
+        yield b"id: 2-0\ndata: second\n\n"
+
+    async def run() -> None:
+        response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=chunks())
+
+        async def read() -> None:
+            async for batch in aiter_sse_chunks(response, hold):
+                parsed.extend(event.data for event in batch)
+
+        reader = asyncio.create_task(read())
+        for _ in range(20):  # the reader runs as far as it may
+            await asyncio.sleep(0)
+        assert parsed == ["first"]
+        assert hold.waited == 1
+        hold.released.set()
+        await reader
+
+    asyncio.run(run())
+    assert parsed == ["first", "second"]
+
+
+def test_no_pause_or_an_open_one_never_waits() -> None:
+    hold = Hold()
+    body = b"data: a\n\ndata: b\n\n"
+    assert read(respond(body)) == [("message", "a", ""), ("message", "b", "")]
+
+    async def run() -> list[str]:
+        response = respond(body)
+        return [e.data async for batch in aiter_sse_chunks(response, hold) for e in batch]
+
+    assert asyncio.run(run()) == ["a", "b"]
+    assert hold.waited == 0

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import AsyncGenerator
+from typing import Protocol
 
 import httpx
 
-__all__ = ["NotAnEventStream", "SseEvent", "SseParser", "aiter_sse_chunks"]
+__all__ = ["NotAnEventStream", "Pause", "SseEvent", "SseParser", "aiter_sse_chunks"]
 
 
 class SseEvent:
@@ -32,6 +33,15 @@ class SseEvent:
 
     def __repr__(self) -> str:
         return f"SseEvent(event={self.event!r}, data={self.data!r}, id={self.id!r})"
+
+
+class Pause(Protocol):
+    """A hold a reader honours before it parses the next network chunk (the monitor's `Gate`): set, it waits."""
+
+    until: float  # monotonic seconds the hold lasts; 0: none
+
+    async def passage(self) -> None:
+        """Return once the hold is over."""
 
 
 class NotAnEventStream(httpx.TransportError):
@@ -100,14 +110,20 @@ class SseParser:
         return events
 
 
-async def aiter_sse_chunks(response: httpx.Response) -> AsyncGenerator[list[SseEvent]]:
-    """The events of a streaming response, a network chunk's worth at a time (an empty list never)."""
+async def aiter_sse_chunks(response: httpx.Response, pause: Pause | None = None) -> AsyncGenerator[list[SseEvent]]:
+    """The events of a streaming response, a network chunk's worth at a time (an empty list never).
+
+    With `pause`, a chunk that arrives during a hold waits, unparsed, until the hold is over: a chunk
+    brings hundreds of events in a burst, and parsing them then takes the GIL from a key's frame.
+    """
     content_type = response.headers.get("content-type", "").partition(";")[0]
     if "text/event-stream" not in content_type:
         raise NotAnEventStream(f"the service answered {content_type or 'without a content type'}, not an event stream")
     parser = SseParser()
     decode = codecs.getincrementaldecoder("utf-8")("replace").decode  # the spec: always UTF-8
     async for chunk in response.aiter_bytes():
+        if pause is not None and pause.until:
+            await pause.passage()
         events = parser.feed(decode(chunk))
         if events:
             yield events

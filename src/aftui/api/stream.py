@@ -33,7 +33,7 @@ from .errors import (
 )
 from .eventid import event_key
 from .rawevent import RawEvent, other_event, summary_of_data, summary_validator
-from .sse import NotAnEventStream, SseEvent, aiter_sse_chunks
+from .sse import NotAnEventStream, Pause, SseEvent, aiter_sse_chunks
 
 if TYPE_CHECKING:
     from .models import EventSummary
@@ -88,6 +88,7 @@ class SourceStream:
         max_backoff_s: float = 10.0,
         max_attempts: int | None = None,
         raw: bool = False,
+        pause: Pause | None = None,
     ) -> None:
         self.connection = connection
         self.source_id = source_id
@@ -97,6 +98,7 @@ class SourceStream:
         self.max_backoff_s = max_backoff_s
         self.max_attempts = max_attempts
         self.raw = raw  # yield RawEvent where the data can wait to be parsed (see rawevent.py)
+        self.pause = pause  # held, the next network chunk waits before it is parsed (see aiter_sse_chunks)
         self.state = StreamState("connecting")
         self._listeners: list[StateListener] = [on_state] if on_state else []
         self.connections = 0  # how many times a connection went live, for tests and the header
@@ -139,7 +141,7 @@ class SourceStream:
                     # The reader's loop runs here, right over the chunks' events: every generator layer
                     # between them costs time per event. When the reader stops, the response
                     # closes now (the context managers), not at GC.
-                    async with self._open() as response, aclosing(aiter_sse_chunks(response)) as chunks:
+                    async with self._open() as response, aclosing(aiter_sse_chunks(response, self.pause)) as chunks:
                         opened_at = time.monotonic()
                         async for messages in chunks:
                             events = accept_all(messages)

@@ -105,10 +105,10 @@ async def source_feed(
             if fresh:
                 deliver(target, fresh, True)
     # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
+    # A held gate stops the stream before it parses the next chunk: what a key's frame would compete with.
     stream = client.stream_source(
-        target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True
+        target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True, pause=gate
     )
-    gate = gate or Gate()
     try:
         # The hot loop of the monitor: a network chunk's events at a time.
         fresh_of = cursor.fresh_of
@@ -116,8 +116,6 @@ async def source_feed(
             fresh = fresh_of(streamed)
             if fresh:
                 deliver(target, fresh, False)
-            if gate.until:
-                await gate.passage()
     except FINAL:
         return  # the stream has reported "failed" with the server's reason
 
