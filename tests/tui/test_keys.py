@@ -253,3 +253,52 @@ async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it
         await pilot.press("g")
         await wait_for(pilot, lambda: bool(app.screen.query(ErrorGroupsView)))
         assert app.screen is not None and not isinstance(app.focused, Tabs)
+
+
+async def test_esc_then_a_letter_typed_at_once_does_both(make_app) -> None:
+    """esc and m within the escape delay are read as one key, alt+m, which nothing binds: both were lost. Now esc
+    does what it does where the user is, then the letter does what it does there."""
+    from textual._xterm_parser import XTermParser
+
+    from aftui.tui.escape_keys import OPTION_KEYS, alt_letter_keys
+    from aftui.tui.screens.monitor import MonitorScreen
+
+    def keys_of(text: str) -> list[str]:
+        parser = XTermParser()
+        return [e.key for e in [*parser.feed(text), *parser.feed("")] if hasattr(e, "key")]
+
+    read = {c: keys_of(f"\x1b{c}") for c in "mEqz"}
+    assert read == {"m": ["alt+m"], "E": ["alt+shift+e"], "q": ["alt+q"], "z": ["alt+z"]}
+    assert alt_letter_keys()["alt+shift+e"] == "E" and "alt+b" not in alt_letter_keys()  # esc b: ctrl+left
+
+    def on_pane(pane: str) -> bool:
+        return len(app.screen_stack) == 1 and app.query_one("#panes").current == pane
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_first_source(app, pilot)
+        terminal_types(app, "\x1bm")  # a detail: closed, then m opens the monitor on the workspace
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        assert len(app.screen_stack) == 2, app.screen_stack
+        monitor = app.screen
+        terminal_types(app, "\x1bE")  # the monitor's esc closes it: E then means nothing on the Sources list
+        await wait_for(pilot, lambda: on_pane("sources"))
+        assert not monitor.is_attached
+        await pilot.press("question_mark")  # not keys to learn: the Keys screen leaves them out
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        listed = [keys for _, rows in key_groups(app.screen_stack[0]) for keys, _, _ in rows]
+        assert not [k for k in listed if "alt" in k], listed
+        assert not OPTION_KEYS & set(listed)
+        terminal_types(app, "\x1bm")  # a dialog: its esc closes it, then m
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on_pane("sources"))
+        # In a field too: alt+m is no character to type (Textual's Input took it for "m"), so esc leaves the
+        # field as it would alone, and m opens the monitor.
+        await wait_for(pilot, lambda: app.focused is not None and app.query_one("#sources") in app.focused.ancestors)
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        terminal_types(app, "ab\x1bm")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        assert field.value == "ab"

@@ -33,7 +33,7 @@ from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .collector import models_kept
-from .escape_keys import option_key
+from .escape_keys import alt_letter_keys, option_key
 from .focus import TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
@@ -113,6 +113,11 @@ class AftuiApp(App[None]):
         *(
             Binding(option_key(spec.key), f"escape_then_pane({n})", f"Go to {spec.title}", show=False, priority=True)
             for n, spec in enumerate(pane_specs())
+        ),
+        # esc then a letter, read as alt+letter (esc m, esc E): the same, with whatever the letter does after the esc.
+        *(
+            Binding(alt, f"escape_then_key({letter!r})", f"esc, then {letter}", show=False, priority=True)
+            for alt, letter in alt_letter_keys().items()
         ),
     ]
 
@@ -499,10 +504,19 @@ class AftuiApp(App[None]):
     async def action_escape_then_pane(self, index: int) -> None:
         """esc and a digit read as one key (tui/escape_keys.py): what esc does where the user is (closes the
         monitor, a dialog, the Keys), then the pane key, as if they had come apart."""
+        await self._escape_where_the_user_is()
+        self.call_after_refresh(self.action_pane, index)
+
+    async def action_escape_then_key(self, letter: str) -> None:
+        """esc and a letter read as one key (alt+letter, tui/escape_keys.py): what esc does where the user is,
+        then the letter, sent as the terminal would have sent it alone, to whatever has the focus once esc is done."""
+        await self._escape_where_the_user_is()
+        self.call_after_refresh(self.post_message, events.Key(letter, letter))
+
+    async def _escape_where_the_user_is(self) -> None:
         escape = self.screen.active_bindings.get("escape")
         if escape is not None and escape.enabled:
             await self.run_action(escape.binding.action, escape.node)
-        self.call_after_refresh(self.action_pane, index)
 
     @on(OptionList.OptionSelected, "#sidebar")
     def _sidebar(self, event: OptionList.OptionSelected) -> None:
