@@ -72,6 +72,23 @@ async def test_the_header_says_reconnecting_while_the_monitor_cannot_reach_the_s
         assert "reconnecting" in header(app)
 
 
+async def test_the_monitor_says_reconnecting_over_ok_never_over_unreachable(make_app, emulator) -> None:
+    """The header's "unreachable since 14:02" (a request that got no answer) says more than the monitor's
+    "reconnecting": the monitor's feeds, still down at every take, leave it as it is."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        emulator.stop()
+        await wait_for(pilot, lambda: "reconnecting" in header(app), timeout=20)
+        app.connection("offline")  # as the session's client says when a request gets no answer
+        assert app.connection_phase == "offline" and "unreachable since" in header(app)
+        takes = app.screen._took_at
+        await wait_for(pilot, lambda: app.screen._took_at > takes + 0.2, timeout=5)  # takes made since
+        assert "unreachable since" in header(app)
+
+
 async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: Path) -> None:
     profile = Profile(name="live", api_key="k" * 20, production=True)
     app = make_app(profile=profile)

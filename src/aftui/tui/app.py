@@ -587,6 +587,10 @@ class AftuiApp(App[None]):
             return f"unreachable since {self._down_since:%H:%M} UTC"
         return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
 
+    @property
+    def connection_phase(self) -> str:
+        return self._connection
+
     def connection(self, state: str) -> None:
         """The client's (or the monitor's) word on the connection: the header shows it, and a return is acted on."""
         if state == "offline" and self._down_since is None:

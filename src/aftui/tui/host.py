@@ -43,6 +43,12 @@ class Host(Protocol):
         """How the connection is doing, as the header says it: ok, connecting, reconnecting, unreachable since 14:02, auth …"""
         ...
 
+    @property
+    def connection_phase(self) -> str:
+        """The connection's state as last told by `connection` (ok, connecting, retrying, offline, auth): what code
+        decides by; `connection_state` is the header's words for it."""
+        ...
+
     def connection(self, state: str) -> None:
         """Tell the header how the connection is doing ("ok", "retrying", "reconnecting", "offline", "auth")."""
         ...

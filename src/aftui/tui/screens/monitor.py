@@ -320,7 +320,7 @@ class MonitorScreen(Screen[None]):
         app = host(self)
         if "live" not in phases and "reconnecting" in phases:
             self._told = "retrying"
-            if app.connection_state.split(" ")[0] in ("ok", "connecting", "waiting"):  # "unreachable since" says more
+            if app.connection_phase in ("ok", "connecting"):  # "unreachable since" or a key refused says more
                 app.connection("retrying")
         elif "live" in phases and self._told == "retrying":
             self._told = "ok"
