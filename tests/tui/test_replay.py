@@ -154,6 +154,43 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
     assert kept[rows[0].outcome_event_id]["customer_email"] == "fixed@shop.example"
 
 
+async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_original(make_app, emulator) -> None:
+    """A newcomer pressed ctrl+s again after the fixed payload had succeeded: the original went, unedited, and
+    failed again, marking the error not fixed. Now the screen asks, says what would go, and sends on yes only."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    (error,) = post_orders(emulator, "ord_tui_again")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen.query_one(JsonEditor)
+        editor.text = json.dumps({"order_id": "ord_tui_again", "sku": "SKU-1001", "customer_email": "a@shop.example"})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen and screen.result is not None, timeout=15)
+        offered = {a.binding.action: a.binding.description for a in screen.active_bindings.values() if a.enabled}
+        assert offered.get("replay_again") == "Send again…" and "replay" not in offered
+        first = screen.result
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(app.screen.what)
+        assert "succeeded, with your edited payload" in said and "the original payload, as it was, not your edit" in said
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause(0.3)
+        assert screen.result is first and not screen.running  # nothing sent
+        journal = ReplayJournal(app.session).path()
+        with ReplayLog(journal) as log:
+            assert len(log.of_event(error.metadata.emitter_id or "", error.id or "")) == 1
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")  # asked for: sent, as it was
+        await wait_for(pilot, lambda: screen.result is not first and screen.result is not None, timeout=15)
+        assert "✖ failed again" in outcome(app)
+    with ReplayLog(journal) as log:
+        rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
+    assert [(r.outcome, r.edited) for r in rows] == [("failed", False), ("succeeded", True)]
+
+
 async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulator) -> None:
     (error,) = post_orders(emulator, "ord_tui2")
     app = make_app()

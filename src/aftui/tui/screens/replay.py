@@ -46,6 +46,7 @@ from ...replay import (
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..host import session_of
+from ..modals.confirm import ConfirmScreen
 from ..safe import long_text, plain
 from ..session import Session
 from ..widgets.fields import Fields
@@ -100,6 +101,23 @@ def outcome_text(result: ReplayResult) -> Text:
     return text
 
 
+def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScreen:
+    """Asked before ctrl+s sends a second replay from the screen: what the last one came to, and what this one sends."""
+    if result is None:
+        last = "A replay was sent from this screen; what came of it is not known."
+    else:
+        last = f"The last replay from this screen: {result.outcome.words}" + (
+            ", with your edited payload." if edited else "."
+        )
+    what = [
+        last,
+        "This sends the original payload, as it was"
+        + (", not your edit: e opens the editor with it." if edited else "."),
+    ]
+    what.append("Each replay is a new run of the workflow: its steps run again.")
+    return ConfirmScreen("Replay this error again?", what, action="Send again", destructive=False)
+
+
 def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None = None) -> Text:
     """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
     whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload")."""
@@ -143,6 +161,9 @@ class ReplayScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         # Sending is ctrl+s, as in every form: never a key that `r r` (refresh) or esc/enter could hit.
         Binding("ctrl+s", "replay", "Send as is"),
+        # Once this screen has sent, ctrl+s asks first: a second press (or a habit of saving twice) sent the
+        # original again, unedited, right after an edited replay had succeeded.
+        Binding("ctrl+s", "replay_again", "Send again…"),
         Binding("r", "refresh", "Refresh"),
         Binding("e", "edit", "Edit & send…"),
         Binding("c", "copy", "Copy event"),
@@ -160,6 +181,7 @@ class ReplayScreen(Screen[None]):
         self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
+        self.sent_here = False  # a replay was sent from this screen (whatever came of it)
         self.journal: ReplayJournal | None = None
 
     @property
@@ -311,8 +333,10 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Send and edit are left out of the footer where they can only refuse (an error a timer started, a
         read-only profile) and dimmed until the plan is made or while a replay is on its way."""
-        if action not in ("replay", "edit"):
+        if action not in ("replay", "replay_again", "edit"):
             return True
+        if action != "edit" and self.sent_here != (action == "replay_again"):
+            return False  # one ctrl+s at a time: as is before the first send, asked again after
         if self.plan is not None and (not self.plan.replayable or self.session.read_only):
             return False
         return None if self.plan is None or self.running else True
@@ -335,6 +359,18 @@ class ReplayScreen(Screen[None]):
             self.notify(visible(refusal, 400), severity="warning", markup=False)
             return
         self._send(None, edited=False)
+
+    def action_replay_again(self) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self._refusal() is None:
+                self._send(None, edited=False)
+
+        self.app.push_screen(again_question(self.result, edited=self.sent_edited is not None), answered)
 
     def action_refresh(self) -> None:
         """Work the plan out again (the workflow or its trigger may have changed); never sends."""
@@ -373,6 +409,7 @@ class ReplayScreen(Screen[None]):
         plan = self.plan
         assert plan is not None and plan.request is not None
         self.running = True
+        self.sent_here = True
         self.sent_edited = plan.request.with_body(body) if edited else None
         self._show_plan()
         self._show_outcome(
