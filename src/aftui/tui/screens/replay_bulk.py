@@ -190,7 +190,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         yield Static(title, classes="title")
         with Horizontal(id="fix-row"):
             yield Static(Text("Fix", style="bold"), classes="label")
-            yield Input(placeholder='customer_email = ops@example.com   or   {"merge": "patch"}', id="fix")
+            # A template, not a value: a real-looking fix here was read, late at night, as one already typed.
+            yield Input(placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix")
         yield Static(Text(NO_FIX, style="dim"), id="fix-check")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
