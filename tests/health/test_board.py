@@ -61,6 +61,7 @@ def test_errors_are_counted_in_the_hour_and_the_day_once_each() -> None:
     assert row.last_error_ms == NOW - 10 * MINUTE_MS
     assert row.last_error == "ValidationError: Missing required field: customer_email"
     assert row.state == "failing"
+    assert row.first_error_ms == NOW - 2 * HOUR_MS  # since when, within the day (the one 25 h ago is past it)
 
 
 def test_the_last_error_is_the_newest_whatever_the_order_it_came_in() -> None:

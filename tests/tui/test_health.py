@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import io
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,13 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         # The highlighted row's last error, in full width under the table, the row named: read alone, the line
         # passed for the latest error of all.
         detail = text_of(pane.query_one("#health-detail", Static))
-        assert detail.startswith(f"{ORDERS}: last error ") and "Missing required field: customer_email" in detail
+        assert "Missing required field: customer_email" in detail
+        # Since when: the board's title asks it, and the columns give only the last error's age.
+        first = rows[0].first_error_ms
+        assert first is not None and rows[0].errors_24h > 1
+        since = datetime.fromtimestamp(first / 1000, tz=UTC).strftime("%H:%M:%S UTC")
+        assert detail.startswith(f"{ORDERS}: errors since {since} ("), detail
+        assert f"{rows[0].errors_24h} in 24 h); last error " in " ".join(detail.split())
 
 
 async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_row_back(make_app, emulator) -> None:
@@ -610,3 +617,21 @@ def test_the_line_under_the_table_counts_a_failed_replays_own_errors_apart() -> 
     )
     assert _replayed(row(5, 5, 0)).plain == " · none of the hour's errors replayed ok yet"
     assert _replayed(row(0, 0, 0)).plain == ""
+
+
+def test_since_when_is_said_only_where_the_day_tells_it() -> None:
+    from aftui.health import Subject
+    from aftui.health.board import DAY_MS, HOUR_MS, HealthRow
+    from aftui.tui.screens.health import _since
+
+    now = 1_800_000_000_000
+
+    def row(first: int | None, last: int | None, count: int) -> HealthRow:
+        subject = Subject("workflow", "p_x", "X")
+        return HealthRow(subject, 0, count, last, "E: m", None, (), first_error_ms=first)
+
+    assert str(_since(row(now - 2 * HOUR_MS, now - 60_000, 5), now)).startswith("errors since ")
+    assert "(2h ago, 5 in 24 h); " in str(_since(row(now - 2 * HOUR_MS, now - 60_000, 5), now))
+    assert str(_since(row(now - 60_000, now - 60_000, 1), now)) == ""  # a lone error: its time is the last one's
+    # Its first error a day old: older ones are forgotten, so no start is claimed.
+    assert str(_since(row(now - DAY_MS + 60_000, now - 60_000, 40), now)) == "errors all through the last 24 h (40); "

@@ -173,7 +173,9 @@ async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_or
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         said = " ".join(app.screen.what)
-        assert "succeeded, with your edited payload" in said and "the original payload, as it was, not your edit" in said
+        assert (
+            "succeeded, with your edited payload" in said and "the original payload, as it was, not your edit" in said
+        )
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.pause(0.3)

@@ -68,6 +68,7 @@ class HealthRow:
     # read of the replay records; an error not read yet counts as not replayed).
     originals_1h: int = 0
     replayed_ok_1h: int = 0
+    first_error_ms: int | None = None  # the oldest error of the last 24 hours: "since when"
 
     @property
     def state(self) -> str:
@@ -253,6 +254,7 @@ def _row(state: _State, now_ms: int) -> HealthRow:
         per_minute=per_minute,
         originals_1h=len(originals),
         replayed_ok_1h=originals.count("succeeded"),
+        first_error_ms=min((ms for ms in times if ms > day_ago), default=None),
     )
 
 

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.widgets import Input, Static
 
 from ...health import HealthRow, age, sparkline
+from ...health.board import DAY_MS, HOUR_MS
 from ...text import visible
 from ..focus import focus_now
 from ..host import host
@@ -87,6 +88,18 @@ def _replayed(row: HealthRow) -> Text:
     if not row.replayed_ok_1h:
         return Text(f" · none of the hour's errors replayed ok yet{also}", style="dim")
     return Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok{also}", style="yellow")
+
+
+def _since(row: HealthRow, now_ms: int) -> Text:
+    """Since when the row has had errors, as far as the last 24 hours (all aftui keeps) tell; nothing for a lone one.
+
+    The board's title asks "since when", and the row's columns say only how long ago the last one was."""
+    first = row.first_error_ms
+    if first is None or row.errors_24h < 2 or row.last_error_ms is None or first >= row.last_error_ms:
+        return Text()
+    if now_ms - first > DAY_MS - HOUR_MS:  # the day's first hour: older ones are forgotten, so no start is known
+        return Text(f"errors all through the last 24 h ({row.errors_24h}); ")
+    return Text(f"errors since {_clock(first)} ({age(first, now_ms)} ago, {row.errors_24h} in 24 h); ")
 
 
 def _clock(ms: int) -> str:
@@ -276,7 +289,9 @@ class HealthPane(Pane):
             if row.last_error_ms is None:
                 text.append(": no error in the last 24 hours seen by aftui.", style="dim")
             else:
-                text.append(f": last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
+                text.append(": ")
+                text.append_text(_since(row, self.now_ms()))
+                text.append(f"last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
         self.query_one("#health-detail", Static).update(text)
