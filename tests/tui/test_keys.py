@@ -203,21 +203,26 @@ def terminal_types(app, text: str) -> None:
         app._driver.send_message(event)
 
 
-async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
-    """The terminal's esc and 4 within its escape delay are read as one key, a Mac's Option+4 ("¢"): nothing
-    happened, the esc eaten too. Now what esc does where the user is happens, then the pane key."""
+def keys_read(text: str) -> list[str]:
+    """The keys Textual's own parser reads from `text`, what a terminal sent (the escape delay run out at its end)."""
     from textual._xterm_parser import XTermParser
 
-    from aftui.tui.escape_keys import option_key
-    from aftui.tui.screens.monitor import MonitorScreen
+    parser = XTermParser()
+    return [e.key for e in [*parser.feed(text), *parser.feed("")] if hasattr(e, "key")]
 
-    every = [[e.key for e in XTermParser().feed(f"\x1b{d}") if hasattr(e, "key")] for d in "0123456789"]
-    assert every == [[option_key(d)] for d in "0123456789"] and option_key("4") == "cent_sign"
+
+async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
+    """The terminal's esc and 4 within its escape delay are read as one key: Textual's table made it a Mac's
+    Option+4 ("¢"), and nothing happened, the esc eaten too. Now it is alt+4, and what esc does where the user
+    is happens, then the pane key; in a field too, where "¢" was typed (esc 2 typed "™" into a filter)."""
+    from aftui.tui.screens.monitor import MonitorScreen
 
     def on_pane(pane: str) -> bool:
         return len(app.screen_stack) == 1 and app.query_one("#panes").current == pane
 
     app = make_app(start_pane="sources")
+    assert [keys_read(f"\x1b{d}") for d in "0123456789"] == [[f"alt+{d}"] for d in "0123456789"]
+    assert keys_read("£") == ["pound_sign"]  # a UK keyboard's shift+3: a character of its own, still typed
     async with app.run_test(size=(120, 36)) as pilot:
         await open_first_source(app, pilot)
         terminal_types(app, "\x1b4")  # a detail: closed, the pane shown
@@ -225,7 +230,7 @@ async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
         await pilot.press("question_mark")  # not keys to learn: the Keys screen leaves them out
         await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
         listed = [keys for _, rows in key_groups(app.screen_stack[0]) for keys, _, _ in rows]
-        assert "4" in listed and not [k for k in listed if "cent" in k or "¢" in k], listed
+        assert "4" in listed and not [k for k in listed if "alt" in k], listed
         terminal_types(app, "\x1b2")  # a dialog, whose esc is its own: closed, the pane shown
         await wait_for(pilot, lambda: on_pane("sources"))
         await pilot.press("m")
@@ -239,6 +244,9 @@ async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
         terminal_types(app, "£10")
         await wait_for(pilot, lambda: app.focused.value == "£10")
         assert on_pane("workflows")
+        terminal_types(app, "\x1b2")  # esc 2 in the field: the filter's esc, then Sources; no "™" typed
+        await wait_for(pilot, lambda: on_pane("sources"))
+        assert "™" not in app.query_one("#workflows Input").value
 
 
 async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it(make_app, emulator) -> None:
@@ -258,16 +266,10 @@ async def test_a_key_of_the_tabs_own_list_works_from_the_tab_bar_that_reached_it
 async def test_esc_then_a_letter_typed_at_once_does_both(make_app) -> None:
     """esc and m within the escape delay are read as one key, alt+m, which nothing binds: both were lost. Now esc
     does what it does where the user is, then the letter does what it does there."""
-    from textual._xterm_parser import XTermParser
-
-    from aftui.tui.escape_keys import OPTION_KEYS, alt_letter_keys
+    from aftui.tui.escape_keys import ESCAPED_KEYS, alt_letter_keys
     from aftui.tui.screens.monitor import MonitorScreen
 
-    def keys_of(text: str) -> list[str]:
-        parser = XTermParser()
-        return [e.key for e in [*parser.feed(text), *parser.feed("")] if hasattr(e, "key")]
-
-    read = {c: keys_of(f"\x1b{c}") for c in "mEqz"}
+    read = {c: keys_read(f"\x1b{c}") for c in "mEqz"}
     assert read == {"m": ["alt+m"], "E": ["alt+shift+e"], "q": ["alt+q"], "z": ["alt+z"]}
     assert alt_letter_keys()["alt+shift+e"] == "E" and "alt+b" not in alt_letter_keys()  # esc b: ctrl+left
 
@@ -288,7 +290,7 @@ async def test_esc_then_a_letter_typed_at_once_does_both(make_app) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
         listed = [keys for _, rows in key_groups(app.screen_stack[0]) for keys, _, _ in rows]
         assert not [k for k in listed if "alt" in k], listed
-        assert not OPTION_KEYS & set(listed)
+        assert not ESCAPED_KEYS & set(listed)
         terminal_types(app, "\x1bm")  # a dialog: its esc closes it, then m
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
         await pilot.press("escape")

@@ -33,7 +33,7 @@ from ..text import visible
 from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .collector import models_kept
-from .escape_keys import alt_letter_keys, option_key
+from .escape_keys import alt_letter_keys, read_esc_digits_as_alt
 from .focus import TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
@@ -107,11 +107,10 @@ class AftuiApp(App[None]):
         Binding("r", "refresh_pane", "Refresh"),
         *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
         # esc then a digit typed at once (or bundled by an SSH link) arrive within the escape delay, and Textual
-        # reads them as a Mac's Option+digit: esc 4 is "¢". Nothing happened, the esc eaten too: they do both.
-        # priority: a dialog's esc is part of it. A field being typed in still takes the character (Textual asks it
-        # first: check_consume_key), so "£", a UK keyboard's shift+3, is typed, not taken for esc 3.
+        # reads them as alt+digit (tui/escape_keys.py): nothing happened, the esc eaten too. Now they do both.
+        # priority: a dialog's esc is part of it, and so is a field's: alt+4 is no character to type.
         *(
-            Binding(option_key(spec.key), f"escape_then_pane({n})", f"Go to {spec.title}", show=False, priority=True)
+            Binding(f"alt+{spec.key}", f"escape_then_pane({n})", f"Go to {spec.title}", show=False, priority=True)
             for n, spec in enumerate(pane_specs())
         ),
         # esc then a letter, read as alt+letter (esc m, esc E): the same, with whatever the letter does after the esc.
@@ -132,6 +131,7 @@ class AftuiApp(App[None]):
         ui: UiChoices | None = None,
     ) -> None:
         super().__init__()
+        read_esc_digits_as_alt()  # before the driver's parser reads a key: esc 4 is alt+4, not "¢"
         # None until the start screen has chosen (nothing configured): the demo or a new profile.
         self.session: Session | None = session
         self.start_demo = start_demo  # what the start screen's demo runs (run.py gives it)

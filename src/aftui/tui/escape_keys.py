@@ -2,15 +2,18 @@
 
 A terminal sends esc as a lone byte, and Textual waits a moment (its escape
 delay) to tell it from the start of a sequence. A key typed at once, or
-bundled with it by an SSH link, makes the two bytes one sequence:
+bundled with it by an SSH link, makes the two bytes one sequence, which
+Textual reads as alt and the key: esc m is `alt+m`, esc E `alt+shift+e`,
+esc 4 `alt+4`. Nothing in aftui binds those, so both keys were lost; aftui
+binds them to do both: what esc does where the user is, then the key
+(`AftuiApp.action_escape_then_pane`, `AftuiApp.action_escape_then_key`).
 
-- a digit is read as a Mac's Option+digit (Option+4 types "¢"): the key
-  `cent_sign`, the esc gone;
-- a letter is read as alt+letter (esc m is `alt+m`, esc E `alt+shift+e`),
-  which nothing in aftui binds: both keys gone.
+Textual's own table read esc and a digit as a Mac's Option+digit character
+instead (esc 4 was "¢", the key `cent_sign`), which a field being typed in
+took as text: esc 2 in a filter typed "™" into it and emptied the list.
+`read_esc_digits_as_alt` drops those ten entries. A "£" typed on a UK
+keyboard is its own character, not esc 3, and is still typed.
 
-aftui binds those keys to do both: what esc does where the user is, then the
-key (`AftuiApp.action_escape_then_pane`, `AftuiApp.action_escape_then_key`).
 Not b and f: Textual reads esc b and esc f as ctrl+left and ctrl+right (a
 Mac's Option+arrow), which move by word in a field. Nor punctuation: esc /
 reaches aftui as / alone, the esc dropped by Textual's parser, with nothing
@@ -20,18 +23,23 @@ left to tell it from a / typed alone.
 from __future__ import annotations
 
 import string
-import unicodedata
 
-# What Option+0 ... Option+9 type on a Mac (US layout), the characters Textual gives esc 0 ... esc 9.
-OPTION_DIGITS = "º¡™£¢∞§¶•ª"
+from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 
 
-def option_key(digit: str) -> str:
-    """The key name Textual gives esc then `digit`: the character's Unicode name, as its key names are made."""
-    character = OPTION_DIGITS[int(digit)]
-    if character.isalnum():  # º and ª: letters to Unicode, so named by themselves
-        return character
-    return unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+def read_esc_digits_as_alt() -> None:
+    """Have Textual read esc then a digit as alt+digit, as it reads esc then a letter (idempotent).
+
+    The table is Textual's, typed as a Mapping; were it ever made read-only, esc 4 would be "¢" again, and
+    tests/tui/test_keys.py, which reads esc 4 through Textual's parser, says so."""
+    if isinstance(ANSI_SEQUENCES_KEYS, dict):
+        for digit in string.digits:
+            ANSI_SEQUENCES_KEYS.pop(f"\x1b{digit}", None)
+
+
+def alt_digit_keys() -> dict[str, str]:
+    """The key name Textual gives esc then a digit (once `read_esc_digits_as_alt` ran), to the digit."""
+    return {f"alt+{digit}": digit for digit in string.digits}
 
 
 def alt_letter_keys() -> dict[str, str]:
@@ -43,4 +51,4 @@ def alt_letter_keys() -> dict[str, str]:
 
 
 # Not keys to learn (the Keys screen leaves them out): what esc and a digit or a letter become.
-OPTION_KEYS = frozenset(option_key(digit) for digit in "0123456789") | frozenset(alt_letter_keys())
+ESCAPED_KEYS = frozenset(alt_digit_keys()) | frozenset(alt_letter_keys())

@@ -19,7 +19,7 @@ from textual.keys import format_key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from ..escape_keys import OPTION_KEYS
+from ..escape_keys import ESCAPED_KEYS
 
 _NAMES = {
     "escape": "esc",
@@ -98,7 +98,7 @@ def key_groups(screen: Screen) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     rows: dict[tuple[str, str, str], tuple[list[str], bool]] = {}
     for key, active in screen.active_bindings.items():
         binding: Binding = active.binding
-        if binding.action in _HIDDEN_ACTIONS or binding.action.startswith(_MOVES) or key in OPTION_KEYS:
+        if binding.action in _HIDDEN_ACTIONS or binding.action.startswith(_MOVES) or key in ESCAPED_KEYS:
             continue
         description = _WORDS.get(binding.action) or binding.description or binding.action.replace("_", " ")
         keys, _ = rows.setdefault((area_of(active.node), description, binding.action), ([], active.enabled))
