@@ -216,9 +216,7 @@ class ErrorGroupsView(Vertical):
                 markup=False,
             )
             return
-        left = group.count - len(todo)
-        label = f"{left} replayed ok, pending or replays, left out; " if left else ""
-        self.errors.bulk(todo, f"{label}the group {group.key.name}: {group.sample}")
+        self.errors.bulk(todo, f"the group {group.key.name}: {group.sample}", left=group.count - len(todo))
 
 
 class ErrorsTab(ScrollableContainer, can_focus=False):

@@ -73,11 +73,12 @@ def open_bulk_replay(
     workflow_id: str,
     *,
     title: str | None = None,
+    left: int = 0,
     done: Callable[[BulkSummary | None], None] | None = None,
 ) -> None:
     """Push the bulk replay screen for these `$errors` events (replayed oldest first, after a key press);
     `done` gets what was replayed, and how, when the screen is left."""
-    node.app.push_screen(BulkReplayScreen(events, workflow_id, title=title), done)
+    node.app.push_screen(BulkReplayScreen(events, workflow_id, title=title, left=left), done)
 
 
 # --- what the screen shows ------------------------------------------------------------------------------

@@ -139,6 +139,15 @@ def _edit_all(
     return bodies, problems, found
 
 
+def left_out(count: int) -> str:
+    """What the title's count leaves out, said after what it takes, so that "19 errors of … (the group …; 1 more
+    not in it: …)" reads as 19 of 20: said first, a newcomer could not tell whether 19 counted it."""
+    if not count:
+        return ""
+    which = "itself a replay" if count == 1 else "replays themselves"
+    return f"; {count} more not in it: replayed ok already, pending, or {which}"
+
+
 class BulkReplayScreen(Screen["BulkSummary | None"]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Replay all"),  # not r: `r r` to refresh must never send
@@ -151,11 +160,14 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, events: list[EventSummary], workflow_id: str, *, title: str | None = None) -> None:
+    def __init__(
+        self, events: list[EventSummary], workflow_id: str, *, title: str | None = None, left: int = 0
+    ) -> None:
         super().__init__()
         self.events = original_order(events)
         self.workflow_id = workflow_id
         self.what = title  # what was taken ("the group …", "3 marked"), said in the title
+        self.left = left  # how many of those asked for were left out (replayed ok already, pending, replays)
         self.plans: dict[str, ReplayPlan] = {}
         self.summary: BulkSummary | None = None
         self.running = False
@@ -183,7 +195,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             ("Bulk replay: ", "bold"),
             f"{len(self.events)} error{'s' if len(self.events) != 1 else ''} of ",
             plain(name, 50, "bold"),
-            (f" ({visible(self.what, 100)})" if self.what else "", "dim"),
+            (f" ({visible(self.what, 100)}{left_out(self.left)})" if self.what else "", "dim"),
             (", oldest first, one at a time, each with the fix below, or as it was without one", "dim"),
         )
         title.no_wrap, title.overflow = False, "fold"
@@ -294,7 +306,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             f"{ready} error{'s' if ready != 1 else ''}",
             " with the fix" if not self.edit.empty else "",
             f" ({rest} will be skipped)" if rest else "",
-            (" · f fix · d dry run · s or esc stops · esc goes back", "dim"),
+            (" · f fix · d dry run · esc goes back", "dim"),
         )
 
     # --- the fix -------------------------------------------------------------------------------------

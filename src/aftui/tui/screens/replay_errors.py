@@ -319,12 +319,13 @@ class ErrorsTable(PagedTable[EventSummary]):
             what = f"all matching “{self.filter_text}”"
         else:
             what = "all shown"
-        self.bulk(events, (f"{left} replayed ok, pending or replays, left out; " if left else "") + what)
+        self.bulk(events, what, left=left)
 
-    def bulk(self, events: list[EventSummary], what: str) -> None:
-        """The bulk replay of these errors; on the way back, marks of those that succeeded are cleared."""
+    def bulk(self, events: list[EventSummary], what: str, *, left: int = 0) -> None:
+        """The bulk replay of these errors (`left`: how many of those asked for were left out, replayed ok already
+        or pending); on the way back, marks of those that succeeded are cleared."""
         self._away = True
-        open_bulk_replay(self.app, events, self.workflow_id, title=what, done=self._bulk_done)
+        open_bulk_replay(self.app, events, self.workflow_id, title=what, left=left, done=self._bulk_done)
 
     def _bulk_done(self, summary: BulkSummary | None) -> None:
         if summary is None:
