@@ -84,6 +84,9 @@ def test_a_replay_names_who_sent_it_and_when(tmp_path: Path) -> None:
     assert row.replayed_by == "alice"
     assert replayed_words(row, now=row.started_at + 185) == "replayed by alice 3 min ago, succeeded"
     assert sent_by(row, now=row.started_at + 185) == "by alice 3 min ago"
+    # Read by alice herself: her own replay, not a teammate's (a newcomer took the demo's user for one).
+    assert replayed_words(row, now=row.started_at + 185, me="alice") == "replayed by you 3 min ago, succeeded"
+    assert sent_by(row, now=row.started_at + 185, me="bob") == "by alice 3 min ago"
     pending = replace(row, outcome="pending", replayed_by=None)
     assert replayed_words(pending, now=row.started_at + 2) == "replayed just now, outcome not known yet"
     hostile = replace(row, replayed_by="mal\x1b[31mlory", outcome="failed")

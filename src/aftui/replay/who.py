@@ -38,15 +38,23 @@ async def sign(client: Client, store: ReplayStore) -> None:
         log.warning("who is replaying is not known (/users/me: %s)", error)
 
 
-def replayed_words(row: ReplayRow, now: float | None = None) -> str:
+def replayed_words(row: ReplayRow, now: float | None = None, me: str | None = None) -> str:
     """'replayed by alice 3 min ago, succeeded' (or 'replayed 3 min ago, …' when the row names nobody)."""
     outcome = PENDING_WORDS if row.outcome == "pending" else OUTCOME_WORDS.get(row.outcome, visible(row.outcome, 40))
-    return f"replayed {sent_by(row, now)}, {outcome}"
+    return f"replayed {sent_by(row, now, me)}, {outcome}"
 
 
-def sent_by(row: ReplayRow, now: float | None = None) -> str:
-    """'by alice 3 min ago' (or '3 min ago' when the row names nobody): who sent a replay, and when."""
-    by = f"by {visible(row.replayed_by, 60)} " if row.replayed_by else ""
+def sent_by(row: ReplayRow, now: float | None = None, me: str | None = None) -> str:
+    """'by alice 3 min ago' (or '3 min ago' when the row names nobody): who sent a replay, and when.
+
+    `me`: the name this user's replays carry (`name_of`); theirs say "by you". A newcomer read "by dana",
+    the demo's user, as a teammate who had got there first."""
+    if not row.replayed_by:
+        by = ""
+    elif me is not None and row.replayed_by == me:
+        by = "by you "
+    else:
+        by = f"by {visible(row.replayed_by, 60)} "
     return f"{by}{_ago((now or time.time()) - row.started_at)}"
 
 

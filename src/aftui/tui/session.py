@@ -58,6 +58,15 @@ class Session:
     _feeds: Monitor | None = field(default=None, repr=False)
 
     @property
+    def me(self) -> str | None:
+        """The name this session's replays are recorded under (replay.who.name_of of its user), once the user is read."""
+        if self.user is None:
+            return None
+        from ..replay.who import name_of  # here: the replay package costs the start 70 ms it does not need
+
+        return name_of(self.user)
+
+    @property
     def opened_journal(self) -> OpenedJournal:
         """The journal's writer, or why there is none; waits for an open still under way."""
         opening = self.journal_opening

@@ -176,7 +176,8 @@ class ErrorGroupsView(Vertical):
         sent = [r for e in group.events for r in self._replays_of(e)]
         newest = max(sent, key=lambda r: r.started_at, default=None)
         if newest is not None:  # on a team's journal too: who replayed this failure last, before anyone again
-            replays += f"\nlast {replayed_words(newest, session_of(self).now().timestamp())}"
+            session = session_of(self)
+            replays += f"\nlast {replayed_words(newest, session.now().timestamp(), session.me)}"
         text = Text.assemble(
             ("first ", "dim"),
             _time(group.first_ms),

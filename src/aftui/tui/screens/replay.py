@@ -325,7 +325,7 @@ class ReplayScreen(Screen[None]):
         if rows and self.result is None:
             text = Text.assemble(
                 ("Not replayed in this screen yet.", "dim"),
-                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0])}",
+                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0], me=self.session.me)}",
             )
             self.app.call_from_thread(self._show_outcome, text)
 

@@ -153,8 +153,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         state = self.states.get(event.id or "")
         if state is None or not state.replays:
             return Text("")
-        now = session_of(self).now().timestamp()  # the session's clock (fixed in snapshots)
-        return plain(sent_by(state.replays[0], now).removeprefix("by "), 18, "dim")
+        session = session_of(self)
+        now = session.now().timestamp()  # the session's clock (fixed in snapshots)
+        return plain(sent_by(state.replays[0], now, session.me).removeprefix("by "), 18, "dim")
 
     def _state_sort(self, event: EventSummary) -> str:
         return self._state_cell(event).plain
@@ -385,7 +386,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.notify(f"↻ {words}: {visible(target, 30)}", markup=False)
 
 
-def state_rows(state: ReplayState | None, now: float | None = None) -> list[tuple[str, Any]]:
+def state_rows(state: ReplayState | None, now: float | None = None, me: str | None = None) -> list[tuple[str, Any]]:
     """The Replays rows of an error's detail: its replays with their outcomes, and what it is a replay of."""
     rows: list[tuple[str, Any]] = []
     if state is None:
@@ -407,7 +408,7 @@ def state_rows(state: ReplayState | None, now: float | None = None) -> list[tupl
     for n, row in enumerate(state.replays):
         words, style = STATE_CELLS.get(row.outcome, (row.outcome, "yellow"))
         line = Text.assemble(
-            (words, style), ("  ", ""), (sent_by(row, now), ""), ("  ", ""), plain(row.replay_id, 30, "dim")
+            (words, style), ("  ", ""), (sent_by(row, now, me), ""), ("  ", ""), plain(row.replay_id, 30, "dim")
         )
         if row.edited:
             line.append("  edited", style="dim")
@@ -479,7 +480,8 @@ class ErrorEventScreen(EventScreen):
         )
 
     def overview_rows(self) -> list[tuple[str, Any]]:
-        rows = state_rows(self.state, session_of(self).now().timestamp())
+        session = session_of(self)
+        rows = state_rows(self.state, session.now().timestamp(), session.me)
         # The step by its name, as the list it came from says it (the error itself knows only its cell's id).
         steps = self.listing.steps if self.listing is not None else {}
         own = [(k, f"{steps[v]} ({v})" if k == "Step" and v in steps else v) for k, v in super().overview_rows()]
