@@ -505,3 +505,23 @@ async def test_a_journal_that_cannot_be_read_is_said_and_the_list_still_works(
         view = app.screen.query_one(ErrorGroupsView)
         await wait_for(pilot, lambda: len(view.groups) == 1)
         assert text_of(view.table.get_cell(view.groups[0].key.fingerprint, "state")).strip() == "? no journal"
+
+
+async def test_errors_scrolled_out_of_sight_at_the_top_are_said_to_be_there(make_app, emulator) -> None:
+    """Newest first, the view keeps its place as errors arrive: a newcomer saw the count grow and none of the new
+    ones. The list's line says how many newer ones are above, until home shows them."""
+    post_orders(emulator, *(f"ord_above{n}" for n in range(10)))  # more than the 15 rows of the list at 80x24
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id, rows=20)
+        status = lambda: text_of(table.query_one(".status", Static))  # noqa: E731
+        assert "newer above" not in status()
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.table.scroll_y > 0)
+        above = int(table.table.scroll_y)
+        await wait_for(pilot, lambda: f"↑ {above} newer above · home" in status())
+        await pilot.press("s")  # sorted, the rows above are not the newer ones: not said
+        await wait_for(pilot, lambda: "newer above" not in status())
+        await pilot.press("s", "s")  # unsorted again
+        await pilot.press("home")
+        await wait_for(pilot, lambda: table.table.scroll_y == 0 and "newer above" not in status())

@@ -120,6 +120,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
         self.journal = ReplayJournal(session_of(self))
         self.set_interval(LIVE_S, self._tick)
+        self.watch(self.table, "scroll_y", self._scrolled, init=False)
 
     def on_unmount(self) -> None:
         journal, self.journal = self.journal, None  # a states read still on its thread finds none
@@ -350,7 +351,23 @@ class ErrorsTable(PagedTable[EventSummary]):
 
     def status_parts(self) -> list[str]:
         marks = [f"{len(self.marked)} marked"] if self.marked else []
-        return marks + list(self._marks_after)
+        return marks + list(self._marks_after) + self._newer_above()
+
+    def _newer_above(self) -> list[str]:
+        """Rows scrolled out of sight at the top: newer errors, the list being newest first (unless sorted). The
+        view keeps its place when errors arrive, and a newcomer saw the count grow with none of them in sight."""
+        above = int(self.table.scroll_y)
+        if not above or self.sort_index is not None:
+            return []
+        return [f"↑ {above} newer above · home"]
+
+    _said_above = 0
+
+    def _scrolled(self) -> None:
+        above = int(self.table.scroll_y)
+        if above != self._said_above:  # a line's worth of scroll, not every frame of it
+            self._said_above = above
+            self.update_status()
 
     def action_groups(self) -> None:
         self.post_message(self.GroupsWanted())
