@@ -330,9 +330,10 @@ async def test_the_emitter_column_widens_to_the_names_shown(
 ) -> None:
     long_name = "Checkout webhooks (EU)"  # 22 characters: cut to 12 at 120 columns before
     source = deploy(api, long_name, info["org_id"])
+    other = deploy(api, "Other", info["org_id"])
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await monitor_on(app, pilot, [Target("source", source, long_name)])
+        screen = await monitor_on(app, pilot, [Target("source", source, long_name), Target("source", other, "Other")])
         inject(emulator, source, 2)
         await wait_for(pilot, lambda: len(rows(screen)) == 2)
         timeline = screen.query_one(Timeline)
@@ -340,6 +341,13 @@ async def test_the_emitter_column_widens_to_the_names_shown(
         await pilot.pause()
         drawn = [timeline.render_line(y).text for y in range(2)]
         assert all(long_name in line for line in drawn), drawn
+        # One emitter watched (a workflow's events and $errors, here one source): its name on every row took the
+        # cells the payload or the error's message needs, and the bar above names it.
+        screen.watch_targets([Target("source", source, long_name)])
+        await pilot.pause()
+        drawn = [timeline.render_line(y).text for y in range(2)]
+        assert not any(long_name in line for line in drawn) and all('"seq"' in line for line in drawn), drawn
+        assert long_name in str(screen.query_one("#monitor-streams").render())
 
 
 async def test_c_copies_the_selected_events_json(
@@ -701,14 +709,17 @@ async def test_a_plain_row_is_drawn_exactly_as_the_general_path_draws_it(width: 
     async with app.run_test(size=(120, 10)):
         timeline = app.query_one(Timeline)
         timeline._base = timeline.rich_style
-        for n, event in enumerate(events):
-            record = Record(n, target, event, 0.0)
-            plain = timeline._plain_row(record, width)
-            timeline.matcher = Matcher.parse("matches-nothing-here")  # forces the general (Text) path, no highlight
-            general = timeline._render_row(record, width, False, False)
-            timeline.matcher = None
-            assert [(s.text, s.style) for s in plain] == [(s.text, s.style) for s in general]
-            assert plain.cell_length == general.cell_length == width
+        for show_names in (True, False):  # False: one emitter watched, no name column
+            timeline.show_names = show_names
+            for n, event in enumerate(events):
+                record = Record(n, target, event, 0.0)
+                plain = timeline._plain_row(record, width)
+                timeline.matcher = Matcher.parse("matches-nothing-here")  # the general (Text) path, no highlight
+                general = timeline._render_row(record, width, False, False)
+                timeline.matcher = None
+                assert [(s.text, s.style) for s in plain] == [(s.text, s.style) for s in general]
+                assert plain.cell_length == general.cell_length == width
+                assert ("Webhook inbo" in plain.text) is show_names
 
 
 def test_the_detail_of_an_error_a_replay_led_to_says_so() -> None:

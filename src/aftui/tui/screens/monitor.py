@@ -208,6 +208,7 @@ class MonitorScreen(Screen[None]):
     def watch_targets(self, targets: list[Target]) -> None:
         assert self.monitor is not None
         self.monitor.watch(targets)
+        self.timeline.set_show_names(len({t.emitter_id for t in targets}) != 1)
         self._update_status()
 
     @work(group="monitor-default", exclusive=True, exit_on_error=False)

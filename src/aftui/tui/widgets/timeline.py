@@ -97,6 +97,9 @@ class Timeline(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._announced: Record | None = None
         self.widest = (0, 0)  # the widest name and channel drawn so far: the columns grow to them
+        # False when every row is of one emitter (a workflow's events and $errors): its name on every row took
+        # the cells the error's message needs, and the monitor's bar names it already.
+        self.show_names = True
         self._base = Style()  # the widget's own style, read once a frame (render_lines)
 
     # --- content ---------------------------------------------------------------------------------
@@ -125,6 +128,12 @@ class Timeline(ScrollView, can_focus=True):
         if self.following:
             self.cursor = len(rows) - 1
         self._changed()
+
+    def set_show_names(self, show: bool) -> None:
+        if show != self.show_names:
+            self.show_names = show
+            self._cache.clear()
+            self.refresh()
 
     def set_matcher(self, matcher: Matcher | None) -> None:
         self.matcher = matcher
@@ -262,12 +271,8 @@ class Timeline(ScrollView, can_focus=True):
         clock = self._clock(record)
         text.append(clock, style="dim")
         text.append("●" if marked else " ", style="bold")
-        fields = [
-            (fit(name, name_w), Style(color="cyan")),
-            (" ", None),
-            (fit(channel, channel_w), Style(color="magenta")),
-            (" ", None),
-        ]
+        named = [(fit(name, name_w), Style(color="cyan")), (" ", None)] if name_w else []
+        fields = [*named, (fit(channel, channel_w), Style(color="magenta")), (" ", None)]
         for value, style in fields:
             start = len(text)
             text.append(value, style=style)
@@ -296,19 +301,15 @@ class Timeline(ScrollView, can_focus=True):
         name_w, channel_w = self._columns(width, name, channel)
         base = self._base
         clock = self._clock(record)
-        name = fit(name, name_w)
         channel = fit(channel, channel_w)
-        fixed = cell_len(clock) + 1 + name_w + 1 + channel_w + 1
+        fixed = cell_len(clock) + 1 + (name_w + 1 if name_w else 0) + channel_w + 1
         rest = max(0, width - fixed)
         summary = record.summary
         summary = summary if cell_len(summary) <= rest else set_cell_size(summary, rest)
-        segments = [
-            Segment(clock, base + _DIM),
-            Segment(" ", base + _BOLD),
-            Segment(name, base + _CYAN),
-            Segment(" ", base),
-            Segment(channel, base + _MAGENTA),
-        ]
+        segments = [Segment(clock, base + _DIM), Segment(" ", base + _BOLD)]
+        if name_w:
+            segments += [Segment(fit(name, name_w), base + _CYAN), Segment(" ", base)]
+        segments.append(Segment(channel, base + _MAGENTA))
         # Split where the Text's style runs split: an unstyled summary runs on from the space before it.
         if not record.is_error:
             segments.append(Segment(" " + summary, base))
@@ -329,7 +330,8 @@ class Timeline(ScrollView, can_focus=True):
             self.widest = widest
             self._cache.clear()
             self.refresh()
-        return columns(width, *widest)
+        name_w, channel_w = columns(width, *widest)
+        return (name_w if self.show_names else 0), channel_w
 
     def _highlight(self, text: Text, value: str, start: int) -> None:
         if self.matcher is None or not value.strip():
