@@ -110,12 +110,10 @@ def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScree
         last = f"The last replay from this screen: {result.outcome.words}" + (
             ", with your edited payload." if edited else "."
         )
-    what = [
-        last,
-        "This sends the original payload, as it was"
-        + (", not your edit: e opens the editor with it." if edited else "."),
-    ]
-    what.append("Each replay is a new run of the workflow: its steps run again.")
+    sends = "This sends the original payload, as it was" + (
+        ", not your edit: e opens the editor with it." if edited else "."
+    )
+    what = [last, sends, "Each replay is a new run of the workflow: its steps run again."]
     return ConfirmScreen("Replay this error again?", what, action="Send again", destructive=False)
 
 
