@@ -58,12 +58,17 @@ async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> No
             back.stop()
 
 
+async def monitor_live(app, pilot) -> None:
+    """The header ok, then the monitor open on the workspace with its streams live."""
+    await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+    await pilot.press("m")
+    await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+
+
 async def test_the_header_says_reconnecting_while_the_monitor_cannot_reach_the_service(make_app, emulator) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
-        await pilot.press("m")
-        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        await monitor_live(app, pilot)
         emulator.stop()
         await wait_for(
             pilot, lambda: "reconnecting" in str(app.screen.query_one("#monitor-streams").render()), timeout=20
@@ -77,9 +82,7 @@ async def test_the_monitor_says_reconnecting_over_ok_never_over_unreachable(make
     "reconnecting": the monitor's feeds, still down at every take, leave it as it is."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
-        await pilot.press("m")
-        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        await monitor_live(app, pilot)
         emulator.stop()
         await wait_for(pilot, lambda: "reconnecting" in header(app), timeout=20)
         app.connection("offline")  # as the session's client says when a request gets no answer
@@ -120,9 +123,7 @@ async def test_a_change_that_reaches_no_one_says_so_with_the_url(make_app, emula
 async def test_after_the_monitor_the_header_hears_the_next_answer(make_app, emulator) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
-        await pilot.press("m")
-        await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
+        await monitor_live(app, pilot)
         port = urlsplit(emulator.base_url).port
         emulator.stop()
         await wait_for(pilot, lambda: "reconnecting" in header(app), timeout=20)
