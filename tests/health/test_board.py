@@ -244,6 +244,7 @@ def test_a_workflow_whose_every_error_of_the_hour_was_replayed_ok_is_fixed_until
     board.note_replays("p_orders", {f"{NOW - 30 * MINUTE_MS}-0": "succeeded", f"{NOW - 30 * MINUTE_MS}-1": "failed"})
     row = board.row("p_orders", NOW)
     assert row is not None and row.state == "failing" and (row.originals_1h, row.replayed_ok_1h) == (3, 1)
+    assert row.after_replayed_ok == 0  # the three came together: none came after the one replayed ok
 
     # The one that failed again was replayed in turn (its state follows: succeeded); the error that replay
     # had led to is no failure of its own.
@@ -319,3 +320,18 @@ def test_a_storm_of_errors_keeps_only_the_newest_whole_and_the_rest_counts_as_no
     for n in reversed(range(HOUR_ERRORS_KEPT + 20)):
         backwards.add_error("p_orders", error(NOW - 30 * MINUTE_MS + n, 0))
     assert {e.id for e in backwards.hour_errors()["p_orders"]} == {e.id for e in kept}
+
+
+def test_errors_after_the_newest_replayed_ok_say_the_cause_is_still_there() -> None:
+    """Replays that succeed fix the runs that failed, not why they failed: errors that keep coming after them are
+    what "is it fixed?" must not pass over."""
+    board = board_of(ORDERS)
+    for n, minutes in enumerate((50, 40, 30, 20, 10)):
+        board.add_error("p_orders", error(NOW - minutes * MINUTE_MS, n))
+    ids = [f"{NOW - m * MINUTE_MS}-{n}" for n, m in enumerate((50, 40, 30, 20, 10))]
+    board.note_replays("p_orders", {ids[0]: "succeeded", ids[1]: "succeeded", ids[3]: REPLAY})
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.after_replayed_ok == 2  # at 30 and 10 min; the one at 20 a replay's own
+    board.note_replays("p_orders", {ids[4]: "succeeded"})  # the newest replayed ok: nothing is said to follow it
+    row = board.row("p_orders", NOW)
+    assert row is not None and row.after_replayed_ok == 0

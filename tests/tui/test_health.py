@@ -378,6 +378,9 @@ async def test_a_workflow_whose_errors_of_the_hour_were_all_replayed_ok_is_fixed
         await wait_for(pilot, lambda: pane.rows[0].state == "failing", timeout=10)
         assert pane.rows[0].subject.label == ORDERS and pane.rows[0].errors_1h == len(hour) + 1
         assert "1 failing in the last hour" in pane.query_one("#health-note", Phrases).text.plain
+        # The replays fixed the runs, not why they failed: an error after them says so.
+        pane.table.move_cursor(row=0)
+        await wait_for(pilot, lambda: "1 came after the newest of those: the cause is still there" in text_of(detail))
 
 
 async def test_back_from_a_workflow_the_cursor_follows_it_when_it_is_fixed_and_moves_down(
@@ -616,6 +619,10 @@ def test_the_line_under_the_table_counts_a_failed_replays_own_errors_apart() -> 
         " · fixed: all 30 of the hour's errors replayed ok (2 more were a failed replay's own)"
     )
     assert _replayed(row(5, 5, 0)).plain == " · none of the hour's errors replayed ok yet"
+    after = HealthRow(Subject("workflow", "p_x", "X"), 5, 5, 1, "E: m", None, (0,) * 15, 5, 2, after_replayed_ok=3)
+    assert _replayed(after).plain == (
+        " · 2 of the hour's 5 errors replayed ok; 3 came after the newest of those: the cause is still there"
+    )
     assert _replayed(row(0, 0, 0)).plain == ""
 
 

@@ -69,6 +69,8 @@ class HealthRow:
     originals_1h: int = 0
     replayed_ok_1h: int = 0
     first_error_ms: int | None = None  # the oldest error of the last 24 hours: "since when"
+    # The hour's errors, not replayed ok, newer than the newest one that was: what fails still, once a fix went in.
+    after_replayed_ok: int = 0
 
     @property
     def state(self) -> str:
@@ -242,8 +244,13 @@ def _row(state: _State, now_ms: int) -> HealthRow:
     this_minute = now_ms // MINUTE_MS
     per_minute = tuple(state.minutes.get(m, 0) for m in range(this_minute - SPARK_MINUTES + 1, this_minute + 1))
     # The replay kind of each error of the hour: as many as the hour's errors.
-    kinds = [state.replays.get(i, "never") for i, ms in state.errors.items() if ms > hour_ago]
+    hour = [(ms, state.replays.get(i, "never")) for i, ms in state.errors.items() if ms > hour_ago]
+    kinds = [kind for _, kind in hour]
     originals = [kind for kind in kinds if kind != REPLAY]
+    newest_ok = max((ms for ms, kind in hour if kind == "succeeded"), default=None)
+    after_ok = (
+        0 if newest_ok is None else sum(1 for ms, kind in hour if ms > newest_ok and kind not in ("succeeded", REPLAY))
+    )
     return HealthRow(
         subject=state.subject,
         errors_1h=len(kinds),
@@ -255,6 +262,7 @@ def _row(state: _State, now_ms: int) -> HealthRow:
         originals_1h=len(originals),
         replayed_ok_1h=originals.count("succeeded"),
         first_error_ms=min((ms for ms in times if ms > day_ago), default=None),
+        after_replayed_ok=after_ok,
     )
 
 

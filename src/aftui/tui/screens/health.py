@@ -87,7 +87,12 @@ def _replayed(row: HealthRow) -> Text:
         return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok{also}", style="bold green")
     if not row.replayed_ok_1h:
         return Text(f" · none of the hour's errors replayed ok yet{also}", style="dim")
-    return Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok{also}", style="yellow")
+    text = Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok{also}", style="yellow")
+    if row.after_replayed_ok:
+        # Replays that succeed fix what failed, not why: errors still coming after them say the cause is there.
+        n = row.after_replayed_ok
+        text.append(f"; {n} came after the newest of those: the cause is still there", style="bold yellow")
+    return text
 
 
 def _since(row: HealthRow, now_ms: int) -> Text:
