@@ -146,6 +146,8 @@ async def test_r_reloads_a_list_still_loading_though_nothing_of_it_has_the_focus
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: bool(app.query("#sources PagedTable")) and _sources(app)._loading)
-        assert app.screen.active_bindings["r"].binding.description == "Refresh"
+        # Offered once the pane is the switcher's current one, which it becomes just after its list starts to load.
+        await until(pilot, lambda: "r" in app.screen.active_bindings)
+        assert app.screen.active_bindings["r"].binding.description == "Refresh" and _sources(app)._loading
         await pilot.press("r")
         await until(pilot, lambda: _sources(app).pager.done and bool(_sources(app).rows), timeout=10)
