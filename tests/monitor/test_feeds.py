@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import httpx
 
+from aftui.api import Client
 from aftui.emulator.server import ServerHandle
 from aftui.monitor import Target
+from aftui.monitor.dedupe import FeedCursor
+from aftui.monitor.feeds import poll_feed
 
 from .conftest import Taker, deploy, inject
 
@@ -48,8 +52,9 @@ def test_polled_errors_are_delivered_once(emulator: ServerHandle, make_monitor) 
     monitor, writer = make_monitor()
     monitor.watch([Target("errors", orders, "orders")])
     taker = Taker(monitor)
-    # The first poll brings the retained $errors (the demo's history), each once.
-    taker.until(lambda: taker.phase(f"errors:{orders}") == "live" and taker.records, "the first poll")
+    # The first poll brings the retained $errors (the demo's history), each once, in the take that says live.
+    taker.until(lambda: taker.phase(f"errors:{orders}") == "live", "the first poll")
+    assert taker.records, "live, and the kept errors not shown"
     retained = len(taker.records)
     time.sleep(0.5)  # five more polls of the same list
     taker.take()
@@ -203,3 +208,30 @@ def test_what_the_service_kept_from_before_is_shown_and_journaled_but_not_counte
     taker.until(lambda: sum(not r.backlog for r in taker.records) == 7, "the new events")
     time.sleep(1.1)
     assert sum(monitor.take().rates) == 7
+
+
+def test_a_poll_says_live_only_once_what_the_service_kept_is_delivered(emulator: ServerHandle, info: dict) -> None:
+    """The UI takes from the feeds' thread at any moment: "live" told before the kept errors were delivered
+    showed an empty feed as caught up, for a take."""
+    orders = emulator.emulator.demo.order_workflow_id
+    told: list[object] = []
+
+    async def first_poll() -> None:
+        client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"])
+        feed = asyncio.create_task(
+            poll_feed(
+                client,
+                Target("errors", orders, "orders"),
+                FeedCursor(),
+                lambda _target, events, _backlog: told.append(len(events)),
+                lambda _target, state: told.append(state.phase),
+            )
+        )
+        while "live" not in told:
+            await asyncio.sleep(0.01)
+        feed.cancel()
+        await client.aclose()
+
+    asyncio.run(asyncio.wait_for(first_poll(), timeout=10))
+    assert told[0] == "connecting" and told[2] == "live", told
+    assert isinstance(told[1], int) and told[1] > 0, "the demo's kept errors, before live"

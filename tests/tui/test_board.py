@@ -236,3 +236,25 @@ async def test_a_marked_column_shows_its_mark_after_its_label_and_a_narrow_label
         board.mark_column(None)
         await pilot.pause()
         assert _line(board, 0).startswith(" Name        N  Note")
+
+
+async def test_a_list_table_scrolls_sideways_only_once_its_widths_are_fitted() -> None:
+    """Before its owner fits the columns to its width, a list's widths are its labels' and too wide: a scrollbar
+    laid out for them stayed drawn under a form pushed before the fit (Textual lays out only the top screen)."""
+    from aftui.tui.widgets.paged_table import Column, ListTable
+
+    columns = [Column[str](c.key, c.label, Text, width=c.width) for c in COLUMNS]
+
+    class _ListApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ListTable(columns)
+
+    app = _ListApp()
+    async with app.run_test(size=(20, 8)) as pilot:  # 27 cells of columns in 20
+        table = app.query_one(ListTable)
+        table.show(["a", "b"])
+        await pilot.pause()
+        assert not table.show_horizontal_scrollbar and table.max_scroll_x == 0
+        table.set_widths({"name": 10})  # fitted, and still wider than the table: now it scrolls
+        await pilot.pause()
+        assert table.show_horizontal_scrollbar and table.max_scroll_x == 7

@@ -151,13 +151,15 @@ async def poll_feed(
             await asyncio.sleep(min(max_interval_s, interval_s * 2**failures))
             continue
         failures = 0
-        if state is None or state.phase != "live":
-            state = StreamState("live")
-            report(target, state)
         fresh = cursor.fresh_of(events)
         if fresh:
             deliver(target, fresh, backlog)
         backlog = False
+        # Live once what the poll brought is delivered: the UI takes from this thread at any moment, and a
+        # take saying "live" without the service's kept errors showed an empty feed as caught up.
+        if state is None or state.phase != "live":
+            state = StreamState("live")
+            report(target, state)
         await asyncio.sleep(interval_s)
 
 

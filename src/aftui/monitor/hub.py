@@ -436,6 +436,9 @@ class Monitor:
                 tap.errors.append(problem)
 
     def _report(self, target: Target, state: StreamState) -> None:
+        # What the feed delivered before this state goes to the taps with it: a take that says "live" shows
+        # what came before (the service's kept errors, a backfill). Same thread as `_deliver`, and rare.
+        self._hand_over()
         with self._lock:
             if target.key in self._targets or state.phase != "closed":
                 self._states[target.key] = (target, state)

@@ -21,6 +21,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
@@ -73,6 +74,9 @@ class ListTable(Board):
 
     It says when it is given a size, its first one included: the list fits its columns to that width, and until
     the table has one (it can still be 0 wide one refresh after its rows arrive), there is nothing to fit to.
+    Until then it does not scroll across either: its widths are the labels' (a guess), and a horizontal
+    scrollbar laid out for them stays drawn under a screen pushed before the fit, since Textual lays out
+    only the screen on top.
     """
 
     KEYS_AREA = LIST_AREA
@@ -87,6 +91,7 @@ class ListTable(Board):
         self._specs = list(columns)
         self.items: Sequence[Any] = ()
         self._kept: dict[int, list[Text]] = {}  # cells of rows drawn lately, by index
+        self._fitted = False  # given widths fitted to its own (`set_widths`)
 
     @property
     def row_count(self) -> int:
@@ -112,6 +117,16 @@ class ListTable(Board):
         cursor and the scroll where they are."""
         self._kept.clear()
         self.rows_changed()
+
+    def set_widths(self, widths: Mapping[str, int]) -> None:
+        first = not self._fitted
+        self._fitted = True
+        super().set_widths(widths)
+        if first:
+            self._size_virtually()  # across now, even if the fitted widths are the labels' own
+
+    def _size_virtually(self) -> None:
+        self.virtual_size = Size(self.line_width if self._fitted else 0, self.row_count + 1)
 
     def on_resize(self, _: events.Resize) -> None:
         self.post_message(self.Sized())
