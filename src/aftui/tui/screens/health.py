@@ -100,8 +100,8 @@ def _since(row: HealthRow, now_ms: int) -> Text:
 
     The board's title asks "since when", and the row's columns say only how long ago the last one was."""
     first = row.first_error_ms
-    if first is None or row.errors_24h < 2 or row.last_error_ms is None or first >= row.last_error_ms:
-        return Text()
+    if first is None or row.last_error_ms is None or first >= row.last_error_ms:
+        return Text()  # none, or a lone one: its own time is said after
     if now_ms - first > DAY_MS - HOUR_MS:  # the day's first hour: older ones are forgotten, so no start is known
         return Text(f"errors all through the last 24 h ({row.errors_24h}); ")
     return Text(f"errors since {_clock(first)} ({age(first, now_ms)} ago, {row.errors_24h} in 24 h); ")
@@ -294,9 +294,10 @@ class HealthPane(Pane):
             if row.last_error_ms is None:
                 text.append(": no error in the last 24 hours seen by aftui.", style="dim")
             else:
+                now_ms = self.now_ms()
                 text.append(": ")
-                text.append_text(_since(row, self.now_ms()))
-                text.append(f"last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, self.now_ms())} ago): ")
+                text.append_text(_since(row, now_ms))
+                text.append(f"last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, now_ms)} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
         self.query_one("#health-detail", Static).update(text)
