@@ -12,6 +12,7 @@ from collections.abc import MutableMapping, Sequence
 from typing import TYPE_CHECKING
 
 from .exitcodes import HELP as EXIT_CODES
+from .exitcodes import SHARED as SHARED_EXIT_CODES
 from .unused import skip_unused_imports
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "replayed ok (state failing, fixed, errors or ok); what needs attention first. Counts the journal's\n"
         "day of errors as well as the service's last 100.",
         epilog="exit codes:\n  0  ok (with --failing: nothing is failing)\n  1  with --failing: something is failing\n"
-        + EXIT_CODES.split("\n", 2)[2],
+        + SHARED_EXIT_CODES,
     )
     health.add_argument(
         "--failing",
@@ -184,7 +185,7 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "outcome (the workflow ran it through, or failed again). Name errors by id, or a workflow's errors\n"
         "since a time. Asks first on a terminal; --yes for scripts. Every replay is recorded in the journal.",
         epilog="exit codes:\n  0  every replay succeeded\n  1  a replay failed again, was refused, was not sent,\n"
-        "     could not be replayed, or its outcome is unknown\n" + EXIT_CODES.split("\n", 2)[2],
+        "     could not be replayed, or its outcome is unknown\n" + SHARED_EXIT_CODES,
     )
     replay.add_argument(
         "error_ids", nargs="*", metavar="ERROR_ID", help="$errors event ids (aftui errors WORKFLOW shows them)"

@@ -67,6 +67,10 @@ def test_an_unknown_field_is_a_usage_error_naming_the_fields(aftui: Aftui) -> No
     assert done.code == 2
     assert "colour is not a field of a webhook" in done.err and "url" in done.err
     assert done.out == ""
+    done = aftui("webhooks", "--fields", "colour,size")
+    assert done.code == 2 and "--fields: colour, size are not fields of a webhook;" in done.err
+    done = aftui("webhooks", "--fields", "")
+    assert done.code == 2 and "--fields: no field named; the fields are: kind, id," in done.err
 
 
 def test_workflows_are_found_and_shared_with_the_tui(

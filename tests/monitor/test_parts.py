@@ -216,10 +216,15 @@ def test_a_workflows_two_feeds_read_apart_in_the_monitors_line_however_long_its_
     from aftui.tui.screens.monitor_lines import LABEL_LIMIT, streams_text
 
     name = "Validate and forward orders to the warehouse"
-    states = {
-        t.key: (t, StreamState("live"))
-        for t in (Target("events", "p_orders", name), Target("errors", "p_orders", name))
-    }
-    line = streams_text(states).plain
+    events, errors = Target("events", "p_orders", name), Target("errors", "p_orders", name)
+    other = Target("source", "dc_inbox", "Inbox")
+    live = StreamState("live")
+    line = streams_text({t.key: (t, live) for t in (events, errors, other)}).plain
     assert "… $errors" in line and "… events" in line
     assert all(len(part.split(" live")[0]) <= LABEL_LIMIT + 2 for part in line.split("  "))
+    # One workflow's two feeds alone: its name once, then each by its kind, in the room 80 columns leave (44).
+    line = streams_text({t.key: (t, live) for t in (events, errors)}).plain
+    assert line == "● Validate and forw…: $errors, events live" and len(line) <= 44
+    failing = StreamState("reconnecting", 2, "HTTP 502")
+    line = streams_text({events.key: (events, live), errors.key: (errors, failing)}).plain
+    assert line.startswith("Validate and forw…: ◌ $errors reconnecting") and line.endswith("● events live")

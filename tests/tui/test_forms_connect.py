@@ -295,8 +295,9 @@ async def test_an_end_user_is_deleted_only_once_their_id_is_typed(make_app, api:
         typed.value = user[:-1]
         await pilot.pause()
         assert yes.disabled
-        await pilot.press("enter")  # the wrong id submitted: still nothing
+        await pilot.press("enter")  # the wrong id submitted: nothing done, and said where it is typed
         assert isinstance(app.screen, ConfirmScreen)
+        await wait_for(pilot, lambda: "does not match it yet" in text_of(confirm.query_one(".typed-hint")))
         assert accounts(api, base, external_user_id=user)
         typed.value = user
         await pilot.pause()

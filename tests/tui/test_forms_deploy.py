@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from props_fixture import EVERY_PROP_CODE
+from textual import events
 from textual.widgets import Button, Input, Select, Switch, TextArea
 from tui_helpers import palette_search, wait_for
 
@@ -576,3 +577,54 @@ async def test_the_palette_creates_from_a_template_id(make_app) -> None:
         )
         titles = [s.title for s in app.screen.query(PropsSection)]
         assert titles[0].startswith("Trigger 1 · Email trigger") and any(t.startswith("Step tag") for t in titles)
+
+
+async def test_esc_asks_before_it_drops_what_was_typed_and_n_goes_back_to_the_form(make_app) -> None:
+    """One esc too many threw a whole form away, typed props and all, without a word."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+    from aftui.tui.screens.workflows import WorkflowsPane
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_deploy(app, pilot)
+        await pilot.press("escape")  # nothing typed: closed at once
+        await wait_for(pilot, lambda: not isinstance(app.screen, DeploySourceForm))
+        form = await _open_deploy(app, pilot)
+        name = form.query_one("#name", Input)
+        name.focus()
+        await pilot.press(*"Blog", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = str(app.screen.query_one(".what").render())
+        assert "What you typed in Name is lost" in question, question
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is form)
+        assert name.value == "Blog" and app.focused is name
+        # esc and a key at once (esc y, esc 3): the question, and the key is not taken for its answer.
+        for key in ("alt+y", "alt+3"):
+            app._driver.send_message(events.Key(key, None))
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, ConfirmScreen) and form in app.screen_stack, key
+            assert not app.screen_stack[0].query(WorkflowsPane) and not app._notifications
+            await pilot.press("n")
+            await wait_for(pilot, lambda: app.screen is form)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+        # Typed back as it was: nothing to lose, nothing asked.
+        form = await _open_deploy(app, pilot)
+        form.query_one("#name", Input).focus()
+        await pilot.press("x", "backspace", "escape")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+
+
+async def test_a_stored_name_focused_in_the_update_form_is_added_to_not_replaced(make_app, api: httpx.Client) -> None:
+    source = _demo_source(api, "schedule-every-interval")
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await _open_update(app, pilot, source["id"])
+        name = form.query_one("#name", Input)
+        await wait_for(pilot, lambda: app.focused is name)
+        await pilot.press(*" (old)")
+        assert name.value == source["name"] + " (old)"

@@ -242,7 +242,7 @@ async def _switch(args: argparse.Namespace, active: bool) -> int:
                 target_name = target.name
             labels.append((target, target_name))
         listed = ", ".join(f"{t.kind} {visible(n or t.id, 60)} ({t.id})" for t, n in labels)
-        nothing_deleted = "" if active else " (it stops running; nothing is deleted)"
+        nothing_deleted = "" if active else " It stops running; nothing is deleted."
         confirm(f"{verb.capitalize()} {listed}?{nothing_deleted}", args)
         records = []
         for target, target_name in labels:

@@ -155,10 +155,14 @@ def pick_fields(kind: str, text: str | None) -> tuple[str, ...]:
     wanted = tuple(f.strip() for f in text.split(",") if f.strip())
     unknown = [f for f in wanted if f not in schema]
     if unknown or not wanted:
-        raise ValueError(
-            f"--fields: {', '.join(unknown) or 'nothing named'} is not a field of a {kind.replace('_', ' ')}; "
-            f"the fields are: {', '.join(schema)}"
-        )
+        what = kind.replace("_", " ")
+        if not wanted:
+            said = "no field named"
+        elif len(unknown) == 1:
+            said = f"{unknown[0]} is not a field of a {what}"
+        else:
+            said = f"{', '.join(unknown)} are not fields of a {what}"
+        raise ValueError(f"--fields: {said}; the fields are: {', '.join(schema)}")
     return wanted
 
 

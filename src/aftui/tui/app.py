@@ -504,19 +504,23 @@ class AftuiApp(App[None]):
     async def action_escape_then_pane(self, index: int) -> None:
         """esc and a digit read as one key (tui/escape_keys.py): what esc does where the user is (closes the
         monitor, a dialog, the Keys), then the pane key, as if they had come apart."""
-        await self._escape_where_the_user_is()
-        self.call_after_refresh(self.action_pane, index)
+        if await self._escape_where_the_user_is():
+            self.call_after_refresh(self.action_pane, index)
 
     async def action_escape_then_key(self, letter: str) -> None:
         """esc and a letter read as one key (alt+letter, tui/escape_keys.py): what esc does where the user is,
         then the letter, sent as the terminal would have sent it alone, to whatever has the focus once esc is done."""
-        await self._escape_where_the_user_is()
-        self.call_after_refresh(self.post_message, events.Key(letter, letter))
+        if await self._escape_where_the_user_is():
+            self.call_after_refresh(self.post_message, events.Key(letter, letter))
 
-    async def _escape_where_the_user_is(self) -> None:
+    async def _escape_where_the_user_is(self) -> bool:
+        """False: esc asked something first (a form with text typed in it: leave it?), and the key that came
+        with it is not an answer to that question."""
+        depth = len(self.screen_stack)
         escape = self.screen.active_bindings.get("escape")
         if escape is not None and escape.enabled:
             await self.run_action(escape.binding.action, escape.node)
+        return len(self.screen_stack) <= depth
 
     @on(OptionList.OptionSelected, "#sidebar")
     def _sidebar(self, event: OptionList.OptionSelected) -> None:

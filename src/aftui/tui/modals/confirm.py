@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...text import visible
+from ..widgets.footer import KeyFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -25,9 +26,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     # y and n answer at once, except when a name is to be typed back: then they are letters of it.
     BINDINGS = [
+        Binding("y", "yes", "Yes"),
+        Binding("n", "no", "No"),
         Binding("escape", "cancel", "Cancel"),
-        Binding("n", "no", "No", show=False),
-        Binding("y", "yes", "Yes", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -51,8 +52,11 @@ class ConfirmScreen(ModalScreen[bool]):
         action: str = "Delete",
         typed: str | None = None,
         destructive: bool = True,
+        stay: str = "Cancel",
     ) -> None:
+        """`stay`: the button that changes nothing ("Back to the form" where "Cancel" would read as leaving it)."""
         super().__init__(classes="" if destructive else "-mild")
+        self.stay = stay
         self.title_text = title
         self.what = list(what)
         self.action_label = action
@@ -74,7 +78,8 @@ class ConfirmScreen(ModalScreen[bool]):
                     id="yes",
                     disabled=self.typed is not None,
                 )
-                yield Button("Cancel (n)" if self.typed is None else "Cancel (esc)", id="no")
+                yield Button(self.stay + (" (n)" if self.typed is None else " (esc)"), id="no")
+        yield KeyFooter()  # this question's keys, not those of the screen under it
 
     def on_mount(self) -> None:
         self.query_one("#typed" if self.typed is not None else "#no").focus()
@@ -87,6 +92,11 @@ class ConfirmScreen(ModalScreen[bool]):
     def _submitted(self, event: Input.Submitted) -> None:
         if event.value == self.typed:
             self.dismiss(True)
+            return
+        # Said where the eye is: enter on a name one letter short did nothing, and it looked typed whole.
+        hint = Text.assemble("Type ", (visible(self.typed or "", 120), "bold"), " to confirm: ")
+        hint.append("what is typed does not match it yet", style="bold red")
+        self.query_one(".typed-hint", Static).update(hint)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in ("yes", "no") and self.typed is not None)

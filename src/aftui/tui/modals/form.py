@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from ...api import ApiError, AuthError, ReadOnlyError
 from ...text import visible
@@ -30,6 +30,7 @@ from ..host import session_of
 from ..messages import AuthFailed
 from ..session import Session
 from ..widgets.footer import KeyFooter
+from .confirm import ConfirmScreen
 
 T = TypeVar("T")
 
@@ -83,7 +84,8 @@ class FormRow(Vertical):
 
 
 class FormScreen(ModalScreen[T | None], Generic[T]):
-    """A modal form; `ctrl+s` submits, `esc` leaves without changing anything."""
+    """A modal form; `ctrl+s` submits, `esc` leaves without changing anything, and asks first when something
+    was typed: one esc too many threw away a whole form's props."""
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", priority=True),
@@ -114,6 +116,8 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     def __init__(self) -> None:
         super().__init__()
         self.busy = False
+        # Each field the user has been in, and its value before: what `typed_in` compares against.
+        self._before: dict[int, tuple[Widget, object]] = {}
 
     @property
     def session(self) -> Session:
@@ -196,7 +200,39 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        typed = self.typed_in()
+        if not typed:
+            self.dismiss(None)
+            return
+        what = [f"What you typed in {', '.join(typed)} is lost.", "n or esc: back to the form, as you left it."]
+        question = ConfirmScreen("Leave this form?", what, action="Leave", stay="Back to the form", destructive=False)
+        self.app.push_screen(question, self._leave_if)
+
+    def _leave_if(self, leave: bool | None) -> None:
+        if leave:
+            self.dismiss(None)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        """Every focus in the form passes here, before a key can reach the field: its value is noted then."""
+        if widget is not None and id(widget) not in self._before:
+            value = _value_of(widget)
+            if value is not None:
+                self._before[id(widget)] = (widget, value)
+        if isinstance(widget, Input):
+            # Typed keys add to a field's text: selected on focus, the first key replaced a stored name.
+            widget.select_on_focus = False
+        super().set_focus(widget, scroll_visible, from_app_focus)
+
+    def typed_in(self) -> list[str]:
+        """The labels of the fields whose values the user changed (a field outside a row: "the form")."""
+        labels: list[str] = []
+        for widget, before in self._before.values():
+            if widget.is_attached and _value_of(widget) != before:
+                row = next((a for a in widget.ancestors if isinstance(a, FormRow)), None)
+                label = row.label if row is not None else "the form"
+                if label not in labels:
+                    labels.append(label)
+        return labels
 
     @work(group="form", exclusive=True, exit_on_error=False)
     async def _run(self) -> None:
@@ -224,6 +260,13 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         self.app.notify(visible(self.done(result), 300), markup=False)
         refresh_lists(self.app, self.REFRESH)
         self.dismiss(result)
+
+
+def _value_of(widget: Widget) -> object:
+    """What the user can change in `widget` (None: nothing, a button)."""
+    if isinstance(widget, TextArea):
+        return widget.text
+    return getattr(widget, "value", None)
 
 
 def _problem_focus(field: Widget) -> Widget:

@@ -114,7 +114,7 @@ class ComponentsPane(Guarded, Pane):
             Text.assemble(
                 ("similarity ≥ ", "bold"),
                 (f"{self.threshold:.2f}", "bold cyan"),
-                ("   + stricter, − looser (by 0.05)", "dim"),
+                ("   + stricter, - looser (by 0.05)", "dim"),
             )
         )
 
@@ -193,7 +193,7 @@ class ComponentsPane(Guarded, Pane):
         where = f" in {visible(app, 30)}" if app else ""
         summary = f"{_n(len(result.sources), 'source')}, {_n(len(result.actions), 'action')} for “{visible(query, 60)}”{where}"
         status.update(
-            Text.assemble(summary, ("   enter opens" if self.results else "   lower the threshold with −", "dim"))
+            Text.assemble(summary, ("   enter opens" if self.results else "   lower the threshold with -", "dim"))
         )
         if self.results:
             table.move_cursor(row=0)

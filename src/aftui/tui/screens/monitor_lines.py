@@ -10,6 +10,8 @@ from ...replay.states import replay_id_of
 from ...text import visible
 
 LABEL_LIMIT = 28  # characters of a stream's label in the header's line (three fit at 120 columns)
+# A workflow's name said once for its two feeds: the line's 44 cells at 80 columns hold it, the kinds and the state.
+ONE_EMITTER_NAME_LIMIT = 18
 
 _PHASES: dict[str, tuple[str, str]] = {
     "live": ("●", "green"),
@@ -25,8 +27,10 @@ def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
     if not states:
         return Text("no streams", style="dim")
     pairs = sorted(states.values(), key=lambda pair: (pair[1].phase == "live", pair[0].label.lower()))
+    if len(pairs) > 1 and len({target.emitter_id for target, _ in pairs}) == 1:
+        return _one_line(_one_emitter(pairs))
     if len(pairs) <= 3:
-        return Text("  ").join(_one_state(target, state) for target, state in pairs)
+        return _one_line(Text("  ").join(_one_state(target, state) for target, state in pairs))
     counts: dict[str, int] = {}
     for _, state in pairs:
         counts[state.phase] = counts.get(state.phase, 0) + 1
@@ -38,14 +42,37 @@ def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
     if troubled:
         text.append("  ")
         text.append_text(Text("  ").join(troubled))
+    return _one_line(text)
+
+
+def _one_line(text: Text) -> Text:
+    """Cut at the end of its one line, visibly: wrapped, what did not fit went to a second line never shown."""
+    text.no_wrap, text.overflow = True, "ellipsis"
     return text
 
 
-def _one_state(target: Target, state: StreamState) -> Text:
+def _one_state(target: Target, state: StreamState, *, named: bool = True) -> Text:
     dot, style = _PHASES.get(state.phase, ("?", ""))
     # The name is cut, not the kind: "Validate and forward orders…" twice said nothing of which feed was which.
-    name = visible(target.name or target.emitter_id, LABEL_LIMIT - len(target.kind_word)) + target.kind_word
+    if named:
+        name = visible(target.name or target.emitter_id, LABEL_LIMIT - len(target.kind_word)) + target.kind_word
+    else:
+        name = target.kind_word.strip()
     return Text.assemble((f"{dot} ", style), name, (f" {visible(str(state), 60)}", style))
+
+
+def _one_emitter(pairs: list[tuple[Target, StreamState]]) -> Text:
+    """A workflow's events and `$errors`: its name once, then each feed by its kind. Named with each, the
+    second feed's state was cut off at 80 columns, and the timeline below leaves the name out."""
+    target = pairs[0][0]
+    name = visible(target.name or target.emitter_id, ONE_EMITTER_NAME_LIMIT)
+    phases = {state.phase for _, state in pairs}
+    if len(phases) == 1:  # the usual case, in one state: "● orders: $errors, events live"
+        dot, style = _PHASES.get(pairs[0][1].phase, ("?", ""))
+        kinds = ", ".join(t.kind_word.strip() for t, _ in pairs)
+        return Text.assemble((f"{dot} ", style), f"{name}: {kinds}", (f" {visible(str(pairs[0][1]), 60)}", style))
+    feeds = Text("  ").join(_one_state(t, s, named=False) for t, s in pairs)  # the troubled first (sorted)
+    return Text.assemble(f"{name}: ", feeds)
 
 
 def detail_head(record: Record) -> Text:

@@ -56,7 +56,7 @@ class TimerField(PropField):
             return Text(f"empty: the default applies ({default})")
         words = timer_words(text, self.zone, self.minimum)
         if words.startswith("✖"):  # the row's error line says it
-            return Text(f"at least every {self.minimum} seconds, or a 5-field cron expression")
+            return Text(f"an interval of {self.minimum} seconds or more, or a 5-field cron expression")
         return Text(words)
 
     def on_input_changed(self, event: Input.Changed) -> None:
