@@ -642,3 +642,32 @@ def test_since_when_is_said_only_where_the_day_tells_it() -> None:
     assert str(_since(row(now - 60_000, now - 60_000, 1), now)) == ""  # a lone error: its time is the last one's
     # Its first error a day old: older ones are forgotten, so no start is claimed.
     assert str(_since(row(now - DAY_MS + 60_000, now - 60_000, 40), now)) == "errors all through the last 24 h (40); "
+
+
+async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_app, emulator, monkeypatch) -> None:
+    """Health's feeds run on a twin of the session's client, whose failures the header never heard of: with the
+    service gone, the first screen said "● ok" until a request of the session's own client failed too."""
+    from aftui.tui import app as app_module
+    from aftui.tui.widgets.status import StatusHeader
+
+    monkeypatch.setattr(app_module, "HEALTH_SUBJECTS_S", 600.0)  # no request of the session's own meanwhile
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        header = app.screen.query_one(StatusHeader)
+        assert header.connection == "ok"
+        root = emulator.root_url
+        for path in ("/v1", "/sources"):  # the API, and the sources' streams at the root
+            fault = {"path": path, "status": 503, "count": 100_000}
+            httpx.post(f"{root}/_emulator/faults", json=fault).raise_for_status()
+        try:
+            httpx.post(f"{root}/_emulator/sse/drop", json={}).raise_for_status()  # the sources' streams too
+            await wait_for(
+                pilot,
+                lambda: header.connection == "reconnecting",
+                timeout=15,
+                says=lambda: (header.connection, sorted({s.phase for s in app.health.states.values()})),
+            )
+        finally:
+            httpx.delete(f"{root}/_emulator/faults").raise_for_status()
+        await wait_for(pilot, lambda: header.connection == "ok", timeout=15)  # a feed is live again

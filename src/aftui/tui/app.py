@@ -34,6 +34,7 @@ from .change import describe_error, said_by
 from .choices import remember, restore_theme
 from .collector import models_kept
 from .escape_keys import alt_letter_keys, read_esc_digits_as_alt
+from .feeds_told import FeedsTold
 from .focus import TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
@@ -166,6 +167,7 @@ class AftuiApp(App[None]):
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
+        self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
         self._health_unshown = False  # health changed while the main screen was covered
         self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
 
@@ -714,6 +716,8 @@ class AftuiApp(App[None]):
         health, self.health = self.health, None
         if health is not None:
             health.close()
+            if self.session is not None:
+                self._health_told.stop(self, self.session.client)
         records, self._replay_records = self._replay_records, None
         if records is not None:
             records.close()
@@ -820,6 +824,7 @@ class AftuiApp(App[None]):
         if health is None or not health.started:
             return
         alerted = self._health_take(health)
+        self._health_told.tell(self, (state.phase for state in health.states.values()))
         if not alerted and self._alert_count and self._health_on_screen():
             self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
         self._show_health()

@@ -45,6 +45,7 @@ from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
 from ..collector import collect_if_due, hold_full_collections, release_full_collections, rows_kept
+from ..feeds_told import FeedsTold
 from ..focus import focus_now
 from ..host import host, session_of
 from ..session import Session
@@ -131,6 +132,7 @@ class MonitorScreen(Screen[None]):
         self._full_fetched: set[int] = set()
         self._switch_interval = sys.getswitchinterval()
         self._took_at = 0.0  # monotonic: the last take
+        self._told = FeedsTold()  # what the header was last told of the feeds' connection
 
     @property
     def session(self) -> Session:
@@ -179,12 +181,7 @@ class MonitorScreen(Screen[None]):
         self._update_status()
 
     def on_unmount(self) -> None:
-        if self._told == "retrying":  # the header keeps "reconnecting" until the session's client next hears
-            client = self.session.client
-            if client.status == "ok":
-                client.status = "unknown"  # so that its next answer is told, though its own state did not change
-            else:
-                host(self).connection(client.status)
+        self._told.stop(host(self), self.session.client)
         if self.monitor is not None:
             self.monitor.close()  # its last events go to the journal writer, which the session closes on exit
         sys.setswitchinterval(self._switch_interval)
@@ -312,25 +309,10 @@ class MonitorScreen(Screen[None]):
 
     # --- the header bar and the status line -------------------------------------------------------
 
-    _told = ""  # what the header was last told of the feeds' connection
-
-    def _tell_header(self, batch: Batch) -> None:
-        """The header says what the feeds see: reconnecting while none is live (even if a request of the
-        session's client got through meanwhile), ok once one is live again."""
-        phases = {state.phase for _, state in batch.states.values()}
-        app = host(self)
-        if "live" not in phases and "reconnecting" in phases:
-            self._told = "retrying"
-            if app.connection_phase in ("ok", "connecting"):  # "unreachable since" or a key refused says more
-                app.connection("retrying")
-        elif "live" in phases and self._told == "retrying":
-            self._told = "ok"
-            app.connection("ok")
-
     def _update_bar(self, batch: Batch) -> None:
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.
         self.query_one("#monitor-streams", Static).update(streams_text(batch.states), layout=False)
-        self._tell_header(batch)
+        self._told.tell(host(self), (state.phase for _, state in batch.states.values()))
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(
             Text(f"{rate_words(batch.rates, batch.watched_s):>10} ", style="bold"), layout=False
