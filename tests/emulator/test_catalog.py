@@ -430,3 +430,11 @@ def test_required_templates():
     assert flaky["triggers"][0]["kind"] == "timer" and "interval_seconds" in flaky["triggers"][0]
     assert [s["component_key"] for s in flaky["steps"]] == ["demo-fail-rate", "demo-call-url"]
     assert flaky["steps"][0]["props"] == {"failure_rate": 20}
+
+
+def test_the_templates_the_readme_names_are_the_demos():
+    """The service lists no templates, so the README names the demo's: they must stay the demo's."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    named = dict(re.findall(r"`(tch_\w+)` \(([^)]+)\)", readme.replace("\n", " ")))
+    assert named, "the README names the demo's templates"
+    assert {t["id"]: t["name"] for t in TEMPLATES if t["id"] in named} == named

@@ -84,6 +84,14 @@ async def test_a_resource_deleted_while_on_screen_is_said_not_found(make_app, in
         await until(pilot, lambda: bool(app.screen.query(".problem")))
         said = str(app.screen.query_one(".problem", Static).render())
         assert "not found" in said and "trying again" not in said  # a 404 will not pass by itself
+        # Nothing to update, switch or delete: the footer offers r, not keys that do nothing.
+        offered = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
+        assert "reload" in offered and not offered & {
+            "update_source",
+            "toggle_active",
+            "delete_source",
+            "send_to_webhook",
+        }, offered
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, DetailScreen))
         _sources(app).reload()

@@ -56,6 +56,7 @@ class DetailScreen(Screen[None]):
         self.crumbs = crumbs
         self.record: Any = record
         self.start_tab = tab  # the tab to open on, its content focused (the Health pane opens a workflow's Errors)
+        self.failed = False  # the last load failed: the body says why, and only r and i act
 
     @property
     def session(self) -> Session:
@@ -68,6 +69,13 @@ class DetailScreen(Screen[None]):
         marked = sum(len(getattr(table, "marked", ())) for table in self.query("ErrorsTable"))
         return f"{marked} marked error{'s' * (marked != 1)} here" if marked else None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Not loaded, nothing to change, copy or open: the footer offered u, t, d under "Could not load", and
+        # they did nothing. The id is known, and r tries again.
+        if self.failed and action not in ("reload", "copy_id"):
+            return False
+        return super().check_action(action, parameters)
+
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text(" › ".join(visible(c, 40) for c in self.crumbs)), classes="crumbs")
@@ -78,6 +86,11 @@ class DetailScreen(Screen[None]):
         self.retry = AutoRetry(self, self._load)
         self.query_one(StatusHeader).sync()
         self.action_reload()
+
+    def _set_failed(self, failed: bool) -> None:
+        if failed != self.failed:
+            self.failed = failed
+            self.refresh_bindings()
 
     def action_reload(self) -> None:
         self.retry.cancel()
@@ -91,6 +104,7 @@ class DetailScreen(Screen[None]):
         try:
             self.record = await self.load()
         except ApiError as error:
+            self._set_failed(True)
             body.loading = False
             await body.remove_children()
             note = self.retry.schedule(error) or "press r to retry"
@@ -106,6 +120,7 @@ class DetailScreen(Screen[None]):
                 self.app.post_message(AuthFailed(error))
             return
         self.retry.succeeded()
+        self._set_failed(False)
         body.loading = False
         await body.remove_children()
         tabs = TabbedContent()
