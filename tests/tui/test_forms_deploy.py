@@ -590,6 +590,10 @@ async def test_esc_asks_before_it_drops_what_was_typed_and_n_goes_back_to_the_fo
         await pilot.press("escape")  # nothing typed: closed at once
         await wait_for(pilot, lambda: not isinstance(app.screen, DeploySourceForm))
         form = await _open_deploy(app, pilot)
+        # Where the change is made, in sight above the form, never under it (at 80x24 the frame covered it).
+        from aftui.tui.widgets.status import StatusHeader
+
+        assert "DEMO" in str(form.query_one(StatusHeader).render())
         name = form.query_one("#name", Input)
         name.focus()
         await pilot.press(*"Blog", "escape")

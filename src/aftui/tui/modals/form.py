@@ -30,6 +30,7 @@ from ..host import session_of
 from ..messages import AuthFailed
 from ..session import Session
 from ..widgets.footer import KeyFooter
+from ..widgets.status import StatusHeader
 from .confirm import ConfirmScreen
 
 T = TypeVar("T")
@@ -94,6 +95,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
 
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
+    FormScreen > StatusHeader { dock: top; }
     FormScreen > #frame { width: 100; max-width: 100%; height: auto; max-height: 100%; border: round $accent; background: $surface; padding: 0 1; }
     FormScreen #form-title { text-style: bold; height: auto; }
     FormScreen #form-note { color: $text-muted; height: auto; padding: 0 0 1 0; }
@@ -123,6 +125,9 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     def session(self) -> Session:
         return session_of(self)
 
+    def on_mount(self) -> None:
+        self.query_one(StatusHeader).sync()
+
     # --- what a subclass says ------------------------------------------------------------------------
 
     def title_text(self) -> str:
@@ -147,6 +152,9 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     # --- the frame ---------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # Its own header, not dimmed and never under the frame (at 80x24 a tall form covered the app's): a
+        # change is made knowing where, ▲ PRODUCTION or DEMO, which profile and workspace.
+        yield StatusHeader()
         with Vertical(id="frame"):
             yield Static(Text(visible(self.title_text(), 200)), id="form-title")
             note = self.note()
