@@ -405,7 +405,9 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         hint = "a key-based app's name slug (openai), or an OAuth app id (oa_…) for an OAuth app"
         if self.hint:
             hint = f"{hint}. {self.hint}"
-        yield FormRow("App", Input(self.app_id, placeholder="slug or oa_…", id="app"), name="app", hint=hint)
+        yield FormRow(
+            "App", Input(self.app_id, placeholder="slug or oa_…", id="app", compact=True), name="app", hint=hint
+        )
 
     def on_mount(self) -> None:
         self.query_one("#app", Input).focus()

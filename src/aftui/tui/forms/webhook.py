@@ -44,12 +44,12 @@ class WebhookForm(FormScreen[Webhook]):
     def fields(self) -> ComposeResult:
         yield FormRow(
             "URL",
-            Input(placeholder="https://example.com/hooks/orders", id="url"),
+            Input(placeholder="https://example.com/hooks/orders", id="url", compact=True),
             name="url",
             hint="http or https, with a hostname; a port and a path are allowed",
         )
-        yield FormRow("Name", Input(placeholder="optional", id="name"), name="name")
-        yield FormRow("Description", Input(placeholder="optional", id="description"), name="description")
+        yield FormRow("Name", Input(placeholder="optional", id="name", compact=True), name="name")
+        yield FormRow("Description", Input(placeholder="optional", id="description", compact=True), name="description")
 
     def on_mount(self) -> None:
         self.query_one("#url", Input).focus()
