@@ -79,3 +79,15 @@ async def test_the_palette_finds_connect_users_once_listed(make_app) -> None:
         await palette(pilot, user)
         await wait_for(pilot, lambda: type(app.screen).__name__ == "EndUserScreen")
         assert app.screen.ident == user.removeprefix("Open Connect user ")
+
+
+async def test_the_palette_switches_to_the_users_other_workspaces_not_to_the_one_shown(make_app) -> None:
+    from aftui.tui.commands import AftuiCommands
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.session.user is not None, timeout=15)
+        orgs = {o.id: o.name for o in app.session.user.orgs}
+        switches = [t for t, _, _ in AftuiCommands(app.screen)._commands() if t.startswith("Switch workspace: ")]
+        shown = orgs.pop(app.session.client.org_id)
+        assert orgs and switches == [f"Switch workspace: {name}" for name in orgs.values()], (shown, switches)

@@ -34,6 +34,8 @@ class AftuiCommands(Provider):
         ]
         if session.user is not None:
             for org in session.user.orgs:
+                if org.id == session.client.org_id:
+                    continue  # the one the header names: switching to it changes nothing
                 label = visible(org.name or org.orgname or org.id, 40)
                 commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
         commands.append(("Live monitor: events and errors as they arrive", app.action_monitor, "m"))

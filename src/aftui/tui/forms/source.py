@@ -166,7 +166,9 @@ class DeploySourceForm(SourceForm):
     def fields(self) -> ComposeResult:
         yield FormRow("Component", ComponentChooser(mode=self.start_mode, value=self.start_ref), name="component")
         yield FormRow(
-            "Name", Input(placeholder="optional: the component's name by default", id="name", compact=True), name="name"
+            "Name",
+            Input(placeholder="optional: the component's name slug by default", id="name", compact=True),
+            name="name",
         )
         yield from self.props_area()
 
