@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import ContentSwitcher, Input, Static
 
 from aftui.api import Timeouts
 from aftui.tui.forms.webhook import WebhookForm
@@ -154,8 +154,11 @@ async def test_r_reloads_a_list_still_loading_though_nothing_of_it_has_the_focus
     app = make_app(start_pane="sources")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: bool(app.query("#sources PagedTable")) and _sources(app)._loading)
-        # Offered once the pane is the switcher's current one, which it becomes just after its list starts to load.
-        await until(pilot, lambda: "r" in app.screen.active_bindings)
         assert app.screen.active_bindings["r"].binding.description == "Refresh" and _sources(app)._loading
+        # From the first moment: the pane is mounted, and its list loads, before it is the switcher's current one.
+        switcher = app.query_one("#panes", ContentSwitcher)
+        shown, switcher.current = switcher.current, None
+        assert "r" in app.screen.active_bindings
+        switcher.current = shown
         await pilot.press("r")
         await until(pilot, lambda: _sources(app).pager.done and bool(_sources(app).rows), timeout=10)

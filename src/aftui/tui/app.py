@@ -483,11 +483,14 @@ class AftuiApp(App[None]):
         return True
 
     def _shown_pane(self) -> Widget | None:
-        """The pane in front on the main screen, while the main screen is the one shown."""
+        """The pane in front on the main screen, while the main screen is the one shown.
+
+        At start, the first pane: it is mounted, and its list starts to load, a moment before `_add_pane` makes
+        it the switcher's current one, and the keys it offers (r) are its from the first."""
         if not self.screen_stack or self.screen is not self.screen_stack[0]:
             return None
         switcher = self.screen.query("#panes")
-        current = switcher.first(ContentSwitcher).current if switcher else None
+        current = (switcher.first(ContentSwitcher).current or self._wanted_pane) if switcher else None
         panes = self.screen.query(f"#{current}") if current else None
         return panes.first() if panes else None
 
