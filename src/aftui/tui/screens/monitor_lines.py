@@ -51,14 +51,17 @@ def _one_line(text: Text) -> Text:
     return text
 
 
-def _one_state(target: Target, state: StreamState, *, named: bool = True) -> Text:
-    dot, style = _PHASES.get(state.phase, ("?", ""))
+def _one_state(target: Target, state: StreamState) -> Text:
     # The name is cut, not the kind: "Validate and forward orders…" twice said nothing of which feed was which.
-    if named:
-        name = visible(target.name or target.emitter_id, LABEL_LIMIT - len(target.kind_word)) + target.kind_word
-    else:
-        name = target.kind_word.strip()
-    return Text.assemble((f"{dot} ", style), name, (f" {visible(str(state), 60)}", style))
+    return _stated(
+        visible(target.name or target.emitter_id, LABEL_LIMIT - len(target.kind_word)) + target.kind_word, state
+    )
+
+
+def _stated(label: str, state: StreamState) -> Text:
+    """`● label live`: the state's mark and words in its colour."""
+    dot, style = _PHASES.get(state.phase, ("?", ""))
+    return Text.assemble((f"{dot} ", style), label, (f" {visible(str(state), 60)}", style))
 
 
 def _one_emitter(pairs: list[tuple[Target, StreamState]]) -> Text:
@@ -68,10 +71,9 @@ def _one_emitter(pairs: list[tuple[Target, StreamState]]) -> Text:
     name = visible(target.name or target.emitter_id, ONE_EMITTER_NAME_LIMIT)
     phases = {state.phase for _, state in pairs}
     if len(phases) == 1:  # the usual case, in one state: "● orders: $errors, events live"
-        dot, style = _PHASES.get(pairs[0][1].phase, ("?", ""))
         kinds = ", ".join(t.kind_word.strip() for t, _ in pairs)
-        return Text.assemble((f"{dot} ", style), f"{name}: {kinds}", (f" {visible(str(pairs[0][1]), 60)}", style))
-    feeds = Text("  ").join(_one_state(t, s, named=False) for t, s in pairs)  # the troubled first (sorted)
+        return _stated(f"{name}: {kinds}", pairs[0][1])
+    feeds = Text("  ").join(_stated(t.kind_word.strip(), s) for t, s in pairs)  # the troubled first (sorted)
     return Text.assemble(f"{name}: ", feeds)
 
 
