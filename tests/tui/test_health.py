@@ -12,8 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
+import textual.screen
 from rich.console import Console
 from textual import events
+from textual._compositor import CompositorUpdate
 from textual.widgets import Static, TextArea
 from tui_helpers import control, inject, wait_for
 
@@ -671,3 +673,27 @@ async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_
         finally:
             httpx.delete(f"{root}/_emulator/faults").raise_for_status()
         await wait_for(pilot, lambda: header.connection == "ok", timeout=15)  # a feed is live again
+
+
+async def test_the_frame_that_first_draws_the_rows_is_painted_at_once_not_at_the_timers_next_tick(
+    make_app, emulator, monkeypatch
+) -> None:
+    """A screen paints when its update timer ticks, on a grid: the frame with Health's first rows waited for
+    the next tick (10 ms of a start's 280, traced in tmux). It is painted the moment the rows are drawn.
+    Here the timer ticks once a minute, so only a frame painted at once can show them (waited for with
+    asyncio's sleep: the pilot's pause paints the screen itself)."""
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 60.0)
+    app = health_app(make_app)
+    frames: list[str] = []
+
+    def display(screen: Any, update: Any) -> None:
+        if isinstance(update, CompositorUpdate):
+            frames.append(update.render_segments(app.console))
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)):
+        for _ in range(200):
+            if any("Order webhooks" in frame for frame in frames):
+                break
+            await asyncio.sleep(0.05)
+        assert any("Order webhooks" in frame for frame in frames)

@@ -1,6 +1,6 @@
 """The first screen builds no model and opens no journal: pydantic and the models (about 80 ms of a start), the
-journal and the feeds (SQLite, the store, the writer, the monitor: about 25 ms) wait until Health's rows are on
-screen. In a process of its own, since this one has long imported them."""
+journal and the feeds (SQLite, the store, the writer, the monitor: about 25 ms), and Textual's TextArea (3 ms)
+wait until Health's rows are on screen. In a process of its own, since this one has long imported them."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from aftui.tui.run import demo_session
 from aftui.tui.screens.health import HealthPane
 
 info, data, names = json.loads(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
-LATER = ("pydantic", "sqlite3", "aftui.journal.store", "aftui.monitor.hub")
+LATER = ("pydantic", "sqlite3", "aftui.journal.store", "aftui.monitor.hub", "textual.widgets._text_area")
 imported = [name for name in LATER if name in sys.modules]
 first_rows = []
 show = HealthPane._show

@@ -156,6 +156,8 @@ class AftuiApp(App[None]):
         # Told of each key or mouse press before it is handled.
         self.input_listeners: list[Callable[[], None]] = [self._feeds_input_first]
         self._answer_due = False  # a key's action ran under load: the next frame the screen asks for answers it
+        self._rows_due = False  # Health's first rows are in: the next frame the screen asks for draws them
+        self._keyed_frame = False  # the frame being painted at once answers a key (else it is the first rows)
         self._keyed_screens: WeakSet[Screen[Any]] = WeakSet()
         # `[ui] bell = true` in the config: ring on a new error group or a spike.
         self.bell_on_alert = bool(ui is not None and ui.bell)
@@ -778,6 +780,7 @@ class AftuiApp(App[None]):
             self._show_health()
             await self._pane_built.wait()  # listed before the first pane was up (`_start`): it draws them
             self._show_health()  # told while being mounted and not yet shown, it had drawn nothing
+            self._rows_due = True
             painted = asyncio.Event()
             self.call_after_refresh(painted.set)
             await painted.wait()
@@ -857,7 +860,18 @@ class AftuiApp(App[None]):
     def _paint_keys_at_once(self, screen: Screen[Any]) -> None:
         if screen not in self._keyed_screens:
             self._keyed_screens.add(screen)
-            paint_keys_at_once(screen, self._key_waits, self._key_painted)
+            paint_keys_at_once(screen, self._frame_waits, self._frame_painted)
+
+    def _frame_waits(self) -> bool:
+        """The frame the screen wants now is painted at once, not at its timer's next tick: it answers a key,
+        or it draws the first screen's rows (the timer's wait was 10 ms of a start's 280, traced in tmux)."""
+        self._keyed_frame = self._key_waits()
+        rows, self._rows_due = self._rows_due, False
+        return self._keyed_frame or rows
+
+    def _frame_painted(self) -> None:
+        if self._keyed_frame:
+            self._key_painted()
 
     def _key_waits(self) -> bool:
         """The frame the screen wants now answers a key: its action ran, and its hold of the feeds is still on (once).

@@ -28,6 +28,7 @@ the current pane's list, so it looked like Textual's pick) took it back.
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections import OrderedDict
 from typing import Any
@@ -36,7 +37,7 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 TYPED_KEPT = 64  # keys remembered with the widget they were handed to: far more than a burst is ahead of the UI
 
@@ -47,6 +48,15 @@ def focus_now(widget: Widget) -> None:
         widget.screen.set_focus(widget)
     else:
         widget.focus()
+
+
+def _types_text(widget: Widget) -> bool:
+    """An Input or a TextArea. TextArea is looked up, not imported: its import (3 ms, most of it its themes)
+    would be part of every start, and a widget can only be one once a form has imported it."""
+    if isinstance(widget, Input):
+        return True
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 class TypeAhead:
@@ -68,7 +78,7 @@ class TypeAhead:
         if event not in self._handed:
             return False
         widget = self._handed.pop(event)
-        if focused is None or focused is widget or not isinstance(focused, (Input, TextArea)):
+        if focused is None or focused is widget or not _types_text(focused):
             return False
         # A key of its own: the one that came back is done with (its handling ends at the App).
         typed = events.Key(event.key, event.character)

@@ -9,8 +9,9 @@ what a key took during a burst beyond its idle time.
 
 So the screen's resume is where a key's frame is painted: when the screen has the change of a key's
 action and would resume the timer, it makes the timer's update at once instead (`paint_keys_at_once`),
-once per key or click, and then lets the feeds go on (they stepped back as the key arrived). Any other
-frame keeps the timer's pace, which caps what is sent over SSH.
+once per key or click, and then lets the feeds go on (they stepped back as the key arrived). The App
+asks the same for the frame that first draws Health's rows, the end of a start. Any other frame keeps
+the timer's pace, which caps what is sent over SSH.
 """
 
 from __future__ import annotations
