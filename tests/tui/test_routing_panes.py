@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rich.text import Text
@@ -410,3 +410,25 @@ async def test_with_a_workspace_oauth_token_webhooks_say_they_need_a_user_key(em
         error = str(app.query_one("#webhooks PagedTable .error", Static).render())
         assert "needs a user API key" in error
         assert app.query_one(StatusHeader).connection != "auth"  # not a bad key: no "check your key" state
+
+
+async def test_a_details_times_say_how_long_ago_as_time_passes_without_a_reload(make_app, emulator) -> None:
+    """Drawn once, "Created … (1s ago)" stayed as it was for as long as the detail was open."""
+    source = _source_named(emulator, "Order webhooks")
+    app = make_app()
+    clock = [datetime.fromtimestamp(source.updated_at, UTC) + timedelta(seconds=5)]
+    app.session.now = lambda: clock[0]
+    async with app.run_test(size=SIZE) as pilot:
+        await _pane_table(app, pilot, "sources")
+        await _palette_open(app, pilot, source.id)
+        screen = await _detail(app, pilot, SourceScreen, source.id)
+        overview = screen.query(Fields).first()
+
+        def updated() -> str:
+            labels, values = (list(column.cells) for column in overview.content.columns)
+            return next(value.plain for label, value in zip(labels, values, strict=True) if label.plain == "Updated")
+
+        assert updated().endswith("(5s ago)")
+        clock[0] += timedelta(hours=2)
+        await wait_for(pilot, lambda: updated().endswith("(2h ago)"), timeout=5)
+        assert screen.built == 1  # not loaded again

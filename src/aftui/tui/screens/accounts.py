@@ -26,7 +26,7 @@ from ...connect import connect_read
 from ..change import Guarded
 from ..safe import flag, plain, when
 from ..widgets.credentials import REVEAL_SECONDS, CredentialsPanel
-from ..widgets.fields import Fields
+from ..widgets.fields import Ago, Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
@@ -190,7 +190,6 @@ class AccountScreen(Guarded, DetailScreen):
         self.app.push_screen(AppAccountsForm(app_id, hint=hint))
 
     def _overview(self, account: Account) -> list[tuple[str, Any]]:
-        now = self.session.now()
         app = account.app
         rows: list[tuple[str, Any]] = [
             ("Name", account_name(account)),
@@ -212,8 +211,8 @@ class AccountScreen(Guarded, DetailScreen):
         if self.connect:
             rows.append(("Environment", self.session.environment))
         rows += [
-            ("Created", when(account.created_at, now)),
-            ("Updated", when(account.updated_at, now)),
+            ("Created", Ago(account.created_at, self.session.now)),
+            ("Updated", Ago(account.updated_at, self.session.now)),
             ("Credentials", Text(CREDENTIALS_HIDDEN, style="italic yellow")),
             ("API", "Connect" if self.connect else "management"),
         ]

@@ -27,8 +27,8 @@ from ...api.models import Component, ComponentProp, ComponentSearch
 from ...text import visible
 from ..change import Guarded
 from ..focus import focus_now
-from ..safe import long_text, plain, when
-from ..widgets.fields import Fields
+from ..safe import long_text, plain
+from ..widgets.fields import Ago, Fields
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 from .sources import deploy_form
@@ -325,7 +325,6 @@ class ComponentScreen(Guarded, DetailScreen):
         ]
 
     def _overview(self, component: Component) -> list[tuple[str, Any]]:
-        now = self.session.now()
         return [
             ("Name", component.name),
             ("Key", component.key),
@@ -335,8 +334,8 @@ class ComponentScreen(Guarded, DetailScreen):
             ("Description", long_text(component.description, 2000) if component.description else None),
             ("Code", f"{len(component.code or ''):,} characters, hash {component.code_hash or '—'}"),
             ("URL", component.component_url),
-            ("Created", when(component.created_at, now)),
-            ("Updated", when(component.updated_at, now)),
+            ("Created", Ago(component.created_at, self.session.now)),
+            ("Updated", Ago(component.updated_at, self.session.now)),
             ("Found in", self.found_in or None),
         ]
 

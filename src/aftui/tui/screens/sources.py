@@ -22,8 +22,8 @@ from ...text import visible
 from ..change import Guarded
 from ..health_cells import health_columns
 from ..journaling import journaled
-from ..safe import day, flag, plain, when
-from ..widgets.fields import Fields
+from ..safe import day, flag, plain
+from ..widgets.fields import Ago, Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
@@ -198,8 +198,8 @@ class SourceScreen(Guarded, DetailScreen):
             ("Slug", source.name_slug),
             ("Active", flag(source.active)),
             ("Component", f"{comp.name} ({comp.key or comp.id}, v{comp.version})" if comp else source.component_id),
-            ("Created", when(source.created_at, self.session.now())),
-            ("Updated", when(source.updated_at, self.session.now())),
+            ("Created", Ago(source.created_at, self.session.now)),
+            ("Updated", Ago(source.updated_at, self.session.now)),
         ]
         if source.endpoint_url:
             rows.append(("HTTP endpoint", source.endpoint_url))

@@ -28,7 +28,7 @@ from ..change import Guarded, perform
 from ..host import session_of
 from ..safe import flag, long_text, plain, when
 from ..widgets.ends import channel_text, end_text
-from ..widgets.fields import Fields
+from ..widgets.fields import Ago, Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
@@ -195,15 +195,14 @@ class WebhookScreen(Guarded, DetailScreen):
 
     def tabs(self) -> list[tuple[str, Widget]]:
         webhook: Webhook = self.record
-        now = self.session.now()
         rows: list[tuple[str, Any]] = [
             ("ID", webhook.id),
             ("Name", webhook.name if webhook.name else Text("(no name)", style="dim")),
             ("Description", long_text(webhook.description) if webhook.description else Text("—", style="dim")),
             ("URL", long_text(webhook.url, 1000)),
             ("Active", flag(webhook.active)),
-            ("Created", when(webhook.created_at, now)),
-            ("Updated", when(webhook.updated_at, now)),
+            ("Created", Ago(webhook.created_at, self.session.now)),
+            ("Updated", Ago(webhook.updated_at, self.session.now)),
         ]
         org = webhook_org(webhook)
         if org:

@@ -41,7 +41,7 @@ from ..journaling import journaled
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
-from ..widgets.fields import Fields
+from ..widgets.fields import Ago, Fields
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
@@ -504,7 +504,6 @@ class WorkflowScreen(Guarded, DetailScreen):
         return tabs
 
     def _overview(self, workflow: Workflow) -> list[tuple[str, Any]]:
-        now = self.session.now()
         disabled = sum(1 for s in workflow.steps if s.disabled)
         rows: list[tuple[str, Any]] = [
             ("Name", workflow.name),
@@ -519,8 +518,8 @@ class WorkflowScreen(Guarded, DetailScreen):
             entry = self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}
             rows += [
                 ("Active", flag(workflow.active)),
-                ("Created", when(workflow.created_at, now)),
-                ("Updated", when(workflow.updated_at, now)),
+                ("Created", Ago(workflow.created_at, self.session.now)),
+                ("Updated", Ago(workflow.updated_at, self.session.now)),
             ]
             if entry.get("found"):
                 rows.append(("Known from", FOUND_WORDS.get(entry["found"], entry["found"])))
