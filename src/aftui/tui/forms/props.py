@@ -243,8 +243,9 @@ class PropsFormScreen(FormScreen[T]):
         """The row showing the service's `param` (subclasses map what the service names differently)."""
         return self.PARAMS.get(param, param)
 
-    def show_problems(self, problems: Mapping[str, str]) -> None:
-        super().show_problems({self.row_for(name): message_beside(name, message) for name, message in problems.items()})
+    def show_problems(self, problems: Mapping[str, str], *, by: str | None = None) -> None:
+        beside = {self.row_for(name): message_beside(name, message) for name, message in problems.items()}
+        super().show_problems(beside, by=by)
 
     def sections(self) -> list[PropsSection]:
         return list(self.query(PropsSection).results(PropsSection))

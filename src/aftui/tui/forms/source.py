@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Static
 from ...api import ApiError
 from ...api.models import Component, Source
 from ...text import visible
-from ..change import describe_error
+from ..change import describe_error, said_by
 from ..modals.form import FormRow, Invalid
 from .component_pick import ComponentChooser, RegistryPicker, loaded_line
 from .props import PropsFormScreen, PropsSection
@@ -75,9 +75,9 @@ class SourceForm(PropsFormScreen[Source]):
         try:
             await self.load_component()
         except Invalid as invalid:
-            self.show_problems(invalid.problems)
+            self.show_problems(invalid.problems, by=invalid.by)
         except ApiError as error:
-            self.show_problems({error.param or "component": describe_error(error)})
+            self.show_problems({error.param or "component": describe_error(error)}, by=said_by(error))
         else:
             self.rows()["component"].show_error(None)  # only its own: what the props say may already be showing
 
@@ -127,7 +127,8 @@ class SourceForm(PropsFormScreen[Source]):
                 await self.load_component()
             except ApiError as error:  # the component could not be read or saved: said beside it
                 raise Invalid(
-                    {self.row_for(error.param) if error.param else "component": describe_error(error)}
+                    {self.row_for(error.param) if error.param else "component": describe_error(error)},
+                    by=said_by(error),
                 ) from None
         if self.component is not None and self.component.type == "action":
             raise Invalid({"component": "This component is an action: actions run as workflow steps, not as sources."})

@@ -34,7 +34,7 @@ from ...subscriptions import (
     pair_problems,
 )
 from ...text import visible
-from ..change import describe_error, perform
+from ..change import describe_error, perform, said_by
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
@@ -199,7 +199,7 @@ class SubscriptionForm(FormScreen[Subscription]):
             row = not_found_row(error, emitter, listener)
             if not row:
                 raise
-            raise Invalid({row: describe_error(error)}) from error
+            raise Invalid({row: describe_error(error)}, by=said_by(error)) from error
         remember_workflows(self.session, emitter, listener)
         return sub
 

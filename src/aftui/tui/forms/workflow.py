@@ -24,7 +24,7 @@ from textual.widgets import Input, Static, Switch
 from ...api import ApiError
 from ...api.models import Step, Trigger, Workflow
 from ...text import visible
-from ..change import describe_error
+from ..change import describe_error, said_by
 from ..modals.form import FormRow, Invalid
 from ..widgets.prop_fields import markdown_text
 from .props import PropsFormScreen, PropsSection
@@ -116,9 +116,9 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
         try:
             await self.load_template()
         except Invalid as invalid:
-            self.show_problems(invalid.problems)
+            self.show_problems(invalid.problems, by=invalid.by)
         except ApiError as error:
-            self.show_problems({"template_id": describe_error(error)})
+            self.show_problems({"template_id": describe_error(error)}, by=said_by(error))
         else:
             self.rows()["template_id"].show_error(None)  # only its own: what the props say may already be showing
 
@@ -179,7 +179,7 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
             try:
                 await self.load_template()
             except ApiError as error:  # the template could not be read: said beside it
-                raise Invalid({"template_id": describe_error(error)}) from None
+                raise Invalid({"template_id": describe_error(error)}, by=said_by(error)) from None
         triggers, steps = self.collect()
         name = self.query_one("#name", Input).value.strip() or None
         auto = self.query_one("#auto", Switch).value

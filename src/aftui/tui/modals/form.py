@@ -37,11 +37,13 @@ T = TypeVar("T")
 
 
 class Invalid(Exception):
-    """Client-side checks failed: field name -> message (the key "" is the form as a whole)."""
+    """Checks failed: field name -> message (the key "" is the form as a whole). The form's own, unless `by`
+    says who else said them (`said_by`: a refusal the form places beside the field it is about)."""
 
-    def __init__(self, problems: Mapping[str, str]) -> None:
+    def __init__(self, problems: Mapping[str, str], *, by: str | None = None) -> None:
         super().__init__("; ".join(problems.values()))
         self.problems = dict(problems)
+        self.by = by
 
 
 class FormRow(Vertical):
@@ -79,9 +81,11 @@ class FormRow(Vertical):
         """The label's focus look follows `:focus-within` at once (Textual restyles only the focused widget)."""
         self.update_node_styles(animate=False)
 
-    def show_error(self, message: str | None) -> None:
+    def show_error(self, message: str | None, *, by: str | None = None) -> None:
+        """`message` under the field (None: none); `by` says who said it, where it was not the form's own check."""
         self.set_class(bool(message), "-invalid")
-        self.query_one(".field-error", Static).update(Text(message or ""))
+        said = Text.assemble((f"{by}: ", "bold"), message) if message and by else Text(message or "")
+        self.query_one(".field-error", Static).update(said)
 
 
 class FormScreen(ModalScreen[T | None], Generic[T]):
@@ -174,8 +178,9 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     def rows(self) -> dict[str, FormRow]:
         return {row.name: row for row in self.query(FormRow) if row.name}
 
-    def show_problems(self, problems: Mapping[str, str]) -> None:
-        """Each message beside its field; the rest (and unknown names) in the problem box."""
+    def show_problems(self, problems: Mapping[str, str], *, by: str | None = None) -> None:
+        """Each message beside its field; the rest (and unknown names) in the problem box. `by`: who said them
+        (`said_by`), shown before each beside a field, where the form's own checks read alike."""
         rows = self.rows()
         loose: list[str] = []
         first: FormRow | None = None
@@ -186,7 +191,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
             if shown is None:
                 loose.append(message if not name else f"{name}: {message}")
                 continue
-            shown.show_error(message)
+            shown.show_error(message, by=by)
             first = first or shown
         box = self.query_one("#problem", Static)
         box.update(Text("\n".join(loose)))
@@ -250,14 +255,17 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         try:
             result = await self.submit()
         except Invalid as invalid:
-            self.show_problems(invalid.problems)
+            self.show_problems(invalid.problems, by=invalid.by)
             return
         except ReadOnlyError:
             self.show_problems({"": READ_ONLY_REASON})
             return
         except ApiError as error:
             # Beside the field it names, the service's words; in the box, who said them too.
-            self.show_problems({error.param: describe_error(error)} if error.param else {"": _said(error)})
+            if error.param:
+                self.show_problems({error.param: describe_error(error)}, by=said_by(error))
+            else:
+                self.show_problems({"": _said(error)})
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
             return
