@@ -920,7 +920,7 @@ def test_a_profile_names_a_team_journal_and_its_caps_and_hides_its_password() ->
         "oncall",
         {"journal": "postgresql://oncall:hunter2@db.team:5432/aftui", "journal_max_rows": 5000, "journal_max_days": 30},
     )
-    assert show_profile(team)["journal"] == "postgresql://oncall:***@db.team:5432/aftui"
+    assert show_profile(team)["journal"] == "postgresql://oncall:****@db.team:5432/aftui"
     assert "hunter2" not in repr(team)
     config = JournalConfig.of_profile(team)
     assert config.url == team.journal and Retention.from_env(config).max_age_s == 30 * 86_400

@@ -16,8 +16,9 @@ import pytest
 from aftui.api.models import EventSummary
 from aftui.journal.opening import JournalConfig
 from aftui.journal.pgschema import PG_SCHEMA_VERSION, PRUNE_LOCK, SchemaTooNew
-from aftui.journal.pgstore import PgJournal, masked
+from aftui.journal.pgstore import PgJournal
 from aftui.journal.retention import Retention, open_journal
+from aftui.masking import url_masked as masked
 
 T0 = 1_700_000_000_000
 
@@ -154,7 +155,7 @@ def test_a_server_that_cannot_be_reached_is_said_and_costs_only_the_journal(capl
     assert opened.writer is None and opened.problem is not None
     assert "127.0.0.1" in opened.problem and "s3cret" not in opened.problem and "s3cret" not in caplog.text
     assert time.monotonic() - started < 15
-    assert masked(url) == "postgresql://team:***@127.0.0.1:1/journal?connect_timeout=1"
+    assert masked(url) == "postgresql://team:****@127.0.0.1:1/journal?connect_timeout=1"
 
 
 def test_team_retention_comes_from_the_profile_and_the_environment_wins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -228,3 +228,13 @@ def test_a_workflows_two_feeds_read_apart_in_the_monitors_line_however_long_its_
     failing = StreamState("reconnecting", 2, "HTTP 502")
     line = streams_text({events.key: (events, live), errors.key: (errors, failing)}).plain
     assert line.startswith("Validate and forw…: ◌ $errors reconnecting") and line.endswith("● events live")
+
+
+def test_an_http_events_line_shows_its_credential_headers_masked() -> None:
+    from aftui.monitor.records import summary_of
+
+    event = EventSummary.model_validate(
+        {"id": "1-0", "event": {"method": "POST", "headers": {"cookie": "session=SECRET", "accept": "*/*"}}}
+    )
+    line = summary_of(event)
+    assert "SECRET" not in line and '"cookie":"****"' in line and '"accept":"*/*"' in line

@@ -19,3 +19,26 @@ def test_what_json_leaves_raw_and_a_terminal_would_act_on_is_an_escape() -> None
 def test_a_huge_string_is_cut() -> None:
     shown = scalar("x" * (MAX_STRING * 10)).plain
     assert len(shown) == MAX_STRING + 2 and shown.endswith('…"')
+
+
+async def test_the_tree_shows_a_requests_credentials_masked_and_copies_them_as_they_are() -> None:
+    from textual.app import App, ComposeResult
+
+    from aftui.masking import MASK
+    from aftui.tui.widgets.json_view import JsonView
+
+    event = {"event": {"headers": {"authorization": "Bearer SECRET", "accept": "*/*"}}}
+
+    class Viewer(App[None]):
+        def compose(self) -> ComposeResult:
+            yield JsonView(event)
+
+    async with Viewer().run_test() as pilot:
+        view = pilot.app.query_one(JsonView)
+        view.action_expand_all()
+        await pilot.pause()
+        view.root.children[0].children[0].expand()
+        await pilot.pause()
+        labels = [str(node.label) for node in view.root.children[0].children[0].children]
+        assert labels == [f'authorization: "{MASK}"', 'accept: "*/*"']
+        assert "Bearer SECRET" in view.json_text()  # copying is asking for it

@@ -480,3 +480,28 @@ async def test_a_payload_too_big_for_the_editor_is_refused_and_its_view_capped(m
         await pilot.press("e")
         await pilot.pause()
         assert app.screen is screen  # no editor for 4 MB and more; r still replays it as it is
+
+
+async def test_credentials_in_the_original_request_are_shown_masked_and_copied_as_they_are(make_app, emulator) -> None:
+    """The replay leaves out a caller's cookie and API key; the screen that said so showed them in full."""
+    demo = emulator.emulator.demo
+    httpx.post(
+        f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+        json={"order_id": "ord_secret", "sku": "SKU-1001"},
+        headers={"Cookie": "session=COOKIESECRET", "X-Api-Key": "APIKEYSECRET"},
+        timeout=10,
+    )
+    with api(emulator) as client:
+        items = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
+        ).json()["data"]
+    error = EventSummary.model_validate(
+        next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "ord_secret")
+    )
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        shown = text_of(screen.query_one("#original-event", Static))
+        assert "SECRET" not in shown and '"cookie": "****"' in shown.lower()
+        await pilot.press("c")
+        assert "COOKIESECRET" in app.clipboard  # asked for: as it is

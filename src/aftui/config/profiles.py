@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..files import write_private
+from ..masking import url_masked
 from .errors import ConfigError, ProfileError, and_list, did_you_mean, or_list, toml_type
 from .paths import config_path, make_private_dir
 
@@ -203,17 +204,8 @@ def show_profile(profile: Profile) -> dict[str, Any]:
         if shown[key] is not None:
             shown[key] = mask(shown[key])
     if shown["journal"]:
-        shown["journal"] = _without_password(shown["journal"])
+        shown["journal"] = url_masked(shown["journal"])
     return shown
-
-
-def _without_password(url: str) -> str:
-    """A journal URL with its password masked (it may hold one: postgresql://user:secret@host/db)."""
-    head, at, tail = url.rpartition("@")
-    scheme, _, credentials = head.partition("://")
-    if not at or ":" not in credentials:
-        return url
-    return f"{scheme}://{credentials.partition(':')[0]}:***@{tail}"
 
 
 def mask(secret: str) -> str:

@@ -20,20 +20,20 @@ import time
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Self
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 from ..api.models import EventSummary
 from ..api.rawevent import RawEvent
+from ..masking import url_masked
 from . import queries
 from .pgreplays import PgReplayLog
 from .pgschema import PG_SCHEMA_VERSION, PRUNE_LOCK, migrate
 from .rows import Row, rows_of, summary_of_row
 from .store import Gap
 
-__all__ = ["PgJournal", "is_postgres", "masked"]
+__all__ = ["PgJournal", "is_postgres"]
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +58,6 @@ def is_postgres(url: str | None) -> bool:
     return bool(url) and str(url).lower().startswith(("postgresql://", "postgres://"))
 
 
-def masked(url: str) -> str:
-    """The URL with its password hidden: what logs, stats and the UI show."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 def _configure(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
     """Each pooled connection's own table for incoming batches (a temporary table: nobody else sees it)."""
     conn.execute(_INCOMING)
@@ -84,7 +74,7 @@ class PgJournal:
 
     def __init__(self, url: str, *, pool_size: int = 4, connect_timeout: float = 10.0) -> None:
         self.url = url
-        self.where = masked(url)
+        self.where = url_masked(url)
         self._pool: ConnectionPool[psycopg.Connection[tuple[Any, ...]]] = ConnectionPool(
             url,
             min_size=1,

@@ -121,7 +121,8 @@ def open_journal(
 
 def _open_server(url: str, retention: Retention) -> OpenedJournal:
     """A team's journal on PostgreSQL; a URL of another kind, or a server that cannot be reached, is a `problem`."""
-    from .pgstore import PgJournal, is_postgres, masked
+    from ..masking import url_masked as masked
+    from .pgstore import PgJournal, is_postgres
 
     if not is_postgres(url):
         problem = f"the journal setting {masked(url)!r} is not a postgresql:// URL"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..api.eventid import event_key
 from ..api.rawevent import RawEvent
 from ..journal.store import Gap
+from ..masking import masked
 from ..text import visible
 
 if TYPE_CHECKING:
@@ -234,7 +235,7 @@ def summary_of(event: EventSummary) -> str:
         )
         return visible(line, SUMMARY_LIMIT)
     payload = event.event
-    text = payload if isinstance(payload, str) else _compact(payload)
+    text = payload if isinstance(payload, str) else _compact(masked(payload))
     if event.truncated:
         size = event.metadata.event_size
         text = (f"[cut, {size:,} B] " if size else "[cut] ") + text

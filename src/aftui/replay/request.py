@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
+from ..masking import carries_credentials
+
 REPLAY_HEADER = "x-aftui-replay"  # marks the request as a replay, with its id, so its outcome can be found
 
 # Named outright: transport, proxies and the first delivery's identity.
@@ -46,8 +48,6 @@ _DROPPED = frozenset(
     }
 )
 _DROPPED_PREFIXES = ("x-forwarded-", "cf-", "x-amzn-", "x-envoy-", "x-vercel-", "x-cloud-trace")
-# Anything that looks like a secret or a signature over the original bytes.
-_SECRET_WORDS = ("auth", "token", "secret", "signature", "api-key", "apikey", "session", "csrf", "password")
 
 
 def is_safe_header(name: str) -> bool:
@@ -55,7 +55,7 @@ def is_safe_header(name: str) -> bool:
     lowered = name.strip().lower()
     if not lowered or lowered in _DROPPED or lowered.startswith(_DROPPED_PREFIXES):
         return False
-    return not any(word in lowered for word in _SECRET_WORDS)
+    return not carries_credentials(lowered)  # or a signature over the original bytes
 
 
 def split_headers(headers: Any) -> tuple[dict[str, str], tuple[str, ...]]:

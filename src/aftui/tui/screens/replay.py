@@ -33,6 +33,7 @@ from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
+from ...masking import masked
 from ...replay import (
     OUTCOME_WORDS,
     BulkSummary,
@@ -257,7 +258,7 @@ class ReplayScreen(Screen[None]):
     def _event_text(self) -> Group:
         error = self.event.error()
         original = error.original_event if error else self.event.event
-        body = safe_json(original)
+        body = safe_json(masked(original))  # c and x give it as it is
         cut = len(body) > VIEW_CHARS
         shown = long_text(body[:VIEW_CHARS], VIEW_CHARS)
         parts: list[Any] = [Text("Original event", style="bold"), shown]

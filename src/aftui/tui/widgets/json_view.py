@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from ...masking import masked
 from ...text import clip, safe_json, visible
 from ..messages import ViewValue
 
@@ -89,10 +90,12 @@ class JsonView(Tree[Any]):
         return self._data
 
     def set_data(self, data: Any) -> None:
+        """Show `data`, its headers' credentials masked (`masking`); copying it gives it as it is."""
         self._data = data
+        shown = masked(data)
         self.clear()
-        self.root.data = data
-        self._fill(self.root, data)
+        self.root.data = shown
+        self._fill(self.root, shown)
         self.root.expand()
         for child in self.root.children:
             if child.allow_expand and len(self.root.children) <= 20:
@@ -137,7 +140,7 @@ class JsonView(Tree[Any]):
         """The value under the cursor in full, in the value viewer (a string's newlines as lines)."""
         node = self.cursor_node
         if node is None or node is self.root:
-            self.post_message(ViewValue("JSON", self._data))
+            self.post_message(ViewValue("JSON", self.root.data))
             return
         value = node.data
         if isinstance(value, tuple) and value and value[0] is _PENDING:
