@@ -194,6 +194,25 @@ async def test_a_panes_digit_on_a_view_closes_it_and_shows_the_pane_but_never_dr
         assert any("1 marked error here" in str(n.message) for n in app._notifications)
 
 
+async def test_a_panes_digit_in_the_monitor_leaves_it_for_the_pane_unless_events_are_marked(make_app) -> None:
+    """The header says "press 0" of new alerts; in the monitor, 0 only said to leave it with esc first. The
+    stream goes on without it (Health's feeds); the marks for a bulk replay are the user's work, and stay."""
+    from aftui.tui.screens.monitor import MonitorScreen
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        monitor = app.screen
+        monitor.timeline.marked.add(1)
+        await pilot.press("0")
+        await pilot.pause()
+        assert app.screen is monitor and any("1 marked event here" in str(n.message) for n in app._notifications)
+        monitor.timeline.marked.clear()
+        await pilot.press("0")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "health")
+
+
 def terminal_types(app, text: str) -> None:
     """`text` as a terminal sends it: read by Textual's own parser into keys, sent through the driver."""
     from textual._xterm_parser import XTermParser
@@ -235,7 +254,7 @@ async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
         await wait_for(pilot, lambda: on_pane("sources"))
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
-        terminal_types(app, "\x1b3")  # the monitor, which the digit alone leaves open: esc closes it
+        terminal_types(app, "\x1b3")  # the monitor: its esc, then the pane
         await wait_for(pilot, lambda: on_pane("workflows"))
         # Typed in a field, it is the character (a UK keyboard's shift+3 is "£"): nothing is closed or switched.
         await wait_for(pilot, lambda: app.focused is not None and app.query_one("#workflows") in app.focused.ancestors)

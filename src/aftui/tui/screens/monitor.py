@@ -530,6 +530,12 @@ class MonitorScreen(Screen[None]):
         if not found:
             self.notify(f"Nothing in the journal matches {visible(self.history_query, 60)}.", markup=False)
 
+    def held(self) -> str | None:
+        """What closing the monitor for a pane key would lose (None: nothing, it is a view): the marks, the user's
+        choice for a bulk replay. The stream goes on in the session (Health's feeds), and `m` opens it again."""
+        marked = len(self.timeline.marked)
+        return f"{marked} marked event{'s' * (marked != 1)} here" if marked else None
+
     def action_back(self) -> None:
         """esc: close the box, else clear the filter, else leave history, else leave the monitor."""
         if self.input_mode == "filter":
