@@ -740,3 +740,27 @@ def test_the_detail_of_an_error_a_replay_led_to_says_so() -> None:
 
     assert "↻ a replay of an earlier error, failed again" in head(error)
     assert "↻" not in head({**error, "original_event": {"body": {}}})
+
+
+async def test_a_monitor_opened_while_the_service_fails_watches_the_workspace_once_it_is_back(
+    make_app, emulator
+) -> None:
+    """Opened during an outage, the monitor said the sources could not be listed and stayed empty for good."""
+    root, org = emulator.root_url, emulator.emulator.demo.org_id
+    fault = {"path": f"/v1/orgs/{org}/sources", "method": "GET", "status": 503, "count": 100_000}
+    httpx.post(f"{root}/_emulator/faults", json=fault).raise_for_status()
+    app = make_app(start_pane="webhooks")  # Health, which lists the sources too, is not the first pane
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+            screen = app.screen
+            status = screen.query_one("#monitor-status")
+            await wait_for(pilot, lambda: "the workspace not listed: trying again in" in str(status.render()), 30)
+            said = [n for n in app._notifications if "Could not list the workspace's sources" in n.message]
+            assert [n.title for n in said] == ["The service said"]
+            httpx.delete(f"{root}/_emulator/faults").raise_for_status()
+            await wait_for(pilot, lambda: bool(screen.monitor and screen.monitor.targets), 30)
+            assert "not listed" not in str(status.render())
+    finally:
+        httpx.delete(f"{root}/_emulator/faults").raise_for_status()

@@ -39,9 +39,11 @@ def is_transient(error: BaseException) -> bool:
 class AutoRetry:
     """Owned by a widget or screen: `schedule` after a failure, `succeeded` after a load that worked."""
 
-    def __init__(self, owner: Widget, retry: Callable[[], object]) -> None:
+    def __init__(self, owner: Widget, retry: Callable[[], object], *, now_key: str | None = "r") -> None:
+        """`now_key`: the owner's key that tries again at once, said in the note (None: it has none)."""
         self.owner = owner
         self.retry = retry
+        self.now_key = now_key
         self.failures = 0
         self._timer: Timer | None = None
 
@@ -60,7 +62,7 @@ class AutoRetry:
         if isinstance(retry_after, (int, float)) and retry_after > wait:
             wait = min(float(retry_after), 300.0)
         self._timer = self.owner.set_timer(wait, self._fire)
-        return f"trying again in {wait:.0f} s (r: now)"
+        return f"trying again in {wait:.0f} s" + (f" ({self.now_key}: now)" if self.now_key else "")
 
     def succeeded(self) -> None:
         self.cancel()

@@ -44,10 +44,12 @@ from ...monitor.feeds import INPUT_FIRST_S
 from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
+from ..change import said_by
 from ..collector import collect_if_due, hold_full_collections, release_full_collections, rows_kept
 from ..feeds_told import FeedsTold
 from ..focus import focus_now
 from ..host import host, session_of
+from ..retry import AutoRetry
 from ..session import Session
 from ..widgets.footer import KeyFooter
 from ..widgets.json_view import JsonView, dumps
@@ -115,6 +117,8 @@ class MonitorScreen(Screen[None]):
     def __init__(self, targets: list[Target] | None = None) -> None:
         super().__init__()
         self.initial = targets
+        self._listing = AutoRetry(self, self._watch_default, now_key=None)  # the workspace, when it could not be
+        self._listing_note = ""  # listed: when it is tried again
         self.monitor: Tap | None = None  # its reading of the session's Monitor, which Health shares
         self.records: list[Record] = []  # the live buffer, oldest first, at most LIVE_CAP
         self.waiting: deque[Record] = deque(maxlen=WAITING_CAP)
@@ -210,16 +214,27 @@ class MonitorScreen(Screen[None]):
 
     @work(group="monitor-default", exclusive=True, exit_on_error=False)
     async def _watch_default(self) -> None:
+        """The workspace's sources and workflows; listed again with backoff while the service fails (opened
+        during an outage, the monitor stayed empty once the service was back), until `w` chooses instead."""
         try:
             targets = await default_targets(self.session)
         except ApiError as error:
-            self.notify(
-                visible(error.message, 300),
-                title="Could not list the workspace's sources",
-                severity="error",
-                markup=False,
-            )
+            later = self._listing.schedule(error)
+            self._listing_note = f"the workspace not listed: {later}" if later else ""
+            self._update_status()
+            if self._listing.failures <= 1:  # said once; the status line says when it is tried again
+                then = f"; {later}" if later else ""
+                self.notify(
+                    f"Could not list the workspace's sources: {visible(error.message, 300)}{then}. w chooses what to watch.",
+                    title=said_by(error),
+                    severity="error",
+                    markup=False,
+                )
             return
+        self._listing.succeeded()
+        self._listing_note = ""
+        if self.monitor is not None and self.monitor.targets:
+            return  # chosen with w meanwhile
         if not targets:
             self.notify("Nothing to watch in this workspace yet: w chooses sources and workflows.", markup=False)
         self.watch_targets(targets)
@@ -229,6 +244,8 @@ class MonitorScreen(Screen[None]):
 
         def chosen(targets: list[Target] | None) -> None:
             if targets is not None:
+                self._listing.cancel()  # the user's choice: the workspace is not listed again over it
+                self._listing_note = ""
                 self.watch_targets(targets)
 
         self.app.push_screen(WatchScreen(current), chosen)
@@ -359,7 +376,7 @@ class MonitorScreen(Screen[None]):
             parts.append(Text(visible(journal.text(), 120), style="yellow"))
         targets = self.monitor.targets if self.monitor is not None else []
         if not targets:
-            parts.append(Text("nothing watched: w chooses", style="yellow"))
+            parts.append(Text(self._listing_note or "nothing watched: w chooses", style="yellow"))
         elif self.errors_only and not any(t.kind == "errors" for t in targets):
             parts.append(Text("no workflow's $errors watched: w adds them", style="yellow"))
         self.query_one("#monitor-status", Static).update(Text(" · ").join(parts), layout=False)
