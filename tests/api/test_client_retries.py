@@ -195,6 +195,19 @@ async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> No
     assert heard == ["retrying", "ok"]
 
 
+async def test_status_listeners_hear_a_service_that_answers_with_its_own_failure_then_recovers(
+    make_client, faults
+) -> None:
+    """Every request failing with a 503 read "ok": the service answered."""
+    faults.add("/users/me", count=4, status=503)  # every attempt of one request (FAST_RETRY: 4)
+    client = make_client()
+    heard: list[str] = []
+    client.add_status_listener(heard.append)
+    await expect(ServerError, client.me())
+    await client.me()
+    assert heard == ["retrying", "failing 503", "ok"]
+
+
 async def test_status_listeners_hear_offline() -> None:
     async with Client("http://127.0.0.1:9/v1", api_key="k", retry=RetryPolicy(attempts=2, base_delay=0.01)) as client:
         heard: list[str] = []

@@ -697,3 +697,25 @@ async def test_the_frame_that_first_draws_the_rows_is_painted_at_once_not_at_the
                 break
             await asyncio.sleep(0.05)
         assert any("Order webhooks" in frame for frame in frames)
+
+
+async def test_r_on_health_while_the_service_fails_says_so_and_the_header_says_failing(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Every request failed with a 503 and the header said "● ok"; r said "Listing … again" and then nothing."""
+    monkeypatch.setattr(app_module, "HEALTH_SUBJECTS_S", 600.0)  # only r lists them again
+    app = health_app(make_app)
+    root, org = emulator.root_url, emulator.emulator.demo.org_id
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        header = app.screen.query_one(StatusHeader)
+        fault = {"path": f"/v1/orgs/{org}/sources", "method": "GET", "status": 503, "count": 100_000}
+        httpx.post(f"{root}/_emulator/faults", json=fault).raise_for_status()
+        try:
+            await pilot.press("r")
+            await wait_for(pilot, lambda: header.connection == "failing: HTTP 503", timeout=20)
+            await wait_for(pilot, lambda: any(n.title == "The service said" for n in app._notifications), timeout=5)
+        finally:
+            httpx.delete(f"{root}/_emulator/faults").raise_for_status()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: header.connection == "ok", timeout=20)

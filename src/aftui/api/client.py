@@ -259,6 +259,11 @@ class Client:
         except AuthError:
             self._report("auth")
             raise
+        except ServerError as error:
+            # The service answered with a failure of its own (after the retries): every request failing with
+            # a 503 read "● ok". A 200 whose body was not what was promised has no 5xx: the request failed.
+            self._report(f"failing {error.status}" if error.status >= 500 else "ok")
+            raise
         except ApiError:
             self._report("ok")  # the service answered; the request was what failed
             raise
@@ -275,7 +280,8 @@ class Client:
         return self.in_flight.oldest()
 
     def add_status_listener(self, listener: Callable[[str], None]) -> None:
-        """`listener(state)` on each change: "ok", "retrying", "offline" or "auth"."""
+        """`listener(state)` on each change: "ok", "retrying", "offline", "auth", or "failing 503" (the service
+        answered every attempt of a request with that 5xx)."""
         self._status_listeners.append(listener)
 
     def _report(self, state: str) -> None:

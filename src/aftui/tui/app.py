@@ -596,6 +596,8 @@ class AftuiApp(App[None]):
             return f"waiting {self._slow} s for an answer"
         if self._connection == "offline" and self._down_since is not None:
             return f"unreachable since {self._down_since:%H:%M} UTC"
+        if self._connection.startswith("failing "):
+            return f"failing: HTTP {self._connection.split(' ', 1)[1]}"
         return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
 
     @property
@@ -713,9 +715,9 @@ class AftuiApp(App[None]):
             )
 
     def refresh_health(self) -> None:
-        """List the sources and workflows again: new ones join the board."""
+        """List the sources and workflows again, as the user asked (r): new ones join the board; a failure is said."""
         if self.health is not None:
-            self._health_subjects()
+            self._health_subjects(asked=True)
 
     def _stop_health(self) -> None:
         health, self.health = self.health, None
@@ -756,8 +758,11 @@ class AftuiApp(App[None]):
             self._show_health()
 
     @work(group="health", exclusive=True, exit_on_error=False)
-    async def _health_subjects(self) -> None:
-        """What the board reports on: the workspace's sources and the workflows aftui knows, filled from the journal."""
+    async def _health_subjects(self, *, asked: bool = False) -> None:
+        """What the board reports on: the workspace's sources and the workflows aftui knows, filled from the journal.
+
+        A failure is said at the first listing and when the user asked (`asked`: r said "Listing … again" and
+        then nothing); the minutely listing's stays quiet: the feeds and the header say the rest."""
         health, session = self.health, self.session
         if health is None or session is None:
             return
@@ -768,7 +773,7 @@ class AftuiApp(App[None]):
         except ApiError as error:
             log.info("health: the workspace's sources could not be listed: %s", error.message)
             self._health_painted.set()
-            if not health.started:  # said once; the minutely listing again stays quiet, its feeds say the rest
+            if not health.started or asked:
                 self.report(error)
             return
         if not health.started:

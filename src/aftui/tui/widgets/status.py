@@ -81,4 +81,5 @@ _CONNECTION = {
     "offline": ("●", "red"),
     "unreachable": ("●", "red"),
     "auth": ("●", "red"),
+    "failing:": ("●", "red"),  # "failing: HTTP 503": the service answers, with failures of its own
 }
