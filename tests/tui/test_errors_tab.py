@@ -525,3 +525,23 @@ async def test_errors_scrolled_out_of_sight_at_the_top_are_said_to_be_there(make
         await pilot.press("s", "s")  # unsorted again
         await pilot.press("home")
         await wait_for(pilot, lambda: table.table.scroll_y == 0 and "newer above" not in status())
+
+
+def test_an_errors_detail_leaves_out_what_the_service_did_not_send_rather_than_saying_none() -> None:
+    from types import SimpleNamespace
+
+    from aftui.api.models import EventSummary
+    from aftui.tui.screens.events import EventScreen
+
+    error = EventSummary.model_validate(
+        {
+            "id": "1-0",
+            "event": {
+                "error": {"msg": "boom"},
+                "original_context": {"workflow_id": "p_x"},
+                "original_event": {},
+            },
+        }
+    )
+    rows = dict(EventScreen.overview_rows(SimpleNamespace(record=error)))  # type: ignore[arg-type]
+    assert rows["Trigger"] is None and rows["Workflow"] == "(p_x)" and rows["Error"] == "Error: boom"

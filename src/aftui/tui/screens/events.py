@@ -113,10 +113,11 @@ class EventScreen(DetailScreen):
         error = event.error()
         if error is not None:
             ctx = error.original_context
+            # A part the service left out is left out (the replay screen's "Started by —"), never "None".
             rows += [
-                ("Error", f"{error.error.code}: {error.error.msg}"),
-                ("Workflow", f"{ctx.workflow_name or ''} ({ctx.workflow_id})"),
-                ("Trigger", f"{ctx.source_type} {ctx.emitter_id or ''}"),
+                ("Error", f"{error.error.code or 'Error'}: {error.error.msg or ''}"),
+                ("Workflow", _joined(ctx.workflow_name, f"({ctx.workflow_id})" if ctx.workflow_id else None)),
+                ("Trigger", _joined(ctx.source_type, ctx.emitter_id)),
                 ("Step", error.error.cellId),
             ]
             if error.error.stack:
@@ -135,3 +136,8 @@ class EventScreen(DetailScreen):
             self.app.push_screen(ValueScreen(title, error.error.stack))
             return
         self.app.push_screen(ValueScreen(self.crumbs[-1] if self.crumbs else "event", event.event))
+
+
+def _joined(*parts: str | None) -> str | None:
+    """The parts the service sent, spaced; None (shown "—") when it sent none."""
+    return " ".join(part for part in parts if part) or None
