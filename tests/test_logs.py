@@ -256,7 +256,7 @@ def test_a_headless_command_warns_on_stderr_too(
 ) -> None:
     monkeypatch.setattr(cli, "_run_headless", probe("headless"))
     assert cli.main(["whoami"]) == 0
-    assert capsys.readouterr().err == "headless warns\n"  # as Python's last-resort handler printed it
+    assert capsys.readouterr().err == "aftui: headless warns\n"  # as every message of a command on stderr reads
     assert "WARNING aftui.headless: headless warns" in (data / "aftui.log").read_text()
 
 

@@ -124,9 +124,10 @@ def _handlers(demo: bool, stderr: bool) -> tuple[Path | None, list[logging.Handl
     handlers: list[logging.Handler] = []
     path = _open_file(demo, handlers)
     if stderr:
-        # As Python's last-resort handler printed them before: the message alone, warnings and worse.
+        # Warnings and worse, as every message of a command on stderr reads: `aftui: …`.
         console = logging.StreamHandler(sys.stderr)
         console.setLevel(logging.WARNING)
+        console.setFormatter(logging.Formatter("aftui: %(message)s"))
         handlers.append(console)
     if not handlers:
         # Without any handler on the tree, Python would print warnings on stderr over the TUI.

@@ -217,6 +217,18 @@ def test_every_list_for_people_is_the_json_as_a_table(aftui: Aftui, args: tuple[
     assert lines[1].startswith(str(first[COLUMNS[kind][0]]))
 
 
+def test_a_team_journal_that_does_not_answer_is_the_networks_exit_code(
+    aftui: Aftui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It exited 2, "usage error", which a script does not retry."""
+    monkeypatch.setenv("AFTUI_JOURNAL_URL", "postgresql://team:s3cret@127.0.0.1:1/aftui?connect_timeout=1")
+    for command in (["journal", "stats", "--offline"], ["journal", "search", "order"]):
+        done = aftui(*command)
+        assert done.code == 5 and done.err.startswith("aftui: journal: ") and "s3cret" not in done.err, done
+    health = aftui("health")  # goes on without the journal, and says so as every message of a command reads
+    assert "aftui: not journaling: the journal at postgresql://team:****@127.0.0.1:1/" in health.err, health
+
+
 def test_journal_stats_names_the_emitters(aftui: Aftui, emulator: ServerHandle, info: dict, root: httpx.Client) -> None:
     order = source_named(emulator, "Order webhooks")
     workflow = emulator.emulator.demo.order_workflow_id

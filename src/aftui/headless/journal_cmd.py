@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..exitcodes import OK, USAGE
+from ..exitcodes import NETWORK, OK, USAGE
 from ..text import visible
 
 if TYPE_CHECKING:
@@ -43,11 +43,12 @@ def run(args: argparse.Namespace) -> int:
 
     url = _team_journal(args)
     errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
+    unreachable: tuple[type[BaseException], ...] = ()
     try:
         if url is not None:
             from ..journal.pgstore import PgJournal
 
-            errors = (*errors, *PgJournal.errors)
+            errors, unreachable = (*errors, *PgJournal.errors), PgJournal.unreachable
             journal: EventJournal = PgJournal(url)
         else:
             journal = Journal()
@@ -56,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
             return handler(journal, args)
     except errors as error:
         print(f"aftui: journal: {error}", file=sys.stderr)
-        return USAGE
+        # A team's server that does not answer is the network's code, as a service that does not (a script
+        # retries a 5, not a 2); the user's own file that cannot be read is the setup's.
+        return NETWORK if isinstance(error, unreachable) else USAGE
 
 
 def _team_journal(args: argparse.Namespace) -> str | None:

@@ -67,6 +67,7 @@ class PgJournal:
     """A journal of events on PostgreSQL. Thread-safe (a pool); use as a context manager or call `close()`."""
 
     errors: tuple[type[BaseException], ...] = (psycopg.Error, OSError)
+    unreachable: tuple[type[BaseException], ...] = (psycopg.OperationalError, OSError)  # of those: no server answered
     fts = True
     unindexed = False  # PostgreSQL indexes a row as it is stored
     recovered = None  # a server's database is never moved aside by a client
