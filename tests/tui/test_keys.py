@@ -222,6 +222,23 @@ def terminal_types(app, text: str) -> None:
         app._driver.send_message(event)
 
 
+async def test_backspaces_typed_ahead_into_a_filter_are_applied_in_their_place(make_app) -> None:
+    """`/zzz`, three backspaces and `inject`, read at once, left "zzzinj" in the monitor's filter: the letters
+    went on to the field as keys, the backspaces came back for the App's bindings, after the letters."""
+    from aftui.tui.screens.monitor import MonitorScreen
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources")) and app.focused in app.query("#sources *"))
+        terminal_types(app, "/zzz\x7f\x7f\x7fsource\x1b[D\x1b[Dx")  # the arrows too: "sourxce"
+        await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.focused.value == "sourxce")
+        await pilot.press("escape", "escape")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        terminal_types(app, "/zzz\x7f\x7f\x7finject")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.focused.value == "inject")
+
+
 def keys_read(text: str) -> list[str]:
     """The keys Textual's own parser reads from `text`, what a terminal sent (the escape delay run out at its end)."""
     from textual._xterm_parser import XTermParser
