@@ -352,3 +352,23 @@ def test_an_error_the_service_no_longer_keeps_is_replayed_from_the_journal(
     assert done.records()[0]["outcome"] == "succeeded"
     assert any(e["event"].get("order_id") == "ord_old" for e in emitted_by(api, order_workflow))
     assert [(r.event_id, r.outcome) for r in replays(data_dir)] == [(old, "succeeded")]
+
+
+def test_a_selection_since_a_time_takes_the_errors_the_journal_kept_beyond_the_services_hundred(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    """An hour of more than 100 errors: `--since 1h` took only the service's last 100, and Health, which counts
+    the journal's, could never say the workflow was fixed."""
+    root.post("/_emulator/clock", json={"advance": 7200}).raise_for_status()  # the demo's errors are old
+    now_ms = root.get("/_emulator/clock").json()["now_ms"]
+    moment = datetime.fromtimestamp((now_ms - 3600_000) / 1000, tz=UTC).isoformat()
+    old = [fail_order(emulator, root, api, f"ord_early{n}") for n in range(3)]
+    assert aftui("errors", WORKFLOW).code == 0  # journaled while the service still had them
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    for n in range(100):  # a hundred newer failures push them out of what the service keeps
+        root.post(f"/e/{endpoint}", json={"order_id": f"ord_flood{n}"}).raise_for_status()
+    assert not set(old) & {e["id"] for e in errors_of(api, order_workflow)}
+    done = aftui("replay", "--workflow", WORKFLOW, "--since", moment, "--dry-run", "--json")
+    assert done.code == 0, done.err
+    sent = [r["error_id"] for r in done.records()]
+    assert len(sent) == 103 and sent[:3] == old, "the journal's, oldest first, then the service's hundred"

@@ -158,11 +158,35 @@ async def _errors(
             chosen = _by_id(events, args.error_ids, f"among the last {MAX_ERRORS} errors of {workflow_id}")
         else:
             chosen = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
+            if since is not None:
+                chosen = _older_from_journal(keeper, workflow_id, since, events) + chosen
             if args.fingerprint:
                 steps = steps_of(workflow)
                 chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
         return {workflow_id: chosen} if chosen else {}
     return await _errors_by_id(client, list(dict.fromkeys(args.error_ids)), keeper)
+
+
+def _older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: list[EventSummary]) -> list[EventSummary]:
+    """The workflow's errors since `since` that the journal has and the service no longer keeps (it keeps the
+    last MAX_ERRORS), oldest first: an hour of more than 100 errors could not be replayed whole, and Health
+    counted the rest as never replayed. Only when the service's oldest kept error is itself in the window."""
+    journal = keeper.journal
+    if journal is None or len(kept) < MAX_ERRORS:
+        return []  # the service keeps every error it still has: none is only in the journal
+    oldest = min((event_ms(e) or 0 for e in kept), default=0)
+    known = {e.id for e in kept}
+    try:
+        rows = journal.search("", emitter_id=workflow_id, channel="$errors", limit=JOURNAL_SCAN)
+    except journal.errors as error:
+        output.say(f"the journal could not be read for older errors ({error}): only the service's {MAX_ERRORS}")
+        return []
+    older = [
+        e
+        for e in rows
+        if e.id not in known and e.error() is not None and since.keeps(event_ms(e)) and (event_ms(e) or 0) <= oldest
+    ]
+    return sorted(older, key=lambda e: e.key or (event_ms(e) or 0, 0))
 
 
 def _needing_replay(
