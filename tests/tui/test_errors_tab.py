@@ -27,7 +27,7 @@ from aftui.journal.store import Journal
 from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
-from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+from aftui.tui.screens.replay_errors import LIVE_S, ErrorEventScreen, ErrorsTable
 from aftui.tui.widgets.phrases import Phrases
 
 
@@ -545,3 +545,35 @@ def test_an_errors_detail_leaves_out_what_the_service_did_not_send_rather_than_s
     )
     rows = dict(EventScreen.overview_rows(SimpleNamespace(record=error)))  # type: ignore[arg-type]
     assert rows["Trigger"] is None and rows["Workflow"] == "(p_x)" and rows["Error"] == "Error: boom"
+
+
+async def test_the_errors_the_service_no_longer_keeps_are_listed_from_the_journal_and_grouped(
+    make_app, emulator
+) -> None:
+    """In a flood, the service keeps a workflow's last 100 errors; Health counts the hour's from the journal,
+    and those past the hundred could be neither seen nor replayed here: the workflow stayed failing."""
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, *(f"ord_early{n}" for n in range(3)))
+    early = {
+        e["id"]
+        for e in listed(emulator, workflow)
+        if e["event"]["original_event"]["body"]["order_id"].startswith("ord_early")
+    }
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, workflow)  # listed: journaled
+        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
+        await wait_for(pilot, lambda: early <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
+        post_orders(emulator, *(f"ord_flood{n}" for n in range(100)))
+        assert not early & {e["id"] for e in listed(emulator, workflow)}
+        await pilot.press("r")  # while the live look finds the hundred new ones: they were listed twice
+        await wait_for(pilot, lambda: early <= {e.id for e in table.rows}, timeout=15)
+        await pilot.pause(2 * LIVE_S)
+        ids = [e.id for e in table.rows]
+        assert len(ids) == len(set(ids))
+        keys = [e.key for e in table.rows]
+        assert len(keys) > 100 and keys == sorted(keys, reverse=True)  # the journal's after the service's, newest first
+        await pilot.press("g")
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: bool(view.groups), timeout=10)
+        assert sum(g.count for g in view.groups) == len(table.rows)  # the group replay takes them too

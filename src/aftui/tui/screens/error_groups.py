@@ -34,7 +34,7 @@ from ..widgets.phrases import Phrases
 from .replay_errors import ErrorsTable, shown
 
 ERRORS_HINT = (
-    "$errors, newest first (the last 100), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
+    "$errors, newest first (the service's last 100, then the journal's), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
     "space marks, R replays in bulk · g groups · l replay link"
 )
 GROUPS_HINT = (

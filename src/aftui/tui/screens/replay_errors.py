@@ -211,7 +211,8 @@ class ErrorsTable(PagedTable[EventSummary]):
     @work(group="errors-live", exclusive=True, exit_on_error=False)
     async def _poll(self) -> None:
         """New errors on top (by event id, as EventPoller keeps its place); the states read again."""
-        known = {e.id for e in self.pager.items}
+        listed = self.pager.items  # a reload puts a new list in its place
+        known = {e.id for e in listed}
         newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
 
         def new(page: Page[EventSummary]) -> list[EventSummary]:
@@ -232,6 +233,10 @@ class ErrorsTable(PagedTable[EventSummary]):
             self.post_message(self.Updated())
             return
         self.live_problem = None
+        if self.pager.items is not listed or self._loading:
+            # r while this look waited for its answer: the list loaded again has them, and added on top they
+            # were listed twice (a flood's hundred new errors, two hundred rows).
+            return
         if fresh:
             fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
             self.pager.items[:0] = fresh

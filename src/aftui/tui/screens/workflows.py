@@ -37,7 +37,7 @@ from ...text import visible
 from ..change import Guarded, describe_error, said_by
 from ..health_cells import health_columns
 from ..host import session_of
-from ..journaling import journaled
+from ..journaling import journaled, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
@@ -489,7 +489,11 @@ class WorkflowScreen(Guarded, DetailScreen):
                 id="events",
             )
             errors = ErrorsTable(
-                journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident),
+                with_older_errors(
+                    self.session,
+                    journaled(self.session, partial(client.list_workflow_errors, self.ident, expand=True), self.ident),
+                    self.ident,
+                ),
                 error_columns(steps),
                 workflow_id=self.ident,
                 steps=steps,
