@@ -229,6 +229,19 @@ def test_a_team_journal_that_does_not_answer_is_the_networks_exit_code(
     assert "aftui: not journaling: the journal at postgresql://team:****@127.0.0.1:1/" in health.err, health
 
 
+def test_journal_search_takes_an_emitters_name_and_says_when_it_knows_none(
+    aftui: Aftui, emulator: ServerHandle
+) -> None:
+    """A name in --emitter filtered by itself and found nothing: "no events match", exit 0."""
+    workflow = emulator.emulator.demo.order_workflow_id
+    assert aftui("errors", workflow, "-n", "2").code == 0  # journaled, and the workflow named
+    by_name = aftui("journal", "search", "customer_email", "--emitter", "Validate and forward orders", "--json")
+    assert by_name.code == 0 and by_name.records(), by_name.err
+    assert {r["metadata"]["emitter_id"] for r in by_name.records()} == {workflow}
+    unknown = aftui("journal", "search", "customer_email", "--emitter", "Validate orders")
+    assert unknown.code == 4 and "did you mean: 'Validate and forward orders'" in unknown.err, unknown
+
+
 def test_journal_stats_names_the_emitters(aftui: Aftui, emulator: ServerHandle, info: dict, root: httpx.Client) -> None:
     order = source_named(emulator, "Order webhooks")
     workflow = emulator.emulator.demo.order_workflow_id

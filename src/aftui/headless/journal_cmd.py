@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*; anything else is searched as a phrase'
     )
     p_search.add_argument("-n", type=int, default=20, help="how many, newest first (default: 20)")
-    p_search.add_argument("--emitter", help="only events of this emitter (source or workflow id)")
+    p_search.add_argument("--emitter", help="only events of this emitter: a source or workflow, by id or name")
     p_search.add_argument("--channel", help="only events of this channel")
     p_search.add_argument("--json", action="store_true", help="NDJSON, one event per line")
     p_search.set_defaults(journal_handler=search)
@@ -40,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # Imported here, not above: `aftui --help` builds this parser and should not pay for pydantic and sqlite.
     from ..journal.store import Journal
+    from .common import describe, exit_code
+    from .names import Ambiguous, NoSuchName
 
     url = _team_journal(args)
     errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
@@ -55,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
         with journal:
             handler: Callable[[EventJournal, argparse.Namespace], int] = args.journal_handler
             return handler(journal, args)
+    except (NoSuchName, Ambiguous) as error:  # --emitter's name
+        print(f"aftui: {describe(error)}", file=sys.stderr)
+        return exit_code(error)
     except errors as error:
         print(f"aftui: journal: {error}", file=sys.stderr)
         # A team's server that does not answer is the network's code, as a service that does not (a script
@@ -80,7 +85,8 @@ def search(journal: EventJournal, args: argparse.Namespace) -> int:
 
     if args.n < 1:
         raise ValueError("-n must be at least 1")
-    found = journal.search(args.query, emitter_id=args.emitter, channel=args.channel, limit=args.n)
+    emitter = _emitter_id(journal, args.emitter) if args.emitter else None
+    found = journal.search(args.query, emitter_id=emitter, channel=args.channel, limit=args.n)
     width = terminal_width()
     for event in reversed(found):  # oldest first, as a log reads
         print(ndjson(event_record(event)) if args.json else event_line(event, width=width))
@@ -112,6 +118,31 @@ def stats(journal: EventJournal, args: argparse.Namespace) -> int:
 
 
 NAMED_FROM_JOURNAL = 2000  # newest `$errors` rows read for the names of the workflows they are about
+
+
+def _emitter_id(journal: EventJournal, text: str) -> str:
+    """`--emitter` as given when it is an id; a name is looked up among what aftui keeps locally (the last
+    lists, the known workflows, the journal's errors), never asking the service: a name it did not know
+    filtered by itself and found nothing, which read as nothing having happened."""
+    from .names import Ambiguous, Candidate, NoSuchName, kind_of, match, near
+    from .seen import every_name
+
+    if kind_of(text) is not None:
+        return text
+    local = every_name()
+    for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
+        error = event.error()
+        context = error.original_context if error else None
+        if context and context.workflow_id and context.workflow_name:
+            local.setdefault(context.workflow_id, context.workflow_name)
+    pool = [Candidate("source" if i.startswith("dc_") else "workflow", i, n) for i, n in local.items()]
+    found = match(text, pool)
+    if len(found) > 1:
+        raise Ambiguous(text, found)
+    if not found:
+        where = " among the names aftui keeps (a list or `aftui health` run once names them)"
+        raise NoSuchName(text, ["source", "workflow"], near(text, pool), where)
+    return found[0].id
 
 
 def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Namespace) -> dict[str, str]:

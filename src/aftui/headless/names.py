@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from ..api import ApiError, Client, iterate
@@ -37,6 +38,7 @@ ID = re.compile(r"^(dc|p|wh|sub|apn|app|oa|sc|tch|o|u|proj|hi|ti|ei)_[A-Za-z0-9]
 GLOBS = ("p_*", "dc_*")
 WORDS = {"source": "sources", "workflow": "workflows", "webhook": "webhooks", "account": "accounts"}
 MAX_SUGGESTIONS = 5
+SPELLED_ALIKE = 0.75  # difflib's ratio from which a name is offered ("Validate ordres")
 JOURNAL_ERRORS = 500  # `$errors` events of the journal read for a workflow's name
 
 
@@ -118,9 +120,21 @@ def _merge(found: list[Candidate]) -> list[Candidate]:
 
 
 def near(text: str, candidates: Iterable[Candidate]) -> list[Candidate]:
-    """Names that hold the text (or that the text holds), for a "did you mean"."""
+    """Names for a "did you mean", nearest first: those that hold the text (or that it holds), those that have
+    each of its words ("Validate orders": "Validate and forward orders"), then those spelled alike."""
     folded = text.casefold()
-    pool = _merge([c for c in candidates if c.name and (folded in c.name.casefold() or c.name.casefold() in folded)])
+    words = folded.split()
+
+    def closeness(candidate: Candidate) -> float:
+        name = candidate.name.casefold()
+        if folded in name or name in folded:
+            return 3.0
+        if words and all(word in name.split() for word in words):
+            return 2.0
+        return SequenceMatcher(None, folded, name).ratio()
+
+    scored = [(closeness(c), c) for c in candidates if c.name]
+    pool = _merge([c for score, c in sorted(scored, key=lambda pair: -pair[0]) if score >= SPELLED_ALIKE])
     return pool[:MAX_SUGGESTIONS]
 
 
