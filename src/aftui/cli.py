@@ -184,8 +184,9 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "Send the requests that started failed runs again, one at a time, oldest first, and wait for each\n"
         "outcome (the workflow ran it through, or failed again). Name errors by id, or a workflow's errors\n"
         "since a time. Asks first on a terminal; --yes for scripts. Every replay is recorded in the journal.",
-        epilog="exit codes:\n  0  every replay succeeded\n  1  a replay failed again, was refused, was not sent,\n"
-        "     could not be replayed, or its outcome is unknown\n" + SHARED_EXIT_CODES,
+        epilog="exit codes:\n  0  every replay succeeded (--dry-run: every error would be sent)\n"
+        "  1  a replay failed again, was refused, was not sent, could not be replayed, or its outcome\n"
+        "     is unknown (--dry-run: an error could not be replayed)\n" + SHARED_EXIT_CODES,
     )
     replay.add_argument(
         "error_ids", nargs="*", metavar="ERROR_ID", help="$errors event ids (aftui errors WORKFLOW shows them)"

@@ -372,3 +372,21 @@ def test_a_selection_since_a_time_takes_the_errors_the_journal_kept_beyond_the_s
     assert done.code == 0, done.err
     sent = [r["error_id"] for r in done.records()]
     assert len(sent) == 103 and sent[:3] == old, "the journal's, oldest first, then the service's hundred"
+
+
+def test_a_dry_run_ends_as_the_replay_would_when_an_error_cannot_be_replayed(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
+) -> None:
+    """A timer's run cannot be sent again: the dry run said "0 of 1 would be sent" and exited 0, the replay 1."""
+    flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    root.post("/_emulator/clock", json={"advance": 7200}).raise_for_status()  # the demo's errors are old
+    now_ms = root.get("/_emulator/clock").json()["now_ms"]
+    moment = datetime.fromtimestamp((now_ms - 3600_000) / 1000, tz=UTC).isoformat()
+    for _ in range(40):  # one run in five fails; the seed fixes which
+        root.post(f"/_emulator/timers/{flaky.id}/run").raise_for_status()
+        if [e for e in errors_of(api, flaky.id) if e["id"] > str(now_ms - 3600_000)]:
+            break
+    selection = ("replay", "--workflow", "Flaky partner sync", "--since", moment)
+    dry = aftui(*selection, "--dry-run")
+    assert dry.code == 1 and "cannot be replayed" in dry.out, dry
+    assert aftui(*selection, "--yes").code == 1

@@ -129,7 +129,8 @@ async def replay(args: argparse.Namespace) -> int:
                 return OK
             if args.dry_run:
                 _show_plans(plans, bodies, edits, args, fields)
-                return OK
+                # As the same command without --dry-run would end: an error that cannot be replayed is a 1.
+                return OK if all(p.replayable for p in plans) else FAILED
             replayable = sum(1 for p in plans if p.replayable)
             targets = ", ".join(sorted({p.workflow_name or p.workflow_id for p in plans}))
             confirm(
