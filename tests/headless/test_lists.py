@@ -255,3 +255,19 @@ def test_journal_stats_names_the_emitters(aftui: Aftui, emulator: ServerHandle, 
     assert asked["emitter_names"] == {order.id: "Order webhooks", workflow: "Validate and forward orders"}
     assert aftui("sources").code == 0  # a list names it locally from now on
     assert re.search(rf"{order.id} +3  Order webhooks", aftui("journal", "stats", "--offline").out)
+
+
+def test_a_request_left_unanswered_is_said_on_a_terminal(
+    aftui: Aftui, root: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against a service that hung, `aftui whoami` was silent for two minutes before "timed out"."""
+    from aftui.headless import common
+
+    monkeypatch.setattr(common, "SILENT_S", 0.5)
+    monkeypatch.setattr(common, "_is_terminal", lambda stream: True)
+    root.post("/_emulator/faults", json={"path": "/v1/users/me", "delay": 2.5, "count": 1}).raise_for_status()
+    done = aftui("whoami")
+    assert done.code == 0, done.err
+    assert "aftui: no answer from 127.0.0.1:" in done.err and "; still waiting (ctrl+c stops)" in done.err
+    quick = aftui("whoami")
+    assert quick.code == 0 and "no answer" not in quick.err

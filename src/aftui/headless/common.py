@@ -21,6 +21,7 @@ from ..api import (
 )
 from ..config import ConfigError, effective_profile, load_config
 from ..exitcodes import AUTH, NETWORK, NOT_FOUND, OK, USAGE
+from ..text import visible
 from .names import NoSuchName
 
 __all__ = [
@@ -79,7 +80,45 @@ def make_client(args: argparse.Namespace) -> Client:
     from .journaling import use_profile
 
     use_profile(profile)  # the journal this command keeps: the profile's team journal, if it names one
-    return Client.from_profile(profile)
+    client = Client.from_profile(profile)
+    _made.append(client)
+    return client
+
+
+SILENT_S = 5.0  # a request unanswered this long is said on a terminal's stderr
+_made: list[Client] = []  # the clients of the command running (`make_client`): their requests are watched
+
+
+async def _watched(command: Coroutine[Any, Any, int], err: TextIO) -> int:
+    """`command`, saying on a terminal when its requests go unanswered: against a service that hung,
+    `aftui whoami` was silent for two minutes (four attempts of 30 s) before "timed out"."""
+    watcher = asyncio.create_task(_say_when_silent(err)) if _is_terminal(err) else None
+    try:
+        return await command
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+async def _say_when_silent(err: TextIO) -> None:
+    said = False
+    while True:
+        await asyncio.sleep(1.0)
+        waiting = [(client.waiting_for(), client) for client in _made]
+        waited, client = max(waiting, key=lambda pair: pair[0], default=(0.0, None))
+        if client is not None and waited >= SILENT_S and not said:
+            where = visible(client.base_url.split("://", 1)[-1], 80)
+            print(f"aftui: no answer from {where} for {waited:.0f} s; still waiting (ctrl+c stops)", file=err)
+            said = True
+        elif waited < SILENT_S:
+            said = False  # answered: a later wait is said again
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def refuse_read_only(client: Client, action: str) -> None:
@@ -124,8 +163,9 @@ def run(
     err: TextIO | None = None,
 ) -> int:
     """Run an async command, turning every expected failure into a message and an exit code."""
+    _made.clear()
     try:
-        return asyncio.run(command(args))
+        return asyncio.run(_watched(command(args), err or sys.stderr))
     except KeyboardInterrupt:
         return OK
     except BrokenPipeError:
