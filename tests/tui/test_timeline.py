@@ -47,3 +47,20 @@ async def test_rows_of_another_day_give_their_day_and_so_do_the_rest() -> None:
         timeline.replace([record(2, datetime(2026, 11, 1, 23, 59, tzinfo=UTC))])
         await pilot.pause()
         assert lines(timeline)[0].startswith("11-01 23:59:00"), "yesterday alone is not today either"
+
+
+async def test_the_selected_row_stays_in_view_when_a_filter_is_cleared() -> None:
+    """Chosen among a filter's few rows, then the filter cleared: the view kept its offset, the row off screen."""
+    app = TimelineApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        timeline = app.query_one(Timeline)
+        every = [record(n, datetime(2026, 11, 2, 8, n % 60, tzinfo=UTC)) for n in range(200)]
+        timeline.replace(every[::20])  # a filter's ten rows
+        timeline.move_to(len(timeline.rows) - 3)  # up two: following stops
+        chosen = timeline.current
+        await pilot.pause()
+        timeline.replace(every)  # the filter cleared
+        await pilot.pause()
+        assert timeline.current is chosen
+        top = int(timeline.scroll_offset.y)
+        assert top <= timeline.cursor < top + timeline.scrollable_content_region.height

@@ -111,6 +111,10 @@ class Timeline(ScrollView, can_focus=True):
         index = next((i for i, r in enumerate(self.rows) if r is current), -1) if current is not None else -1
         self.cursor = len(self.rows) - 1 if self.following or index < 0 else index
         self._changed()
+        if not self.following and self.rows:
+            # The rows above it came or went (a filter cleared): the view kept its old offset, and the record
+            # the detail showed was off screen, nothing highlighted where the user looked.
+            self.scroll_to_region(self._row_region(self.cursor), animate=False, immediate=True)
 
     def extend(self, records: list[Record]) -> None:
         """Add records at the bottom, dropping the oldest beyond the cap."""
