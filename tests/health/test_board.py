@@ -335,3 +335,23 @@ def test_errors_after_the_newest_replayed_ok_say_the_cause_is_still_there() -> N
     board.note_replays("p_orders", {ids[4]: "succeeded"})  # the newest replayed ok: nothing is said to follow it
     row = board.row("p_orders", NOW)
     assert row is not None and row.after_replayed_ok == 0
+
+
+def test_the_runs_a_timer_started_are_counted_as_runs_no_replay_can_send() -> None:
+    """Health said "none of the hour's errors replayed ok yet" of a timer's runs, as if nobody had tried."""
+    from aftui.tui.screens.health import _replayed
+
+    board = board_of(SYNC)
+    timed = error(NOW - 5 * MINUTE_MS, workflow="p_sync")
+    assert timed.event is not None
+    timed.event["original_context"] |= {"emitter_id": "ti_sync", "source_type": "TIMER"}
+    board.add_error("p_sync", timed)
+    board.add_error("p_sync", error(NOW - 4 * MINUTE_MS, workflow="p_sync"))  # an HTTP request's, say
+    row = board.row("p_sync", NOW)
+    assert row is not None and (row.unsendable_1h, row.unsendable_by) == (1, "a timer")
+    assert "(1 cannot be replayed: a timer started them)" in _replayed(row).plain
+    only_timed = board_of(SYNC)
+    only_timed.add_error("p_sync", timed)
+    row = only_timed.row("p_sync", NOW)
+    assert row is not None and row.state == "failing"
+    assert _replayed(row).plain.startswith(" · a timer started these runs: no replay can send them again")

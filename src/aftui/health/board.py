@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..fingerprint import name_and_message
+from ..starts import unsendable_start
 from ..text import visible
 
 if TYPE_CHECKING:
@@ -71,6 +72,9 @@ class HealthRow:
     first_error_ms: int | None = None  # the oldest error of the last 24 hours: "since when"
     # The hour's errors, not replayed ok, newer than the newest one that was: what fails still, once a fix went in.
     after_replayed_ok: int = 0
+    # Of the hour's originals, those whose run aftui cannot send again, and what started them ("a timer").
+    unsendable_1h: int = 0
+    unsendable_by: str = ""
 
     @property
     def state(self) -> str:
@@ -115,6 +119,7 @@ class _State:
     minutes: dict[int, int] = field(default_factory=dict)  # minute number -> events in it
     hour_errors: dict[str, EventSummary] = field(default_factory=dict)  # the last hour's, to read their replays
     replays: dict[str, str] = field(default_factory=dict)  # error id -> its replay state's kind, or REPLAY
+    unsendable: dict[str, str] = field(default_factory=dict)  # error id -> what started it, that cannot be sent again
     # The ids counted lately, in two generations: when the newer holds EVENT_IDS it becomes the older and
     # the older is dropped. Two set lookups an event, where an ordered dict's bookkeeping cost three times that.
     event_ids: set[str] = field(default_factory=set)
@@ -154,6 +159,12 @@ class HealthBoard:
             return False
         state.errors[ident] = ms
         state.hour_errors[ident] = event
+        error = event.error()
+        started = (
+            unsendable_start(error.original_context.emitter_id, error.original_context.source_type) if error else None
+        )
+        if started is not None:
+            state.unsendable[ident] = started
         if len(state.hour_errors) > HOUR_ERRORS_KEPT:  # the oldest goes, whatever order they came in
             del state.hour_errors[min(state.hour_errors, key=lambda i: state.errors.get(i, 0))]
         if not state.subject.name:  # a workflow known by id only: its errors name it
@@ -216,6 +227,7 @@ class HealthBoard:
             for ident in [i for i, e in state.hour_errors.items() if state.errors.get(i, 0) <= hour_ago]:
                 del state.hour_errors[ident]
                 state.replays.pop(ident, None)
+                state.unsendable.pop(ident, None)
             for minute in [m for m in state.minutes if m < first_minute]:
                 del state.minutes[minute]
 
@@ -247,6 +259,7 @@ def _row(state: _State, now_ms: int) -> HealthRow:
     hour = [(ms, state.replays.get(i, "never")) for i, ms in state.errors.items() if ms > hour_ago]
     kinds = [kind for _, kind in hour]
     originals = [kind for kind in kinds if kind != REPLAY]
+    unsendable = [state.unsendable[i] for i, ms in state.errors.items() if ms > hour_ago and i in state.unsendable]
     newest_ok = max((ms for ms, kind in hour if kind == "succeeded"), default=None)
     after_ok = (
         0 if newest_ok is None else sum(1 for ms, kind in hour if ms > newest_ok and kind not in ("succeeded", REPLAY))
@@ -263,6 +276,8 @@ def _row(state: _State, now_ms: int) -> HealthRow:
         replayed_ok_1h=originals.count("succeeded"),
         first_error_ms=min((ms for ms in times if ms > day_ago), default=None),
         after_replayed_ok=after_ok,
+        unsendable_1h=len(unsendable),
+        unsendable_by=max(set(unsendable), key=unsendable.count, default=""),
     )
 
 

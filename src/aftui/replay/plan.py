@@ -27,6 +27,7 @@ from ..api.models import (
     Workflow,
     WorkflowError,
 )
+from ..starts import unsendable_start
 from .request import ReplayRequest, is_http_event, payload_of, request_for
 
 GUESSED = "the error does not say how the run started: it is sent to the workflow's only HTTP way in"
@@ -129,16 +130,17 @@ class Planner:
             return plan(
                 f"HTTP trigger {trigger.id}", request_for(error.original_event, trigger.endpoint_url), warning=inactive
             )
-        if emitter.startswith("ti_") or source_type == "TIMER":
+        started = unsendable_start(emitter, source_type)  # as Health tells these runs apart
+        if started == "a timer":
             return plan(
                 "timer trigger",
                 reason="a timer started this run: the API has no way to run a workflow's timer on demand",
             )
-        if emitter.startswith("ei_") or source_type == "EMAIL":
+        if started == "an e-mail":
             return plan(
                 "e-mail trigger", reason="an e-mail started this run: aftui cannot send the workflow that e-mail again"
             )
-        if emitter.startswith("p_"):
+        if started is not None:
             return plan(
                 f"events of workflow {emitter}",
                 reason="another workflow's event started this run: only that workflow can emit it again",

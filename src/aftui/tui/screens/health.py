@@ -85,6 +85,14 @@ def _replayed(row: HealthRow) -> Text:
     also = f" ({own} more {'was' if own == 1 else 'were'} a failed replay's own)" if own > 0 else ""
     if row.fixed:
         return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok{also}", style="bold green")
+    if row.unsendable_1h >= row.originals_1h:
+        # "none replayed ok yet" read as nobody having tried, of runs no replay can send again.
+        return Text(
+            f" · {row.unsendable_by} started these runs: no replay can send them again; the next runs say if it is fixed",
+            style="dim",
+        )
+    if row.unsendable_1h:
+        also += f" ({row.unsendable_1h} cannot be replayed: {row.unsendable_by} started them)"
     if not row.replayed_ok_1h:
         return Text(f" · none of the hour's errors replayed ok yet{also}", style="dim")
     text = Text(f" · {row.replayed_ok_1h} of the hour's {row.originals_1h} errors replayed ok{also}", style="yellow")
