@@ -719,3 +719,21 @@ async def test_r_on_health_while_the_service_fails_says_so_and_the_header_says_f
             httpx.delete(f"{root}/_emulator/faults").raise_for_status()
         await pilot.press("r")
         await wait_for(pilot, lambda: header.connection == "ok", timeout=20)
+
+
+async def test_an_alerts_notification_is_taken_down_when_a_dialog_opens_over_it(make_app, emulator) -> None:
+    """Raised just before a form was opened, it stayed in the corner over the form's buttons for its 10 s."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("3")  # Health is not in front of the user, who is to be told
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        control(emulator, "clock", {"advance": 1})  # after the watch started: what fails now is new
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: len(told(app)) == 1, timeout=10)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        await wait_for(pilot, lambda: told(app) == [], timeout=5)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
+        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))

@@ -19,6 +19,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.notifications import Notification, Notify
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, OptionList
@@ -85,6 +86,7 @@ HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, 
 HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
 HEALTH_REPLAYS_S = 3.0  # how often the last hour's errors are looked up in the replay records: is it fixed?
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
+ALERT_TOAST_S = 10.0  # how long an alert stays in the corner (unless a dialog opens)
 HEALTH_TAKE_AT_ONCE = 2000  # records folded into the board per turn of the loop (a burst: 25,000 a second)
 HEALTH_CATCH_UP_S = 0.005  # between two such turns: a key waiting is handled in between
 SLOW_ANSWER_S = 5.0  # a request unanswered this long is said in the header (its timeout is half a minute away)
@@ -172,6 +174,7 @@ class AftuiApp(App[None]):
         self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
         self._health_unshown = False  # health changed while the main screen was covered
         self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
+        self._alert_toasts: list[Notification] = []  # the alerts' notifications, taken down under a dialog
 
     async def on_event(self, event: events.Event) -> None:
         if self.input_listeners and isinstance(event, INPUT) and not event.is_forwarded:  # not again as it bubbles back
@@ -917,6 +920,8 @@ class AftuiApp(App[None]):
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         self._paint_keys_at_once(screen)
+        if isinstance(screen, ModalScreen):
+            self._alert_toasts_down()
         if self._health_unshown and self.screen_stack and screen is self.screen_stack[0]:
             self._show_health()
 
@@ -936,16 +941,27 @@ class AftuiApp(App[None]):
     def _notify_alerts(self, alerts: list[Alert]) -> None:
         shown = alerts if len(alerts) <= ALERTS_AT_ONCE else []
         for alert in shown:
-            self.notify(visible(alert.text, 300), title=alert.title, severity="error", markup=False, timeout=10)
+            self._alert_toast(visible(alert.text, 300), alert.title)
         if not shown:
             groups = len({a.fingerprint for a in alerts})
-            self.notify(
+            self._alert_toast(
                 f"{len(alerts)} alerts: {groups} error groups new or spiking. The Health pane (0) shows where.",
-                title="Errors",
-                severity="error",
-                markup=False,
-                timeout=10,
+                "Errors",
             )
+
+    def _alert_toast(self, message: str, title: str) -> None:
+        """An alert's notification, kept to be taken down when a dialog opens over it (`_alert_toasts_down`)."""
+        toast = Notification(message, title, "error", ALERT_TOAST_S, markup=False)
+        self._alert_toasts = [t for t in self._alert_toasts if not t.has_expired] + [toast]
+        self.post_message(Notify(toast))
+
+    def _alert_toasts_down(self) -> None:
+        """A dialog opened (a form, a question): the alerts' notifications raised before it go, as none is raised
+        over one. Shown on until they ran out, they covered a form's buttons at 80x24; the header counts them."""
+        toasts, self._alert_toasts = self._alert_toasts, []
+        for toast in toasts:
+            if toast in self._notifications:
+                self._unnotify(toast)
 
     def _health_on_screen(self) -> bool:
         pane = self._shown_pane()
