@@ -70,6 +70,18 @@ def post_orders(emulator: ServerHandle, *names: str) -> list[EventSummary]:
     return [by_order[name] for name in names]
 
 
+def post_order_with(emulator: ServerHandle, body: dict[str, Any], headers: dict[str, str]) -> EventSummary:
+    """An order (failing: no customer e-mail) sent with these headers; its `$errors` event, found by its order_id."""
+    demo = emulator.emulator.demo
+    httpx.post(f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=body, headers=headers, timeout=10)
+    with api(emulator) as client:
+        items = client.get(
+            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
+        ).json()["data"]
+    found = next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == body["order_id"])
+    return EventSummary.model_validate(found)
+
+
 def timer_errors(emulator: ServerHandle) -> list[dict[str, Any]]:
     """Runs of the flaky timer workflow until one fails (one in five does; the seed fixes which)."""
     flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
@@ -435,21 +447,8 @@ async def test_a_cut_summary_is_read_in_full(make_app, emulator) -> None:
 
 
 async def test_hostile_strings_in_an_error_are_shown_as_text(make_app, emulator) -> None:
-    demo = emulator.emulator.demo
     body = {"order_id": "[bold red]ord_evil[/]", "note": "\x1b]52;c;ZXZpbA==\x07 \u202egnp.exe [link=http://x]y[/link]"}
-    httpx.post(
-        f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
-        json=body,
-        headers={"User-Agent": "[blink]ua\x1b[2J"},
-        timeout=10,
-    )
-    with api(emulator) as client:
-        items = client.get(
-            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
-        ).json()["data"]
-    evil = EventSummary.model_validate(
-        next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "[bold red]ord_evil[/]")
-    )
+    evil = post_order_with(emulator, body, {"User-Agent": "[blink]ua\x1b[2J"})
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await replay_screen(app, pilot, evil, edit=True)
@@ -484,20 +483,8 @@ async def test_a_payload_too_big_for_the_editor_is_refused_and_its_view_capped(m
 
 async def test_credentials_in_the_original_request_are_shown_masked_and_copied_as_they_are(make_app, emulator) -> None:
     """The replay leaves out a caller's cookie and API key; the screen that said so showed them in full."""
-    demo = emulator.emulator.demo
-    httpx.post(
-        f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
-        json={"order_id": "ord_secret", "sku": "SKU-1001"},
-        headers={"Cookie": "session=COOKIESECRET", "X-Api-Key": "APIKEYSECRET"},
-        timeout=10,
-    )
-    with api(emulator) as client:
-        items = client.get(
-            f"/workflows/{demo.order_workflow_id}/$errors/event_summaries", params={"expand": "event"}
-        ).json()["data"]
-    error = EventSummary.model_validate(
-        next(e for e in items if e["event"]["original_event"]["body"].get("order_id") == "ord_secret")
-    )
+    body = {"order_id": "ord_secret", "sku": "SKU-1001"}
+    error = post_order_with(emulator, body, {"Cookie": "session=COOKIESECRET", "X-Api-Key": "APIKEYSECRET"})
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await replay_screen(app, pilot, error)
