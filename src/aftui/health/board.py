@@ -119,7 +119,8 @@ class _State:
     minutes: dict[int, int] = field(default_factory=dict)  # minute number -> events in it
     hour_errors: dict[str, EventSummary] = field(default_factory=dict)  # the last hour's, to read their replays
     replays: dict[str, str] = field(default_factory=dict)  # error id -> its replay state's kind, or REPLAY
-    unsendable: dict[str, str] = field(default_factory=dict)  # error id -> what started it, that cannot be sent again
+    # error id -> what started its run, when it cannot be sent again; kept as long as the error (a day)
+    unsendable: dict[str, str] = field(default_factory=dict)
     # The ids counted lately, in two generations: when the newer holds EVENT_IDS it becomes the older and
     # the older is dropped. Two set lookups an event, where an ordered dict's bookkeeping cost three times that.
     event_ids: set[str] = field(default_factory=set)
@@ -223,11 +224,11 @@ class HealthBoard:
             old = [i for i, ms in state.errors.items() if ms < day_ago]
             for ident in old:
                 del state.errors[ident]
+                state.unsendable.pop(ident, None)
             hour_ago = now_ms - HOUR_MS
             for ident in [i for i, e in state.hour_errors.items() if state.errors.get(i, 0) <= hour_ago]:
                 del state.hour_errors[ident]
                 state.replays.pop(ident, None)
-                state.unsendable.pop(ident, None)
             for minute in [m for m in state.minutes if m < first_minute]:
                 del state.minutes[minute]
 
