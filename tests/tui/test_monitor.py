@@ -764,3 +764,20 @@ async def test_a_monitor_opened_while_the_service_fails_watches_the_workspace_on
             assert "not listed" not in str(status.render())
     finally:
         httpx.delete(f"{root}/_emulator/faults").raise_for_status()
+
+
+async def test_p_is_offered_as_resume_while_paused(make_app) -> None:
+    """The footer said "p Pause" while the monitor was paused; the status line said "p resumes"."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+
+        def offered() -> str:
+            return app.screen.active_bindings["p"].binding.description
+
+        assert offered() == "Pause"
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen.paused and offered() == "Resume")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.screen.paused and offered() == "Pause")

@@ -100,7 +100,9 @@ class MonitorScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("slash", "filter", "Filter"),
+        # One key, its word as it is now: the footer said "p Pause" while paused (check_action picks one).
         Binding("p", "pause", "Pause"),
+        Binding("p", "resume", "Resume"),
         Binding("f", "follow", "Follow"),
         Binding("E", "errors_only", "Errors only"),
         Binding("w", "choose", "Watch"),
@@ -391,8 +393,19 @@ class MonitorScreen(Screen[None]):
     def _follow_changed(self) -> None:
         self._update_status()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pause", "resume"):
+            return self.paused == (action == "resume")
+        return True
+
+    def action_resume(self) -> None:
+        if self.paused:
+            self.action_pause()
+
     def action_pause(self) -> None:
+        """p: pause, or resume (each press; the footer shows the word for what it does now)."""
         self.paused = not self.paused
+        self.refresh_bindings()
         if not self.paused:
             waiting, self.waiting = list(self.waiting), deque(maxlen=WAITING_CAP)
             self.waiting_total = 0
