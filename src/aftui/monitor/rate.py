@@ -52,6 +52,9 @@ class RateCounter:
         return self.history()[-1]
 
 
+FIRST_S = 3  # seconds watched before no events counted reads 0/s
+
+
 def rate_words(history: list[int], watched_s: int = WINDOW) -> str:
     """The rate to show, from `history()` and the seconds it has watched: per second (averaged over the last
     seconds) from one a second up, else per minute.
@@ -63,6 +66,8 @@ def rate_words(history: list[int], watched_s: int = WINDOW) -> str:
     """
     span = max(1, min(WINDOW, watched_s))
     per_minute = sum(history[-span:]) * 60 / span
+    if not per_minute and watched_s < FIRST_S:
+        return "…/s"  # nothing counted yet, a moment after opening: "0/s" read as a quiet stream while events came
     if per_minute >= 60:
         recent = sum(history[-AVERAGE:]) / min(AVERAGE, span)
         return f"{recent:,.0f}/s" if recent >= 10 else f"{recent:.1f}/s"
