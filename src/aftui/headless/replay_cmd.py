@@ -135,7 +135,7 @@ async def replay(args: argparse.Namespace) -> int:
             targets = ", ".join(sorted({p.workflow_name or p.workflow_id for p in plans}))
             confirm(
                 f"Replay {replayable} error{'s' if replayable != 1 else ''} of {visible(targets, 80)}"
-                + (" with the edit" if edits.any else " as they were")
+                + (" with the edit" if edits.any else " as they were" if replayable != 1 else " as it was")
                 + (f" ({len(plans) - replayable} cannot be replayed)" if replayable < len(plans) else "")
                 + "? Each runs the workflow again.",
                 args,
@@ -390,7 +390,7 @@ async def _send_all(
     styled = not args.json and output.colour_enabled(sys.stdout)
     try:
         for index, (plan, body) in enumerate(zip(plans, bodies, strict=True), 1):
-            if not args.json:
+            if not args.json and plan.replayable:  # one that cannot be is said by its result line, not "replaying"
                 output.say(f"[{index}/{len(plans)}] {plan.event_id}: replaying…", style=output.DIM)
             result = await replay_one(
                 client,
