@@ -577,3 +577,17 @@ async def test_the_errors_the_service_no_longer_keeps_are_listed_from_the_journa
         view = app.screen.query_one(ErrorGroupsView)
         await wait_for(pilot, lambda: bool(view.groups), timeout=10)
         assert sum(g.count for g in view.groups) == len(table.rows)  # the group replay takes them too
+
+
+async def test_the_filter_finds_an_error_by_what_its_payload_holds(make_app, emulator) -> None:
+    """An order id is in the run's payload, not in the line: `/` found nothing, where the monitor's filter does."""
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_needle7", "ord_other8")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, workflow, rows=2)
+        await pilot.press("slash", *"ord_needle7", "enter")
+        await wait_for(pilot, lambda: len(table.rows) == 1, timeout=10)
+        [shown] = table.rows
+        error = shown.error()
+        assert error is not None and error.original_event["body"]["order_id"] == "ord_needle7"

@@ -39,6 +39,7 @@ from ...text import visible
 from ..host import session_of
 from ..safe import plain
 from ..widgets.fields import Fields
+from ..widgets.json_view import dumps
 from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
 from .events import EventScreen, event_time
 from .replay import open_bulk_replay, open_replay
@@ -47,6 +48,7 @@ from .replay_journal import ReplayJournal
 LIVE_S = 3.0  # how often a shown Errors tab asks for new errors
 STATE_S = 1.0  # how often an error's detail reads its replays again: the answer to "is it fixed?"
 MAX_LIVE = 1000  # errors the tab keeps as they come in (the service keeps 100)
+PAYLOAD_SEARCHED = 65_536  # characters of an error's payload its filter searches
 
 STATE_CELLS: dict[str, tuple[str, str]] = {
     "never": ("never", "dim"),
@@ -113,6 +115,7 @@ class ErrorsTable(PagedTable[EventSummary]):
         self.journal: ReplayJournal | None = None
         self.live_problem: str | None = None  # the last live look failed: why
         self._fingerprints: dict[str, str] = {}
+        self._payloads: dict[str, str] = {}  # error id -> its payload as the filter searches it
         self._said_problem = False  # the journal cannot be read: said in the hint once
         self._away = False  # a replay screen was opened from here: its errors may have grown
 
@@ -176,7 +179,19 @@ class ErrorsTable(PagedTable[EventSummary]):
     def _matches(self, item: EventSummary) -> bool:
         if self.group is not None and self.fingerprint(item) != self.group:
             return False
-        return super()._matches(item)
+        if super()._matches(item):
+            return True
+        # The run's payload too, as the monitor's filter does: an order id is in the payload, not in the line.
+        return self.filter_text.lower() in self._payload_text(item)
+
+    def _payload_text(self, event: EventSummary) -> str:
+        """The error's original event as compact JSON, lower-cased and capped (read once an error)."""
+        ident = event.id or ""
+        if ident not in self._payloads:
+            error = event.error()
+            original = error.original_event if error is not None else event.event
+            self._payloads[ident] = dumps(original, indent=None)[:PAYLOAD_SEARCHED].lower()
+        return self._payloads[ident]
 
     def _rebuild(self, *, full: bool = True) -> None:
         super()._rebuild(full=full)
