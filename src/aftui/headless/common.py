@@ -135,11 +135,7 @@ def confirm(question: str, args: argparse.Namespace, *, stdin: TextIO | None = N
     if getattr(args, "yes", False):
         return
     stream = stdin or sys.stdin
-    try:
-        interactive = stream.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    if not interactive:
+    if not _is_terminal(stream):
         raise Refused(f"{question} Not a terminal, so not asked: add --yes to do it in a script.")
     print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
     answer = stream.readline().strip().lower()

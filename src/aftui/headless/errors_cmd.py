@@ -23,6 +23,7 @@ from ..api import ApiError, Client, NotFoundError
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
+from ..health.watch import SERVICE_KEEPS
 from ..replay.states import STATE_WORDS, ReplayState, group_state, read_states
 from ..text import visible
 from . import output
@@ -36,7 +37,7 @@ from .workflows import user_known
 
 __all__ = ["error_record", "errors", "group_record", "read_errors", "steps_of"]
 
-MAX_ERRORS = 100
+MAX_ERRORS = SERVICE_KEEPS  # a workflow's errors the service keeps, all read
 
 
 async def read_errors(client: Client, workflow_id: str, keeper: Keeper) -> tuple[list[EventSummary], Workflow | None]:

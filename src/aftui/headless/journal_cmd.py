@@ -130,11 +130,8 @@ def _emitter_id(journal: EventJournal, text: str) -> str:
     if kind_of(text) is not None:
         return text
     local = every_name()
-    for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
-        error = event.error()
-        context = error.original_context if error else None
-        if context and context.workflow_id and context.workflow_name:
-            local.setdefault(context.workflow_id, context.workflow_name)
+    for workflow_id, name in _journal_workflow_names(journal).items():
+        local.setdefault(workflow_id, name)
     pool = [Candidate("source" if i.startswith("dc_") else "workflow", i, n) for i, n in local.items()]
     found = match(text, pool)
     if len(found) > 1:
@@ -154,14 +151,23 @@ def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Nam
     local = every_name()
     names = {e: local[e] for e in emitters if local.get(e)}
     if any(e.startswith("p_") and e not in names for e in emitters):
-        for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
-            error = event.error()
-            context = error.original_context if error else None
-            if context and context.workflow_id in emitters and context.workflow_name:
-                names.setdefault(context.workflow_id, context.workflow_name)
+        for workflow_id, name in _journal_workflow_names(journal).items():
+            if workflow_id in emitters:
+                names.setdefault(workflow_id, name)
     rest = [e for e in emitters if e not in names and e.startswith(("dc_", "p_"))]
     if rest and not args.offline:
         names.update(_ask_service(rest, args))
+    return names
+
+
+def _journal_workflow_names(journal: EventJournal) -> dict[str, str]:
+    """workflow id -> the `workflow_name` its newest journaled errors carry (the newest NAMED_FROM_JOURNAL)."""
+    names: dict[str, str] = {}
+    for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
+        error = event.error()
+        context = error.original_context if error else None
+        if context and context.workflow_id and context.workflow_name:
+            names.setdefault(context.workflow_id, context.workflow_name)
     return names
 
 

@@ -40,13 +40,14 @@ from ..api import Client, NotFoundError, ReadOnlyError
 from ..api.models import EventSummary
 from ..export import ndjson
 from ..fingerprint import error_key
+from ..health.watch import errors_beyond_window
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
 from ..replay.patch import PatchError, apply_edits, parse_assignment, parse_patch
 from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
 from .common import FAILED, OK, confirm, make_client
-from .errors_cmd import read_errors, read_replay_states, steps_of
+from .errors_cmd import MAX_ERRORS, read_errors, read_replay_states, steps_of
 from .journaling import Keeper
 from .names import Names
 from .output import event_ms
@@ -62,7 +63,6 @@ log = logging.getLogger(__name__)
 __all__ = ["replay"]
 
 JOURNAL_SCAN = 5000  # newest `$errors` rows of the journal looked through for an error's workflow
-MAX_ERRORS = 100
 ERRORS_AT_ONCE = 5
 BODY_SHOWN = 4000  # characters of a body a dry run shows (--json has it whole)
 
@@ -169,25 +169,17 @@ async def _errors(
 
 
 def _older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: list[EventSummary]) -> list[EventSummary]:
-    """The workflow's errors since `since` that the journal has and the service no longer keeps (it keeps the
-    last MAX_ERRORS), oldest first: an hour of more than 100 errors could not be replayed whole, and Health
-    counted the rest as never replayed. Only when the service's oldest kept error is itself in the window."""
+    """The workflow's errors since `since` that the journal has and the service no longer keeps, oldest first
+    (`errors_beyond_window`): an hour of more than 100 errors is replayed whole."""
     journal = keeper.journal
-    if journal is None or len(kept) < MAX_ERRORS:
-        return []  # the service keeps every error it still has: none is only in the journal
-    oldest = min((event_ms(e) or 0 for e in kept), default=0)
-    known = {e.id for e in kept}
+    if journal is None:
+        return []
     try:
-        rows = journal.search("", emitter_id=workflow_id, channel="$errors", limit=JOURNAL_SCAN)
+        older = errors_beyond_window(journal, workflow_id, kept, since.ms)
     except journal.errors as error:
         output.say(f"the journal could not be read for older errors ({error}): only the service's {MAX_ERRORS}")
         return []
-    older = [
-        e
-        for e in rows
-        if e.id not in known and e.error() is not None and since.keeps(event_ms(e)) and (event_ms(e) or 0) <= oldest
-    ]
-    return sorted(older, key=lambda e: e.key or (event_ms(e) or 0, 0))
+    return [e for e in reversed(older) if e.error() is not None and since.keeps(event_ms(e))]
 
 
 def _needing_replay(

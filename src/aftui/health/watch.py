@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..api import StreamState
 from .alerts import Alert, AlertTracker
-from .board import DAY_MS, MINUTE_MS, REPLAY, SPARK_MINUTES, HealthBoard, Subject
+from .board import DAY_MS, MINUTE_MS, REPLAY, SPARK_MINUTES, HealthBoard, Subject, event_ms
 
 if TYPE_CHECKING:
     from ..api.models import EventSummary
@@ -66,6 +66,30 @@ class History:
             board.add_events(subject_id, times)
         for subject_id, last in self.last_event.items():
             board.note_last_event(subject_id, last)
+
+
+SERVICE_KEEPS = 100  # a workflow's `$errors` the service keeps: its last 100
+OLDER_MOST = 5000  # the journal's older errors read at most
+
+
+def errors_beyond_window(
+    journal: EventJournal, workflow_id: str, kept: list[EventSummary], since_ms: int | None = None
+) -> list[EventSummary]:
+    """The workflow's errors the journal has and the service no longer keeps, newest first: none unless the
+    service's window is full (`kept`, what it sent, holds SERVICE_KEEPS), none newer than its oldest, none
+    before `since_ms` (by default a day before that oldest). A blocking read: call it off the UI's loop.
+
+    In a flood Health counts the hour's errors from the journal, and those past the service's hundred could be
+    neither seen nor replayed: the workflow stayed failing once every reachable error had been replayed."""
+    if len(kept) < SERVICE_KEEPS:
+        return []  # the service still has every error it was sent
+    oldest = min((ms for ms in map(event_ms, kept) if ms is not None), default=None)
+    if oldest is None:
+        return []
+    shown = {e.id for e in kept}
+    found = journal.errors_since(workflow_id, oldest - DAY_MS if since_ms is None else since_ms, OLDER_MOST)
+    older = [e for e in found if e.id not in shown and (event_ms(e) or 0) <= oldest]
+    return sorted(older, key=lambda e: event_ms(e) or 0, reverse=True)
 
 
 def load_history(journal: EventJournal, subjects: Iterable[Subject], now_ms: int) -> History:

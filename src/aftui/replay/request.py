@@ -20,13 +20,9 @@ from ..masking import carries_credentials
 
 REPLAY_HEADER = "x-aftui-replay"  # marks the request as a replay, with its id, so its outcome can be found
 
-# Named outright: transport, proxies and the first delivery's identity.
+# Named outright: transport, proxies and the first delivery's identity (credentials: `masking.carries_credentials`).
 _DROPPED = frozenset(
     {
-        "authorization",
-        "proxy-authorization",
-        "cookie",
-        "set-cookie",
         "host",
         "content-length",
         "connection",
