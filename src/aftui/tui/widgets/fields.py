@@ -37,7 +37,7 @@ class Fields(Static):
     def __init__(self, rows: Iterable[tuple[str, Any]] = (), *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._rows: list[tuple[str, Any]] = []
-        self._drawn: list[Text] = []
+        self._drawn: list[Text] | None = None  # the values last drawn (None: nothing yet)
         self.set_rows(rows)
 
     def on_mount(self) -> None:
@@ -53,7 +53,7 @@ class Fields(Static):
 
     def _draw(self) -> None:
         cells = [_cell(value) for _, value in self._rows]
-        if cells == self._drawn and self._drawn:
+        if cells == self._drawn:
             return
         self._drawn = cells
         table = Table.grid(padding=(0, 2))
