@@ -473,13 +473,14 @@ def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     get = _command(
         commands,
         "get",
-        "show one thing by id (or a source's, workflow's or webhook's name)",
+        "show one thing by id (or a source's, workflow's or webhook's name), a workflow error too",
         "Show one thing: a source (dc_), workflow (p_), workflow template (tch_), webhook (wh_),\n"
         "subscription (sub_), account (apn_), app (app_), component (sc_), workspace (o_) or user (u_),\n"
-        "by its id, or a source, workflow or webhook by its name.",
+        "by its id, or a source, workflow or webhook by its name; or a workflow error by its id\n"
+        "(<ms>-<seq>, as `aftui errors` prints it), with its stack.",
     )
     _ids(
-        get.add_argument("id", metavar="ID", help="an id, or the name of a source, workflow or webhook"),
+        get.add_argument("id", metavar="ID", help="an id, an error's id, or the name of a source, workflow or webhook"),
         "source",
         "workflow",
         "webhook",

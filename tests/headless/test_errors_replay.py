@@ -391,3 +391,45 @@ def test_a_dry_run_ends_as_the_replay_would_when_an_error_cannot_be_replayed(
     assert dry.code == 1 and "cannot be replayed" in dry.out, dry
     sent = aftui(*selection, "--yes")
     assert sent.code == 1 and "replaying…" not in sent.err, "it is not sent: said by its line alone"
+
+
+# --- aftui get ERROR_ID ----------------------------------------------------------------------------------
+
+
+def test_get_finds_an_error_by_its_id_on_a_machine_that_knows_no_workflow(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    error_id = fail_order(emulator, root, api, "ord_get")
+    assert not (data_dir / "known_workflows.json").exists()  # found by a discovery, as `aftui workflows` runs one
+    done = aftui("get", error_id, "--json")
+    assert done.code == 0, done.err
+    [record] = done.records()
+    assert list(record) == list(SCHEMAS["error"])
+    assert (record["kind"], record["id"], record["workflow_id"]) == ("error", error_id, order_workflow)
+    assert record["message"] == "Missing required field: customer_email"
+    assert record["original_event"]["body"]["order_id"] == "ord_get"
+    people = aftui("get", error_id)
+    assert f"workflow_name   {WORKFLOW}" in people.out
+    assert "\nstack\n  ValidationError: Missing required field" in people.out
+    raw = aftui("get", error_id, "--raw").records()[0]
+    assert raw["id"] == error_id and raw["event"]["error"]["stack"].startswith("ValidationError")
+
+
+def test_get_finds_an_error_the_service_no_longer_keeps_in_the_journal(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    old = fail_order(emulator, root, api, "ord_gone")
+    assert aftui("errors", WORKFLOW).code == 0  # journaled
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    for n in range(100):
+        root.post(f"/e/{endpoint}", json={"order_id": f"ord_flood{n}"}).raise_for_status()
+    assert old not in {e["id"] for e in errors_of(api, order_workflow)}
+    done = aftui("get", old, "--fields", "id,workflow_id", "--json")
+    assert done.code == 0, done.err
+    assert done.records() == [{"id": old, "workflow_id": order_workflow}]
+
+
+def test_get_of_an_error_id_found_nowhere_is_exit_4_and_says_where_ids_are_listed(aftui: Aftui) -> None:
+    done = aftui("get", "1-0")
+    assert done.code == 4 and done.out == ""
+    assert "no error 1-0" in done.err and "aftui errors WORKFLOW" in done.err

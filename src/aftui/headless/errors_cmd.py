@@ -16,6 +16,7 @@ no journal is read.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
@@ -33,11 +34,13 @@ from .names import Names
 from .output import event_ms, iso_ms
 from .schemas import COLUMNS, only, pick_fields
 from .since import Since
-from .workflows import user_known
+from .workflows import discover, org_key, user_known
 
-__all__ = ["error_record", "errors", "group_record", "read_errors", "steps_of"]
+__all__ = ["error_record", "errors", "errors_by_id", "group_record", "read_errors", "steps_of"]
 
 MAX_ERRORS = SERVICE_KEEPS  # a workflow's errors the service keeps, all read
+JOURNAL_SCAN = 5000  # newest `$errors` rows of the journal looked through for an error's workflow
+ERRORS_AT_ONCE = 5  # known workflows whose errors are read at once, looking for an id
 
 
 async def read_errors(client: Client, workflow_id: str, keeper: Keeper) -> tuple[list[EventSummary], Workflow | None]:
@@ -52,6 +55,81 @@ async def read_errors(client: Client, workflow_id: str, keeper: Keeper) -> tuple
     page = await client.list_workflow_errors(workflow_id, expand=True, limit=MAX_ERRORS)
     keeper.keep(page.items, workflow_id)
     return sorted(page.items, key=lambda e: e.key or (event_ms(e) or 0, 0)), workflow
+
+
+ErrorsOf = dict[str, tuple[list[EventSummary], Workflow | None]]  # workflow id -> its errors, and it when read
+
+
+async def errors_by_id(client: Client, wanted: list[str], keeper: Keeper, *, whole: bool, hint: str) -> ErrorsOf:
+    """Errors by id, by workflow (with the workflow when it can be read), in `wanted`'s order.
+
+    Each error's workflow is found in the journal first, else among the known workflows' retained
+    errors, else among those the workspace's subscriptions and errors name (a discovery, as `aftui
+    workflows` runs). An error the service no longer keeps (it keeps a workflow's last 100) is the
+    journal's copy; `whole` leaves out a copy the journal cut (a replay needs the payload whole).
+    `hint` ends the message of an id found nowhere.
+    """
+    found = await _journaled_by_workflow(client, wanted, keeper, whole)
+    known, looked = user_known(), set(found)
+    for discovering in (False, True):
+        missing = [i for i in wanted if not any(e.id == i for es, _ in found.values() for e in es)]
+        if not missing:
+            break
+        if discovering:
+            await discover(client, known, None, [])
+        todo = [wf for wf in known.in_workspace(org_key(client)) if wf not in looked]
+        looked.update(todo)
+        found.update(await _retained(client, todo, set(missing), keeper))
+    seen = {e.id for es, _ in found.values() for e in es}
+    still = [i for i in wanted if i not in seen]
+    if still:
+        raise NotFoundError(
+            f"no error {', '.join(still)} in the journal or among the workspace's workflows' last "
+            f"{MAX_ERRORS} errors; {hint}"
+        )
+    order = {ident: n for n, ident in enumerate(wanted)}
+    return {wf: (sorted(es, key=lambda e: order[e.id or ""]), w) for wf, (es, w) in found.items() if es}
+
+
+async def _journaled_by_workflow(client: Client, wanted: list[str], keeper: Keeper, whole: bool) -> ErrorsOf:
+    """The wanted errors the journal saw, by workflow: the service's copy while it keeps it, else the journal's."""
+    journaled = _journaled_errors(keeper, set(wanted))
+    found: ErrorsOf = {}
+    for wf in dict.fromkeys(wf for wf, _ in journaled.values()):
+        events, workflow = await read_errors(client, wf, keeper)
+        ids = [i for i in wanted if i in journaled and journaled[i][0] == wf]
+        retained = {e.id: e for e in events if e.id in ids}
+        kept = [retained.get(i) or journaled[i][1] for i in ids]
+        found[wf] = ([e for e in kept if e.error() is not None and not (whole and e.truncated)], workflow)
+    return found
+
+
+async def _retained(client: Client, workflows: list[str], wanted: set[str], keeper: Keeper) -> ErrorsOf:
+    """Each workflow's retained errors among `wanted` (a workflow not found has none), read a few at once."""
+    gate = asyncio.Semaphore(ERRORS_AT_ONCE)
+
+    async def look(wf: str) -> tuple[str, list[EventSummary], Workflow | None]:
+        async with gate:
+            try:
+                events, workflow = await read_errors(client, wf, keeper)
+            except NotFoundError:
+                return wf, [], None
+            return wf, [e for e in events if e.id in wanted], workflow
+
+    looked = await asyncio.gather(*(look(wf) for wf in workflows))
+    return {wf: (events, workflow) for wf, events, workflow in looked if events}
+
+
+def _journaled_errors(keeper: Keeper, wanted: set[str]) -> dict[str, tuple[str, EventSummary]]:
+    """error id -> (the workflow whose `$errors` the journal saw it on, the journal's copy)."""
+    journal = keeper.journal
+    if journal is None:
+        return {}
+    try:
+        rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
+    except journal.errors:
+        return {}
+    return {e.id: (e.metadata.emitter_id, e) for e in rows if e.id in wanted and e.metadata.emitter_id}
 
 
 def steps_of(workflow: Workflow | None) -> dict[str, str]:

@@ -15,14 +15,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..api import ApiError, Client, NotFoundError, iterate
+from ..api.eventid import event_key
 from ..api.models import Account, Source
 from ..api.paging import Fetch
 from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
 from ..ids import KINDS
 from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
+from ..text import visible
 from . import output, seen
 from .common import OK, make_client
+from .errors_cmd import error_record, errors_by_id, read_replay_states
 from .journaling import Keeper, journal_path
 from .names import Names, kind_of
 from .records import (
@@ -51,6 +54,7 @@ __all__ = [
     "workflows",
 ]
 
+STACK_LINES = 30  # of an error's stack `get` prints for people
 COMPONENTS_AT_ONCE = 5  # registry components read at once to fill a search's table
 
 
@@ -277,6 +281,8 @@ async def get(args: argparse.Namespace) -> int:
     """Any id (or a source's, workflow's or webhook's name): its record, or the service's answer as is with --raw."""
     known = user_known()
     text: str = args.id.strip()
+    if event_key(text) is not None:
+        return await _get_error(args, text)
     async with make_client(args) as client:
         kind = kind_of(text)
         if kind is None:
@@ -296,6 +302,41 @@ async def get(args: argparse.Namespace) -> int:
         print(ndjson(only(record, fields)))
     else:
         output.key_values(record, fields)
+    return OK
+
+
+async def _get_error(args: argparse.Namespace, error_id: str) -> int:
+    """A workflow error by its id (`<ms>-<seq>`), found as `aftui replay ERROR_ID` finds it; its stack below."""
+    async with make_client(args) as client:
+        with Keeper(True) as keeper:
+            found = await errors_by_id(
+                client,
+                [error_id],
+                keeper,
+                whole=False,
+                hint="`aftui errors WORKFLOW` lists a workflow's errors with their ids",
+            )
+            wf, (events, workflow) = next(iter(found.items()))
+            states = read_replay_states(keeper, wf, events)
+    event = events[0]
+    record = error_record(event, wf, workflow, states)
+    if args.raw:
+        print(ndjson(event.model_dump(mode="json")))
+        return OK
+    fields = pick_fields("error", args.fields)
+    if args.json:
+        print(ndjson(only(record, fields)))
+        return OK
+    output.key_values(record, fields)
+    error = event.error()
+    stack = error.error.stack if error is not None else None
+    if stack and args.fields is None:
+        lines = stack.splitlines()
+        print("stack")
+        for line in lines[:STACK_LINES]:
+            print(f"  {visible(line, output.terminal_width() - 2)}")
+        if len(lines) > STACK_LINES:
+            print(f"  … {len(lines) - STACK_LINES} more lines (--raw has the stack whole)")
     return OK
 
 

@@ -27,7 +27,6 @@ was not sent, could not be replayed or its outcome is unknown.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sqlite3
 import sys
@@ -47,13 +46,13 @@ from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
 from .common import FAILED, OK, confirm, make_client
-from .errors_cmd import MAX_ERRORS, read_errors, read_replay_states, steps_of
+from .errors_cmd import MAX_ERRORS, errors_by_id, read_errors, read_replay_states, steps_of
 from .journaling import Keeper
 from .names import Names
 from .output import event_ms
 from .schemas import only, pick_fields
 from .since import Since
-from .workflows import org_key, user_known
+from .workflows import user_known
 
 if TYPE_CHECKING:
     from ..journal.backend import ReplayStore
@@ -62,8 +61,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["replay"]
 
-JOURNAL_SCAN = 5000  # newest `$errors` rows of the journal looked through for an error's workflow
-ERRORS_AT_ONCE = 5
 BODY_SHOWN = 4000  # characters of a body a dry run shows (--json has it whole)
 
 
@@ -165,7 +162,10 @@ async def _errors(
                 steps = steps_of(workflow)
                 chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
         return {workflow_id: chosen} if chosen else {}
-    return await _errors_by_id(client, list(dict.fromkeys(args.error_ids)), keeper)
+    found = await errors_by_id(
+        client, list(dict.fromkeys(args.error_ids)), keeper, whole=True, hint="name its workflow with --workflow"
+    )
+    return {wf: events for wf, (events, _) in found.items()}
 
 
 def _older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: list[EventSummary]) -> list[EventSummary]:
@@ -232,58 +232,6 @@ def _by_id(events: Iterable[EventSummary], wanted: list[str], where: str) -> lis
     if missing:
         raise NotFoundError(f"no error {', '.join(missing)} {where} (the service keeps the last {MAX_ERRORS})")
     return [found[i] for i in dict.fromkeys(wanted)]
-
-
-async def _errors_by_id(client: Client, wanted: list[str], keeper: Keeper) -> dict[str, list[EventSummary]]:
-    """Find each error's workflow: the journal first, then the known workflows' retained errors.
-
-    An error the service no longer keeps (it keeps a workflow's last 100) is replayed from the journal's
-    copy, when the journal has it whole.
-    """
-    journaled = _journaled_errors(keeper, set(wanted))
-    batches: dict[str, list[EventSummary]] = {}
-    for wf in dict.fromkeys(wf for wf, _ in journaled.values()):
-        events, _ = await read_errors(client, wf, keeper)
-        ids = [i for i in wanted if i in journaled and journaled[i][0] == wf]
-        retained = {e.id: e for e in events if e.id in ids}
-        kept = [retained.get(i) or journaled[i][1] for i in ids]
-        batches[wf] = [e for e in kept if e.error() is not None and not e.truncated]
-    missing = [i for i in wanted if not any(e.id == i for es in batches.values() for e in es)]
-    if missing:
-        known = [wf for wf in user_known().in_workspace(org_key(client)) if wf not in batches]
-        gate = asyncio.Semaphore(ERRORS_AT_ONCE)
-
-        async def look(wf: str) -> tuple[str, list[EventSummary]]:
-            async with gate:
-                try:
-                    events, _ = await read_errors(client, wf, keeper)
-                except NotFoundError:
-                    return wf, []
-                return wf, [e for e in events if e.id in missing]
-
-        for wf, events in await asyncio.gather(*(look(wf) for wf in known)):
-            if events:
-                batches.setdefault(wf, []).extend(events)
-    found = {e.id for es in batches.values() for e in es}
-    still = [i for i in wanted if i not in found]
-    if still:
-        raise NotFoundError(
-            f"no error {', '.join(still)} in the journal or among the known workflows' last {MAX_ERRORS} errors; "
-            "name its workflow with --workflow"
-        )
-    return {wf: sorted(es, key=lambda e: wanted.index(e.id or "")) for wf, es in batches.items() if es}
-
-
-def _journaled_errors(keeper: Keeper, wanted: set[str]) -> dict[str, tuple[str, EventSummary]]:
-    """error id -> (the workflow whose `$errors` the journal saw it on, the journal's copy)."""
-    journal = keeper.journal
-    if journal is None:
-        return {}
-    try:
-        rows = journal.search("", channel="$errors", limit=JOURNAL_SCAN)
-    except journal.errors:
-        return {}
-    return {e.id: (e.metadata.emitter_id, e) for e in rows if e.id in wanted and e.metadata.emitter_id}
 
 
 # --- dry run ---------------------------------------------------------------------------------------------
