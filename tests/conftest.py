@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from aftui.config import paths
 from aftui.emulator.server import Options, ServerHandle, serve_in_thread
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "config" / "config.toml"
     monkeypatch.setenv("AFTUI_CONFIG", str(path))
     monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(paths, "_chosen", [])  # a command on the running demo (`-p demo`) chose the demo's
     return path
 
 

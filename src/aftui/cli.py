@@ -715,9 +715,11 @@ def _run_serve(args: argparse.Namespace) -> int:
 def _run_tui(args: argparse.Namespace) -> int:
     """`aftui`: the TUI on the chosen profile, or the start screen when none is configured."""
     from .config import ConfigError
+    from .config.demo import use_demo_files
     from .exitcodes import USAGE
     from .tui.run import make_app, run_app
 
+    use_demo_files(args.profile)
     try:
         app = make_app(args.profile, read_only=args.read_only)
     except ConfigError as error:  # the file, the line and the problem; no traceback
@@ -810,7 +812,10 @@ LISTS = {
 
 
 def _run_headless(args: argparse.Namespace) -> int:
+    from .config.demo import use_demo_files
     from .headless import common, inspect, tail
+
+    use_demo_files(args.profile)  # `-p demo`: the running demo's journal and known workflows, not the user's
 
     if args.command == "errors":
         from .headless import errors_cmd

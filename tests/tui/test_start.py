@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from tui_helpers import wait_for
 
 from aftui import cli
 from aftui.config import Config, Profile, load_config, save_config
+from aftui.config.demo import RUNNING_NAME, demo_folder
 from aftui.emulator.server import ServerHandle
 from aftui.tui import run
 from aftui.tui.screens.profile import ProfileScreen
@@ -236,9 +238,12 @@ async def test_the_demo_from_the_start_screen_runs_until_the_app_exits(
             await sources_loaded(app, pilot)
             assert app.session.demo and app.screen.query_one(StatusHeader).demo
             assert not stopped
+            running = json.loads((demo_folder() / RUNNING_NAME).read_text())  # for `aftui -p demo COMMAND`
+            assert running["base_url"] == app.session.client.base_url
     finally:
         app.run_cleanups()
     assert stopped == [True]
+    assert not (demo_folder() / RUNNING_NAME).exists()
 
 
 async def test_read_only_is_forced_on_the_chosen_profile(config_file: Path, emulator: ServerHandle, info: dict) -> None:

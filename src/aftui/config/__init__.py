@@ -34,6 +34,7 @@ One module a concern, each importing only those listed before it:
 - `errors`: `ConfigError`, `ProfileError` and the wording their messages share
 - `profiles`: `Profile`, `Config` and the TOML file they are read from and written to
 - `credentials`: secrets resolved from `*_env` variables and `*_cmd` commands
+- `demo`: the running demo as the profile "demo", and its own data dir
 - `overrides`: the AFTUI_* variables applied to the chosen profile
 - `pipedream_cli`: the official CLI's profiles imported
 

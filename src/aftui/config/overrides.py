@@ -6,6 +6,7 @@ import dataclasses
 import os
 from typing import Any
 
+from .demo import demo_chosen, running_demo
 from .errors import ConfigError, ProfileError
 from .profiles import API_KEY_FIELDS, CLIENT_SECRET_FIELDS, Config, Profile
 
@@ -52,6 +53,8 @@ def _base_profile(config: Config, name: str | None, overrides: dict[str, Any]) -
             "`aftui config add NAME --api-key-env VAR --org-id o_...` (aftui config add --help), "
             "or try `aftui demo`"
         )
+    if demo_chosen(config, name):
+        return running_demo()
     return config.get(name)
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["config_path", "data_dir", "display_path", "make_private_dir", "pipedream_cli_path"]
+__all__ = [
+    "config_path",
+    "data_dir",
+    "display_path",
+    "make_private_dir",
+    "pipedream_cli_path",
+    "use_data_dir",
+    "user_data_dir",
+]
+
+_chosen: list[Path] = []  # a data dir this process was told to use (the running demo's), over the rest
 
 
 def config_path() -> Path:
@@ -16,11 +26,25 @@ def config_path() -> Path:
 def data_dir() -> Path:
     """The directory of aftui's own data (the journal, the log, ...), created with mode 0700 when missing.
 
-    $AFTUI_DATA_DIR, else $XDG_DATA_HOME/aftui, else ~/.local/share/aftui.
+    The one `use_data_dir` chose, else the user's (`user_data_dir`).
     """
+    if not _chosen:
+        return user_data_dir()
+    make_private_dir(_chosen[-1])
+    return _chosen[-1]
+
+
+def user_data_dir() -> Path:
+    """The user's data dir, whatever this process was told to use: $AFTUI_DATA_DIR, else
+    $XDG_DATA_HOME/aftui, else ~/.local/share/aftui; created with mode 0700 when missing."""
     directory = _env_path("AFTUI_DATA_DIR") or _xdg_dir("XDG_DATA_HOME", ".local/share") / "aftui"
     make_private_dir(directory)
     return directory
+
+
+def use_data_dir(directory: Path) -> None:
+    """From now on, this process's data dir is `directory` (a command on the running demo uses the demo's)."""
+    _chosen[:] = [directory]
 
 
 def pipedream_cli_path() -> Path:

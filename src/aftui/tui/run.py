@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..api import Client
-from ..config import Profile, data_dir, effective_profile, load_config
+from ..config import Profile, effective_profile, load_config
+from ..config.demo import demo_folder, record_running_demo
 from ..journal.opening import JournalConfig
 from .app import AftuiApp
 from .choices import saved_choices
@@ -85,11 +86,18 @@ def start_demo(seed: int = 1, *, activity: bool = True, hostile: bool = False) -
 
     handle = serve_in_thread(Options(port=0, seed=seed, activity=activity, hostile=hostile))
     try:
-        session = demo_session(handle.base_url, handle.emulator.describe())
+        info = handle.emulator.describe()
+        session = demo_session(handle.base_url, info)
     except BaseException:
         handle.stop()
         raise
-    return session, handle.stop
+    forget = record_running_demo({**info, "base_url": handle.base_url})
+
+    def stop() -> None:
+        forget()
+        handle.stop()
+
+    return session, stop
 
 
 def run_demo(emulator: EmulatorProcess, *, read_only: bool = False) -> int:
@@ -104,6 +112,7 @@ def run_demo(emulator: EmulatorProcess, *, read_only: bool = False) -> int:
     session.client.read_only = read_only
     app = AftuiApp(session, start_pane="health", force_read_only=read_only, ui=saved_choices())
     app.cleanups.append(emulator.stop)
+    app.cleanups.append(record_running_demo(info))  # for `aftui -p demo COMMAND` in another terminal
     return run_app(app)
 
 
@@ -119,4 +128,4 @@ def demo_session(base_url: str, info: dict, *, data: Path | None = None) -> Sess
     # demo's journal counted its errors again beside the new ones (Health said 29 where the Errors tab listed
     # 12). Its journal (with the replays) is begun afresh as it opens; the workflows it remembered stay (the
     # seed's, the same each time: Health has their names without asking the service for each).
-    return open_session(client, "demo", demo_data=data or data_dir() / "demo", journal_afresh=data is None)
+    return open_session(client, "demo", demo_data=data or demo_folder(), journal_afresh=data is None)
