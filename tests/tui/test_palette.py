@@ -57,6 +57,13 @@ async def test_the_palette_opens_and_acts_on_sources_workflows_webhooks_and_acco
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == workflow.id)
         await pilot.press("escape")
 
+        # The pane has read the workflow's state: the entry says which way it turns, and does that.
+        await wait_for(pilot, lambda: f"Deactivate workflow {workflow.name}" in titles(app), timeout=10)
+        await palette(pilot, f"Deactivate workflow {workflow.name}")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not workflow.active and f"Activate workflow {workflow.name}" in titles(app))
+
         await pilot.press("4")
         await wait_for(pilot, lambda: any(t.startswith("Open webhook ") for t in titles(app)), timeout=10)
         webhook = next(t for t in titles(app) if t.startswith("Open webhook "))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.widget import Widget
@@ -24,8 +24,12 @@ from ..monitor import Target
 from ..text import visible
 from .host import host
 from .screens.monitor import open_monitor
+from .screens.workflows import WorkflowsPane
 from .widgets.paged_table import PagedTable
 from .widgets.pane import Pane
+
+if TYPE_CHECKING:
+    from ..api.models import Workflow
 
 NAME_CHARS = 50
 
@@ -93,12 +97,11 @@ def _source_actions(pane: Pane, source: Any, name: str) -> list[Action]:
 
 
 def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
-    from .forms.lifecycle import toggle_workflow
-
     session = host(app).session
     if session is None:
         return []
     actions: list[Action] = []
+    read = pane.found.details if isinstance(pane, WorkflowsPane) else {}
     for ident, known_name in session.known.names_in(session.org_id or "").items():
         label = known_name or ident
         name = visible(label, NAME_CHARS)
@@ -111,13 +114,29 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
                 ident,
             ),
             Action(f"Errors of workflow {name}", partial(open_monitor, app, [Target("errors", ident, label)]), ident),
-            Action(
-                f"Activate or deactivate workflow {name}",
-                partial(_change, owner, partial(toggle_workflow, owner, ident, None)),
-                ident,
-            ),
+            Action(f"{_toggle_verb(read.get(ident))} workflow {name}", partial(_toggle, owner, ident, read), ident),
         ]
     return actions
+
+
+def _toggle_verb(workflow: Workflow | None) -> str:
+    """What the toggle does, when the Workflows pane has read the workflow's state; both words when not."""
+    if workflow is None or workflow.active is None:
+        return "Activate or deactivate"
+    return "Deactivate" if workflow.active else "Activate"
+
+
+def _toggle(owner: Widget, ident: str, read: dict[str, Workflow]) -> None:
+    """The change the entry's verb says: on the state the pane read (not one read afresh, which could
+    turn the other way), and the pane shown the workflow as it is after."""
+    from .forms.lifecycle import toggle_workflow
+
+    async def step() -> None:
+        changed = await toggle_workflow(owner, ident, read.get(ident))
+        if changed is not None and isinstance(owner, WorkflowsPane):
+            owner.learned(ident, changed)
+
+    _change(owner, step)
 
 
 def _change(owner: Widget, step: Callable[[], Any]) -> None:
