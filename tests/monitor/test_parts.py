@@ -231,6 +231,19 @@ def test_a_workflows_two_feeds_read_apart_in_the_monitors_line_however_long_its_
     assert line.startswith("Validate and forw…: ◌ $errors reconnecting") and line.endswith("● events live")
 
 
+def test_a_troubled_stream_among_many_comes_first_in_the_monitors_line_with_its_reason() -> None:
+    from aftui.api import StreamState
+    from aftui.tui.screens.monitor_lines import streams_text
+
+    sources = [Target("source", f"dc_{n:02}", f"Source {n:02}") for n in range(30)]
+    states = {t.key: (t, StreamState("live")) for t in sources}
+    states[sources[7].key] = (sources[7], StreamState("reconnecting", 3, "HTTP 503"))
+    line = streams_text(states).plain
+    # What 80 columns leave the line (about 44 cells) says which stream and why.
+    assert line.startswith("◌ Source 07 reconnecting 3 (HTTP 503)  ● 29 live") and len("◌ Source 07 reconnecting 3 (HTTP 503)") < 44
+    assert line.endswith("● 29 live  ◌ 1 reconnecting")
+
+
 def test_an_http_events_line_shows_its_credential_headers_masked() -> None:
     from aftui.monitor.records import summary_of
 

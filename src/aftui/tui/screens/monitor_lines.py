@@ -34,15 +34,14 @@ def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
     counts: dict[str, int] = {}
     for _, state in pairs:
         counts[state.phase] = counts.get(state.phase, 0) + 1
-    text = Text("  ").join(
+    # The troubled by name first, with why: the line is cut at its end, and at 80 columns the counts
+    # before them left "◌ Order…" of a stream's reason.
+    troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
+    tallies = [
         Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1])
         for phase, n in sorted(counts.items())
-    )
-    troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
-    if troubled:
-        text.append("  ")
-        text.append_text(Text("  ").join(troubled))
-    return _one_line(text)
+    ]
+    return _one_line(Text("  ").join([*troubled, *tallies]))
 
 
 def _one_line(text: Text) -> Text:
