@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from aftui.tui.widgets.board import cut_middle, cut_start
+from aftui.tui.widgets.board import cut_lead, cut_middle, cut_start
 from aftui.tui.widgets.paged_table import Column, fit_widths
 
 
@@ -89,3 +89,11 @@ def test_a_timeline_value_cut_to_its_column_ends_in_an_ellipsis_and_keeps_the_co
     assert fit("Validate and forward orders", 10) == "Validate …"
     assert fit("Hooks", 8) == "Hooks   "
     assert cell_len(fit("注文の検証ワークフロー", 7)) == 7 and fit("注文の検証ワークフロー", 7).endswith("…")
+
+
+def test_an_error_cut_to_its_column_gives_up_its_name_before_its_message() -> None:
+    error = Text("ValidationError: Missing required field: customer_email", style="red")
+    assert cut_lead(error, 60) is error  # it fits: name and message
+    assert cut_lead(error, 16).plain == "Missing require…" and cut_lead(error, 16).style == "red"
+    assert cut_lead(error, 37).plain == "Missing required field: customer_email"[:36] + "…"
+    assert cut_lead(Text("a timeout without a name"), 10).plain == "a timeout…"  # no lead: cut at the end

@@ -49,8 +49,9 @@ class BoardColumn:
     width: int
     # Too long for the column: cut at the end ("end"), or in the middle ("middle"), where names that differ
     # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart, or its start left
-    # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest.
-    cut: Literal["end", "middle", "start"] = "end"
+    # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest; or its lead up to
+    # the first ": " left out, then cut at the end ("lead"): an error's message says more than its name.
+    cut: Literal["end", "middle", "start", "lead"] = "end"
 
 
 def cut_middle(text: Text, width: int) -> Text:
@@ -67,6 +68,16 @@ def cut_middle(text: Text, width: int) -> Text:
     tail_start = len(plain) - len(plain[len(plain) - _chars_within(plain[::-1], keep // 2) :].lstrip())
     head, tail = text[:head_end], text[tail_start:]
     return Text.assemble(head, "…", tail, style=text.style, no_wrap=True, end="")
+
+
+def cut_lead(text: Text, width: int) -> Text:
+    """`text` in at most `width` cells: whole if it fits, else without its lead (up to the first ": "), cut at the end."""
+    if text.cell_len <= width:
+        return text
+    lead = text.plain.find(": ")
+    rest = text[lead + 2 :] if lead > 0 else text.copy()
+    rest.truncate(width, overflow="ellipsis")
+    return rest
 
 
 def cut_start(text: Text, width: int) -> Text:
@@ -381,6 +392,8 @@ class Board(ScrollView, can_focus=True):
                 fitted = cut_middle(cell, column_width)
             elif column.cut == "start":
                 fitted = cut_start(cell, column_width)
+            elif column.cut == "lead":
+                fitted = cut_lead(cell, column_width)
             else:
                 fitted = cell.copy()
                 fitted.truncate(column_width, overflow=cell.overflow or "ellipsis")
