@@ -506,6 +506,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError("give a positive number of seconds")
+    return seconds
+
+
 def tui_only(argv: Sequence[str] | None) -> argparse.Namespace | None:
     """`aftui [-p NAME] [--read-only] [--debug] [demo [--seed N] [--hostile]]` parsed without the 40 parsers of
     the commands (a tenth of the TUI's start, and the demo's emulator is started only once they are built);
@@ -547,6 +557,13 @@ def _tui_options(parser: argparse.ArgumentParser) -> None:
         "--debug",
         action="store_true",
         help="log everything to aftui.log in the data dir (default: the level AFTUI_LOG_LEVEL names, else warning)",
+    )
+    parser.add_argument(  # parsed for the TUI too, which refuses it (`_run`) rather than ignore it
+        "--max-time",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a command gives up on a request the service has not answered within SECONDS, its retries "
+        "included (exit 5); streams (tail) are not cut",
     )
 
 
@@ -775,6 +792,9 @@ def frames_per_second(environ: MutableMapping[str, str]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command in (None, "demo"):
+        if args.max_time is not None:
+            print("aftui: --max-time bounds a command's requests; the TUI retries and says so itself", file=sys.stderr)
+            return 2
         frames_per_second(os.environ)
     else:
         gc.enable()  # paused by `entry` for the TUI's imports; a command may run for hours (`tail`)

@@ -271,3 +271,15 @@ def test_a_request_left_unanswered_is_said_on_a_terminal(
     assert "aftui: no answer from 127.0.0.1:" in done.err and "; still waiting (ctrl+c stops)" in done.err
     quick = aftui("whoami")
     assert quick.code == 0 and "no answer" not in quick.err
+
+
+def test_max_time_bounds_a_request_and_its_retries_for_a_script(aftui: Aftui, root: httpx.Client) -> None:
+    """Without it a script waited out four attempts of a service that hung (minutes, in cron or CI)."""
+    root.post("/_emulator/faults", json={"path": "/v1/users/me", "delay": 3, "count": 4}).raise_for_status()
+    done = aftui("--max-time", "0.5", "whoami")
+    assert done.code == 5 and done.out == ""
+    assert "no answer within 0.5 s, retries included" in done.err
+    root.delete("/_emulator/faults").raise_for_status()
+    assert aftui("--max-time", "5", "whoami").code == 0
+    for bad in ("0", "-1", "soon", "nan"):
+        assert aftui("--max-time", bad, "whoami").code == 2, bad

@@ -189,6 +189,9 @@ class Client:
         self.in_flight = InFlight()  # a twin (the monitor's, Health's) shares it: the header hears of theirs too
         self.timeouts = timeouts
         self.retry = retry
+        # Seconds a request may take with its retries and their waits (None: as long as they take); a
+        # script's bound (`aftui --max-time`). Streams are not requests here: they are not cut.
+        self.deadline: float | None = None
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(timeouts.read, connect=timeouts.connect),
             headers={"User-Agent": USER_AGENT},
@@ -252,7 +255,8 @@ class Client:
         """`_exchange`, telling the status listeners how the connection is doing."""
         ticket = self.in_flight.sent()
         try:
-            response = await self._exchange(method, url, params=params, json=json, headers=headers)
+            exchange = self._exchange(method, url, params=params, json=json, headers=headers)
+            response = await self._bounded(exchange, method, url)
         except NetworkError:
             self._report("offline")
             raise
@@ -289,6 +293,18 @@ class Client:
             self.status = state
             for listener in self._status_listeners:
                 listener(state)
+
+    async def _bounded(self, exchange: Awaitable[httpx.Response], method: str, url: str) -> httpx.Response:
+        """`exchange` within the deadline, if one is set."""
+        if self.deadline is None:
+            return await exchange
+        try:
+            async with asyncio.timeout(self.deadline):
+                return await exchange
+        except TimeoutError:
+            raise NetworkError(
+                f"no answer within {self.deadline:g} s, retries included", method=method, url=url
+            ) from None
 
     async def _exchange(
         self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]

@@ -81,6 +81,7 @@ def make_client(args: argparse.Namespace) -> Client:
 
     use_profile(profile)  # the journal this command keeps: the profile's team journal, if it names one
     client = Client.from_profile(profile)
+    client.deadline = getattr(args, "max_time", None)
     _made.append(client)
     return client
 
