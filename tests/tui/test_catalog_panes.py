@@ -324,6 +324,28 @@ async def test_the_components_pane_never_keeps_the_keyboard_in_a_field(make_app)
         await wait_for(pilot, lambda: app.query_one("#panes").current == "sources")
 
 
+async def test_back_from_a_component_opened_by_key_the_keys_are_the_lists_again(make_app) -> None:
+    """The walk: `o demo-call-url enter esc o stripe-new-payment enter` asked for "demo-call-urlostripe-new-payment"."""
+    app = make_app(start_pane="components")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#components #results")) and app.query_one("#components #results").has_focus
+        )
+        pane = app.query_one("#components", ComponentsPane)
+        await pilot.press("o", *"demo-call-url", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ComponentScreen))
+        assert pane.query_one("#results").has_focus
+        await pilot.press("o", *"stripe-new-payment", "enter")  # `o` selects the old key: typing replaces it
+        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen))
+        assert app.screen.ident == "stripe-new-payment"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ComponentScreen))
+        await pilot.press("2")  # a pane's digit is not typed into the field
+        await wait_for(pilot, lambda: app.query_one("#panes").current == "sources")
+
+
 async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
     app = make_app(start_pane="components")
     async with app.run_test(size=(120, 36)) as pilot:

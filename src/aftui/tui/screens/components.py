@@ -139,6 +139,10 @@ class ComponentsPane(Guarded, Pane):
     def _open(self, event: Input.Submitted) -> None:
         ident = event.value.strip()
         if ident:
+            # The results, not the field, have the keys on the way back: the field kept them, and `o`, a pane's
+            # digit or the next key were typed after the last one ("demo-call-urlostripe-new-payment").
+            # `o` focuses the field again with its text selected, so the next key typed replaces it.
+            self.query_one("#results", DataTable).focus()
             self.app.push_screen(ComponentScreen(ident, ("Components", ident)))
 
     # --- search -------------------------------------------------------------------------------------------
