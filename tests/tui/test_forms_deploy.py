@@ -634,3 +634,24 @@ async def test_a_stored_name_focused_in_the_update_form_is_added_to_not_replaced
         await wait_for(pilot, lambda: app.focused is name)
         await pilot.press(*" (old)")
         assert name.value == source["name"] + " (old)"
+
+
+async def test_every_problem_of_the_props_is_said_at_once_and_a_whole_number_is_not_rewritten(make_app) -> None:
+    """The walk: `10.50` typed into an integer became 1050 without a word; a required account and an amount
+    below its minimum were said one submit after the other."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await _open_deploy(app, pilot, ref="stripe-new-payment")
+        section = await _props_loaded(pilot, form)
+        amount = _field(section, "minAmount").query_one(Input)
+        amount.focus()
+        await pilot.press(*"10.50")
+        assert amount.value == "10.50"
+        assert "whole number" in await _submit_and_wait_invalid(pilot, form, "configured_props.minAmount")
+        assert "is required" in _error(form, "configured_props.stripe")
+        # Counted under the rows: at 80x24 the second may be scrolled out of sight.
+        said = str(form.query_one("#problem").render())
+        assert said == "2 fields to fix, each said beside it: stripe, Minimum Amount"
+        amount.value = "-55"
+        assert "at least 0" in await _submit_and_wait_invalid(pilot, form, "configured_props.minAmount")
+        assert "is required" in _error(form, "configured_props.stripe")

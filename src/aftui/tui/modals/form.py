@@ -71,6 +71,11 @@ class FormRow(Vertical):
         self.label = label
         self.field = field
 
+    @property
+    def plain_label(self) -> str:
+        """The label without its required mark, for sentences ("What you typed in stripe is lost")."""
+        return self.label.removesuffix(" *")
+
     def on_descendant_focus(self) -> None:
         self._restyle()
 
@@ -183,7 +188,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         (`said_by`), shown before each beside a field, where the form's own checks read alike."""
         rows = self.rows()
         loose: list[str] = []
-        first: FormRow | None = None
+        marked: list[FormRow] = []
         for row in rows.values():
             row.show_error(None)
         for name, message in problems.items():
@@ -192,7 +197,11 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
                 loose.append(message if not name else f"{name}: {message}")
                 continue
             shown.show_error(message, by=by)
-            first = first or shown
+            marked.append(shown)
+        if len(marked) > 1:  # on 80x24 the first is in sight, the others may be scrolled out of it
+            fields = ", ".join(dict.fromkeys(row.plain_label for row in marked))
+            loose.insert(0, f"{len(marked)} fields to fix, each said beside it: {fields}")
+        first = marked[0] if marked else None
         box = self.query_one("#problem", Static)
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")
@@ -242,7 +251,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         for widget, before in self._before.values():
             if widget.is_attached and _value_of(widget) != before:
                 row = next((a for a in widget.ancestors if isinstance(a, FormRow)), None)
-                label = row.label if row is not None else "the form"
+                label = row.plain_label if row is not None else "the form"
                 if label not in labels:
                     labels.append(label)
         return labels

@@ -118,7 +118,9 @@ class IntegerField(PropField):
     def compose(self) -> ComposeResult:
         start = self.start()
         value = str(start) if isinstance(start, int) and not isinstance(start, bool) else ""
-        yield Input(value, placeholder=_range_words(self.prop) or "a whole number", restrict=r"[-+0-9]*", compact=True)
+        # No `restrict`: it dropped what did not fit without a word, and "10.50" became 1050. What is typed
+        # stays, and the form says "must be a whole number" beside it.
+        yield Input(value, placeholder=_range_words(self.prop) or "a whole number", compact=True)
 
     def read(self) -> Any:
         return read_integer(self.query_one(Input).value, self.prop)
