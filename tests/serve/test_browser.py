@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,6 +139,10 @@ def test_the_browser_sees_the_sources_and_a_change_refused_in_read_only(
 ) -> None:
     url, said = served
     assert f"the demo at {url.rstrip('/')}" in said and "read-only" in said and "this machine only" in said
+    page = urllib.request.urlopen(url, timeout=10).read().decode()
+    # Nothing is asked of another host (textual-serve's page asked Google for a font).
+    links = re.findall(r'(?:href|src)="(https?://[^"]*)"', page)
+    assert links and all(link.startswith(url) for link in links), links
     browser.get(url)
     shown = _wait_for(browser, "Orders sheet", timeout=60)  # a source of the demo, on the Health pane
     assert "READ-ONLY" in shown

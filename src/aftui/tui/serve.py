@@ -9,11 +9,14 @@ serves, where, and whether changes are allowed is said at start.
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["ServeOptions", "command_of", "serve", "start_words"]
+__all__ = ["ServeOptions", "command_of", "own_templates", "serve", "start_words"]
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -74,6 +77,25 @@ def serve(options: ServeOptions) -> int:
 
     for line in start_words(options):
         print(line, flush=True)
-    server = Server(command_of(options), host=options.host, port=options.port, title="aftui")
-    server.serve()
+    with tempfile.TemporaryDirectory(prefix="aftui-serve-") as folder:
+        templates = own_templates(Path(folder))
+        server = Server(
+            command_of(options), host=options.host, port=options.port, title="aftui", templates_path=templates
+        )
+        server.serve()
     return 0
+
+
+# textual-serve's page asks Google for a font: a request off this machine from a page said to be served
+# from it, which an air-gapped war room's browser waits on. The font is only the loading screen's.
+_OUTSIDE_LINK = re.compile(r"<link\b[^>]*href=\"https?://[^\"]*\"[^>]*>\s*", re.IGNORECASE)
+
+
+def own_templates(folder: Path) -> Path:
+    """textual-serve's templates, copied into `folder` without the links to stylesheets elsewhere."""
+    import textual_serve
+
+    source = Path(textual_serve.__file__).parent / "templates"
+    for template in source.glob("*.html"):
+        (folder / template.name).write_text(_OUTSIDE_LINK.sub("", template.read_text()))
+    return folder
