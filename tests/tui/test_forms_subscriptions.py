@@ -128,6 +128,9 @@ async def test_create_a_subscription_picked_and_typed(make_app, emulator, info, 
         )
         assert not isinstance(app.screen, SubscriptionForm)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == before + 1, 15)
+        # The cursor is on the new one, where `enter` and `d` act: it stayed on the row it was on, by id.
+        await wait_for(pilot, lambda: table.current is not None and table.current.listener_id == webhook)
+        assert table.current is not None and table.current.emitter_id == source
     assert (source, webhook, "$errors") in subs(api, info["org_id"])
 
 

@@ -52,6 +52,9 @@ async def test_create_a_webhook_then_it_is_listed(make_app, api: httpx.Client) -
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, WebhookForm), 15)
         await wait_for(pilot, lambda: table.pager.done and len(table.rows) == before + 1, 15)
+        await wait_for(
+            pilot, lambda: table.current is not None and table.current.name == "Orders sink"
+        )  # `d` acts on it
     made = [w for w in _webhooks(api) if w["url"] == "https://hooks.example.com/orders"]
     assert [w["name"] for w in made] == ["Orders sink"]
 

@@ -174,7 +174,14 @@ class SubscriptionsPane(Guarded, Pane):
     def action_new(self) -> None:
         from ..forms.subscription import SubscriptionForm
 
-        self.app.push_screen(SubscriptionForm(names=dict(self.names)))
+        def created(made: Subscription | None) -> None:
+            if made is not None:  # where `enter` and `d` act next; the service's answer may carry no id
+                ends = (made.emitter_id, made.listener_id, made.event_name or "")
+                self.query_one(PagedTable).go_to(
+                    lambda sub: (sub.emitter_id, sub.listener_id, sub.event_name or "") == ends
+                )
+
+        self.app.push_screen(SubscriptionForm(names=dict(self.names)), created)
 
     def action_auto(self) -> None:
         from ..forms.subscription import AutoSubscriptionForm

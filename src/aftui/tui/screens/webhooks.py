@@ -145,7 +145,11 @@ class WebhooksPane(Guarded, Pane):
     def action_new(self) -> None:
         from ..forms.webhook import WebhookForm
 
-        self.app.push_screen(WebhookForm())
+        def created(made: Webhook | None) -> None:
+            if made is not None and made.id:  # where `enter` and `d` act next
+                self.query_one(PagedTable).go_to(lambda hook: hook.id == made.id)
+
+        self.app.push_screen(WebhookForm(), created)
 
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_delete(self) -> None:

@@ -195,6 +195,7 @@ class PagedTable(Vertical, Generic[T]):
         self.sort_index: int | None = None
         self.sort_reverse = False
         self._remembered: str | None = None
+        self._wanted: Callable[[T], bool] | None = None  # an item `go_to` waits for a load to bring
         self._loading = False
         self._debounce: Timer | None = None
         self._error: str | None = None
@@ -399,13 +400,28 @@ class PagedTable(Vertical, Generic[T]):
         """The keys of the columns too narrow a table hides (drawn 0 wide)."""
         return frozenset(key for key, width in self.table.widths.items() if width == 0)
 
+    def go_to(self, match: Callable[[T], bool]) -> None:
+        """The cursor on the first item that `match`es: now if one is shown, else once a load brings it (a thing
+        just made, whose list is reloading: the cursor stayed on the row it was on, and `d` then named another)."""
+        index = next((n for n, item in enumerate(self.rows) if match(item)), None)
+        if index is None:
+            self._wanted = match
+        else:
+            self._remembered = self.item_id(self.rows[index])
+            self.table.move_cursor(index)
+
     def _remember_cursor(self) -> None:
         table = self.table
         if self.rows and 0 <= table.cursor_row < len(self.rows):
             self._remembered = self.item_id(self.rows[table.cursor_row])
 
     def _remembered_index(self, rows: list[T]) -> int:
-        """The row of the item the cursor was last on (the first row if it is not shown)."""
+        """The row of the item the cursor was last on (the first row if it is not shown), or of one `go_to` wants."""
+        if self._wanted is not None:
+            index = next((n for n, item in enumerate(rows) if self._wanted(item)), None)
+            if index is not None:
+                self._wanted = None
+                return index
         if self._remembered is not None:
             for index, item in enumerate(rows):
                 if self.item_id(item) == self._remembered:
