@@ -105,6 +105,17 @@ async def test_apps_search_asks_the_server_and_clearing_brings_back_the_catalogu
         await wait_for(pilot, lambda: table.pager.total == 41 and len(table.rows) == 41)
 
 
+async def test_the_services_first_match_has_the_cursor_once_its_answer_is_in(make_app) -> None:
+    """The walk: `/ goo enter enter` opened Google Calendar, the second row: Gmail came in above the cursor."""
+    app = make_app(start_pane="apps")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await pane_table(app, pilot, "apps")
+        await pilot.press("slash", *"goo", "enter")
+        await wait_for(pilot, lambda: table.pager._params.get("q") == "goo" and table.pager.done and not table._loading)
+        assert len(table.rows) > 1 and table.current is table.rows[0]
+        assert table.current.name_slug == "gmail"
+
+
 async def test_a_search_that_finds_nothing_says_so_under_the_header_and_esc_brings_the_list_back(make_app) -> None:
     app = make_app(start_pane="apps")
     async with app.run_test(size=(120, 36)) as pilot:

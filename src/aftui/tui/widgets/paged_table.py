@@ -504,6 +504,10 @@ class PagedTable(Vertical, Generic[T]):
         self.table.focus()
 
     def _server_filter(self) -> None:
+        if self.table.cursor_row == 0:
+            # The service's matches come first-best: kept on the row it was on, the cursor ended up under one
+            # the answer put above it ("goo": Gmail above Google Calendar), and enter opened the second.
+            self._wanted = lambda _item: True
         self.reload()
 
     # --- actions -----------------------------------------------------------------------------------
