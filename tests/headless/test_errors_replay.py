@@ -332,6 +332,11 @@ def test_replay_asks_on_a_terminal_and_scripts_must_say_yes(
     assert len(errors_of(api, order_workflow)) == before + 1
 
 
+def test_an_unknown_field_of_an_error_is_named_in_a_sentence(aftui: Aftui) -> None:
+    done = aftui("errors", WORKFLOW, "--fields", "bogus")
+    assert done.code == 2 and "--fields: bogus is not a field of an error; the fields are: kind, id" in done.err
+
+
 def test_usage_errors_of_replay(aftui: Aftui) -> None:
     assert aftui("replay").code == 2
     done = aftui("replay", "--workflow", WORKFLOW, "--yes")

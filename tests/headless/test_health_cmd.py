@@ -89,4 +89,4 @@ def test_fields_and_their_mistakes(aftui: Aftui, later: int) -> None:
     picked = aftui("health", "--json", "--fields", "name,state")
     assert picked.code == 0 and all(list(r) == ["name", "state"] for r in picked.records())
     wrong = aftui("health", "--fields", "name,nope")
-    assert wrong.code == 2 and "nope is not a field of a health" in wrong.err and wrong.out == ""
+    assert wrong.code == 2 and "nope is not a field of a health row" in wrong.err and wrong.out == ""

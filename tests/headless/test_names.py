@@ -24,6 +24,19 @@ def test_a_source_by_name_case_or_slug(aftui: Aftui, emulator: ServerHandle) -> 
         assert list(done.records()[0]) == list(SCHEMAS["source"])
 
 
+def test_a_name_of_another_kind_is_said_to_be_of_that_kind(aftui: Aftui, emulator: ServerHandle) -> None:
+    """`aftui errors "Order webhooks"` said only "no workflow named": it is a source."""
+    order = source_named(emulator, "Order webhooks")
+    done = aftui("errors", "Order webhooks")
+    assert (
+        done.code == 4 and f"no workflow named 'Order webhooks'; 'Order webhooks' is a source ({order.id})" in done.err
+    )
+    assert aftui("workflows").code == 0  # now known by name
+    workflow = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    done = aftui("events", "Flaky partner sync")
+    assert done.code == 4 and f"'Flaky partner sync' is a workflow ({workflow.id})" in done.err
+
+
 def test_events_take_a_name(aftui: Aftui, emulator: ServerHandle) -> None:
     order = source_named(emulator, "Order webhooks")
     done = aftui("events", "Order webhooks", "-n", "2", "--json")

@@ -426,7 +426,9 @@ async def test_open_a_component_by_key_and_by_id(make_app, emulator) -> None:
         app.query_one("#components #open").focus()
         await pilot.press("ctrl+a", "ctrl+k", *"no-such-component", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and bool(app.screen.query(".problem")))
-        assert "not found" in text_of(app.screen.query_one(".problem").content)
+        said = text_of(app.screen.query_one(".problem").content)
+        assert "not found" in said and "esc to go back" in said
+        assert "retry" not in said  # asking again finds nothing more
 
 
 # --- hostile strings -------------------------------------------------------------------------------------------

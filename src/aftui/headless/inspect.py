@@ -12,6 +12,7 @@ from .journaling import Keeper
 from .names import Names
 from .output import event_ms
 from .since import Since
+from .workflows import user_known
 
 MAX_EVENTS = 100
 DEFAULT_EVENTS = 20
@@ -46,7 +47,8 @@ async def events(args: argparse.Namespace) -> int:
     since: Since | None = args.since
     limit = count or (MAX_EVENTS if since else DEFAULT_EVENTS)
     async with make_client(args) as client:
-        source_id = await Names(client).source(args.source)
+        # The known workflows only to say so when the name is a workflow's (`aftui events "Validate orders"`).
+        source_id = await Names(client, known=user_known()).source(args.source)
         page = await client.list_source_events(
             source_id, limit=limit, expand=args.json or args.full, channel=args.channel
         )

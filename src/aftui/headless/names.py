@@ -268,7 +268,24 @@ class Names:
                 self.known.add(org_key(self.client), chosen.id, name=chosen.name, found="name")
             return chosen
         where = f" ({'; '.join(problems)})" if problems else ""
+        other = await self._named_otherwise(text, kinds)
+        if other is not None:  # `aftui errors "Order webhooks"`: it is a source, said as such
+            where += f"; {visible(text, 80)!r} is a {other.kind} ({other.id})"
         raise NoSuchName(text, kinds, near(text, pool), where)
+
+    async def _named_otherwise(self, text: str, kinds: Sequence[str]) -> Candidate | None:
+        """A source, workflow or webhook of that very name, when another kind was asked for (None if none, or
+        if they cannot be read: this only adds to a message)."""
+        for kind in ("source", "workflow", "webhook"):
+            if kind in kinds:
+                continue
+            try:
+                found = match(text, await self._candidates(kind, text))
+            except ApiError:
+                continue
+            if found:
+                return found[0]
+        return None
 
     async def id_of(self, text: str, kinds: Sequence[str], *, globs: bool = False) -> str:
         return (await self.resolve(text, kinds, globs=globs)).id

@@ -155,15 +155,20 @@ def pick_fields(kind: str, text: str | None) -> tuple[str, ...]:
     wanted = tuple(f.strip() for f in text.split(",") if f.strip())
     unknown = [f for f in wanted if f not in schema]
     if unknown or not wanted:
-        what = kind.replace("_", " ")
+        what = "health row" if kind == "health" else kind.replace("_", " ")
         if not wanted:
             said = "no field named"
         elif len(unknown) == 1:
-            said = f"{unknown[0]} is not a field of a {what}"
+            said = f"{unknown[0]} is not a field of {_a(what)}"
         else:
-            said = f"{', '.join(unknown)} are not fields of a {what}"
+            said = f"{', '.join(unknown)} are not fields of {_a(what)}"
         raise ValueError(f"--fields: {said}; the fields are: {', '.join(schema)}")
     return wanted
+
+
+def _a(what: str) -> str:
+    """ "an error", "an end user", "a replay": the kinds here begin with a vowel sound exactly when a vowel."""
+    return f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
 
 
 def only(record: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
-from ...api import ApiError, AuthError
+from ...api import ApiError, AuthError, NotFoundError
 from ...text import visible
 from ..focus import focus_now
 from ..host import session_of
@@ -107,12 +107,12 @@ class DetailScreen(Screen[None]):
             self._set_failed(True)
             body.loading = False
             await body.remove_children()
-            note = self.retry.schedule(error) or "press r to retry"
+            # A 404 will not be found by asking again: `r` is there, but not offered as the way out.
+            note = self.retry.schedule(error) or (None if isinstance(error, NotFoundError) else "press r to retry")
+            ways = ", ".join(way for way in (note, "esc to go back") if way)
             await body.mount(
                 Static(
-                    Text.assemble(
-                        ("Could not load: ", "bold"), visible(error.message, 400), (f"\n{note}, esc to go back", "dim")
-                    ),
+                    Text.assemble(("Could not load: ", "bold"), visible(error.message, 400), (f"\n{ways}", "dim")),
                     classes="problem",
                 )
             )
