@@ -231,6 +231,19 @@ async def test_account_detail_from_the_accounts_pane_hides_credentials(make_app)
 # --- Connect ------------------------------------------------------------------------------------------------
 
 
+async def test_without_a_connect_project_the_pane_offers_no_key_that_needs_one(make_app) -> None:
+    app = make_app(start_pane="connect")
+    app.session.client.project_id = None
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#connect #project")))
+        pane = app.query_one("#connect", ConnectPane)
+        await wait_for(pilot, lambda: "no Connect project" in text_of(pane.query_one("#project").content))
+        footer = [binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled]
+        assert not set(footer) & ConnectPane.NEEDS_PROJECT
+        await pilot.press("e")  # did switch the environment of nothing
+        assert app.session.environment == "production"
+
+
 async def test_connect_lists_end_users_and_e_switches_the_environment(make_app) -> None:
     app = make_app(start_pane="connect")
     async with app.run_test(size=(120, 36)) as pilot:
@@ -289,6 +302,18 @@ async def test_an_end_users_accounts_and_an_account_without_credentials(make_app
         await pilot.press("escape")  # the list has focus and no filter: esc goes back, not swallowed
         await wait_for(pilot, lambda: not isinstance(app.screen, EndUserScreen))
         assert table.current is not None and table.current.external_id == user.external_id
+
+
+async def test_an_unhealthy_account_says_where_its_reason_is(make_app, emulator, info, root) -> None:
+    account = next(a for a in emulator.emulator.store.accounts.values() if a.external_id is None)
+    root.post(f"/_emulator/accounts/{account.id}", json={"healthy": False}).raise_for_status()
+    app = make_app(start_pane="accounts")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#accounts PagedTable")))
+        app.open_id(account.id)
+        await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen) and bool(app.screen.query(Fields)))
+        shown = text_of(app.screen.query_one(Fields).content)
+        assert "no   why: v fetches the credentials, with the service's error" in shown
 
 
 async def test_connect_rate_limit_shows_the_message_and_the_wait(make_app, emulator, info) -> None:
@@ -355,6 +380,22 @@ async def test_back_from_a_component_opened_by_key_the_keys_are_the_lists_again(
         await wait_for(pilot, lambda: not isinstance(app.screen, ComponentScreen))
         await pilot.press("2")  # a pane's digit is not typed into the field
         await wait_for(pilot, lambda: app.query_one("#panes").current == "sources")
+
+
+async def test_an_action_offers_no_deploy_key(make_app) -> None:
+    app = make_app(start_pane="components")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#components #results")))
+        app.push_screen(ComponentScreen("demo-call-url", ("Components", "demo-call-url")))
+        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and app.screen.record is not None)
+        await pilot.pause()
+        shown = {binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled}
+        assert app.screen.record.type == "action" and "deploy" not in shown
+        app.pop_screen()
+        app.push_screen(ComponentScreen("stripe-new-payment", ("Components", "stripe-new-payment")))
+        await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and app.screen.record is not None)
+        await pilot.pause()
+        assert "deploy" in {binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled}
 
 
 async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:

@@ -205,7 +205,10 @@ class AccountScreen(Guarded, DetailScreen):
             rows.append(("Auth type", app.auth_type))
         if app is not None and app.categories:
             rows.append(("Categories", ", ".join(app.categories)))
-        rows.append(("Healthy", flag(account.healthy)))
+        healthy = flag(account.healthy)
+        if account.healthy is False:  # the reason comes only with the credentials: "Healthy no" said nothing more
+            healthy = Text.assemble(healthy, ("   why: v fetches the credentials, with the service's error", "dim"))
+        rows.append(("Healthy", healthy))
         if self.connect or account.external_id is not None:  # a Connect end user's account, however it was read
             rows += [("Dead", dead_flag(account.dead)), ("External id", account.external_id)]
         if self.connect:

@@ -343,6 +343,11 @@ class ComponentScreen(Guarded, DetailScreen):
             ("Found in", self.found_in or None),
         ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "deploy" and isinstance(self.record, Component) and self.record.type == "action":
+            return False  # an action is no source: the footer offered `d` and the key then said so
+        return super().check_action(action, parameters)
+
     def action_deploy(self) -> None:
         component = self.record
         if not isinstance(component, Component):

@@ -73,6 +73,14 @@ class ConnectPane(Guarded, Pane):
         Binding("a", "delete_app_accounts", "Delete all of app"),
     ]
 
+    # Each needs a Connect project: without one, the footer offered them and they said what the top says.
+    NEEDS_PROJECT = frozenset({"switch_environment", "new_token", "delete_user", "delete_app_accounts"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.NEEDS_PROJECT and not self.client.project_id:
+            return False
+        return super().check_action(action, parameters)
+
     def compose(self) -> ComposeResult:
         yield Static(Text("Connect"), classes="pane-title")
         yield Static(Text("loading the project…", style="dim"), id="project")
