@@ -134,6 +134,21 @@ async def test_create_a_subscription_picked_and_typed(make_app, emulator, info, 
     assert (source, webhook, "$errors") in subs(api, info["org_id"])
 
 
+async def test_at_80x24_the_buttons_stay_in_sight_when_problems_are_said(make_app) -> None:
+    """Both ends required and the problems counted: the buttons went below the screen, a border's top left."""
+    app = make_app(start_pane="subscriptions")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pane_table(app, pilot)
+        await pilot.press("n")
+        form = await form_open(app, pilot, SubscriptionForm)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: form.query_one("#problem").has_class("shown"))
+        await pilot.pause()
+        submit = form.query_one("#submit", Button)
+        assert submit.region.bottom <= 24 - 1  # above the footer, whole
+        assert form.query_one("#rows").region.bottom <= submit.region.y
+
+
 async def test_a_custom_channel_and_default_typed_as_a_name(make_app, emulator, info, api: httpx.Client) -> None:
     source = by_name(emulator, "sources", "Order webhooks")
     webhook = by_name(emulator, "webhooks", "Slack #alerts")

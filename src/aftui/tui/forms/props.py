@@ -239,6 +239,9 @@ def message_beside(param: str, message: str) -> str:
 class PropsFormScreen(FormScreen[T]):
     """A form holding props sections: the service's message for a prop goes beside it, its name prefix left out."""
 
+    def _fit_rows(self) -> None:
+        """Nothing to do: its frame and rows are 1fr (forms.tcss), and fit the screen by themselves."""
+
     def row_for(self, param: str) -> str:
         """The row showing the service's `param` (subclasses map what the service names differently)."""
         return self.PARAMS.get(param, param)

@@ -93,6 +93,9 @@ class FormRow(Vertical):
         self.query_one(".field-error", Static).update(said)
 
 
+ROWS_SHARE = 60  # per cent of the screen's height the rows may take at most (a tall form scrolls)
+
+
 class FormScreen(ModalScreen[T | None], Generic[T]):
     """A modal form; `ctrl+s` submits, `esc` leaves without changing anything, and asks first when something
     was typed: one esc too many threw away a whole form's props."""
@@ -109,7 +112,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
     FormScreen #form-title { text-style: bold; height: auto; }
     FormScreen #form-note { color: $text-muted; height: auto; padding: 0 0 1 0; }
     FormScreen #read-only { color: $warning; height: auto; padding: 0 0 1 0; }
-    FormScreen #rows { height: auto; max-height: 60vh; }  /* a tall form scrolls; the buttons stay on screen */
+    FormScreen #rows { height: auto; max-height: 60vh; }  /* a tall form scrolls; `_fit_rows` keeps the buttons in sight */
     FormScreen #problem { display: none; height: auto; color: $error; border: round $error; padding: 0 1; }
     FormScreen #problem.shown { display: block; }
     FormScreen #buttons { height: auto; padding: 1 0 0 20; }
@@ -129,6 +132,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         self.busy = False
         # Each field the user has been in, and its value before: what `typed_in` compares against.
         self._before: dict[int, tuple[Widget, object]] = {}
+        self._rows_fitted: int | None = None  # the rows' max height `_fit_rows` set last
 
     @property
     def session(self) -> Session:
@@ -136,6 +140,25 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_rows)
+
+    def _fit_rows(self) -> None:
+        """The rows get what the screen leaves the frame's other parts, so the buttons stay in sight: with a
+        problem box and the rows' 60vh, at 80x24 the buttons went below the screen."""
+        frames = self.query("#frame")
+        if not frames:
+            return
+        frame = frames.first()
+        rows = frame.query_one("#rows")
+        room = self.size.height - sum(w.outer_size.height for w in self.children if w is not frame and w.display)
+        others = sum(w.outer_size.height for w in frame.children if w is not rows and w.display)
+        frame_edges = frame.outer_size.height - frame.content_region.height
+        fitted = max(3, min(room - others - frame_edges, self.size.height * ROWS_SHARE // 100))
+        if fitted != self._rows_fitted:
+            self._rows_fitted = fitted
+            rows.styles.max_height = fitted
 
     # --- what a subclass says ------------------------------------------------------------------------
 
@@ -205,6 +228,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         box = self.query_one("#problem", Static)
         box.update(Text("\n".join(loose)))
         box.set_class(bool(loose), "shown")
+        self.call_after_refresh(self._fit_rows)  # the box came or went: the rows get what is left
         if first is not None:
             _problem_focus(first.field).focus()
             first.scroll_visible()
