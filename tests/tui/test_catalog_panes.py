@@ -304,6 +304,24 @@ async def test_an_end_users_accounts_and_an_account_without_credentials(make_app
         assert table.current is not None and table.current.external_id == user.external_id
 
 
+async def test_an_end_users_account_opened_by_id_is_read_through_connect(make_app, emulator, info) -> None:
+    """The palette opened one as a workspace account: no environment, no Connect delete."""
+    account = next(
+        a for a in emulator.emulator.store.accounts.values() if a.external_id and a.environment == "production"
+    )
+    app = make_app(start_pane="accounts")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#accounts PagedTable")))
+        app.open_id(account.id)
+        await wait_for(pilot, lambda: isinstance(app.screen, AccountScreen) and bool(app.screen.query(Fields)))
+        assert app.screen.connect is True
+        shown = text_of(app.screen.query_one(Fields).content)
+        assert "Environment" in shown and "Connect" in shown
+        await pilot.pause()
+        offered = {binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled}
+        assert "delete_account" in offered
+
+
 async def test_an_unhealthy_account_says_where_its_reason_is(make_app, emulator, info, root) -> None:
     account = next(a for a in emulator.emulator.store.accounts.values() if a.external_id is None)
     root.post(f"/_emulator/accounts/{account.id}", json={"healthy": False}).raise_for_status()

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ...api import Client, NotFoundError
+from ...api import ApiError, Client, NotFoundError
 from ...api.models import Account, App
 from ...connect import connect_read
 from ..change import Guarded
@@ -133,10 +133,22 @@ class AccountScreen(Guarded, DetailScreen):
         if self.connect:
             return await connect_read(client.get_connect_account(self.ident))
         try:
-            return await client.get_account(self.ident)
+            account = await client.get_account(self.ident)
         except NotFoundError:
             if self.connect is False or not client.project_id:
                 raise
+        else:
+            if self.connect is not None or account.external_id is None or not client.project_id:
+                return account
+            # An end user's account, opened by id (the palette): the management read has no environment and
+            # no Connect delete. Read through Connect, as the Connect pane opens it; where Connect does not
+            # have it (another environment), the management read stands.
+            try:
+                account = await connect_read(client.get_connect_account(self.ident))
+            except ApiError:
+                return account
+            self.connect = True
+            return account
         account = await connect_read(client.get_connect_account(self.ident))
         self.connect = True
         return account
