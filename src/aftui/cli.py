@@ -306,6 +306,11 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         _yes(parser)
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what would be deleted, and delete nothing (allowed read-only)",
+        )
         return parser
 
     source = item("source", "delete sources, with their events and subscriptions")

@@ -262,6 +262,23 @@ def test_delete_a_source_by_name(aftui: Aftui, api: httpx.Client, emulator: Serv
     assert aftui("delete", "source", partner.id, "--yes").code == 4
 
 
+def test_a_dry_run_of_a_delete_prints_what_would_go_and_deletes_nothing(
+    aftui: Aftui, api: httpx.Client, emulator: ServerHandle
+) -> None:
+    partner = source_named(emulator, "Partner ping")
+    would = f"would: Delete source Partner ping ({partner.id})? Its events and subscriptions go with it."
+    for args in (
+        ("delete", "source", "Partner ping", "--dry-run"),
+        ("delete", "source", "Partner ping", "--dry-run", "--yes"),  # --yes does not turn it into a delete
+        ("--read-only", "delete", "source", "Partner ping", "--dry-run"),  # it sends nothing: allowed
+    ):
+        done = aftui(*args)
+        assert done.code == 0, (args, done.err)
+        assert done.out.startswith(would) and "dry run: nothing was changed" in done.err
+    assert api.get(f"/sources/{partner.id}").status_code == 200
+    assert aftui("--read-only", "delete", "source", "Partner ping", "--yes").code == 2
+
+
 def test_deleting_a_source_that_triggers_a_workflow_says_so_first(aftui: Aftui, emulator: ServerHandle) -> None:
     store = emulator.emulator.store
     workflow = next(w for w in store.workflows.values() if any(t.kind == "source" for t in w.triggers))

@@ -283,7 +283,7 @@ async def delete(args: argparse.Namespace) -> int:
         "app-accounts": _delete_app_accounts,
     }
     async with make_client(args) as client:
-        refuse_read_only(client, "deleting")
+        refuse_read_only(client, "deleting", args)
         await handlers[args.what](client, args)
     return OK
 

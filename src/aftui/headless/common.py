@@ -47,6 +47,10 @@ class Refused(Exception):
     """The person said no, or a script did not say --yes: nothing was changed (exit 2)."""
 
 
+class DryRun(Exception):
+    """`--dry-run` reached the question a change asks: what it would do is printed, nothing is changed (exit 0)."""
+
+
 def exit_code(error: BaseException) -> int:
     if isinstance(error, AuthError):
         return AUTH
@@ -122,9 +126,10 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def refuse_read_only(client: Client, action: str) -> None:
-    """Refuse a change before anything is asked or sent (the client refuses too; this says it first)."""
-    if client.read_only:
+def refuse_read_only(client: Client, action: str, args: argparse.Namespace | None = None) -> None:
+    """Refuse a change before anything is asked or sent (the client refuses too; this says it first); a dry
+    run, which sends nothing, goes on."""
+    if client.read_only and not getattr(args, "dry_run", False):
         raise ReadOnlyError(action)
 
 
@@ -133,6 +138,8 @@ def confirm(question: str, args: argparse.Namespace, *, stdin: TextIO | None = N
 
     Off a terminal, without --yes, nothing is changed: a script must say what it means.
     """
+    if getattr(args, "dry_run", False):
+        raise DryRun(question)
     if getattr(args, "yes", False):
         return
     stream = stdin or sys.stdin
@@ -164,6 +171,10 @@ def run(
     try:
         return asyncio.run(_watched(command(args), err or sys.stderr))
     except KeyboardInterrupt:
+        return OK
+    except DryRun as dry:
+        print(f"would: {dry}")
+        print("aftui: dry run: nothing was changed", file=err or sys.stderr)
         return OK
     except BrokenPipeError:
         # The reader went away (`aftui sources | head`): not an error. stdout is pointed at /dev/null so
