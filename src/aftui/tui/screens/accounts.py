@@ -56,7 +56,7 @@ def dead_flag(value: bool | None) -> Text:
 
 def account_columns(*, connect: bool = False) -> list[Column[Account]]:
     columns: list[Column[Account]] = [
-        Column("name", "Name", account_name, width=22, cut="middle"),
+        Column("name", "Name", account_name, width=22, cut="middle", min_width=12),
         Column("app", "App", lambda a: app_label(a.app), width=14),
         Column("healthy", "Healthy", lambda a: flag(a.healthy), sort=lambda a: a.healthy, width=7),
     ]

@@ -243,27 +243,29 @@ def _range(prop: ComponentProp) -> Text:
 
 def props_table(props: list[ComponentProp]) -> DataTable[Text]:
     table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="props")
+    # What deploying needs first (the app an account is for, whether it must be set): at 80 columns the
+    # App and Options columns were past the right edge. The label, longest and least needed, comes last.
     for key, label in (
         ("name", "Name"),
         ("type", "Type"),
-        ("label", "Label"),
+        ("app", "App"),
         ("optional", "Optional"),
         ("default", "Default"),
         ("range", "Min/max"),
         ("options", "Options"),
-        ("app", "App"),
+        ("label", "Label"),
     ):
         table.add_column(label, key=key)
     for n, prop in enumerate(props):
         table.add_row(
             plain(prop.name, 40, "cyan"),
             plain(prop.type, 30),
-            plain(prop.label, 40) if prop.label else Text("—", style="dim"),
+            plain(prop.app, 30) if prop.app else Text("—", style="dim"),
             Text("yes") if prop.optional else Text("no", style="bold"),
             _default(prop.default),
             _range(prop),
             Text(str(len(prop.options))) if prop.options is not None else Text("—", style="dim"),
-            plain(prop.app, 30) if prop.app else Text("—", style="dim"),
+            plain(prop.label, 40) if prop.label else Text("—", style="dim"),
             key=f"{n}:{prop.name}",
         )
     return table
