@@ -438,3 +438,19 @@ def test_get_of_an_error_id_found_nowhere_is_exit_4_and_says_where_ids_are_liste
     done = aftui("get", "1-0")
     assert done.code == 4 and done.out == ""
     assert "no error 1-0" in done.err and "aftui errors WORKFLOW" in done.err
+
+
+def test_get_of_an_error_masks_a_callers_credentials_for_people_and_json_keeps_them(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    endpoint = emulator.emulator.demo.order_endpoint_key
+    body = {"order_id": "ord_cookie", "sku": "SKU-1001", "quantity": 1, "country": "de", "currency": "eur"}
+    root.post(f"/e/{endpoint}", json=body, headers={"Cookie": "session=SECRET"}).raise_for_status()
+    error_id = next(
+        e["id"]
+        for e in errors_of(api, order_workflow)
+        if e["event"]["original_event"]["body"].get("order_id") == "ord_cookie"
+    )
+    people = aftui("get", error_id)
+    assert people.code == 0 and "SECRET" not in people.out and '"cookie":"****"' in people.out
+    assert "session=SECRET" in aftui("get", error_id, "--json").out  # asked for as it is

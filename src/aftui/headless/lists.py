@@ -21,6 +21,7 @@ from ..api.paging import Fetch
 from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
 from ..ids import KINDS
+from ..masking import masked
 from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
@@ -327,7 +328,9 @@ async def _get_error(args: argparse.Namespace, error_id: str) -> int:
     if args.json:
         print(ndjson(only(record, fields)))
         return OK
-    output.key_values(record, fields)
+    # For people, a caller's credential headers are masked, as the TUI shows them; --json and --raw give the
+    # event as it is, for the script that asked.
+    output.key_values({**record, "original_event": masked(record["original_event"])}, fields)
     error = event.error()
     stack = error.error.stack if error is not None else None
     if stack and args.fields is None:
