@@ -518,6 +518,29 @@ async def test_credentials_are_fetched_on_v_masked_revealed_then_hidden_again(
         assert all(not any(v in n.message for v in values) for n in app._notifications)
 
 
+async def test_the_times_beside_masked_credentials_move_on(make_app, api: httpx.Client, base: str, monkeypatch) -> None:
+    """ "Expires … (in 42m)" stayed at 42m while the values were masked: only the reveal's tick drew it."""
+    from aftui.tui.widgets import credentials
+
+    monkeypatch.setattr(credentials, "AGES_S", 0.05)
+    target = accounts(api, base)[0]
+    app = make_app(start_pane="connect")
+    clock = Clock(FIXED_NOW)
+    app.session.now = clock
+    async with app.run_test(size=SIZE) as pilot:
+        await open_connect(app, pilot)
+        screen = await open_account(app, pilot, target["id"])
+        panel = screen.query_one(CredentialsPanel)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: panel.state == "masked", 15)
+        expires = panel._about.get("expires_at")
+        assert isinstance(expires, datetime) and expires > FIXED_NOW, "the demo's account should expire later"
+        before = text_of(panel)
+        clock.now = FIXED_NOW + timedelta(minutes=2)
+        await wait_for(pilot, lambda: text_of(panel) != before)
+        assert panel.state == "masked"
+
+
 async def test_leaving_the_screen_hides_the_credentials(make_app, api: httpx.Client, base: str) -> None:
     target = accounts(api, base)[0]
     app = make_app(start_pane="connect")

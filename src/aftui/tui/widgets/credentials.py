@@ -34,6 +34,7 @@ from ..safe import long_text, when
 MASK = "••••••••"  # one length for every value: the mask says nothing about the secret
 REVEAL_SECONDS = 30.0
 # The non-secret fields that come with the credentials, shown masked or not.
+AGES_S = 5.0  # how often the times beside masked values are worked out again (they read in minutes)
 ABOUT = (("expires_at", "Expires"), ("last_refreshed_at", "Last refreshed"), ("next_refresh_at", "Next refresh"))
 
 
@@ -86,6 +87,12 @@ class CredentialsPanel(Static):
 
     def on_mount(self) -> None:
         self._render_state()
+        self.set_interval(AGES_S, self._age)
+
+    def _age(self) -> None:
+        """The times beside masked values ("expires … (in 42m)") move on too: only the reveal's tick drew them."""
+        if self.state == "masked" and any(isinstance(v, datetime) for v in self._about.values()):
+            self._render_state()
 
     def on_unmount(self) -> None:
         self.hide()
