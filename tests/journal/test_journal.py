@@ -18,6 +18,7 @@ from aftui.api.models import EventSummary
 from aftui.journal import SCHEMA_VERSION, Journal, JournalWriter, fts5_available
 from aftui.journal.opening import JournalOpening, OpenedJournal
 from aftui.journal.pgstore import PgJournal
+from aftui.journal.replays import ReplayLog
 from aftui.journal.retention import open_journal
 
 T0 = 1_700_000_000_000
@@ -557,3 +558,16 @@ def test_events_tried_again_still_wait_while_the_retry_runs(tmp_path: Path) -> N
         finally:
             go_on.set()
             writer.close()
+
+
+def test_another_process_closing_the_journal_leaves_this_ones_wal_alone(tmp_path: Path) -> None:
+    """Opening the replay log (a second connection) dropped the first's locks, and another aftui closing the
+    same journal then deleted the `-wal` and `-shm` under it: "disk I/O error", and replays not recorded."""
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as mine, ReplayLog(path):
+        mine.add([ev(1)])
+        other = "import sys; from aftui.journal import Journal; Journal(sys.argv[1]).close()"
+        subprocess.run([sys.executable, "-c", other, str(path)], check=True, timeout=30)
+        assert path.with_name(path.name + "-wal").exists()
+        mine.add([ev(2)])  # raised sqlite3.OperationalError: disk I/O error
+        assert mine.count() == 2

@@ -40,23 +40,29 @@ def side_paths(path: Path) -> list[Path]:
 
 
 def make_private(path: Path) -> None:
-    """Create `path` 0600 if it is missing; set it and its side files to 0600 where they are not."""
+    """Create `path` 0600 if it is missing; set it and its side files to 0600 where they are not.
+
+    An existing database is never opened here: closing any descriptor of a file drops every POSIX lock
+    the process holds on it, SQLite's of a connection already open among them. The journal's second
+    connection (the replay log's) did that to the first, and another aftui closing the same journal
+    then took itself for its last user and deleted the `-wal` and `-shm` under this one ("disk I/O
+    error" from then on, and the replays it recorded lost).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE)
+    except FileExistsError:
+        pass
     except OSError as error:
         if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and path.exists():
             return  # a read-only place: SQLite says so when it tries to write, in its words
         raise
-    try:
-        if os.fstat(fd).st_mode & 0o777 != PRIVATE:
-            os.fchmod(fd, PRIVATE)
-    finally:
-        os.close(fd)
-    for side in side_paths(path)[1:]:
+    else:
+        os.close(fd)  # just made: no connection of this process can hold a lock on it yet
+    for file in side_paths(path):
         try:
-            if side.stat().st_mode & 0o777 != PRIVATE:
-                os.chmod(side, PRIVATE)
+            if file.stat().st_mode & 0o777 != PRIVATE:
+                os.chmod(file, PRIVATE)
         except FileNotFoundError:
             continue
         except OSError:
