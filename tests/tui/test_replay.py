@@ -166,6 +166,29 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
     assert kept[rows[0].outcome_event_id]["customer_email"] == "fixed@shop.example"
 
 
+async def test_a_pane_key_leaves_a_replay_sent_but_not_an_edit_unsent(make_app, emulator) -> None:
+    """The header said "press 0" for a new alert, and 0 on a replay just sent was refused."""
+    first, second = post_orders(emulator, "ord_key1", "ord_key2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, first, edit=True)
+        await pilot.press("escape")  # out of the editor, the draft kept and not sent
+        await wait_for(pilot, lambda: app.screen is screen and screen.draft is not None)
+        await pilot.press("0")
+        await pilot.pause()
+        assert app.screen is screen  # an edit not sent is the user's work: said, not thrown away
+        assert any("edited payload not sent" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReplayScreen))
+
+        screen = await replay_screen(app, pilot, second)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        await pilot.press("0")
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
+        await wait_for(pilot, lambda: app.query_one("#panes").current == "health")
+
+
 async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_original(make_app, emulator) -> None:
     """A newcomer pressed ctrl+s again after the fixed payload had succeeded: the original went, unedited, and
     failed again, marking the error not fixed. Now the screen asks, says what would go, and sends on yes only."""

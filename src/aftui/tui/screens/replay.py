@@ -178,6 +178,7 @@ class ReplayScreen(Screen[None]):
         self.plan: ReplayPlan | None = None
         self.result: ReplayResult | None = None
         self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
+        self.draft_sent = False  # the draft is what was last sent (nothing of it would be lost)
         self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
@@ -187,6 +188,15 @@ class ReplayScreen(Screen[None]):
     @property
     def session(self) -> Session:
         return session_of(self)
+
+    def held(self) -> str | None:
+        """What a pane key would lose (None: nothing, and it closes this screen, as a detail's does).
+
+        A replay sent, or never edited, is in the journal or the service: "press 0" in the header was
+        refused here. An edit not sent is the user's work."""
+        if self.draft is None or self.draft_sent or self.running:
+            return "a replay being sent" if self.running else None
+        return "an edited payload not sent: e opens it, ctrl+s in the editor sends it"
 
     def compose(self) -> ComposeResult:
         error = self.event.error()
@@ -401,6 +411,7 @@ class ReplayScreen(Screen[None]):
         if result is None:
             return
         self.draft = result.text
+        self.draft_sent = result.send
         if result.send:
             self._send(result.value, edited=True)
 
