@@ -42,3 +42,25 @@ async def test_the_tree_shows_a_requests_credentials_masked_and_copies_them_as_t
         labels = [str(node.label) for node in view.root.children[0].children[0].children]
         assert labels == [f'authorization: "{MASK}"', 'accept: "*/*"']
         assert "Bearer SECRET" in view.json_text()  # copying is asking for it
+
+
+async def test_the_nodes_along_the_keys_asked_for_are_unfolded() -> None:
+    """A monitor's error showed "▶ error: {5}": its message was a fold away."""
+    from textual.app import App, ComposeResult
+
+    from aftui.tui.widgets.json_view import JsonView
+
+    event = {"id": "1-0", "event": {"original_event": {"a": 1}, "error": {"msg": "boom", "stack": "at x"}}}
+
+    class Viewer(App[None]):
+        def compose(self) -> ComposeResult:
+            yield JsonView()
+
+    async with Viewer().run_test() as pilot:
+        view = pilot.app.query_one(JsonView)
+        view.set_data(event, unfold=("event", "error"))
+        await pilot.pause()
+        inner = {str(node.label).partition(":")[0]: node for node in view.root.children[1].children}
+        assert inner["error"].is_expanded and not inner["original_event"].is_expanded
+        assert [str(node.label) for node in inner["error"].children] == ['msg: "boom"', 'stack: "at x"']
+        view.set_data(event, unfold=("nothing", "here"))  # a path not there unfolds what there is of it

@@ -434,7 +434,8 @@ class MonitorScreen(Screen[None]):
             view.set_data({})
             return
         head.update(detail_head(record))
-        view.set_data(record.as_json())
+        # An error's message at once: it showed as "▶ error: {5}", unfolded by hand.
+        view.set_data(record.as_json(), unfold=("event", "error") if record.is_error else ())
         if record.event.truncated and record.n not in self._full_fetched:
             self._full_fetched.add(record.n)
             self._fetch_full(record)

@@ -8,6 +8,7 @@ costs only what is on screen.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -60,6 +61,12 @@ def label(key: str | int | None, value: Any) -> Text:
     return head
 
 
+def _key_of(node: TreeNode[Any]) -> str:
+    """The key a node was labelled with (`label`: "key: summary")."""
+    label = node.label
+    return (label.plain if isinstance(label, Text) else str(label)).partition(": ")[0]
+
+
 class JsonView(Tree[Any]):
     """`set_data(payload)`; enter or space folds, `e` unfolds every level shown, `E` folds all."""
 
@@ -89,8 +96,9 @@ class JsonView(Tree[Any]):
     def data_value(self) -> Any:
         return self._data
 
-    def set_data(self, data: Any) -> None:
-        """Show `data`, its headers' credentials masked (`masking`); copying it gives it as it is."""
+    def set_data(self, data: Any, *, unfold: Sequence[str] = ()) -> None:
+        """Show `data`, its headers' credentials masked (`masking`); copying it gives it as it is. The first
+        level is unfolded, and the nodes along the keys `unfold` names (an error's `event`, `error`)."""
         self._data = data
         shown = masked(data)
         self.clear()
@@ -100,6 +108,14 @@ class JsonView(Tree[Any]):
         for child in self.root.children:
             if child.allow_expand and len(self.root.children) <= 20:
                 child.expand()
+        node = self.root
+        for key in unfold:
+            found = next((c for c in node.children if c.allow_expand and _key_of(c) == key), None)
+            if found is None:
+                break
+            found.expand()
+            self._fill_pending(found)  # its children now, so that the next key can be found among them
+            node = found
 
     def _fill(self, node: TreeNode[Any], value: Any) -> None:
         items = (
@@ -118,7 +134,10 @@ class JsonView(Tree[Any]):
             node.add_leaf(Text(f"… {len(items) - MAX_CHILDREN} more (copy the JSON to see all)", style="dim italic"))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Any]) -> None:
-        node = event.node
+        self._fill_pending(event.node)
+
+    def _fill_pending(self, node: TreeNode[Any]) -> None:
+        """A node's children, made the first time it is unfolded."""
         if isinstance(node.data, tuple) and node.data and node.data[0] is _PENDING:
             value = node.data[1]
             node.data = value
