@@ -7,7 +7,7 @@ from tui_helpers import palette_search, wait_for
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.palette_items import resource_actions
 from aftui.tui.screens.accounts import AccountScreen
-from aftui.tui.screens.monitor import MonitorScreen
+from aftui.tui.screens.replay_errors import ErrorsTable
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.screens.webhooks import WebhookScreen
 from aftui.tui.screens.workflows import WorkflowScreen
@@ -48,11 +48,12 @@ async def test_the_palette_opens_and_acts_on_sources_workflows_webhooks_and_acco
 
         await pilot.press("3")  # the workflows aftui knows, found in subscriptions
         await wait_for(pilot, lambda: f"Errors of workflow {workflow.name}" in titles(app), timeout=10)
-        await palette(pilot, f"Errors of workflow {workflow.name}")
-        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen), timeout=10)
-        assert [(t.kind, t.emitter_id) for t in app.screen.initial] == [("errors", workflow.id)]
+        await palette(pilot, f"Errors of workflow {workflow.name}")  # its Errors tab, as Health opens it
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("ErrorsTable")))
+        assert app.screen.ident == workflow.id
+        await wait_for(pilot, lambda: app.screen.query_one(ErrorsTable).table.has_focus)  # on the tab, ready
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, MonitorScreen))
+        await wait_for(pilot, lambda: not isinstance(app.screen, WorkflowScreen))
         await palette(pilot, f"Open workflow {workflow.name}")
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.ident == workflow.id)
         await pilot.press("escape")

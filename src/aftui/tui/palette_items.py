@@ -113,10 +113,18 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
                 partial(open_monitor, app, [Target("events", ident, label), Target("errors", ident, label)]),
                 ident,
             ),
-            Action(f"Errors of workflow {name}", partial(open_monitor, app, [Target("errors", ident, label)]), ident),
+            # Its Errors tab, as Health's enter opens it: what each error came to, the answer to "is it fixed?"
+            # (a monitor of its `$errors` had no replay column).
+            Action(f"Errors of workflow {name}", partial(_errors_tab, app, ident, label), ident),
             Action(f"{_toggle_verb(read.get(ident))} workflow {name}", partial(_toggle, owner, ident, read), ident),
         ]
     return actions
+
+
+def _errors_tab(app: App[Any], ident: str, label: str) -> None:
+    from .screens.workflows import WorkflowScreen
+
+    app.push_screen(WorkflowScreen(ident, ("Workflows", label), tab="Errors"))
 
 
 def _toggle_verb(workflow: Workflow | None) -> str:
