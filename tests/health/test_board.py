@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from aftui.api.models import EventSummary
-from aftui.health import AlertTracker, HealthBoard, Subject, age, load_history, read_replays, sparkline
+from aftui.health import AlertTracker, HealthBoard, Subject, age, age_words, load_history, read_replays, sparkline
 from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_ERRORS_KEPT, HOUR_MS, MINUTE_MS, REPLAY, SPARK_MINUTES
 from aftui.journal.store import Journal
 
@@ -153,6 +153,15 @@ def test_sparkline_and_age() -> None:
     assert sparkline([0, 1, 8]) == " ▁█"
     assert age(None, NOW) == "—"
     assert [age(NOW - s * 1000, NOW) for s in (5, 125, 7300, 200000)] == ["5s", "2m", "2h", "2d"]
+    # In a sentence, what one unit would round away: "since 20:06 (1h ago" of an hour and 57 minutes.
+    assert [age_words(NOW - s * 1000, NOW) for s in (5, 125, 7020, 7200, 200000, 172800)] == [
+        "5s",
+        "2m",
+        "1h 57m",
+        "2h",
+        "2d 7h",
+        "2d",
+    ]
 
 
 # --- alerts -----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ The TUI's Health pane (tui/screens/health.py) and the App's header count only sh
 """
 
 from .alerts import Alert, AlertTracker
-from .board import HealthBoard, HealthRow, Subject, age, sparkline
+from .board import HealthBoard, HealthRow, Subject, age, age_words, sparkline
 from .watch import HealthWatch, History, load_history, read_replays
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "History",
     "Subject",
     "age",
+    "age_words",
     "load_history",
     "read_replays",
     "sparkline",

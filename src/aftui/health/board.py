@@ -299,6 +299,19 @@ def error_line(event: EventSummary) -> str:
     return visible(f"{name}: {message}", MESSAGE_LIMIT)
 
 
+def age_words(ms: int, now_ms: int) -> str:
+    """How long ago in two units where one would round a lot away, for sentences: `12s`, `4m`, `1h 57m`,
+    `2d 3h`. Health's line said "errors since 20:06:56 (1h ago" of an hour and 57 minutes."""
+    seconds = max(0, (now_ms - ms) // 1000)
+    if seconds < 3600:
+        return age(ms, now_ms)
+    minutes = seconds // 60
+    if minutes < 24 * 60:
+        return f"{minutes // 60}h {minutes % 60}m" if minutes % 60 else f"{minutes // 60}h"
+    hours = minutes // 60
+    return f"{hours // 24}d {hours % 24}h" if hours % 24 else f"{hours // 24}d"
+
+
 def age(ms: int | None, now_ms: int) -> str:
     """How long ago, in the largest unit that fits: `12s`, `4m`, `3h`, `2d`; `—` for never."""
     if ms is None:

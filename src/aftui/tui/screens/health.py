@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
-from ...health import HealthRow, age, sparkline
+from ...health import HealthRow, age, age_words, sparkline
 from ...health.board import DAY_MS, HOUR_MS
 from ...text import visible
 from ..focus import focus_now
@@ -112,7 +112,7 @@ def _since(row: HealthRow, now_ms: int) -> Text:
         return Text()  # none, or a lone one: its own time is said after
     if now_ms - first > DAY_MS - HOUR_MS:  # the day's first hour: older ones are forgotten, so no start is known
         return Text(f"errors all through the last 24 h ({row.errors_24h}); ")
-    return Text(f"errors since {_clock(first)} ({age(first, now_ms)} ago, {row.errors_24h} in 24 h); ")
+    return Text(f"errors since {_clock(first)} ({age_words(first, now_ms)} ago, {row.errors_24h} in 24 h); ")
 
 
 def _clock(ms: int) -> str:
@@ -305,7 +305,7 @@ class HealthPane(Pane):
                 now_ms = self.now_ms()
                 text.append(": ")
                 text.append_text(_since(row, now_ms))
-                text.append(f"last error {_clock(row.last_error_ms)} ({age(row.last_error_ms, now_ms)} ago): ")
+                text.append(f"last error {_clock(row.last_error_ms)} ({age_words(row.last_error_ms, now_ms)} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
         self.query_one("#health-detail", Static).update(text)
