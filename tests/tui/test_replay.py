@@ -139,7 +139,8 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
         assert "✔ succeeded" in shown and "sent with the edited payload" in shown
         plan = text_of(screen.query_one("#plan", Static))  # the plan says what went, not the original's size
         edited_size = len(json.dumps(sent, separators=(",", ":")).encode())
-        assert f"body {edited_size} bytes, as you edited it" in plan, plan
+        assert f"body {edited_size} bytes, as you edited it, compacted" in plan, plan
+        assert plan.startswith("Sent POST")  # it said "Will send" of what had gone
         assert "the original as it was" not in plan
         assert "ValidationError: Missing required field: customer_email" in text_of(
             screen.query_one("#error", Static)

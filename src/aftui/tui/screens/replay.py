@@ -118,9 +118,10 @@ def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScree
     return ConfirmScreen("Replay this error again?", what, action="Send again", destructive=False)
 
 
-def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None = None) -> Text:
+def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None = None, sent: bool = False) -> Text:
     """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
-    whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload")."""
+    whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload");
+    `sent`: it went from this screen (it said "Will send" of what had been sent)."""
     request = plan.request
     if request is None:
         return Text.assemble(
@@ -128,7 +129,8 @@ def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None
             visible(plan.reason or "no way in", 400),
             ("\nc copies the original event, x exports it as NDJSON.", "dim"),
         )
-    text = Text.assemble(("Will send ", "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
+    verb = "Sent " if sent else "Will send "
+    text = Text.assemble((verb, "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
     text.no_wrap = False
     text.overflow = "fold"
     shown = ", ".join(request.headers) or "none"
@@ -139,7 +141,8 @@ def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None
                 ("\nleft out ", "dim"), visible(", ".join(request.dropped), 300), (" (never passed on)", "dim")
             )
         )
-    body, words = (edited, "as you edited it") if edited is not None else (request, "the original as it was")
+    # An edit goes as compact JSON: "compacted" says why it is fewer bytes than the editor counted.
+    body, words = (edited, "as you edited it, compacted") if edited is not None else (request, "the original as it was")
     text.append_text(Text.assemble(("\nbody ", "dim"), f"{body.size():,} bytes, {words}"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
@@ -290,7 +293,7 @@ class ReplayScreen(Screen[None]):
         if plan is None:
             return
         self.query_one("#plan", Static).update(
-            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited)
+            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here)
         )
         self.refresh_bindings()
 
