@@ -520,6 +520,26 @@ def test_cli_stats(data: Path) -> None:
     assert people.returncode == 0 and "events    3" in people.stdout and "dc_a" in people.stdout
 
 
+def test_cli_stats_read_by_a_reader_that_stops_early_is_no_journal_problem(tmp_path: Path) -> None:
+    """`aftui journal stats | head -1` said "aftui: journal: [Errno 32] Broken pipe", and logged it."""
+    data = tmp_path / "data"
+    with Journal(data / "journal.sqlite3") as journal:  # more lines than a pipe holds: the reader leaves first
+        journal.add([ev(i, emitter=f"dc_{i:05}") for i in range(3000)])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AFTUI_", "XDG_"))}
+    env.update(AFTUI_DATA_DIR=str(data), AFTUI_CONFIG=str(data / "none.toml"))
+    aftui_cmd = f"{sys.executable} -m aftui.cli journal stats --offline"
+    done = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {aftui_cmd} | head -c 1 >/dev/null"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Broken pipe" not in done.stderr
+
+
 def test_cli_on_a_fresh_data_dir(tmp_path: Path) -> None:
     done = aftui("journal", "stats", "--json", data=tmp_path / "new")
     assert done.returncode == 0, done.stderr

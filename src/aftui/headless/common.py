@@ -151,7 +151,8 @@ def confirm(question: str, args: argparse.Namespace, *, stdin: TextIO | None = N
         raise Refused("nothing was changed")
 
 
-def _quiet_stdout() -> None:
+def quiet_stdout() -> None:
+    """stdout to /dev/null, so that the interpreter's own flush at exit does not raise BrokenPipeError again."""
     import os
 
     try:
@@ -179,7 +180,7 @@ def run(
     except BrokenPipeError:
         # The reader went away (`aftui sources | head`): not an error. stdout is pointed at /dev/null so
         # that the interpreter's own flush at exit does not raise again.
-        _quiet_stdout()
+        quiet_stdout()
         return OK
     except (ApiError, ConfigError, ReadOnlyError, ValueError, NoSuchName, Refused) as error:
         print(f"aftui: {describe(error)}", file=err or sys.stderr)

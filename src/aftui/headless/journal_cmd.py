@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # Imported here, not above: `aftui --help` builds this parser and should not pay for pydantic and sqlite.
     from ..journal.store import Journal
-    from .common import describe, exit_code
+    from .common import describe, exit_code, quiet_stdout
     from .names import Ambiguous, NoSuchName
 
     url = _team_journal(args)
@@ -60,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     except (NoSuchName, Ambiguous) as error:  # --emitter's name
         print(f"aftui: {describe(error)}", file=sys.stderr)
         return exit_code(error)
+    except BrokenPipeError:
+        # The reader went away (`aftui journal stats | head`): not the journal's problem, nor an error.
+        quiet_stdout()
+        return OK
     except errors as error:
         print(f"aftui: journal: {error}", file=sys.stderr)
         # A team's server that does not answer is the network's code, as a service that does not (a script
