@@ -15,6 +15,7 @@ from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
 from aftui.tui.run import demo_session
 from aftui.tui.screens.monitor import MonitorScreen
+from aftui.tui.widgets.status import StatusHeader
 
 from .conftest import SIZE, monitor_on, until
 from .journal_mounts import fill, free, remount, tmpfs
@@ -22,6 +23,10 @@ from .journal_mounts import fill, free, remount, tmpfs
 
 def status_line(screen: MonitorScreen) -> str:
     return str(screen.query_one("#monitor-status").render())
+
+
+def header_of(app: AftuiApp) -> str:
+    return app.screen.query_one(StatusHeader).render().plain
 
 
 def notified(app: AftuiApp, words: str) -> bool:
@@ -77,8 +82,11 @@ async def test_a_full_disk_is_said_at_once_and_the_status_clears_when_space_retu
             await until(pilot, lambda: "journal: disk full since" in status_line(screen))
             assert "waiting" in status_line(screen)
             assert sum(1 for r in screen.records if r.emitter_id == source) == 300  # the monitor went on
+            # The header says it too, on every screen: only the monitor's status line did.
+            await until(pilot, lambda: "✖ journal: disk full since" in header_of(app))
             free(filler)
             await until(pilot, lambda: "journal:" not in status_line(screen))
+            await until(pilot, lambda: "journal:" not in header_of(app))
             journal = app.session.journal
             assert journal is not None
             await until(pilot, lambda: journal.journal.count(source) == 300)

@@ -591,6 +591,7 @@ class AftuiApp(App[None]):
     _down_since: datetime | None = None  # when the service stopped answering (UTC), until it answers again
 
     _slow = 0  # whole seconds the oldest request in flight has waited, once past SLOW_ANSWER_S; else 0
+    journal_state = ""  # the journal's trouble, as the header says it ("" when it keeps every event)
     _answers: Timer | None = None
 
     @property
@@ -623,16 +624,26 @@ class AftuiApp(App[None]):
         for screen in self.screen_stack:
             for header in screen.query(StatusHeader):
                 header.connection = self.connection_state
+                header.journal = self.journal_state
 
     def _watch_answers(self) -> None:
         """A frozen service (it takes requests, answers none) is told in the header while they wait, not only
-        once one times out: "ok" over a pane stuck at "loading…" was read as a slow list, not a down service."""
+        once one times out: "ok" over a pane stuck at "loading…" was read as a slow list, not a down service.
+        So is a journal that fails to keep what is seen: only the monitor's status line said it."""
         session = self.session
         waited = session.client.waiting_for() if session is not None else 0.0
         slow = int(waited) if waited >= SLOW_ANSWER_S else 0
-        if slow != self._slow:
-            self._slow = slow
+        journal = self._journal_words()
+        if slow != self._slow or journal != self.journal_state:
+            self._slow, self.journal_state = slow, journal
             self._show_connection()
+
+    def _journal_words(self) -> str:
+        session = self.session
+        if session is None or not session.journal_ready or session.journal is None:
+            return ""  # opening, or none at all (said once, when it could not be opened)
+        status = session.journal.status()
+        return status.text() if status.state != "ok" or status.lost else ""  # a burst's waiting is no trouble
 
     def _user_back(self) -> None:
         """Started while the service was down: who we are, once it answers (the header's workspace, the pane)."""

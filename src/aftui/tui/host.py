@@ -44,6 +44,12 @@ class Host(Protocol):
         ...
 
     @property
+    def journal_state(self) -> str:
+        """The journal's trouble for the header ("journal: disk I/O error since 22:09, 120 waiting"), "" when
+        it keeps every event."""
+        ...
+
+    @property
     def connection_phase(self) -> str:
         """The connection's state as last told by `connection` (ok, connecting, retrying, offline, auth): what code
         decides by; `connection_state` is the header's words for it."""

@@ -11,7 +11,7 @@ from ..host import host
 
 
 class StatusHeader(Static):
-    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  ✖ 2 alerts  READ-ONLY  URL`"""
+    """`aftui  PRODUCTION  DEMO  profile │ workspace │ environment │ ● connection  ✖ journal: …  ✖ 2 alerts  READ-ONLY  URL`"""
 
     DEFAULT_CSS = """
     StatusHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -27,6 +27,7 @@ class StatusHeader(Static):
     production: reactive[bool] = reactive(False)
     url: reactive[str] = reactive("")
     alerts: reactive[int] = reactive(0)  # new error groups and spikes not yet seen on the Health pane
+    journal: reactive[str] = reactive("")  # the journal's trouble ("journal: disk full since 14:02"), else ""
 
     def sync(self) -> None:
         """Show the app's session and connection (the app calls it again when either changes)."""
@@ -40,6 +41,7 @@ class StatusHeader(Static):
         self.read_only = session.read_only
         self.demo = session.demo
         self.connection = app.connection_state
+        self.journal = app.journal_state
         self.production = bool(app.profile is not None and app.profile.production)
         self.url = session.client.base_url
         self.alerts = app.alert_count
@@ -59,6 +61,8 @@ class StatusHeader(Static):
         text.append(" │ ", style="dim")
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         text.append(f"{dot} {self.connection}", style=style)
+        if self.journal:  # events seen and not kept: "no event ever lost" is the journal's promise
+            text.append(f"  ✖ {visible(self.journal, 60)}", style="bold red")
         if self.alerts:
             # "(0)" read as a count of something; the key to see them is said in words (it works from any view).
             # "alerts", as the notifications title them: a spike of a known error is no "new error".
