@@ -458,6 +458,16 @@ async def open_account(app: Any, pilot: Any, account_id: str) -> AccountScreen:
     return app.screen
 
 
+async def masked_credentials(app: Any, pilot: Any, account_id: str) -> CredentialsPanel:
+    """The account opened from the Connect pane, its credentials fetched (`v`) and shown masked."""
+    await open_connect(app, pilot)
+    screen = await open_account(app, pilot, account_id)
+    panel = screen.query_one(CredentialsPanel)
+    await pilot.press("v")
+    await wait_for(pilot, lambda: panel.state == "masked", 15)
+    return panel
+
+
 def json_text(screen: AccountScreen) -> str:
     return screen.query_one(JsonView).json_text()
 
@@ -528,11 +538,7 @@ async def test_the_times_beside_masked_credentials_move_on(make_app, api: httpx.
     clock = Clock(FIXED_NOW)
     app.session.now = clock
     async with app.run_test(size=SIZE) as pilot:
-        await open_connect(app, pilot)
-        screen = await open_account(app, pilot, target["id"])
-        panel = screen.query_one(CredentialsPanel)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: panel.state == "masked", 15)
+        panel = await masked_credentials(app, pilot, target["id"])
         expires = panel._about.get("expires_at")
         assert isinstance(expires, datetime) and expires > FIXED_NOW, "the demo's account should expire later"
         before = text_of(panel)
@@ -545,11 +551,8 @@ async def test_leaving_the_screen_hides_the_credentials(make_app, api: httpx.Cli
     target = accounts(api, base)[0]
     app = make_app(start_pane="connect")
     async with app.run_test(size=SIZE) as pilot:
-        await open_connect(app, pilot)
-        screen = await open_account(app, pilot, target["id"])
-        panel = screen.query_one(CredentialsPanel)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: panel.state == "masked", 15)
+        panel = await masked_credentials(app, pilot, target["id"])
+        screen = app.screen
         await pilot.press("v")
         await wait_for(pilot, lambda: panel.state == "revealed")
         await pilot.press("question_mark")  # another screen on top
