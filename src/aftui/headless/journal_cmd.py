@@ -166,12 +166,11 @@ def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Nam
 
 def _journal_workflow_names(journal: EventJournal) -> dict[str, str]:
     """workflow id -> the `workflow_name` its newest journaled errors carry (the newest NAMED_FROM_JOURNAL)."""
+    from .names import workflow_names_in
+
     names: dict[str, str] = {}
-    for event in journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL):
-        error = event.error()
-        context = error.original_context if error else None
-        if context and context.workflow_id and context.workflow_name:
-            names.setdefault(context.workflow_id, context.workflow_name)
+    for workflow_id, name in workflow_names_in(journal.search("", channel="$errors", limit=NAMED_FROM_JOURNAL)):
+        names.setdefault(workflow_id, name)
     return names
 
 

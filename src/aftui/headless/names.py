@@ -19,13 +19,13 @@ is `NoSuchName` (exit 4) with the nearest names offered.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from ..api import ApiError, Client, iterate
-from ..api.models import Account, Source, Webhook
+from ..api.models import Account, EventSummary, Source, Webhook
 from ..api.paging import Fetch
 from ..ids import KINDS
 from ..known import KnownWorkflows
@@ -90,6 +90,15 @@ class NoSuchName(LookupError):
         if near:
             message += "; did you mean: " + ", ".join(f"{visible(c.name, 40)!r} ({c.id})" for c in near)
         super().__init__(message)
+
+
+def workflow_names_in(errors: Iterable[EventSummary]) -> Iterator[tuple[str, str]]:
+    """(workflow id, workflow name) of each `$errors` event that carries both, in the events' order."""
+    for event in errors:
+        error = event.error()
+        context = error.original_context if error else None
+        if context is not None and context.workflow_id and context.workflow_name:
+            yield context.workflow_id, context.workflow_name
 
 
 def match(text: str, candidates: Iterable[Candidate]) -> list[Candidate]:
@@ -195,13 +204,7 @@ class Names:
                 events = journal.search(phrase, channel="$errors", limit=JOURNAL_ERRORS)
         except (sqlite3.Error, OSError):
             return []
-        out = []
-        for event in events:
-            error = event.error()
-            context = error.original_context if error else None
-            if context is not None and context.workflow_id and context.workflow_name:
-                out.append(Candidate("workflow", context.workflow_id, context.workflow_name, "in the journal"))
-        return out
+        return [Candidate("workflow", ident, name, "in the journal") for ident, name in workflow_names_in(events)]
 
     async def _candidates(self, kind: str, text: str) -> list[Candidate]:
         if kind == "source":
