@@ -194,6 +194,9 @@ class ErrorsTable(PagedTable[EventSummary]):
         return self._payloads[ident]
 
     def _rebuild(self, *, full: bool = True) -> None:
+        if len(self._payloads) > len(self.pager.items):  # up to 64 KB an error: only those still loaded are kept
+            loaded = {e.id or "" for e in self.pager.items}
+            self._payloads = {ident: text for ident, text in self._payloads.items() if ident in loaded}
         super()._rebuild(full=full)
         self.read_states()
         self.post_message(self.Updated())
