@@ -54,9 +54,14 @@ def record_running_demo(info: Mapping[str, Any], folder: Path | None = None) -> 
     return forget
 
 
+def _named_demo(name: str | None) -> bool:
+    """Whether the profile wanted (`-p`, else AFTUI_PROFILE) is called "demo"."""
+    return (name or os.environ.get("AFTUI_PROFILE")) == DEMO_PROFILE
+
+
 def demo_chosen(config: Config, name: str | None) -> bool:
-    """Whether the profile wanted (`-p`, else AFTUI_PROFILE) is the running demo: "demo", undefined in the config."""
-    return (name or os.environ.get("AFTUI_PROFILE")) == DEMO_PROFILE and DEMO_PROFILE not in config.profiles
+    """Whether the profile wanted is the running demo: called "demo", and not defined in the config."""
+    return _named_demo(name) and DEMO_PROFILE not in config.profiles
 
 
 def use_demo_files(name: str | None) -> None:
@@ -65,7 +70,7 @@ def use_demo_files(name: str | None) -> None:
     Called before a command starts: what it reads first (known workflows, the journal) is the demo's.
     A config that cannot be read is left for the command to report.
     """
-    if (name or os.environ.get("AFTUI_PROFILE")) != DEMO_PROFILE:
+    if not _named_demo(name):
         return  # the config is not read for this on every start
     try:
         chosen = demo_chosen(load_config(), name)
