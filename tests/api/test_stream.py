@@ -248,6 +248,43 @@ async def test_forced_drops_lose_nothing_and_repeat_nothing(
     assert reasons == ["the service closed the stream"] * 2
 
 
+async def test_a_stream_that_has_seen_no_event_loses_nothing_when_it_reconnects(
+    api: httpx.Client, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
+    # No event yet, so no Last-Event-ID to resume by: what comes while the stream is down must still arrive.
+    await inject(control, src, 3)  # before the stream: not for it
+    async with Reader(client.stream_source(src)) as reader:
+        await reader.live()
+        held = await control.post("/faults", json={"path": f"/sources/{src}/sse", "delay": 1.0, "count": 1})
+        assert held.is_success, held.text
+        assert await drop(control, src) == 1
+        await inject(control, src, 5)  # while the reconnect is held up
+        await reader.live(2)
+        await inject(control, src, 2)
+        await reader.events_count(7)
+        await asyncio.sleep(0.2)  # room for a repeat, or one from before the stream, to show up
+    assert reader.ids == retained_ids(api, src)[-7:]
+
+
+async def test_a_stream_resuming_by_id_from_a_service_that_ignores_it_still_gets_the_gap(
+    api: httpx.Client, client: Client, control: httpx.AsyncClient, src: str
+) -> None:
+    # The spec does not say that the service resumes by Last-Event-ID: a reconnect reads what it keeps too.
+    async with Reader(client.stream_source(src)) as reader:
+        await reader.live()
+        await inject(control, src, 2)
+        await reader.events_count(2)
+        held = await control.post("/faults", json={"path": f"/sources/{src}/sse", "delay": 1.0, "count": 1})
+        assert held.is_success, held.text
+        reader.stream.last_event_id = None  # as if the service had not been told where to resume
+        assert await drop(control, src) == 1
+        await inject(control, src, 4)
+        await reader.live(2)
+        await reader.events_count(6)
+        await asyncio.sleep(0.2)
+    assert reader.ids == retained_ids(api, src)
+
+
 # --- stalls and keepalives -------------------------------------------------------------------
 
 

@@ -68,6 +68,7 @@ M = TypeVar("M", bound="BaseModel")
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 READS = frozenset({"GET", "HEAD", "OPTIONS"})  # what a read-only client may send
 USER_AGENT = "aftui/0.1"
+KEPT_EVENTS = 100  # what the service keeps of each source (its event window)
 
 
 @dataclass(frozen=True)
@@ -894,9 +895,17 @@ class Client:
     # --- the live stream -----------------------------------------------------------------------------------------------
 
     def stream_source(self, source_id: str, **kwargs: Any) -> SourceStream:
-        """Events of a source as they arrive; see `aftui.api.stream.SourceStream`."""
+        """Events of a source as they arrive; see `aftui.api.stream.SourceStream`.
+
+        It catches up from the events the service keeps unless told otherwise (`catch_up=None`).
+        """
         connection = Connection(self._http, self.root_url, self.auth, self.timeouts.connect)
+        kwargs.setdefault("catch_up", functools.partial(self.kept_source_events, source_id))
         return SourceStream(connection, source_id, **kwargs)
+
+    async def kept_source_events(self, source_id: str) -> list[EventSummary]:
+        """All the events the service keeps of a source (its last KEPT_EVENTS), whole."""
+        return (await self.list_source_events(source_id, limit=KEPT_EVENTS, expand=True)).items
 
     def _need_org(self) -> str:
         if not self.org_id:

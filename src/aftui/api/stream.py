@@ -1,11 +1,18 @@
 """The live stream of a source's events (SSE), kept alive.
 
 `SourceStream` yields events as they arrive and hides the network from its
-reader: it reconnects with capped backoff, resumes with `Last-Event-ID` so
-nothing retained is lost, drops what it has already yielded so nothing is
-repeated, and treats a stream that has gone silent (no byte, keepalive
-included, for twice the keepalive period) as dead. Whoever listens is told
-its state: connecting, live, reconnecting n, failed and why.
+reader: it reconnects with capped backoff, resumes with `Last-Event-ID`,
+drops what it has already yielded so nothing is repeated, and treats a stream
+that has gone silent (no byte, keepalive included, for twice the keepalive
+period) as dead. Whoever listens is told its state: connecting, live,
+reconnecting n, failed and why.
+
+Given a way to read what the service keeps of the source (`catch_up`), it
+loses nothing the service kept: it reads it before its first connection (to
+know where "now" is, or to give what came after its `last_event_id`) and
+after every reconnect, where the events of the gap are. A reconnect by
+`Last-Event-ID` alone is not enough: a stream that has seen no event has no
+id to give, and the spec does not say that the service resumes by it.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -67,6 +74,7 @@ class StreamState:
 
 
 StateListener = Callable[[StreamState], None]
+CatchUp = Callable[[], Awaitable[Sequence["EventSummary"]]]  # the events the service keeps of the source
 
 RAW_MAX = 64 * 1024  # characters of data a RawEvent may hold; bigger events are parsed as they arrive
 
@@ -89,6 +97,8 @@ class SourceStream:
         max_attempts: int | None = None,
         raw: bool = False,
         pause: Pause | None = None,
+        catch_up: CatchUp | None = None,
+        backfill: bool = False,
     ) -> None:
         self.connection = connection
         self.source_id = source_id
@@ -99,6 +109,11 @@ class SourceStream:
         self.max_attempts = max_attempts
         self.raw = raw  # yield RawEvent where the data can wait to be parsed (see rawevent.py)
         self.pause = pause  # held, the next network chunk waits before it is parsed (see aiter_sse_chunks)
+        self.catch_up = catch_up
+        # With no last_event_id: begin with what the service keeps (True), or from now (False).
+        self.backfill = backfill
+        # The batch just yielded is what the service kept from before the stream opened, not arrivals.
+        self.backlog = False
         self.state = StreamState("connecting")
         self._listeners: list[StateListener] = [on_state] if on_state else []
         self.connections = 0  # how many times a connection went live, for tests and the header
@@ -132,17 +147,33 @@ class SourceStream:
     async def _run(self) -> AsyncGenerator[list[EventSummary | RawEvent]]:
         accept_all = self._accept_all_raw if self.raw else self._accept_all
         failures = 0
+        placed = self.catch_up is None  # the stream knows where it stands in what the service keeps
         self._set(StreamState("connecting"))
         try:
             while True:
                 opened_at: float | None = None
                 retry_after: float | None = None
                 try:
+                    read_now = not placed
+                    if read_now:
+                        # Before the first connection: after it, "now" would already include events it streams.
+                        kept = await self._kept(first=True)
+                        placed = True
+                        if kept:
+                            self.backlog = True
+                            yield kept
+                            self.backlog = False
                     # The reader's loop runs here, right over the chunks' events: every generator layer
                     # between them costs time per event. When the reader stops, the response
                     # closes now (the context managers), not at GC.
                     async with self._open() as response, aclosing(aiter_sse_chunks(response, self.pause)) as chunks:
                         opened_at = time.monotonic()
+                        if not read_now and self.catch_up is not None:
+                            # After the connection: what came while none was open is kept by now, and
+                            # what the service streams from here on is after it (or dropped as seen).
+                            kept = await self._kept(first=False)
+                            if kept:
+                                yield kept
                         async for messages in chunks:
                             events = accept_all(messages)
                             if events:
@@ -166,6 +197,27 @@ class SourceStream:
         finally:
             if self.state.phase != "failed":
                 self._set(StreamState("closed"))
+
+    async def _kept(self, *, first: bool) -> list[EventSummary | RawEvent]:
+        """The events the service keeps that this stream has not given, oldest first; it then stands after them.
+
+        Only events with an `<ms>-<seq>` id can be placed against what was given. Those without one are
+        given only by a backfill, at the start: later, nothing says whether they were given already.
+        """
+        assert self.catch_up is not None
+        kept = await self.catch_up()
+        keyed = sorted((event for event in kept if event.key is not None), key=_key)
+        if first and self.last_event_id is None and not self.backfill:
+            if keyed:  # from now: stand after the newest, and give nothing
+                self._last_key, self.last_event_id = keyed[-1].key, keyed[-1].id
+            return []
+        last_key = self._last_key
+        fresh: list[EventSummary | RawEvent] = [event for event in keyed if last_key is None or _key(event) > last_key]
+        if fresh:
+            self._last_key, self.last_event_id = fresh[-1].key, fresh[-1].id
+        if first and last_key is None:
+            fresh[:0] = [event for event in kept if event.key is None]
+        return fresh
 
     def _backoff(self, failures: int) -> float:
         """The first retry at once (a dropped stream usually just needs reopening), then capped growth."""
@@ -269,6 +321,10 @@ class SourceStream:
                 accepted.append(event)
         self._last_key, self.last_event_id = last_key, last_id
         return accepted
+
+
+def _key(event: EventSummary) -> tuple[int, int]:
+    return event.key or (0, 0)
 
 
 def parse_event(sse: SseEvent, source_id: str) -> EventSummary:

@@ -119,10 +119,11 @@ async def _stream(client: Client, source_id: str, queue: Events, args: argparse.
     def report(state: StreamState) -> None:
         if state.phase == "live":
             if stream.connections == 1:
-                start = f", resuming after {stream.last_event_id}" if stream.last_event_id else ", from now"
+                start = f", resuming after {resume}" if resume else ", from now"
                 _state(args, source_id, f"connected{start}")
             else:
-                after = f"after {stream.last_event_id}" if stream.last_event_id else "from now (no event seen yet)"
+                # The stream reads what the service kept, so a source that had none is read from its first.
+                after = f"after {stream.last_event_id}" if stream.last_event_id else "from the source's first event"
                 _state(args, source_id, f"reconnected, resumed {after}")
         elif state.phase == "reconnecting":
             why = f" ({state.reason})" if state.reason else ""

@@ -26,9 +26,6 @@ class FeedCursor:
     def __init__(self) -> None:
         self.last_key: tuple[int, int] | None = None
         self.last_id: str | None = None  # the id of `last_key`, to resume a stream from
-        # The position came from the journal (history, or the last journaled id), not from the service:
-        # the feed first reads what the service keeps past it, whether or not the stream resumes by id.
-        self.catch_up = False
         self._others: OrderedDict[str, None] = OrderedDict()
 
     def resume_from(self, event_id: str) -> None:
@@ -39,7 +36,6 @@ class FeedCursor:
         elif key is None and self.last_id is None:
             self.last_id = event_id  # an id of another form: the stream resumes from it; dedupe by the set
             self._others[event_id] = None
-        self.catch_up = True
 
     def fresh_of(self, events: Iterable[EventSummary | RawEvent]) -> list[EventSummary | RawEvent]:
         """The events offered for the first time, in their order (each is then remembered)."""

@@ -16,6 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..api import ApiError, Client, StreamState
+from ..api.client import KEPT_EVENTS
 from ..api.poll import EventPoller
 from ..api.rawevent import RawEvent
 from ..api.stream import FINAL
@@ -31,7 +32,7 @@ Deliver: TypeAlias = "Callable[[Target, list[EventSummary | RawEvent], bool], No
 Report = Callable[[Target, StreamState], None]
 
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
-BACKFILL = 100  # what the service keeps per emitter: read once when a source has no history here
+BACKFILL = KEPT_EVENTS  # what the service keeps per emitter: read to fill a gap the journal has
 
 
 class Gate:
@@ -86,28 +87,19 @@ async def source_feed(
 ) -> None:
     """SSE of a source, resumed after the newest event already shown or journaled.
 
-    With nothing known of it, or only what the journal knew, the events the service keeps are read
-    first (those after the cursor are delivered): a service whose stream does not resume by
-    Last-Event-ID still gives back what came while aftui was away.
+    The stream first reads the events the service keeps (all of them, with nothing known here) and
+    does again after each reconnect: a service whose stream does not resume by Last-Event-ID, or a
+    stream that had no id to give, still gives back what came while no stream was open.
     """
-    if (cursor.last_key is None and cursor.last_id is None) or cursor.catch_up:
-        cursor.catch_up = False
-        try:
-            page = await client.list_source_events(target.emitter_id, limit=BACKFILL, expand=True)
-        except FINAL as error:
-            report(target, StreamState("failed", 0, error.message))
-            return
-        except ApiError:
-            pass  # the stream below retries and says why; the backfill is a nicety
-        else:
-            ordered = sorted(page.items, key=_order)
-            fresh = cursor.fresh_of(ordered)
-            if fresh:
-                deliver(target, fresh, True)
     # raw: events stay text until the UI draws them or the journal reads them (api/rawevent.py).
     # A held gate stops the stream before it parses the next chunk: what a key's frame would compete with.
     stream = client.stream_source(
-        target.emitter_id, last_event_id=cursor.last_id, on_state=partial(report, target), raw=True, pause=gate
+        target.emitter_id,
+        last_event_id=cursor.last_id,
+        backfill=True,
+        on_state=partial(report, target),
+        raw=True,
+        pause=gate,
     )
     try:
         # The hot loop of the monitor: a network chunk's events at a time.
@@ -115,7 +107,7 @@ async def source_feed(
         async for streamed in stream.batches():
             fresh = fresh_of(streamed)
             if fresh:
-                deliver(target, fresh, False)
+                deliver(target, fresh, stream.backlog)
     except FINAL:
         return  # the stream has reported "failed" with the server's reason
 
@@ -161,7 +153,3 @@ async def poll_feed(
             state = StreamState("live")
             report(target, state)
         await asyncio.sleep(interval_s)
-
-
-def _order(event: EventSummary) -> tuple[int, int]:
-    return event.key or (event.indexed_at_ms or 0, 0)
