@@ -737,3 +737,21 @@ async def test_an_alerts_notification_is_taken_down_when_a_dialog_opens_over_it(
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
         assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+
+
+async def test_notifications_stand_above_the_line_under_the_board_not_over_it(make_app, emulator) -> None:
+    """Health's line is several lines high, and notifications at the bottom right covered its end."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        pane = await ready(pilot)
+        line = pane.query_one("#health-detail")
+        await wait_for(pilot, lambda: line.outer_size.height >= 3)  # the failing row's error, wrapped
+        app.notify("a notification long enough to take two lines of its box, or three", timeout=30)
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")))
+        await pilot.pause()
+        toast = app.screen.query_one("Toast")
+        assert toast.region.bottom <= line.region.y, (toast.region, line.region)
+        await pilot.press("3")  # another pane: its one-line state is what the stylesheet's margin clears
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        await pilot.pause()
+        assert app.screen.query_one("#textual-toastrack").styles.margin.bottom == 2

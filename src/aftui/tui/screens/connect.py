@@ -90,6 +90,8 @@ class ConnectPane(Guarded, Pane):
 
     def on_mount(self) -> None:  # Pane's own on_mount (focus the list) runs as well
         self._environment = self.session.environment
+        # Without a project the note above says what to set: the list would only say it again, in red.
+        self.query_one(PagedTable).display = bool(self.client.project_id)
         self._load_info()
 
     # --- the project ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from ...text import visible
 from ..focus import focus_now
 from ..host import host
 from ..widgets.board import PADDING, Board, BoardColumn
+from ..widgets.floor_note import FloorNote
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
 
@@ -142,7 +143,7 @@ class HealthPane(Pane):
         # Phrases: on 80 columns the note wraps between its phrases, where it cut "enter: errors/events" off.
         yield Phrases(Text("Reading the journal and the feeds…", style="dim"), id="health-note")
         yield Board(COLUMNS, id="health-table")
-        yield Static(id="health-detail")
+        yield FloorNote(id="health-detail")  # several lines: notifications stand above it
 
     @property
     def table(self) -> Board:
@@ -308,7 +309,7 @@ class HealthPane(Pane):
                 text.append(f"last error {_clock(row.last_error_ms)} ({age_words(row.last_error_ms, now_ms)} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
-        self.query_one("#health-detail", Static).update(text)
+        self.query_one("#health-detail", FloorNote).update(text)
 
     @on(Board.RowSelected, "#health-table")
     def _open(self, event: Board.RowSelected) -> None:
