@@ -242,6 +242,7 @@ async def test_without_a_connect_project_the_pane_offers_no_key_that_needs_one(m
         assert not set(footer) & ConnectPane.NEEDS_PROJECT
         # The note says what to set; a list below saying it again in red, as a failure, was noise.
         assert not pane.query_one(PagedTable).display
+        assert app.focused is None, "a hidden list's keys (filter, sort) were offered in the footer"
         await pilot.press("e")  # did switch the environment of nothing
         assert app.session.environment == "production"
 

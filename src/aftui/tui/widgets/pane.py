@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from textual.containers import Vertical
+from textual.dom import DOMNode
+from textual.widget import Widget
 
 from ...api import Client
 from ..host import session_of
@@ -32,13 +34,22 @@ class Pane(Vertical):
         # By type name, which matches subclasses too: importing DataTable and Tree to test against them would
         # cost the start, whose Health pane has neither, about 5 ms.
         for widget in self.query("Board, DataTable, OptionList, Tree"):
-            if widget.display:
+            if self._shown(widget):
                 # At once, not on the next message as widget.focus() does: a key typed right after the pane's
                 # number (`0 enter`) must reach this list, not the one of the pane left behind.
                 self.screen.set_focus(widget)
                 if self.screen.focused is not widget:
                     widget.focus()  # not focusable yet (a new pane's list is enabled once shown): a message later
                 return
+
+    def _shown(self, widget: Widget) -> bool:
+        """The widget and its containers up to this pane are displayed (a hidden list is not the one to focus)."""
+        node: DOMNode | None = widget
+        while node is not None and node is not self:
+            if not node.display:
+                return False
+            node = node.parent
+        return True
 
     def workspace_changed(self) -> None:
         """The user chose another workspace (or environment): reload what depends on it."""
