@@ -53,6 +53,36 @@ async def test_a_key_that_does_not_fit_whole_before_the_help_key_is_not_shown_an
         assert len(shown(app)) == 8
 
 
+class Listed(App[None]):
+    """A list's keys first, then a pane's verbs: more than 60 columns hold."""
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("s", "sort", "Sort"),
+        Binding("n", "noop('n')", "New webhook"),
+        Binding("d", "noop('d')", "Delete"),
+        Binding("t", "noop('t')", "On/off"),
+        Binding("question_mark", "noop('?')", "Keys", key_display="?"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield KeyFooter()
+
+    def action_noop(self, key: str) -> None:
+        pass
+
+
+async def test_where_the_row_is_short_every_lists_own_keys_give_way_before_the_panes_verbs() -> None:
+    app = Listed()
+    async with app.run_test(size=(54, 5)) as pilot:
+        await pilot.pause(0.2)
+        assert [k.description for k in shown(app)] == ["Filter", "New webhook", "Delete", "On/off"]
+        await pilot.resize_terminal(120, 5)
+        await pilot.pause(0.2)
+        assert [k.description for k in shown(app)] == ["Filter", "Refresh", "Sort", "New webhook", "Delete", "On/off"]
+
+
 class Footed(App[None]):
     BINDINGS = [Binding("q", "quit", "Quit")]
 

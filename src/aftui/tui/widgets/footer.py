@@ -7,7 +7,8 @@ palette key was (the palette stays on ctrl+p and `:`, and `?` says so),
 shows each description once, and reads the bindings again whenever its
 screen comes back on top, so what it shows is what the keys do. A key that
 would not fit whole before `?` is not shown at all: Footer cut the last one
-mid-word ("q Qu"), which reads as something else.
+mid-word ("q Qu"), which reads as something else. Where keys are left out,
+every list's own (sort, refresh, filter) go first.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ from textual.widgets._footer import FooterKey
 HELP_KEY = "question_mark"
 
 
+# Every list's own keys, the same on every pane and first in the row (the focused list's): where the row
+# is short (80 columns) they give way first, so the pane's own verbs (n New, d Delete, t On/off) stay in
+# sight rather than being cut at the end. `?` lists them all.
+YIELD_FIRST = ("sort", "refresh", "filter")
+
+
 class _WholeKeys(HorizontalLayout):
     """Footer's row of keys, less those that would not end in the room left of `?` (docked: not in `size`).
     In the layout, not after it: the keys that fit are known in the same pass that places them."""
@@ -33,7 +40,15 @@ class _WholeKeys(HorizontalLayout):
     name = "horizontal"
 
     def arrange(self, parent: Widget, children: list[Widget], size: Size, greedy: bool = True) -> ArrangeResult:
-        return [p for p in super().arrange(parent, children, size, greedy) if p.region.right <= size.width]
+        placed = super().arrange(parent, children, size, greedy)
+        for action in YIELD_FIRST:
+            if all(p.region.right <= size.width for p in placed):
+                break
+            kept = [child for child in children if getattr(child, "action", None) != action]
+            if len(kept) < len(children):
+                children = kept
+                placed = super().arrange(parent, children, size, greedy)
+        return [p for p in placed if p.region.right <= size.width]
 
 
 _WHOLE_KEYS = _WholeKeys()
