@@ -377,6 +377,11 @@ def test_a_selection_since_a_time_takes_the_errors_the_journal_kept_beyond_the_s
     assert done.code == 0, done.err
     sent = [r["error_id"] for r in done.records()]
     assert len(sent) == 103 and sent[:3] == old, "the journal's, oldest first, then the service's hundred"
+    # `errors --since` lists and counts the same errors, as Health does: it had stopped at the service's 100.
+    listed = aftui("errors", WORKFLOW, "--since", moment, "--json")
+    assert [r["id"] for r in listed.records()] == sent
+    grouped = aftui("errors", WORKFLOW, "--since", moment, "--group", "--json")
+    assert sum(r["count"] for r in grouped.records()) == 103
 
 
 def test_a_dry_run_ends_as_the_replay_would_when_an_error_cannot_be_replayed(

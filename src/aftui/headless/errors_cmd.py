@@ -1,7 +1,9 @@
 """`aftui errors WORKFLOW [--since 1h] [--group]`: what failed, one line an error or one line a failure.
 
 The service keeps a workflow's last 100 errors; they are read in full
-(`expand=event`), journaled, and printed oldest first. `--group` puts
+(`expand=event`), journaled, and printed oldest first. With `--since`, the
+errors of that span the journal saw and the service no longer keeps come
+first, so the count is Health's. `--group` puts
 together the errors of the same failure (`aftui.fingerprint`: the
 workflow, the step, the error's name and its message with numbers, ids,
 quoted values and times normalised): how many, first and last seen, and
@@ -24,7 +26,7 @@ from ..api import ApiError, Client, NotFoundError
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
-from ..health.watch import SERVICE_KEEPS
+from ..health.watch import SERVICE_KEEPS, errors_beyond_window
 from ..replay.states import STATE_WORDS, ReplayState, group_state, read_states
 from ..text import visible
 from . import output
@@ -36,7 +38,15 @@ from .schemas import COLUMNS, only, pick_fields
 from .since import Since
 from .workflows import discover, org_key, user_known
 
-__all__ = ["error_record", "errors", "errors_by_id", "group_record", "read_errors", "steps_of"]
+__all__ = [
+    "error_record",
+    "errors",
+    "errors_by_id",
+    "group_record",
+    "older_from_journal",
+    "read_errors",
+    "steps_of",
+]
 
 MAX_ERRORS = SERVICE_KEEPS  # a workflow's errors the service keeps, all read
 JOURNAL_SCAN = 5000  # newest `$errors` rows of the journal looked through for an error's workflow
@@ -132,6 +142,20 @@ def _journaled_errors(keeper: Keeper, wanted: set[str]) -> dict[str, tuple[str, 
     return {e.id: (e.metadata.emitter_id, e) for e in rows if e.id in wanted and e.metadata.emitter_id}
 
 
+def older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: list[EventSummary]) -> list[EventSummary]:
+    """The workflow's errors since `since` that the journal has and the service no longer keeps, oldest first
+    (`errors_beyond_window`): an hour of more than 100 errors is listed, counted and replayed whole."""
+    journal = keeper.journal
+    if journal is None:
+        return []
+    try:
+        older = errors_beyond_window(journal, workflow_id, kept, since.ms)
+    except journal.errors as error:
+        output.say(f"the journal could not be read for older errors ({error}): only the service's {MAX_ERRORS}")
+        return []
+    return [e for e in reversed(older) if e.error() is not None and since.keeps(event_ms(e))]
+
+
 def steps_of(workflow: Workflow | None) -> dict[str, str]:
     """A step's id (`cellId` in an error) -> its namespace."""
     return {s.id: s.namespace for s in (workflow.steps if workflow else []) if s.id}
@@ -210,6 +234,8 @@ async def errors(args: argparse.Namespace) -> int:
         workflow_id = await names.workflow(args.workflow)
         with Keeper(not args.no_journal) as keeper:
             events, workflow = await read_errors(client, workflow_id, keeper)
+            if since is not None:  # past the service's window, what the journal saw (Health counts them too)
+                events = older_from_journal(keeper, workflow_id, since, events) + events
             # All of them, not only those shown: a replay's error links to its original, shown or not.
             states = read_replay_states(keeper, workflow_id, events)
     shown = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]

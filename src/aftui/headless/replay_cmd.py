@@ -39,14 +39,13 @@ from ..api import Client, NotFoundError, ReadOnlyError
 from ..api.models import EventSummary
 from ..export import ndjson
 from ..fingerprint import error_key
-from ..health.watch import errors_beyond_window
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
 from ..replay.patch import PatchError, apply_edits, parse_assignment, parse_patch
 from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
 from .common import FAILED, OK, confirm, make_client
-from .errors_cmd import MAX_ERRORS, errors_by_id, read_errors, read_replay_states, steps_of
+from .errors_cmd import MAX_ERRORS, errors_by_id, older_from_journal, read_errors, read_replay_states, steps_of
 from .journaling import Keeper
 from .names import Names
 from .output import event_ms
@@ -157,7 +156,7 @@ async def _errors(
         else:
             chosen = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
             if since is not None:
-                chosen = _older_from_journal(keeper, workflow_id, since, events) + chosen
+                chosen = older_from_journal(keeper, workflow_id, since, events) + chosen
             if args.fingerprint:
                 steps = steps_of(workflow)
                 chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
@@ -166,20 +165,6 @@ async def _errors(
         client, list(dict.fromkeys(args.error_ids)), keeper, whole=True, hint="name its workflow with --workflow"
     )
     return {wf: events for wf, (events, _) in found.items()}
-
-
-def _older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: list[EventSummary]) -> list[EventSummary]:
-    """The workflow's errors since `since` that the journal has and the service no longer keeps, oldest first
-    (`errors_beyond_window`): an hour of more than 100 errors is replayed whole."""
-    journal = keeper.journal
-    if journal is None:
-        return []
-    try:
-        older = errors_beyond_window(journal, workflow_id, kept, since.ms)
-    except journal.errors as error:
-        output.say(f"the journal could not be read for older errors ({error}): only the service's {MAX_ERRORS}")
-        return []
-    return [e for e in reversed(older) if e.error() is not None and since.keeps(event_ms(e))]
 
 
 def _needing_replay(
