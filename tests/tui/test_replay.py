@@ -190,6 +190,32 @@ async def test_a_pane_key_leaves_a_replay_sent_but_not_an_edit_unsent(make_app, 
         await wait_for(pilot, lambda: app.query_one("#panes").current == "health")
 
 
+async def test_an_edit_left_with_esc_is_what_ctrl_s_sends_and_the_plan_says_so(make_app, emulator) -> None:
+    """A newcomer fixed the payload, left the editor with esc ("Back (keeps text)"), pressed ctrl+s: the
+    original went, unedited, and failed again, while the plan said "the original as it was"."""
+    (error,) = post_orders(emulator, "ord_tui_esc")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen.query_one(JsonEditor)
+        editor.text = json.dumps({"order_id": "ord_tui_esc", "sku": "SKU-1001", "customer_email": "a@shop.example"})
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen and screen.draft is not None)
+        plan = text_of(screen.query_one("#plan", Static))
+        assert "your edit, not sent yet" in plan and "the original as it was" not in plan, plan
+        offered = {a.binding.action: a.binding.description for a in screen.active_bindings.values() if a.enabled}
+        assert offered.get("replay_edit") == "Send your edit" and "replay" not in offered
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        assert "✔ succeeded" in outcome(app) and "sent with the edited payload" in outcome(app)
+        offered = {a.binding.action for a in screen.active_bindings.values() if a.enabled}
+        assert "replay_again" in offered and "replay_edit" not in offered  # sent: the next ctrl+s asks
+        journal = ReplayJournal(app.session).path()
+    with ReplayLog(journal) as log:
+        rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
+    assert [(r.outcome, r.edited) for r in rows] == [("succeeded", True)]
+
+
 async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_original(make_app, emulator) -> None:
     """A newcomer pressed ctrl+s again after the fixed payload had succeeded: the original went, unedited, and
     failed again, marking the error not fixed. Now the screen asks, says what would go, and sends on yes only."""

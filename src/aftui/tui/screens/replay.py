@@ -52,7 +52,7 @@ from ..safe import long_text, plain
 from ..session import Session
 from ..widgets.fields import Fields
 from ..widgets.footer import KeyFooter
-from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem
+from ..widgets.json_editor import MAX_EDIT_BYTES, JsonEditor, JsonProblem, parse
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_bulk import BulkReplayScreen
@@ -118,10 +118,18 @@ def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScree
     return ConfirmScreen("Replay this error again?", what, action="Send again", destructive=False)
 
 
-def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None = None, sent: bool = False) -> Text:
+def plan_text(
+    plan: ReplayPlan,
+    *,
+    read_only: bool,
+    edited: ReplayRequest | None = None,
+    sent: bool = False,
+    draft: int | None = None,
+) -> Text:
     """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
     whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload");
-    `sent`: it went from this screen (it said "Will send" of what had been sent)."""
+    `sent`: it went from this screen (it said "Will send" of what had been sent); `draft`: the size of an edit
+    left with esc, which ctrl+s sends next."""
     request = plan.request
     if request is None:
         return Text.assemble(
@@ -129,7 +137,7 @@ def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None
             visible(plan.reason or "no way in", 400),
             ("\nc copies the original event, x exports it as NDJSON.", "dim"),
         )
-    verb = "Sent " if sent else "Will send "
+    verb = "Will send " if draft is not None or not sent else "Sent "
     text = Text.assemble((verb, "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
     text.no_wrap = False
     text.overflow = "fold"
@@ -142,8 +150,19 @@ def plan_text(plan: ReplayPlan, *, read_only: bool, edited: ReplayRequest | None
             )
         )
     # An edit goes as compact JSON: "compacted" says why it is fewer bytes than the editor counted.
-    body, words = (edited, "as you edited it, compacted") if edited is not None else (request, "the original as it was")
-    text.append_text(Text.assemble(("\nbody ", "dim"), f"{body.size():,} bytes, {words}"))
+    if draft is not None:
+        text.append_text(
+            Text.assemble(
+                ("\nbody ", "dim"),
+                (f"your edit, not sent yet ({draft:,} bytes as typed)", "bold yellow"),
+                (": ctrl+s sends it, e opens it (ctrl+r there reverts to the original)", "dim"),
+            )
+        )
+    else:
+        body, words = (
+            (edited, "as you edited it, compacted") if edited is not None else (request, "the original as it was")
+        )
+        text.append_text(Text.assemble(("\nbody ", "dim"), f"{body.size():,} bytes, {words}"))
     if plan.warning:
         text.append_text(Text.assemble(("\n⚠ ", "yellow"), visible(plan.warning, 300)))
     if read_only:
@@ -167,6 +186,8 @@ class ReplayScreen(Screen[None]):
         # Once this screen has sent, ctrl+s asks first: a second press (or a habit of saving twice) sent the
         # original again, unedited, right after an edited replay had succeeded.
         Binding("ctrl+s", "replay_again", "Send again…"),
+        # An edit left with esc is what the user worked on: ctrl+s here had sent the original, unedited.
+        Binding("ctrl+s", "replay_edit", "Send your edit"),
         Binding("r", "refresh", "Refresh"),
         Binding("e", "edit", "Edit & send…"),
         Binding("c", "copy", "Copy event"),
@@ -200,6 +221,19 @@ class ReplayScreen(Screen[None]):
         if self.draft is None or self.draft_sent or self.running:
             return "a replay being sent" if self.running else None
         return "an edited payload not sent: e opens it, ctrl+s in the editor sends it"
+
+    @property
+    def pending_edit(self) -> bool:
+        """An edit left with esc, not sent, and not the original as the editor opened it."""
+        if self.draft is None or self.draft_sent or self.plan is None:
+            return False
+        return self.draft != safe_json(self.plan.payload)
+
+    def _send_action(self) -> str:
+        """What ctrl+s does now: sends the edit not sent, else the original, asking first once one was sent."""
+        if self.pending_edit:
+            return "replay_edit"
+        return "replay_again" if self.sent_here else "replay"
 
     def compose(self) -> ComposeResult:
         error = self.event.error()
@@ -292,8 +326,9 @@ class ReplayScreen(Screen[None]):
         plan = self.plan
         if plan is None:
             return
+        draft = len(self.draft.encode("utf-8")) if self.draft is not None and self.pending_edit else None
         self.query_one("#plan", Static).update(
-            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here)
+            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here, draft=draft)
         )
         self.refresh_bindings()
 
@@ -346,10 +381,10 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Send and edit are left out of the footer where they can only refuse (an error a timer started, a
         read-only profile) and dimmed until the plan is made or while a replay is on its way."""
-        if action not in ("replay", "replay_again", "edit"):
+        if action not in ("replay", "replay_again", "replay_edit", "edit"):
             return True
-        if action != "edit" and self.sent_here != (action == "replay_again"):
-            return False  # one ctrl+s at a time: as is before the first send, asked again after
+        if action != "edit" and action != self._send_action():
+            return False  # one ctrl+s at a time: the edit not sent, else as is, asked again after a send
         if self.plan is not None and (not self.plan.replayable or self.session.read_only):
             return False
         return None if self.plan is None or self.running else True
@@ -385,6 +420,22 @@ class ReplayScreen(Screen[None]):
 
         self.app.push_screen(again_question(self.result, edited=self.sent_edited is not None), answered)
 
+    def action_replay_edit(self) -> None:
+        """The edit left with esc, sent as the editor's ctrl+s would; the editor again if it does not parse."""
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
+            return
+        assert self.draft is not None
+        try:
+            value = parse(self.draft)
+        except JsonProblem as problem:
+            self.notify(f"Not sent: your edit is not valid JSON at {problem}", severity="error", markup=False)
+            self.action_edit()
+            return
+        self.draft_sent = True
+        self._send(value, edited=True)
+
     def action_refresh(self) -> None:
         """Work the plan out again (the workflow or its trigger may have changed); never sends."""
         if self.running:
@@ -417,6 +468,8 @@ class ReplayScreen(Screen[None]):
         self.draft_sent = result.send
         if result.send:
             self._send(result.value, edited=True)
+        else:
+            self._show_plan()  # the body line and ctrl+s now say the edit
 
     @work(group="replay-send", exclusive=True, exit_on_error=False)
     async def _send(self, body: Any, *, edited: bool) -> None:
