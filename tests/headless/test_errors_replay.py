@@ -248,9 +248,9 @@ def test_replay_of_one_failure_by_its_fingerprint(
     done = aftui("replay", "--workflow", WORKFLOW, "--fingerprint", group["fingerprint"][:8], "--dry-run", "--json")
     assert done.code == 0, done.err
     assert [r["error_id"] for r in done.records()] == group["error_ids"]
-    assert aftui("replay", "--workflow", WORKFLOW, "--fingerprint", "ffffffffffff", "--yes").err.startswith(
-        "aftui: no errors to replay"
-    )
+    # A fingerprint no error has is a mistake (exit 4), not "nothing left to replay" (exit 0).
+    unknown = aftui("replay", "--workflow", WORKFLOW, "--fingerprint", "ffffffffffff", "--yes")
+    assert unknown.code == 4 and "has a fingerprint starting 'ffffffffffff'" in unknown.err, unknown
 
 
 def test_a_dry_run_sends_nothing_even_read_only(

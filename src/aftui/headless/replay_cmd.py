@@ -159,6 +159,13 @@ async def _errors(
                 chosen = older_from_journal(keeper, workflow_id, since, events) + chosen
             if args.fingerprint:
                 steps = steps_of(workflow)
+                known = [e for e in events if e.error() is not None] + chosen
+                if not any(_fingerprint(e, steps, workflow_id).startswith(args.fingerprint) for e in known):
+                    # A typo in a script read as "nothing left to replay" (exit 0).
+                    raise NotFoundError(
+                        f"no error of {workflow_id} has a fingerprint starting {args.fingerprint!r}: "
+                        f"aftui errors {workflow_id} --group lists them"
+                    )
                 chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
         return {workflow_id: chosen} if chosen else {}
     found = await errors_by_id(
