@@ -61,7 +61,10 @@ async def test_r_refreshes_in_the_errors_tab_whatever_has_focus_and_never_replay
                 app.screen.query_one(Tabs).focus()
                 await pilot.pause()
             assert app.screen.active_bindings["r"].binding.action in {"refresh", "reload"}, where
-            await wait_for(pilot, lambda: shown_keys(app).get("r") == "Refresh")
+            assert app.screen.active_bindings["r"].binding.description == "Refresh", where
+            # Where the row is short the list's own keys give way to the tab's verbs: never r as another thing.
+            await wait_for(pilot, lambda: bool(shown_keys(app)))
+            assert shown_keys(app).get("r") in (None, "Refresh"), where
             await pilot.press("r", "r")
             await pilot.pause(0.2)
             assert app.screen is detail, f"r r from the {where} left the detail"
@@ -112,7 +115,7 @@ async def test_the_footer_shows_the_keys_of_the_screen_on_top_after_one_closes(m
             )
             shown = shown_keys(app)
             assert all(app.screen.active_bindings[k].binding.description == d for k, d in shown.items() if d), opener
-            assert shown.get("y") == "Replay…" and shown.get("r") == "Refresh", opener
+            assert shown.get("y") == "Replay…" and shown.get("r") in (None, "Refresh"), opener
 
 
 async def test_the_footer_keeps_help_in_sight_at_80_columns_and_says_each_thing_once(make_app, emulator) -> None:

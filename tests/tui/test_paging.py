@@ -80,3 +80,36 @@ async def test_a_long_list_draws_the_rows_that_come_into_view_not_every_row(
             assert table.rows[0].name in names
     finally:
         handle.stop()
+
+
+async def test_a_list_removed_while_its_page_loads_lets_the_page_go_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A webhook deleted from its detail closed the screen while its Fed-by tab loaded: the page came back to a
+    list with no table, and aftui.log got a NoMatches traceback."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from aftui.api.models import Page, PageInfo
+    from aftui.tui.widgets.paged_table import Column, ListTable
+
+    answer = asyncio.Event()
+
+    async def fetch(**_: Any) -> Page[str]:
+        await answer.wait()
+        return Page[str](items=["a", "b"], page_info=PageInfo(total_count=2, count=2))
+
+    class Holder(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PagedTable(fetch, [Column("name", "Name", lambda s: s)], item_id=lambda s: s, noun="names")
+
+    app = Holder()
+    async with app.run_test(size=(60, 10)) as pilot:
+        table = app.query_one(PagedTable)
+        await wait_for(pilot, lambda: table._loading)
+        # A screen closing removes its widgets children first: the list's table went before the list did.
+        await table.query_one(ListTable).remove()
+        answer.set()
+        await pilot.pause(0.2)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text

@@ -267,37 +267,51 @@ class PagedTable(Vertical, Generic[T]):
         self._loading = True
         self.table.loading = first
         self._update_status()
+        before = len(self.pager.items)
+        failure: ApiError | None = None
         try:
-            before = len(self.pager.items)
             new = await self.pager.load_more()
-            self._measure(new, first=first)
-            self.set_class(False, "failed")
-            self._error = None
-            self._retry.succeeded()
-            self._rebuild(full=first)
-            rows_kept(len(self.pager.items) - before)  # long-lived: out of the collector's way
         except ApiError as error:
-            if first and self._server_text and error.status == 404:
-                self._not_known_to_server()
-                return
-            self._failed(error)
-            return
-        except Exception as error:
+            failure = error
+        except Exception as error:  # a bad answer is said where the list would be, never a crash
             log.exception("loading %s failed", self.noun)
-            self._failed(ApiError(f"{type(error).__name__}: {error}"))
-            return
+            failure = ApiError(f"{type(error).__name__}: {error}")
         finally:
             self._loading = False
-            self.table.loading = False
-            self._update_status()
-            if first:
-                # While it loaded, Textual read the keys as if nothing were focused (a loading widget's are
-                # not offered), and nothing tells the footer they are back: a reload under a closing dialog
-                # left it without the list's keys.
-                self.refresh_bindings()
-                self._claim_focus()
-        if first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
+        if self._table_gone():
+            return  # its screen is closing (a screen's widgets go children first): nothing to show it in
+        self.table.loading = False
+        if failure is None:
+            try:
+                self._show_page(new, before, first=first)
+            except Exception as error:
+                log.exception("showing %s failed", self.noun)
+                failure = ApiError(f"{type(error).__name__}: {error}")
+        if failure is not None and first and self._server_text and failure.status == 404:
+            self._not_known_to_server()
+        elif failure is not None:
+            self._failed(failure)
+        self._update_status()
+        if first:
+            # While it loaded, Textual read the keys as if nothing were focused (a loading widget's are
+            # not offered), and nothing tells the footer they are back: a reload under a closing dialog
+            # left it without the list's keys.
+            self.refresh_bindings()
+            self._claim_focus()
+        if failure is None and first and len(self.rows) < LOAD_AHEAD and not self.pager.done and self.filter_text:
             self.load_more()  # a filter that hides most rows should still fill the screen
+
+    def _show_page(self, new: list[T], before: int, *, first: bool) -> None:
+        self._measure(new, first=first)
+        self.set_class(False, "failed")
+        self._error = None
+        self._retry.succeeded()
+        self._rebuild(full=first)
+        rows_kept(len(self.pager.items) - before)  # long-lived: out of the collector's way
+
+    def _table_gone(self) -> bool:
+        """Its screen is closing: a screen's widgets are removed children first, so the table can go first."""
+        return not self.is_attached or not self.query(ListTable)
 
     def _not_known_to_server(self) -> None:
         """The service has nothing by the filter's text (`/live` on Accounts: no app "live"), which is no failure:
