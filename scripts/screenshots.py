@@ -24,7 +24,7 @@ from aftui.tui.run import demo_session
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 NOW = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
-PORT = 47812
+PORT = 27812
 
 
 async def replay_editor(app: AftuiApp) -> None:

@@ -1,6 +1,6 @@
 """Every form and question of the subscription, source and workflow changes, at 80x24 and 120x36.
 
-Own emulator on a fixed port (47851), so endpoint URLs on screen do not move;
+Own emulator on a fixed port (27851), so endpoint URLs on screen do not move;
 the demo seed and a fixed clock. Nothing here sends a change: each picture is
 taken with the form or the question open. Update with
 `pytest tests/tui/test_actions_snapshots.py --snapshot-update` after looking
@@ -29,7 +29,7 @@ from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
 from aftui.tui.widgets.paged_table import PagedTable
 
-SNAPSHOT_PORT = 47851
+SNAPSHOT_PORT = 27851
 
 
 @pytest.fixture(scope="module")

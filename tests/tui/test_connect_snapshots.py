@@ -31,7 +31,7 @@ from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
 from aftui.tui.modals.confirm import ConfirmScreen
 
-SNAPSHOT_PORT = 47861
+SNAPSHOT_PORT = 27861
 
 
 @pytest.fixture

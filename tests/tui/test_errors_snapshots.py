@@ -28,7 +28,7 @@ from aftui.tui.screens.replay import ReplayJournal
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 
-SNAPSHOT_PORT = 47893
+SNAPSHOT_PORT = 27893
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from aftui.tui.forms.workflow import TemplateWorkflowForm
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.widgets.prop_special import AccountField
 
-SNAPSHOT_PORT = 47841
+SNAPSHOT_PORT = 27841
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.health import HealthPane
 
-SNAPSHOT_PORT = 47871
+SNAPSHOT_PORT = 27871
 
 
 @pytest.fixture(scope="module")

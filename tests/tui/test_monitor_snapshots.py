@@ -1,6 +1,6 @@
 """The monitor and its detail pinned at 80x24 and 120x36.
 
-A fresh emulator for each picture (fixed port 47821, seed 1, clock stopped),
+A fresh emulator for each picture (fixed port 27821, seed 1, clock stopped),
 so the events and their ids do not depend on which test ran first. The rate
 counter runs on the session's clock, fixed here, so the picture shows no
 live rate. The monitor watches the demo's webhook inbox and the order
@@ -26,7 +26,7 @@ from aftui.monitor import Target
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.monitor import MonitorScreen, open_monitor
 
-SNAPSHOT_PORT = 47821
+SNAPSHOT_PORT = 27821
 INJECTED = 30
 
 

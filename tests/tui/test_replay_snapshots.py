@@ -38,7 +38,7 @@ from aftui.tui.screens.replay import (
 )
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
 
-SNAPSHOT_PORT = 47831
+SNAPSHOT_PORT = 27831
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from tui_helpers import (
 from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
 
-SNAPSHOT_PORT = 47811
+SNAPSHOT_PORT = 27811
 
 
 @pytest.fixture(scope="module")

@@ -76,6 +76,8 @@ def serve_fixed(port: int) -> ServerHandle:
     """The demo emulator (seed 1, clock stopped) on a fixed port, so the endpoint URLs on screen never move.
 
     Each snapshot file has a port of its own, so files run side by side do not collide; the caller stops it.
+    The ports are below Linux's ephemeral range (32768-60999): there any connection's local port, a long SSE
+    stream's included, could hold one and the server could not bind (seen: "Address already in use").
     """
     return serve_in_thread(Options(port=port, seed=1))
 
