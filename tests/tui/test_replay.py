@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from rich.console import Console
-from textual.widgets import ProgressBar, Static, Tabs
+from textual.widgets import DataTable, Input, ProgressBar, Static, Tabs
 from tui_helpers import wait_for
 
 from aftui.api.models import EventSummary
@@ -399,6 +399,27 @@ async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emula
     assert received == names
     with ReplayLog(journal) as log:
         assert {r.event_id for r in log.recent()} == {e.id for e in errors}
+
+
+async def test_a_pane_key_leaves_a_bulk_replay_unless_a_fix_typed_there_is_not_sent(make_app, emulator) -> None:
+    """`4` on a bulk replay was refused with no reason, whatever the screen held."""
+    errors = post_orders(emulator, "ord_bulk_key1", "ord_bulk_key2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        open_bulk_replay(app, errors, errors[0].metadata.emitter_id or "")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        screen.query_one("#fix", Input).value = "customer_email = ops@example.com"
+        screen.query_one(DataTable).focus()  # the rows have the keys, the fix kept
+        await pilot.pause()
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("a fix typed and not sent" in n.message for n in app._notifications)
+        screen.query_one("#fix", Input).value = ""
+        await pilot.press("4")
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
+        await wait_for(pilot, lambda: app.query_one("#panes").current == "webhooks")
 
 
 @pytest.mark.parametrize("key", ["s", "escape"])

@@ -187,6 +187,15 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def session(self) -> Session:
         return session_of(self)
 
+    def held(self) -> str | None:
+        """What a pane key would lose (None: nothing, and it closes this screen, as a detail's does): a run on
+        its way, or a fix typed and not sent. Without one, `4` here was refused and said no reason."""
+        if self.running:
+            return "a bulk replay being sent: s stops it"
+        if self.summary is None and self.query_one("#fix", Input).value.strip():
+            return "a fix typed and not sent: ctrl+s sends it"
+        return None
+
     def compose(self) -> ComposeResult:
         error = next((e.error() for e in self.events if e.error() is not None), None)
         name = (error.original_context.workflow_name if error else None) or self.workflow_id
