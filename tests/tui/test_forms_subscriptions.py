@@ -451,3 +451,25 @@ async def test_a_refused_delete_says_the_servers_message_and_keeps_the_row(
         await wait_for(pilot, lambda: any("injected fault" in n.message for n in app._notifications), 15)
         assert any(s.emitter_id == stripe for s in table.rows)
     assert any(e == stripe for e, _, _ in subs(api, info["org_id"]))
+
+
+async def test_deleting_a_subscription_someone_else_deleted_takes_its_row_away_and_says_so(
+    make_app, emulator, info, api: httpx.Client
+) -> None:
+    """Deleted from the CLI meanwhile: `d y` said "The service said no subscription …" in red, and the row stayed."""
+    stripe = by_name(emulator, "sources", "Stripe payments")
+    relay = by_name(emulator, "webhooks", "Relay to inbox")
+    app = make_app(start_pane="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await pane_table(app, pilot)
+        await select_row(pilot, table, lambda s: (s.emitter_id, s.listener_id) == (stripe, relay))
+        gone = api.delete(
+            "/subscriptions", params={"emitter_id": stripe, "listener_id": relay, "event_name": ""}
+        )  # behind the list's back
+        assert gone.is_success, gone.text
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), 15)
+        app.screen.query_one("#yes", Button).press()
+        await wait_for(pilot, lambda: all((s.emitter_id, s.listener_id) != (stripe, relay) for s in table.rows), 15)
+        assert any("already deleted" in n.message for n in app._notifications)
+        assert not any(n.severity == "error" for n in app._notifications)

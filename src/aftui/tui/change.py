@@ -20,7 +20,7 @@ from textual import events
 from textual.dom import DOMNode
 from textual.widget import Widget
 
-from ..api import ApiError, AuthError, NetworkError, ReadOnlyError
+from ..api import ApiError, AuthError, NetworkError, NotFoundError, ReadOnlyError
 from ..text import visible
 from .host import host
 from .messages import AuthFailed
@@ -82,16 +82,25 @@ def said_by(error: ApiError) -> str:
 
 
 async def perform(
-    owner: Widget, call: Awaitable[T], *, done: str, refresh: Iterable[str] = ()
+    owner: Widget, call: Awaitable[T], *, done: str, refresh: Iterable[str] = (), gone: str | None = None
 ) -> tuple[bool, T | None]:
     """Await `call`; on success notify `done` and refresh the lists of `refresh` (nouns).
 
     Returns (True, result), or (False, None) after telling the user what went
     wrong. Callers with a form catch `ApiError` themselves instead, to put the
-    message beside the field it names.
+    message beside the field it names. `gone`, for a delete: what to say when the
+    service has no such thing (someone deleted it meanwhile); that is done too, and
+    the lists are read again, where the row had stayed under a red "no subscription".
     """
     try:
         result = await call
+    except NotFoundError as error:
+        if gone is None:
+            owner.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
+            return False, None
+        owner.notify(visible(gone, 300), severity="warning", markup=False)
+        refresh_lists(owner, refresh)
+        return True, None
     except ReadOnlyError:
         owner.notify(READ_ONLY_REASON, title="Read-only", severity="warning", markup=False)
         return False, None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..api import ApiError, NetworkError, RateLimitError, ServerError
+from ..api import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError
 
 FIRST_S = 2.0
 MOST_S = 30.0
@@ -29,7 +29,9 @@ class SetupProblem(ApiError):
 
 
 def is_transient(error: BaseException) -> bool:
-    if isinstance(error, SetupProblem):
+    # By kind first: an error aftui raises itself has no status (0, as a dropped connection's), and "no
+    # subscription … (it may have been deleted)" was tried again every few seconds.
+    if isinstance(error, (SetupProblem, AuthError, NotFoundError, ValidationError)):
         return False
     if isinstance(error, (NetworkError, RateLimitError, ServerError)):
         return True

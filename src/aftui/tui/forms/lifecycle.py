@@ -132,6 +132,7 @@ async def delete_source(owner: Widget, source: Source) -> bool:
         client.delete_source(source.id),
         done=f"Deleted source {source_label(source)} with its events and subscriptions",
         refresh=("sources", "subscriptions"),
+        gone=f"Source {source_label(source)} was already deleted: the lists are read again.",
     )
     return deleted
 

@@ -416,5 +416,6 @@ async def delete_subscription(owner: Widget, sub: Subscription, names: dict[str,
     # unsubscribe sends `event_name=` (empty) for the default channel: the service needs it present.
     call = client.unsubscribe(sub.emitter_id, sub.listener_id, sub.event_name or "")
     done = f"Deleted the subscription from {end_words(sub.emitter_id, names)} to {end_words(sub.listener_id, names)} ({channel_words(sub.event_name or '')})"
-    deleted, _ = await perform(owner, call, done=done, refresh=("subscriptions",))
+    gone = "That subscription was already deleted (by someone or something else): the lists are read again."
+    deleted, _ = await perform(owner, call, done=done, refresh=("subscriptions",), gone=gone)
     return deleted

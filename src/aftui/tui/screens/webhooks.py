@@ -83,6 +83,7 @@ async def delete_webhook(owner: Widget, webhook: Webhook) -> bool:
         client.delete_webhook(webhook.id),
         done=f"Deleted webhook {webhook.name or webhook.id}",
         refresh=("webhooks", "subscriptions"),
+        gone=f"Webhook {webhook.name or webhook.id} was already deleted: the lists are read again.",
     )
     return deleted
 
