@@ -130,7 +130,7 @@ async def test_an_unknown_id_shows_the_servers_message_and_keeps_the_text(make_a
         assert app.screen is modal
         assert modal.query_one("#ident", Input).value == "p_doesnotexist"
         modal.query_one("#ident", Input).value = "no id in here"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")  # as in every form: it did nothing here
         await wait_for(pilot, lambda: "No workflow id" in text_of(message))
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, AddWorkflowScreen))

@@ -42,6 +42,7 @@ from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
+from ..widgets.footer import KeyFooter
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
@@ -399,7 +400,11 @@ def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
 class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
     """Paste an id or a dashboard URL; it is checked with GET /workflows/{id} before it is added."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    # ctrl+s as in every form (it did nothing here); the footer is this dialog's, not the pane's under it.
+    BINDINGS = [
+        Binding("ctrl+s", "add", "Add", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -408,8 +413,12 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
             yield Input(placeholder="p_… or https://…/p_…", id="ident")
             yield Static(id="message")
             with Horizontal():
-                yield Button("Add", variant="primary", id="add")
+                yield Button("Add (ctrl+s)", variant="primary", id="add")
                 yield Button("Cancel", id="cancel")
+        yield KeyFooter()
+
+    def action_add(self) -> None:
+        self._submit()
 
     def on_mount(self) -> None:
         self.query_one("#ident", Input).focus()
