@@ -234,6 +234,10 @@ def test_deactivate_and_activate_sources_and_workflows_by_name(
     assert [r["active"] for r in back.records()] == [True, True]
     assert api.get(f"/sources/{order.id}").json()["data"]["active"] is True
     assert api.get(f"/workflows/{workflow_id}").json()["active"] is True
+    assert "2 activated" in back.err
+    # One already so is said so, and asks nothing: "1 activated" of an active workflow was a wrong count.
+    again = aftui("activate", workflow_id)
+    assert again.code == 0 and "0 activated, 1 already active" in again.err, again
 
 
 def test_deactivate_asks_and_an_ambiguous_name_changes_nothing(
@@ -266,7 +270,7 @@ def test_a_dry_run_of_a_delete_prints_what_would_go_and_deletes_nothing(
     aftui: Aftui, api: httpx.Client, emulator: ServerHandle
 ) -> None:
     partner = source_named(emulator, "Partner ping")
-    would = f"would: Delete source Partner ping ({partner.id})? Its events and subscriptions go with it."
+    would = f"would: Delete source Partner ping ({partner.id}): its events and subscriptions go with it."
     for args in (
         ("delete", "source", "Partner ping", "--dry-run"),
         ("delete", "source", "Partner ping", "--dry-run", "--yes"),  # --yes does not turn it into a delete

@@ -342,6 +342,7 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
         offered = {active.binding.action for active in screen.active_bindings.values() if active.enabled}
         assert "replay" not in offered and "edit" not in offered  # the footer offers only what can be done
         assert {"copy", "export"} <= offered
+        assert "cannot be replayed" in outcome(app) and "Not replayed yet" not in outcome(app)
 
 
 async def test_copy_and_export_of_the_error(make_app, emulator) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import Client, NotFoundError, iterate
-from ..api.models import Component, Source
+from ..api.models import Component, Source, Workflow
 from ..connect import connect_read, connect_read_all
 from ..discovery import triggered_by
 from ..export import ndjson
@@ -229,44 +229,48 @@ async def deactivate(args: argparse.Namespace) -> int:
 
 async def _switch(args: argparse.Namespace, active: bool) -> int:
     verb = "activate" if active else "deactivate"
+    state = "active" if active else "inactive"
     async with make_client(args) as client:
         refuse_read_only(client, f"{verb.replace('ate', 'ating')} sources and workflows")
         names = Names(client, known=user_known(), journal=journal_path())
         targets = [await names.resolve(text, ("source", "workflow")) for text in args.targets]
         targets = list({t.id: t for t in targets}.values())
-        labels = []
-        for target in targets:
-            if not target.name:
-                target_name = await _name_of(client, target.kind, target.id)
-            else:
-                target_name = target.name
-            labels.append((target, target_name))
-        listed = ", ".join(f"{t.kind} {visible(n or t.id, 60)} ({t.id})" for t, n in labels)
-        nothing_deleted = "" if active else " It stops running; nothing is deleted."
-        confirm(f"{verb.capitalize()} {listed}?{nothing_deleted}", args)
+        # Each as it is now: one already so is said so, not counted as switched ("1 activated" of an active one).
+        now = {t.id: await _read(client, t.kind, t.id) for t in targets}
+        labels = [(t, t.name or now[t.id].name) for t in targets]
+        changing = [(t, n) for t, n in labels if bool(now[t.id].active) != active]
+        if changing:
+            listed = ", ".join(f"{t.kind} {visible(n or t.id, 60)} ({t.id})" for t, n in changing)
+            nothing_deleted = "" if active else " It stops running; nothing is deleted."
+            confirm(f"{verb.capitalize()} {listed}?{nothing_deleted}", args)
         records = []
         for target, target_name in labels:
-            if target.kind == "source":
-                await client.set_source_active(target.id, active)
-                records.append(source_record(await client.get_source(target.id)))
+            if (target, target_name) in changing:
+                if target.kind == "source":
+                    await client.set_source_active(target.id, active)
+                else:
+                    await client.set_workflow_active(target.id, active)
+                now[target.id] = await _read(client, target.kind, target.id)
+            read = now[target.id]
+            if isinstance(read, Source):
+                records.append(source_record(read))
             else:
-                await client.set_workflow_active(target.id, active)
-                workflow = await client.get_workflow(target.id)
-                records.append(workflow_record(target.id, workflow, name=target_name))
+                records.append(workflow_record(target.id, read, name=target_name))
     for record in records:
         if args.json:
             print(ndjson(record))
         else:
-            state = "active" if record["active"] else "inactive"
-            print(f"{record['id']}  {record['kind']:<8}  {state:<8}  {visible(record['name'] or '', 60)}")
-    output.say(f"{len(records)} {verb}d")
+            shown = "active" if record["active"] else "inactive"
+            print(f"{record['id']}  {record['kind']:<8}  {shown:<8}  {visible(record['name'] or '', 60)}")
+    already = len(records) - len(changing)
+    output.say(f"{len(changing)} {verb}d" + (f", {already} already {state}" if already else ""))
     return OK
 
 
-async def _name_of(client: Client, kind: str, ident: str) -> str | None:
+async def _read(client: Client, kind: str, ident: str) -> Source | Workflow:
     if kind == "source":
-        return (await client.get_source(ident)).name
-    return (await client.get_workflow(ident)).name
+        return await client.get_source(ident)
+    return await client.get_workflow(ident)
 
 
 # --- delete ---------------------------------------------------------------------------------------------------
@@ -298,7 +302,7 @@ async def _delete_sources(client: Client, args: argparse.Namespace) -> None:
     names = Names(client)
     chosen = [await names.resolve(text, ("source",)) for text in args.targets]
     chosen = list({c.id: c for c in chosen}.values())
-    labels = [(c.id, c.name or await _name_of(client, "source", c.id)) for c in chosen]
+    labels = [(c.id, c.name or (await _read(client, "source", c.id)).name) for c in chosen]
     listed = ", ".join(f"{visible(n or i, 60)} ({i})" for i, n in labels)
     known = list(user_known().in_workspace(org_key(client)))
     broken = await triggered_by(client, known, {ident for ident, _ in labels})  # each workflow read once

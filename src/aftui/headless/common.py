@@ -162,6 +162,14 @@ def quiet_stdout() -> None:
         pass
 
 
+def _statement(question: str) -> str:
+    """The confirmation's question said as what a run would do: "Delete X? Its events go." -> "Delete X: its events go."."""
+    head, mark, rest = question.partition("? ")
+    if mark:
+        return f"{head}: {rest[:1].lower()}{rest[1:]}"
+    return question.rstrip("?")
+
+
 def run(
     command: Callable[[argparse.Namespace], Coroutine[Any, Any, int]],
     args: argparse.Namespace,
@@ -174,7 +182,7 @@ def run(
     except KeyboardInterrupt:
         return OK
     except DryRun as dry:
-        print(f"would: {dry}")
+        print(f"would: {_statement(str(dry))}")
         print("aftui: dry run: nothing was changed", file=err or sys.stderr)
         return OK
     except BrokenPipeError:

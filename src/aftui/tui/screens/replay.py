@@ -330,6 +330,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#plan", Static).update(
             plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here, draft=draft)
         )
+        if not plan.replayable and self.result is None:  # "Not replayed yet" promised what cannot come
+            self._show_outcome(Text("None: this run cannot be replayed (said above).", style="dim"))
         self.refresh_bindings()
 
     def _show_outcome(self, text: Text) -> None:
@@ -574,7 +576,10 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
             (request.method, "cyan"),
             " ",
             visible(request.full_url, 200),
-            ("\nMethod, path, query and headers stay as shown on the replay screen.", "dim"),
+            (
+                "\nOnly the body changes: method, path, query and safe headers go as the original's (esc shows them).",
+                "dim",
+            ),
         )
         head.no_wrap, head.overflow = False, "fold"
         yield Static(head, classes="head")

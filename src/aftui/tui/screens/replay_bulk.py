@@ -428,7 +428,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         head = Text.assemble(("#", "dim"), str(row + 1), " ", plain(event.id, 30, "dim"), ": ")
         lines = self._changes_of(ident, plan) if fixing else []
         if self.dry_run_done and plan is not None and plan.request is not None:
-            sent = Text.assemble(("would send ", "bold"), plan.request.method, " ", plain(plan.request.full_url, 300))
+            verb = "sent " if self.summary is not None else "would send "  # the dry run's words, until a real run
+            sent = Text.assemble((verb, "bold"), plan.request.method, " ", plain(plan.request.full_url, 300))
             lines = [sent, *lines]
         if not lines:
             preview.display = False
