@@ -374,6 +374,17 @@ async def test_a_read_only_profile_shows_the_plan_and_sends_nothing(make_app, em
     assert len(workflow_output(emulator, "$errors/event_summaries")) == before
 
 
+async def as_they_were(app, pilot, answer: str = "y"):
+    """The question a bulk replay without a fix asks before it sends (many requests, as they failed)."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), timeout=10)
+    question = app.screen
+    await pilot.press(answer)
+    await wait_for(pilot, lambda: app.screen is not question)
+    return question
+
+
 async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emulator) -> None:
     names = [f"ord_bulk{n}" for n in range(10)]
     errors = post_orders(emulator, *names)
@@ -384,6 +395,13 @@ async def test_bulk_replays_in_order_with_progress_and_a_summary(make_app, emula
         screen = app.screen
         assert "ctrl+s replays 10 errors" in text_of(screen.query_one("#summary", Static))
         await pilot.press("ctrl+s")
+        question = await as_they_were(app, pilot, answer="n")  # no: nothing is sent
+        assert question.title_text == "Replay 10 errors as they were?"
+        assert "a timeout" in " ".join(question.what)
+        await pilot.pause(0.3)
+        assert screen.summary is None and not screen.running
+        await pilot.press("ctrl+s")
+        await as_they_were(app, pilot)
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         assert screen.query_one(ProgressBar).progress == 10
         assert text_of(screen.query_one("#summary", Static)).startswith("Done: 10 failed again")
@@ -444,6 +462,7 @@ async def test_bulk_stops_when_asked(make_app, emulator, key: str) -> None:
 
         screen._progress = press_after_the_third
         await pilot.press("ctrl+s")
+        await as_they_were(app, pilot)
         await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
         summary = screen.summary
         assert summary.stopped and 3 <= len(summary.results) < 10

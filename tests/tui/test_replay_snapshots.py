@@ -30,6 +30,7 @@ from tui_helpers import (
 from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
 from aftui.tui.app import AftuiApp
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.replay import (
     ReplayEditorScreen,
     ReplayScreen,
@@ -113,6 +114,9 @@ def test_bulk_replay_summary(snap_compare, app, fixed_emulator, size) -> None:
             lambda a: isinstance(a.screen, BulkReplayScreen) and a.screen.planned,
         )(pilot)
         await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))  # no fix: asked first
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, BulkReplayScreen))
         await wait_for(pilot, lambda: pilot.app.screen.summary is not None, timeout=30)
         await steady(pilot)
 
