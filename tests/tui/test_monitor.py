@@ -781,3 +781,26 @@ async def test_p_is_offered_as_resume_while_paused(make_app) -> None:
         await wait_for(pilot, lambda: app.screen.paused and offered() == "Resume")
         await pilot.press("p")
         await wait_for(pilot, lambda: not app.screen.paused and offered() == "Pause")
+
+
+async def test_enter_opens_the_events_detail_and_esc_comes_back_to_the_events(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
+    """The key table says enter opens the highlighted row; in the monitor it did nothing."""
+    inject(emulator, src, 2)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        screen.query_one(Timeline).focus()
+        await pilot.press("d")  # the detail hidden: enter shows it
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        detail = screen.query_one("#monitor-json")
+        assert screen.query_one("#monitor-detail").display and app.focused is detail
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and app.focused is screen.query_one(Timeline)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not screen)

@@ -114,6 +114,8 @@ class MonitorScreen(Screen[None]):
         Binding("x", "export", "Export"),
         Binding("c", "copy", "Copy JSON"),
         Binding("d", "toggle_detail", "Detail", show=False),
+        # As in every list, enter opens the row: here its detail beside (shown if hidden), to walk and fold.
+        Binding("enter", "open_detail", "Open", show=False),
     ]
 
     def __init__(self, targets: list[Target] | None = None) -> None:
@@ -478,6 +480,12 @@ class MonitorScreen(Screen[None]):
         detail = self.query_one("#monitor-detail")
         detail.display = not detail.display
 
+    def action_open_detail(self) -> None:
+        if self.timeline.current is None:
+            return
+        self.query_one("#monitor-detail").display = True
+        self.query_one("#monitor-json", JsonView).focus()
+
     # --- filter and history ---------------------------------------------------------------------------
 
     def action_filter(self) -> None:
@@ -568,8 +576,11 @@ class MonitorScreen(Screen[None]):
         return f"{marked} marked event{'s' * (marked != 1)} here" if marked else None
 
     def action_back(self) -> None:
-        """esc: close the box, else clear the filter, else leave history, else leave the monitor."""
-        if self.input_mode == "filter":
+        """esc: close the box, else back from the detail to the events, else clear the filter, else leave
+        history, else leave the monitor."""
+        if self.focused is self.query_one("#monitor-json", JsonView) and not self.input_mode:
+            self.timeline.focus()  # enter went into the detail: esc comes back, it does not leave the monitor
+        elif self.input_mode == "filter":
             self._close_input()
             self._apply_filter("")
         elif self.input_mode:
