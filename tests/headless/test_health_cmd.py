@@ -54,6 +54,12 @@ def test_the_failing_workflow_comes_first_with_its_errors_and_why(
     assert header.split()[:5] == ["STATE", "NAME", "TYPE", "ERRORS_1H", "ERRORS_24H"]
     assert len(lines) == 1 and lines[0].startswith("failing  " + WORKFLOW)
     assert lines[0].endswith("ValidationError: Missing required field: customer_email")
+    [failing] = aftui("health", "--failing", "--json").records()
+    assert failing["active"] is True
+    # Deactivated, no run comes to say whether it is fixed: said in both outputs.
+    api.put(f"/workflows/{failing['id']}", json={"active": False}).raise_for_status()
+    assert aftui("health", "--failing", "--json").records()[0]["active"] is False
+    assert aftui("health", "--failing").out.splitlines()[1].startswith("failing (off)  " + WORKFLOW)
 
 
 def test_replayed_ok_it_is_fixed_until_it_fails_again(

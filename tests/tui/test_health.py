@@ -755,3 +755,32 @@ async def test_notifications_stand_above_the_line_under_the_board_not_over_it(ma
         await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
         await pilot.pause()
         assert app.screen.query_one("#textual-toastrack").styles.margin.bottom == 2
+
+
+async def test_a_deactivated_workflow_with_errors_is_said_off_where_it_is_turned_and_where_it_is_read(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Deactivated, it stayed "✖ failing" with "the next runs say if it is fixed": no run comes any more."""
+    monkeypatch.setattr(app_module, "HEALTH_REPLAYS_S", 0.2)
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        orders = pane.rows[0]
+        assert orders.subject.label == ORDERS
+        await wait_for(pilot, lambda: pane.rows[0].active is True, timeout=10)  # read once the figures are in
+        detail = pane.query_one("#health-detail", Static)
+        assert "deactivated" not in text_of(detail)
+        # Turned off elsewhere (the CLI, a colleague): read again at the next look, not left as it was.
+        headers = {"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}
+        httpx.put(
+            f"{emulator.base_url}/workflows/{orders.subject.id}", json={"active": False}, headers=headers
+        ).raise_for_status()
+        app._switches_read = -1e9
+        await wait_for(pilot, lambda: pane.rows[0].active is False, timeout=10)
+        assert str(pane.table.row(0)[2]) == "off"
+        pane.table.move_cursor(row=0)
+        await wait_for(pilot, lambda: "deactivated: no new run comes to say whether it is fixed" in text_of(detail))
+        # Turned on here: said at once.
+        app.switched(orders.subject.id, True)
+        await wait_for(pilot, lambda: pane.rows[0].active is True)
+        assert str(pane.table.row(0)[2]) == "wf" and "deactivated" not in text_of(detail)

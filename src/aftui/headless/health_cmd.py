@@ -51,6 +51,8 @@ async def health(args: argparse.Namespace) -> int:
         for record in records:
             print(ndjson(only(record, fields)))
     elif records:
+        if not args.fields:  # people: a deactivated workflow's state says so where they read it
+            records = [{**r, "state": f"{r['state']} (off)"} if r["active"] is False else r for r in records]
         output.table(records, fields if args.fields else COLUMNS["health"])
     else:
         output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
@@ -76,6 +78,8 @@ async def _filled(client: Client, keeper: Keeper, no_discover: bool, problems: l
     await _from_journal(board, keeper, [*workflows, *sources], now, problems)
     await _from_service(client, board, keeper, workflows, sources, problems)
     board.prune(now)
+    for ident, workflow in found.details.items():  # read above: off, no run comes to say whether it is fixed
+        board.set_active(ident, workflow.active)
     await _replays(board, keeper, problems)
     return board, now
 
@@ -93,6 +97,7 @@ def health_record(row: HealthRow) -> dict[str, Any]:
         "name": subject.name or None,
         "type": subject.kind,
         "state": row.state,
+        "active": row.active,
         "errors_1h": row.errors_1h,
         "errors_24h": row.errors_24h,
         "replayed_ok_1h": row.replayed_ok_1h,

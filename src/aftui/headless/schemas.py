@@ -96,6 +96,7 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
         "name",
         "type",
         "state",
+        "active",
         "errors_1h",
         "errors_24h",
         "replayed_ok_1h",

@@ -75,6 +75,8 @@ class HealthRow:
     # Of the hour's originals, those whose run aftui cannot send again, and what started them ("a timer").
     unsendable_1h: int = 0
     unsendable_by: str = ""
+    # The workflow's switch as last read (None: not read): off, no run comes to say whether it is fixed.
+    active: bool | None = None
 
     @property
     def state(self) -> str:
@@ -125,6 +127,7 @@ class _State:
     # the older is dropped. Two set lookups an event, where an ordered dict's bookkeeping cost three times that.
     event_ids: set[str] = field(default_factory=set)
     older_ids: set[str] = field(default_factory=set)
+    active: bool | None = None  # as last read (`set_active`)
 
 
 class HealthBoard:
@@ -140,6 +143,12 @@ class HealthBoard:
             self._states[subject.id] = _State(subject)
         elif subject.name and not state.subject.name:
             state.subject = subject
+
+    def set_active(self, subject_id: str, active: bool | None) -> None:
+        """The subject's switch as read from the service (or just turned by the user)."""
+        state = self._states.get(subject_id)
+        if state is not None:
+            state.active = active
 
     def forget_all_but(self, ids: set[str]) -> None:
         """Drop subjects no longer watched (another workspace, a forgotten workflow)."""
@@ -279,6 +288,7 @@ def _row(state: _State, now_ms: int) -> HealthRow:
         after_replayed_ok=after_ok,
         unsendable_1h=len(unsendable),
         unsendable_by=max(set(unsendable), key=unsendable.count, default=""),
+        active=state.active,
     )
 
 

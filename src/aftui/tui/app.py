@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,6 +85,7 @@ log = logging.getLogger("aftui.tui")
 
 HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, and the alerts it raised
 HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
+HEALTH_SWITCHES_S = 60.0  # how often the switch of a workflow with errors is read again: turned off elsewhere
 HEALTH_REPLAYS_S = 3.0  # how often the last hour's errors are looked up in the replay records: is it fixed?
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 ALERT_TOAST_S = 10.0  # how long an alert stays in the corner (unless a dialog opens)
@@ -170,6 +172,7 @@ class AftuiApp(App[None]):
         self._alert_count = 0
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
+        self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
         self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
         self._health_unshown = False  # health changed while the main screen was covered
@@ -750,6 +753,9 @@ class AftuiApp(App[None]):
         health, session = self.health, self.session
         if health is None or session is None or not health.counted:
             return
+        if time.monotonic() - self._switches_read >= HEALTH_SWITCHES_S:
+            self._switches_read = time.monotonic()
+            self._health_switches()
         errors = health.board.hour_errors()
         if not errors:
             return
@@ -769,6 +775,36 @@ class AftuiApp(App[None]):
         if health is self.health:  # not replaced (another workspace) while it read
             for subject_id, kinds in found.items():
                 health.board.note_replays(subject_id, kinds)
+            self._show_health()
+
+    @work(group="health-switches", exclusive=True, exit_on_error=False)
+    async def _health_switches(self) -> None:
+        """Whether each workflow with errors is on: a deactivated one gets no run to say whether it is fixed, and
+        Health had said "the next runs say if it is fixed" of it. Only those with errors: a few GETs a minute."""
+        health, session = self.health, self.session
+        if health is None or session is None:
+            return
+        wanted = [
+            r.subject.id for r in health.board.rows(health.now_ms()) if r.subject.kind == "workflow" and r.errors_24h
+        ]
+        limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+
+        async def switch_of(ident: str) -> tuple[str, bool | None]:
+            async with limit:
+                try:
+                    return ident, (await session.client.get_workflow(ident)).active
+                except ApiError:
+                    return ident, None  # not known now: the row says nothing of it
+
+        found = await asyncio.gather(*(switch_of(ident) for ident in wanted))
+        if health is self.health:
+            for ident, active in found:
+                health.board.set_active(ident, active)
+            self._show_health()
+
+    def switched(self, workflow_id: str, active: bool | None) -> None:
+        if self.health is not None:
+            self.health.board.set_active(workflow_id, active)
             self._show_health()
 
     @work(group="health", exclusive=True, exit_on_error=False)

@@ -38,6 +38,10 @@ class Host(Protocol):
 
     def refresh_health(self) -> None: ...
 
+    def switched(self, workflow_id: str, active: bool | None) -> None:
+        """A workflow was just activated or deactivated here: Health's row and line say so at once."""
+        ...
+
     @property
     def connection_state(self) -> str:
         """How the connection is doing, as the header says it: ok, connecting, reconnecting, unreachable since 14:02, auth …"""

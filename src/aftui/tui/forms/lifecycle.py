@@ -20,7 +20,7 @@ from ...discovery import triggered_by
 from ...subscriptions import workspace_subscriptions
 from ...text import visible
 from ..change import describe_error, perform, said_by
-from ..host import session_of
+from ..host import host, session_of
 from ..modals.confirm import ConfirmScreen
 
 USER_KEY_FOR_WORKFLOWS = (
@@ -170,6 +170,8 @@ async def toggle_workflow(owner: Widget, workflow_id: str, workflow: Workflow | 
     if not changed:
         return None
     try:
-        return await client.get_workflow(workflow_id)  # the PUT's answer is not shown in the spec: read it back
+        workflow = await client.get_workflow(workflow_id)  # the PUT's answer is not shown in the spec: read it back
     except ApiError:
-        return workflow.model_copy(update={"active": turning_on})
+        workflow = workflow.model_copy(update={"active": turning_on})
+    host(owner).switched(workflow_id, workflow.active)  # Health's line: off, no run says whether it is fixed
+    return workflow

@@ -48,6 +48,7 @@ SPARK_LEAST = 10
 NAME_GIVES = 8
 
 
+_KIND = {"workflow": "wf", "source": "src"}
 COUNTING = Text("…", style="dim")  # a number not known yet: the journal and the feeds are still being read
 
 
@@ -56,14 +57,16 @@ def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Te
     subject = row.subject
     if counting:
         name = Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis")
-        kind = Text("wf" if subject.kind == "workflow" else "src", style="dim")
+        kind = Text(_KIND[subject.kind], style="dim")
         return [Text(" "), name, kind, *[COUNTING] * (len(COLUMNS) - 3)]
     glyph, style = STATE[row.state]
     failing = row.state == "failing"
+    # Off: no run comes to say whether it is fixed, and the line says so.
+    kind = Text("off", style="bold yellow") if row.active is False else Text(_KIND[subject.kind], style="dim")
     return [
         Text(glyph, style=style),
         Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if failing else ""),
-        Text("wf" if subject.kind == "workflow" else "src", style="dim"),
+        kind,
         _count(row.errors_1h, "bold red" if failing else "green"),
         _count(row.errors_24h, "yellow"),
         Text(age(row.last_error_ms, now_ms), style="red" if failing else "dim"),
@@ -79,6 +82,14 @@ def _count(n: int, style: str) -> Text:
 
 def _replayed(row: HealthRow) -> Text:
     """What the replays of the hour's errors came to: the answer to "is it fixed?" for a failing workflow."""
+    text = _replays_of_the_hour(row)
+    if row.active is False and row.errors_24h:
+        # It said "the next runs say if it is fixed" of a workflow that runs no more.
+        text.append(" · deactivated: no new run comes to say whether it is fixed", style="bold yellow")
+    return text
+
+
+def _replays_of_the_hour(row: HealthRow) -> Text:
     if not row.originals_1h:
         return Text()
     # The 1h count has the errors failed replays led to as well: said, or the two numbers read as a contradiction.
@@ -89,7 +100,8 @@ def _replayed(row: HealthRow) -> Text:
     if row.unsendable_1h >= row.originals_1h:
         # "none replayed ok yet" read as nobody having tried, of runs no replay can send again.
         return Text(
-            f" · {row.unsendable_by} started these runs: no replay can send them again; the next runs say if it is fixed",
+            f" · {row.unsendable_by} started these runs: no replay can send them again"
+            + ("" if row.active is False else "; the next runs say if it is fixed"),
             style="dim",
         )
     if row.unsendable_1h:
