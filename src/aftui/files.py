@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 PRIVATE = 0o600
+PRIVATE_DIR = 0o700
 
 
 def write_private(path: Path, data: bytes | str | Iterable[str]) -> None:
@@ -23,7 +24,9 @@ def write_private(path: Path, data: bytes | str | Iterable[str]) -> None:
     matters under an odd umask that would leave the owner unable to read it. Lines (an iterable of
     str) are streamed, so a large export is never one string in memory.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # A folder made here is the owner's alone too (exports/ was 0755 beside a 0700 data dir; its names say
+    # which events were exported and when).
+    path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
     try:

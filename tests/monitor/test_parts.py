@@ -120,6 +120,7 @@ def test_export_writes_one_json_object_a_line_privately(tmp_path: Path) -> None:
     path, count = export_ndjson((r.as_json() for r in records), folder, "monitor")
     assert path.parent == folder and path.suffix == ".ndjson" and path.name.startswith("monitor-")
     assert count == 2 and path.stat().st_mode & 0o777 == 0o600
+    assert folder.stat().st_mode & 0o777 == 0o700, "the folder it made is the owner's alone too"
     lines = path.read_text().splitlines()
     assert len(lines) == 2 and all(line.isascii() for line in lines)
     first, second = (json.loads(line) for line in lines)
