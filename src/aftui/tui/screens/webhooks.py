@@ -265,7 +265,7 @@ class WebhookScreen(Guarded, DetailScreen):
             where = "this workspace" if self.session.client.org_id else "your subscriptions"
             text = Text(
                 f"No subscription in {where} feeds this webhook, so it receives nothing. "
-                f"Subscribe it to an emitter: POST /subscriptions?emitter_id=…&listener_id={visible(self.ident, 60)}."
+                "Subscribe it to an emitter on the Subscriptions pane: 5, then n (this webhook as the listener)."
             )
         notes.first(Static).update(text)
 
