@@ -155,7 +155,7 @@ async def test_a_webhook_nobody_subscribed_says_so(make_app, emulator) -> None:
         fed = screen.query_one("#fed-by", PagedTable)
         await wait_for(pilot, lambda: fed.pager.done)
         note = str(screen.query_one("#fed-note", Static).render())
-        assert "No subscription" in note and "receives nothing" in note and intake.id in note
+        assert "No subscription" in note and "receives nothing" in note and "Subscriptions pane: 5, then n" in note
 
 
 async def test_palette_opens_a_webhook_by_id(make_app, emulator) -> None:
