@@ -804,3 +804,24 @@ async def test_enter_opens_the_events_detail_and_esc_comes_back_to_the_events(
         assert app.screen is screen and app.focused is screen.query_one(Timeline)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is not screen)
+
+
+async def test_pause_at_once_holds_what_arrives_not_the_journals_history(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
+    """`m` then `p` at once: the status said "PAUSED 576 waiting · 0 shown", the history held back too."""
+    inject(emulator, src, 3)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        listed = await app.session.client.list_source_events(src, limit=10, expand=True)
+        app.session.journal_events(listed.items, src)  # seen before the monitor opens: its history
+        app.session.journal.flush()
+        open_monitor(app, [Target("source", src, "inbox")])
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and bool(app.screen.query(Timeline)))
+        screen: MonitorScreen = app.screen  # type: ignore[assignment]
+        screen.paused = True  # before the first take, as p pressed with the monitor's opening
+        await wait_for(pilot, lambda: len(rows(screen)) == 3, timeout=10)
+        assert screen.waiting_total == 0
+        inject(emulator, src, 2)
+        await wait_for(pilot, lambda: screen.waiting_total == 2, timeout=10)
+        assert len(rows(screen)) == 3, "what arrives waits"

@@ -276,8 +276,14 @@ class MonitorScreen(Screen[None]):
             self.notify(visible(problem, 300), severity="warning", markup=False)
         if new:
             if self.paused:
-                self.waiting.extend(new)
-                self.waiting_total += len(new)
+                # What came before the monitor opened (the journal's history) is no arrival to hold: p pressed
+                # at once had kept it all waiting, "576 waiting · 0 shown". Live records wait.
+                history = [record for record in new if record.history]
+                live = [record for record in new if not record.history] if history else new
+                if history:
+                    self._add(history)
+                self.waiting.extend(live)
+                self.waiting_total += len(live)
             else:
                 self._add(new)
         count = len(new)

@@ -23,7 +23,6 @@ from textual.widgets import Input, Static
 from ...api import ApiError, Client, NotFoundError, iterate
 from ...api.models import Page, PageInfo, Subscription, Webhook
 from ...subscriptions import lookup_names, subscription_key, webhook_org, workspace_subscriptions
-from ...text import visible
 from ..change import Guarded, perform
 from ..host import session_of
 from ..safe import flag, long_text, plain, when
