@@ -652,6 +652,11 @@ async def test_every_problem_of_the_props_is_said_at_once_and_a_whole_number_is_
         # Counted under the rows: at 80x24 the second may be scrolled out of sight.
         said = str(form.query_one("#problem").render())
         assert said == "2 fields to fix, each said beside it: stripe, Minimum Amount"
+        amount.value = "5"
+        await wait_for(
+            pilot, lambda: not form.query_one("#problem").display, says=lambda: str(form.query_one("#problem").render())
+        )
+        assert _error(form, "configured_props.minAmount") == "" and not form.query_one("#problem").display
         amount.value = "-55"
         assert "at least 0" in await _submit_and_wait_invalid(pilot, form, "configured_props.minAmount")
         assert "is required" in _error(form, "configured_props.stripe")

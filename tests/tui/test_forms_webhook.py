@@ -71,6 +71,10 @@ async def test_a_bad_url_is_refused_beside_the_field_and_kept(make_app, api: htt
         assert "http" in str(row.query_one(".field-error").render())
         assert isinstance(app.screen, WebhookForm)
         assert form.query_one("#url", Input).value == "ftp://files.example.com"
+        # Mended, the field no longer says it is wrong: it had until the next submit.
+        form.query_one("#url", Input).value = "https://files.example.com/hook"
+        await wait_for(pilot, lambda: not row.has_class("-invalid"))
+        assert str(row.query_one(".field-error").render()) == ""
     assert all(w["url"] != "ftp://files.example.com" for w in _webhooks(api))
 
 

@@ -19,9 +19,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
 from ...api import ApiError, AuthError, ReadOnlyError
 from ...text import visible
@@ -86,8 +87,25 @@ class FormRow(Vertical):
         """The label's focus look follows `:focus-within` at once (Textual restyles only the focused widget)."""
         self.update_node_styles(animate=False)
 
-    def show_error(self, message: str | None, *, by: str | None = None) -> None:
-        """`message` under the field (None: none); `by` says who said it, where it was not the form's own check."""
+    class Edited(Message):
+        """This row's problem came or went outside a submit (an edit, a check as one types): count them again."""
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    def _edited(self) -> None:
+        # Said until the next submit, "must include a hostname" stood beside the URL already mended.
+        if self.has_class("-invalid"):
+            self.show_error(None)
+
+    def show_error(self, message: str | None, *, by: str | None = None, counted: bool = False) -> None:
+        """`message` under the field (None: none); `by` says who said it, where it was not the form's own check;
+        `counted`: the form counts the problems itself (a submit's), else it is told to count them again."""
+        if bool(message) != self.has_class("-invalid") and not counted and self.is_attached:
+            # To the form itself, not bubbled: a message made in a parent's handler (a prop's live check)
+            # does not bubble back through that parent, its sender.
+            self.screen.post_message(self.Edited())
         self.set_class(bool(message), "-invalid")
         said = Text.assemble((f"{by}: ", "bold"), message) if message and by else Text(message or "")
         self.query_one(".field-error", Static).update(said)
@@ -133,6 +151,7 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         # Each field the user has been in, and its value before: what `typed_in` compares against.
         self._before: dict[int, tuple[Widget, object]] = {}
         self._rows_fitted: int | None = None  # the rows' max height `_fit_rows` set last
+        self._loose: list[str] = []  # the problems said in the box, beside no field
 
     @property
     def session(self) -> Session:
@@ -213,25 +232,37 @@ class FormScreen(ModalScreen[T | None], Generic[T]):
         loose: list[str] = []
         marked: list[FormRow] = []
         for row in rows.values():
-            row.show_error(None)
+            row.show_error(None, counted=True)
         for name, message in problems.items():
             shown = rows.get(self.PARAMS.get(name, name))
             if shown is None:
                 loose.append(message if not name else f"{name}: {message}")
                 continue
-            shown.show_error(message, by=by)
+            shown.show_error(message, by=by, counted=True)
             marked.append(shown)
-        if len(marked) > 1:  # on 80x24 the first is in sight, the others may be scrolled out of it
-            fields = ", ".join(dict.fromkeys(row.plain_label for row in marked))
-            loose.insert(0, f"{len(marked)} fields to fix, each said beside it: {fields}")
+        self._loose = loose
+        self._show_box()
         first = marked[0] if marked else None
-        box = self.query_one("#problem", Static)
-        box.update(Text("\n".join(loose)))
-        box.set_class(bool(loose), "shown")
-        self.call_after_refresh(self._fit_rows)  # the box came or went: the rows get what is left
         if first is not None:
             _problem_focus(first.field).focus()
             first.scroll_visible()
+
+    def _show_box(self) -> None:
+        """The problems beside no field, and how many fields still have one (on 80x24 the first is in sight, the
+        others may be scrolled out of it)."""
+        lines = list(self._loose)
+        marked = [row for row in self.rows().values() if row.has_class("-invalid")]
+        if len(marked) > 1:
+            fields = ", ".join(dict.fromkeys(row.plain_label for row in marked))
+            lines.insert(0, f"{len(marked)} fields to fix, each said beside it: {fields}")
+        box = self.query_one("#problem", Static)
+        box.update(Text("\n".join(lines)))
+        box.set_class(bool(lines), "shown")
+        self.call_after_refresh(self._fit_rows)  # the box came or went: the rows get what is left
+
+    def on_form_row_edited(self, event: FormRow.Edited) -> None:
+        event.stop()
+        self._show_box()
 
     def clear_problems(self) -> None:
         self.show_problems({})
