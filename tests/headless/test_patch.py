@@ -44,6 +44,7 @@ def test_merge_patch_changes_neither_input() -> None:
         ("customer_email = ops@example.com", ["customer_email"], "ops@example.com"),
         ("quantity = 2", ["quantity"], 2),
         ('quantity = "2"', ["quantity"], "2"),
+        ('customer_email = ""', ["customer_email"], ""),
         ("customer.vip=true", ["customer", "vip"], True),
         ("items[0].sku = SKU-1", ["items", 0, "sku"], "SKU-1"),
         ('["odd.key"] = null', ["odd.key"], None),
@@ -63,6 +64,7 @@ def test_assignments(text: str, path: list, value: object) -> None:
         (" = 1", "path of"),
         ("a..b = 1", "cannot read the path"),
         ('a = {"broken": ', "looks like JSON but is not valid"),
+        ("customer_email =", 'nothing after = for customer_email: write a value, or "" for an empty string'),
     ],
 )
 def test_bad_assignments_say_why(text: str, words: str) -> None:

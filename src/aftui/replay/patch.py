@@ -101,8 +101,11 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
         raise PatchError(f"{text!r} is not an assignment: write path = value (customer.email = ops@example.com)")
     path = parse_path(where)
     value_text = raw.strip()
+    if not value_text:
+        # A slip more often than a wish: `customer_email =` set "" on every payload, and they failed again.
+        raise PatchError(f'nothing after = for {where.strip()}: write a value, or "" for an empty string')
     try:
-        value: Any = json.loads(value_text) if value_text else ""
+        value: Any = json.loads(value_text)
     except json.JSONDecodeError:
         if value_text[:1] in ("{", "[", '"'):
             raise PatchError(
