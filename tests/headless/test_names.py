@@ -115,6 +115,9 @@ def test_a_workflow_name_found_through_subscriptions_is_remembered(
     workflow = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
     assert done.records() == [{"id": workflow.id}]
     assert workflow.id in (data_dir / "known_workflows.json").read_text()
+    # Read again, it says where aftui learned of it, as `aftui workflows` does (it said "found -").
+    again = aftui("get", workflow.id, "--fields", "found", "--json")
+    assert again.records() == [{"found": "subscription"}]
 
 
 def test_get_reads_every_kind(aftui: Aftui, emulator: ServerHandle, info: dict) -> None:

@@ -350,7 +350,10 @@ async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, A
         return source_record(source), source.model_dump(mode="json")
     if kind in ("workflow", "workflow template"):
         workflow = await client.get_workflow(ident)
-        record = workflow_record(ident, workflow, found=None)
+        # Where aftui learned of it, as `aftui workflows` says ("found -" here beside "subscription" there).
+        entry = user_known().in_workspace(org_key(client)).get(ident)
+        found = str(entry.get("found")) if isinstance(entry, dict) and entry.get("found") else None
+        record = workflow_record(ident, workflow, found=found)
         if kind == "workflow template":
             record["kind"] = "workflow_template"
         return record, workflow.model_dump(mode="json")
