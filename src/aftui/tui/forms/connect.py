@@ -27,6 +27,7 @@ from ...api.models import Account, ConnectToken
 from ...connect import connect_read_all
 from ...text import visible
 from ..change import perform
+from ..clipboard import copy_text
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
@@ -262,8 +263,7 @@ class TokenScreen(ModalScreen[None]):
 
     @on(Button.Pressed, "#copy")
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.issued.token.token)
-        self.notify("Copied the connect token (OSC 52: your terminal must allow clipboard writes)", markup=False)
+        copy_text(self, self.issued.token.token, "the connect token")
 
     @on(Button.Pressed, "#copy-link")
     def action_copy_link(self) -> None:
@@ -271,8 +271,7 @@ class TokenScreen(ModalScreen[None]):
         if not link:
             self.notify("The service sent no connect link with this token", severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(link)
-        self.notify("Copied the connect link (OSC 52: your terminal must allow clipboard writes)", markup=False)
+        copy_text(self, link, "the connect link")
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

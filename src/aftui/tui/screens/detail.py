@@ -22,6 +22,7 @@ from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError, NotFoundError
 from ...text import visible
+from ..clipboard import copy_text
 from ..focus import focus_now
 from ..host import session_of
 from ..messages import AuthFailed
@@ -229,12 +230,10 @@ class DetailScreen(Screen[None]):
     def action_copy_json(self) -> None:
         views = self.query(JsonView)
         text = views.first().json_text() if views else ""
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the JSON ({len(text):,} characters)", markup=False)
+        copy_text(self, text, "the JSON")
 
     def action_copy_id(self) -> None:
-        self.app.copy_to_clipboard(self.ident)
-        self.notify(f"Copied {visible(self.ident, 60)}", markup=False)
+        copy_text(self, self.ident, self.ident)
 
 
 def _scroll(widget: Widget) -> Widget:

@@ -45,6 +45,7 @@ from ...monitor.rate import rate_words
 from ...replay import BulkSummary
 from ...text import visible
 from ..change import said_by
+from ..clipboard import copy_text
 from ..collector import collect_if_due, hold_full_collections, release_full_collections, rows_kept
 from ..feeds_told import FeedsTold
 from ..focus import focus_now
@@ -622,8 +623,7 @@ class MonitorScreen(Screen[None]):
             self.notify("Select an event first.", markup=False)
             return
         text = dumps(record.as_json())
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the event's JSON ({len(text):,} characters)", markup=False)
+        copy_text(self, text, "the event's JSON")
 
     def action_export(self) -> None:
         """Marked events, else what the filter shows, else the selected one."""

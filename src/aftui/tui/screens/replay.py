@@ -46,6 +46,7 @@ from ...replay import (
 )
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
+from ..clipboard import copy_text
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..safe import long_text, plain
@@ -526,8 +527,7 @@ class ReplayScreen(Screen[None]):
                 markup=False,
             )
             return
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the original event ({len(text):,} characters)", markup=False)
+        copy_text(self, text, "the original event")
 
     def action_export(self) -> None:
         try:

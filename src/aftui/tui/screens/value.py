@@ -29,6 +29,7 @@ from textual.widgets.text_area import Selection
 
 from ...files import write_private
 from ...text import visible
+from ..clipboard import copy_text
 from ..focus import focus_now
 from ..widgets.footer import KeyFooter
 from ..widgets.json_view import dumps
@@ -199,8 +200,7 @@ class ValueScreen(Screen[None]):
 
     def action_copy(self) -> None:
         text = self.value[:COPY_LIMIT]
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the value ({len(text):,} characters)", markup=False)
+        copy_text(self, text, "the value")
 
     def action_pager(self) -> None:
         self._hand_to(os.environ.get("PAGER") or "less", "$PAGER")
