@@ -119,9 +119,13 @@ async def test_create_a_subscription_picked_and_typed(make_app, emulator, info, 
         assert emitter.value == source and "Order webhooks" in str(emitter.query_one(".what").render())
         form.query_one("#channel-pick", Select).value = "$errors"
         listener = form.query_one("#listener", EndPicker)
+        listener.query_one(Input).value = "wh_nope"  # typed first, then picked instead
+        listener.query_one(Input).cursor_position = 3
         listener.query_one(Select).value = webhook  # picked: the id lands in the input
         await pilot.pause()
         assert listener.value == webhook
+        # The cursor at its end: typing went into the middle of the id ("wh_MJdY order paid YaA").
+        assert listener.query_one(Input).cursor_position == len(webhook)
         await pilot.press("ctrl+s")
         await wait_for(
             pilot, lambda: any("Subscribed" in n.message and "Ops intake" in n.message for n in app._notifications), 15

@@ -164,7 +164,9 @@ class EndPicker(Vertical):
 
     @value.setter
     def value(self, ident: str) -> None:
-        self.query_one(Input).value = ident
+        field = self.query_one(Input)
+        field.value = ident
+        field.cursor_position = len(ident)  # after a pick, what is typed next goes at the end, not into the id
 
     def offer(self, options: list[tuple[Text, str]], found: Candidates, prompt: str) -> None:
         """The choices are in: fill the select, keep what was typed."""
