@@ -583,3 +583,26 @@ async def test_credentials_in_the_original_request_are_shown_masked_and_copied_a
         assert "SECRET" not in shown and '"cookie": "****"' in shown.lower()
         await pilot.press("c")
         assert "COOKIESECRET" in app.clipboard  # asked for: as it is
+
+
+async def test_q_asks_before_it_quits_over_an_edit_not_sent_and_quits_at_once_otherwise(make_app, emulator) -> None:
+    """q quit at once, with an edited payload not sent (or a bulk replay half sent): the work was lost."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    (error,) = post_orders(emulator, "ord_quit")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        app.screen.query_one(JsonEditor).text = '{"order_id": "ord_quit", "customer_email": "a@b.example"}'
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen and screen.pending_edit)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "an edited payload not sent" in " ".join(app.screen.what)
+        await pilot.press("escape")  # stay
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert app.is_running and screen.pending_edit
+        await pilot.press("ctrl+s")  # sent: nothing is held any more
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running)

@@ -455,6 +455,25 @@ class AftuiApp(App[None]):
             switcher.current = spec.id
             pane.focus_main()  # after mounting, so its table exists and keys go to it
 
+    async def action_quit(self) -> None:
+        """q: leaves at once, unless a screen holds work a quit would lose (a bulk replay half sent, an edit
+        not sent, marks): then it asks. q cut a bulk replay off after 5 of 12 without a word."""
+        held = [what for screen in self.screen_stack[1:] if (what := _held_by(screen))]
+        if not held:
+            self.exit()
+            return
+        from .modals.confirm import ConfirmScreen
+
+        question = ConfirmScreen(
+            "Quit aftui?", [f"This loses {what}." for what in held], action="Quit", destructive=True, stay="Stay"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(question, answered)
+
     def go_to_pane(self, pane_id: str) -> None:
         """A pane key or the palette's "Go to": the pane shown, the screens over the main one closed first.
 
@@ -1040,6 +1059,12 @@ class AftuiApp(App[None]):
         from .opener import open_resource
 
         return open_resource(self, ident.strip())
+
+
+def _held_by(screen: Screen[Any]) -> str | None:
+    """What leaving `screen` would lose, in words (its `held()`), or None for a view or a screen without one."""
+    held = getattr(screen, "held", None)
+    return held() if held is not None else None
 
 
 async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
