@@ -426,6 +426,8 @@ async def test_one_fix_for_all_previewed_dry_run_then_sent_and_marks_of_successe
         ]
         assert summary(screen).startswith("Done: 2 succeeded · 1 refused")
         await wait_for(pilot, lambda: not screen.running)
+        preview = text_of(screen.query_one("#preview", Static))  # sent: the dry run's words are gone
+        assert "would send" not in preview and f": sent POST {emulator.root_url}/e/" in preview, preview
         offered = {active.binding.action for active in screen.active_bindings.values()}
         assert offered.isdisjoint({"start", "stop", "dry_run", "fix"}), offered  # done: they only refused
         first = screen.events[0].id

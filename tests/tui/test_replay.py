@@ -606,3 +606,23 @@ async def test_q_asks_before_it_quits_over_an_edit_not_sent_and_quits_at_once_ot
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         await pilot.press("q")
         await wait_for(pilot, lambda: not app.is_running)
+
+
+async def test_a_bulk_replay_of_runs_none_can_send_offers_no_send_and_no_green_fix(make_app, emulator) -> None:
+    """A timer's group: "✔ assignments: changes 0 of 0 payloads" in green, and ^s Replay all offered."""
+    errors = [EventSummary.model_validate(e) for e in timer_errors(emulator)]
+    workflow = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        open_bulk_replay(app, errors, workflow.id)
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        await pilot.pause()
+        offered = {a.binding.action for a in screen.active_bindings.values() if a.enabled}
+        assert not offered & {"start", "dry_run", "fix"}
+        assert "None of these can be replayed" in text_of(screen.query_one("#summary", Static))
+        screen.query_one("#fix", Input).value = "customer_email = ops@example.com"
+        await wait_for(pilot, lambda: "nothing to change" in text_of(screen.query_one("#fix-check", Static)))
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        assert app.screen is screen and screen.summary is None

@@ -327,7 +327,9 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         if action == "stop":
             return self.running
         if action in ("start", "dry_run", "fix"):
-            return False if self.summary is not None else (None if self.running else True)
+            if self.summary is not None or (self.planned and not self._ready()):
+                return False  # done, or none of them can be sent (a timer's runs): ^s and f offered nothing
+            return None if self.running else True
         return True
 
     def action_fix(self) -> None:
@@ -394,6 +396,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             )
         if self.edit.empty:
             return Text(NO_FIX, style="dim")
+        if not self.bodies:  # a green "changes 0 of 0 payloads" read as a fix that would go
+            return Text("none of these can be replayed: the fix has nothing to change", style="yellow")
         kind = "merge patch" if self.edit.patch is not None else "assignments"
         changed = sum(1 for found in self.found.values() if found)
         return Text.assemble(
@@ -556,6 +560,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             self.running = False
             self.refresh_bindings()
         self._say(self._summary_text(self.summary))
+        self._preview()  # the line under the table said "would send" of the row just sent
 
     def _progress(self, index: int, summary: BulkSummary, result: ReplayResult | None) -> None:
         if result is None:
