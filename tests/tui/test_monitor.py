@@ -825,3 +825,28 @@ async def test_pause_at_once_holds_what_arrives_not_the_journals_history(
         inject(emulator, src, 2)
         await wait_for(pilot, lambda: screen.waiting_total == 2, timeout=10)
         assert len(rows(screen)) == 3, "what arrives waits"
+
+
+async def test_esc_over_marked_events_asks_before_it_leaves_the_monitor(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
+    """A pane key refused to drop the marks; esc dropped them without a word."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        inject(emulator, src, 3)
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        screen.query_one(Timeline).focus()
+        await pilot.press("up", "space")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "1 marked event here" in " ".join(app.screen.what)
+        await pilot.press("escape")  # stay
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert len(screen.query_one(Timeline).marked) == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is not screen and not isinstance(app.screen, ConfirmScreen))

@@ -598,8 +598,29 @@ class MonitorScreen(Screen[None]):
             self.history = None
             self.timeline.set_following(True)
             self._reshow()
+        elif self.held() is not None:
+            self._leave_marked()
         else:
             self.app.pop_screen()
+
+    def _leave_marked(self) -> None:
+        """esc over marks asks first, as a pane key refuses: it had dropped them without a word."""
+        from ..modals.confirm import ConfirmScreen
+
+        marked = len(self.timeline.marked)
+        question = ConfirmScreen(
+            "Leave the monitor?",
+            [f"The {marked} marked event{'s' * (marked != 1)} here are unmarked: R replays them first."],
+            action="Leave",
+            destructive=False,
+            stay="Stay",
+        )
+
+        def answered(leave: bool | None) -> None:
+            if leave and self.is_current:
+                self.app.pop_screen()
+
+        self.app.push_screen(question, answered)
 
     # --- marks, copy, export --------------------------------------------------------------------------
 
