@@ -850,3 +850,17 @@ async def test_esc_over_marked_events_asks_before_it_leaves_the_monitor(
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: app.screen is not screen and not isinstance(app.screen, ConfirmScreen))
+
+
+async def test_a_filter_that_is_not_a_valid_regex_says_so_in_the_status_line(
+    make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
+) -> None:
+    """`/[a-/` showed "0 shown" and no word: read as "nothing matches"."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+        inject(emulator, src, 2)
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        await pilot.press("slash", *"/[a-/", "enter")
+        status = screen.query_one("#monitor-status")
+        await wait_for(pilot, lambda: "not a valid regex" in str(status.render()))

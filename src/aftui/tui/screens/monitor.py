@@ -375,6 +375,8 @@ class MonitorScreen(Screen[None]):
             parts.append(Text("errors only", style="red"))
         if self.matcher is not None:
             parts.append(Text.assemble("filter ", (visible(self.matcher.text, 30), "bold")))
+            if self.matcher.problem:  # a toast while typing was missed: "0 shown" read as "nothing matches"
+                parts.append(Text("not a valid regex: matched as typed", style="bold yellow"))
         if timeline.marked:
             parts.append(Text(f"{len(timeline.marked)} marked"))
         journal = self.last.journal if self.last is not None else None
