@@ -129,7 +129,8 @@ def test_errors_say_what_became_of_their_replays_and_a_group_whether_it_is_fixed
     assert re.search(rf"{became['id']}  validate  \[a replay of {again}\] ValidationError", lines)
     [group] = aftui("errors", WORKFLOW, "--group", "--json").records()
     assert group["fixed"] is False
-    assert group["replay"] == f"1 failed again · {len(others)} never replayed · 1 replayed ok"
+    assert group["replay"] == f"1 failed again · {len(others)} never replayed · 1 replayed ok · 1 a failed replay's own"
+    assert group["count"] == 1 + len(others) + 1 + 1, "the words add up to the count"
     assert "never replayed" in aftui("errors", WORKFLOW, "--group").out
 
 

@@ -66,7 +66,8 @@ def test_states_links_both_ways_and_a_group_fixed_on_the_second_try(tmp_path: Pa
     (group,) = group_errors(events, workflow_id="p_wf")
     state = group_state(group, states)
     assert (state.originals, state.replays, state.fixed) == (4, 2, False)
-    assert state.words() == "1 replay pending · 1 never replayed · 2 replayed ok"
+    # The group counts 6: its 4 originals' words, and the 2 a replay led to, so the parts add up to the count.
+    assert state.words() == "1 replay pending · 1 never replayed · 2 replayed ok · 2 a failed replay's own"
     assert [e.id for e in still_failing(group, states)] == ["4000-0"]
 
 

@@ -172,6 +172,8 @@ class GroupState:
         parts = [f"{self.count(k)} {STATE_WORDS.get(k, k)}" for k in order if self.count(k)] + [
             f"{k}: {n}" for k, n in self.counts.items() if k not in order and n
         ]
+        if self.replays:  # in the group's count, not in these: "41" beside parts that made 40 read as a slip
+            parts.append(f"{self.replays} a failed replay's own")
         return " · ".join(parts) or "no errors"
 
 
