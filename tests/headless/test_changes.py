@@ -307,6 +307,10 @@ def test_delete_subscriptions_by_id_and_by_their_ends(aftui: Aftui, api: httpx.C
         return list(api.get(f"/orgs/{info['org_id']}/subscriptions", params={"limit": 100}).json()["data"])
 
     first = subs()[0]
+    dry = aftui("delete", "subscription", first["id"], "--dry-run")
+    # By id, its ends are named too: it said "of p_omKpW4V to the default channel of dc_iBwUbtU".
+    assert dry.code == 0 and f"({first['listener_id']})" in dry.out and f"({first['emitter_id']})" in dry.out, dry
+    assert f"of {first['listener_id']} " not in dry.out
     assert aftui("delete", "subscription", first["id"], "--yes").code == 0
     assert first["id"] not in {s["id"] for s in subs()}
     order_sub = next(s for s in subs() if s["listener_id"].startswith("p_") and s["event_name"] == "")

@@ -20,7 +20,7 @@ from ..api.models import Component, Source, Workflow
 from ..connect import connect_read, connect_read_all
 from ..discovery import triggered_by
 from ..export import ndjson
-from ..subscriptions import channel_words, workspace_subscriptions
+from ..subscriptions import channel_words, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
 from .common import OK, Refused, confirm, make_client, refuse_read_only
@@ -353,7 +353,14 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
         emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
         listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
         channel = "" if args.channel in (None, "default") else args.channel
-    ends = {end: _named(end, typed) for end, typed in ((emitter, args.emitter), (listener, args.listener))}
+    # By id, the ends were said by id alone: their names are looked up, as the list shows them.
+    unnamed = [end for end, typed in ((emitter, args.emitter), (listener, args.listener)) if not typed]
+    found = await lookup_names(client, [end for end in unnamed if not end.startswith("wh_")])
+    if any(end.startswith("wh_") for end in unnamed):  # webhooks have no GET by id: the user's list names them
+        found.update({w.id: w.name or w.url for w in await names.webhooks()})
+    ends = {
+        end: _named(end, typed or found.get(end)) for end, typed in ((emitter, args.emitter), (listener, args.listener))
+    }
     confirm(f"Delete the subscription of {ends[listener]} to {channel_words(channel)} of {ends[emitter]}?", args)
     await client.unsubscribe(emitter, listener, channel)
     _done(
