@@ -173,12 +173,18 @@ async def test_a_pane_key_leaves_a_replay_sent_but_not_an_edit_unsent(make_app, 
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await replay_screen(app, pilot, first, edit=True)
+        app.screen.query_one(JsonEditor).text = '{"order_id": "ord_key1", "customer_email": "a@b.example"}'
         await pilot.press("escape")  # out of the editor, the draft kept and not sent
         await wait_for(pilot, lambda: app.screen is screen and screen.draft is not None)
         await pilot.press("0")
         await pilot.pause()
         assert app.screen is screen  # an edit not sent is the user's work: said, not thrown away
         assert any("edited payload not sent" in n.message for n in app._notifications)
+        await pilot.press("e")  # reverted to the original: nothing is held any more (it said it still was)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen))
+        await pilot.press("ctrl+r", "escape")
+        await wait_for(pilot, lambda: app.screen is screen and not screen.pending_edit)
+        assert screen.held() is None
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ReplayScreen))
 

@@ -218,10 +218,10 @@ class ReplayScreen(Screen[None]):
         """What a pane key would lose (None: nothing, and it closes this screen, as a detail's does).
 
         A replay sent, or never edited, is in the journal or the service: "press 0" in the header was
-        refused here. An edit not sent is the user's work."""
-        if self.draft is None or self.draft_sent or self.running:
-            return "a replay being sent" if self.running else None
-        return "an edited payload not sent: e opens it, ctrl+s in the editor sends it"
+        refused here. An edit not sent is the user's work; one reverted to the original is not."""
+        if self.running:
+            return "a replay being sent"
+        return "an edited payload not sent: ctrl+s here sends it" if self.pending_edit else None
 
     @property
     def pending_edit(self) -> bool:
