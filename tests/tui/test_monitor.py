@@ -842,7 +842,7 @@ async def test_esc_over_marked_events_asks_before_it_leaves_the_monitor(
         await pilot.press("up", "space")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert "1 marked event here" in " ".join(app.screen.what)
+        assert "The marked event here is unmarked" in " ".join(app.screen.what)
         await pilot.press("escape")  # stay
         await wait_for(pilot, lambda: app.screen is screen)
         assert len(screen.query_one(Timeline).marked) == 1

@@ -610,9 +610,10 @@ class MonitorScreen(Screen[None]):
         from ..modals.confirm import ConfirmScreen
 
         marked = len(self.timeline.marked)
+        plural, verb, them = (f"{marked} marked events", "are", "them") if marked != 1 else ("marked event", "is", "it")
         question = ConfirmScreen(
             "Leave the monitor?",
-            [f"The {marked} marked event{'s' * (marked != 1)} here are unmarked: R replays them first."],
+            [f"The {plural} here {verb} unmarked: R replays {them} first."],
             action="Leave",
             destructive=False,
             stay="Stay",
