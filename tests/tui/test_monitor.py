@@ -107,6 +107,15 @@ def rows(screen: MonitorScreen) -> list[Any]:
     return [r.event.event for r in screen.query_one(Timeline).rows]
 
 
+async def monitor_with(app: AftuiApp, pilot: Any, emulator: ServerHandle, src: str, count: int) -> MonitorScreen:
+    """The monitor on `src`, `count` events injected and shown, its events focused."""
+    screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
+    inject(emulator, src, count)
+    await wait_for(pilot, lambda: len(rows(screen)) == count)
+    screen.query_one(Timeline).focus()
+    return screen
+
+
 @pytest.fixture
 def src(api: httpx.Client, info: dict) -> str:
     """A fresh HTTP source in the session's workspace, with no events yet."""
@@ -787,12 +796,9 @@ async def test_enter_opens_the_events_detail_and_esc_comes_back_to_the_events(
     make_app: Callable[..., AftuiApp], emulator: ServerHandle, src: str
 ) -> None:
     """The key table says enter opens the highlighted row; in the monitor it did nothing."""
-    inject(emulator, src, 2)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
-        await wait_for(pilot, lambda: len(rows(screen)) == 2)
-        screen.query_one(Timeline).focus()
+        screen = await monitor_with(app, pilot, emulator, src, 2)
         await pilot.press("d")  # the detail hidden: enter shows it
         await pilot.pause()
         await pilot.press("enter")
@@ -835,10 +841,7 @@ async def test_esc_over_marked_events_asks_before_it_leaves_the_monitor(
 
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
-        inject(emulator, src, 3)
-        await wait_for(pilot, lambda: len(rows(screen)) == 3)
-        screen.query_one(Timeline).focus()
+        screen = await monitor_with(app, pilot, emulator, src, 3)
         await pilot.press("up", "space")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -858,9 +861,7 @@ async def test_a_filter_that_is_not_a_valid_regex_says_so_in_the_status_line(
     """`/[a-/` showed "0 shown" and no word: read as "nothing matches"."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await monitor_on(app, pilot, [Target("source", src, "inbox")])
-        inject(emulator, src, 2)
-        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        screen = await monitor_with(app, pilot, emulator, src, 2)
         await pilot.press("slash", *"/[a-/", "enter")
         status = screen.query_one("#monitor-status")
         await wait_for(pilot, lambda: "not a valid regex" in str(status.render()))
