@@ -204,6 +204,7 @@ class ReplayScreen(Screen[None]):
         self.result: ReplayResult | None = None
         self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
         self.draft_sent = False  # the draft is what was last sent (nothing of it would be lost)
+        self.draft_changed = False  # the draft differs from the original (compared once, when it is kept)
         self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
@@ -226,9 +227,9 @@ class ReplayScreen(Screen[None]):
     @property
     def pending_edit(self) -> bool:
         """An edit left with esc, not sent, and not the original as the editor opened it."""
-        if self.draft is None or self.draft_sent or self.plan is None:
-            return False
-        return self.draft != safe_json(self.plan.payload)
+        # Asked by every footer refresh (three ctrl+s bindings): the comparison with a payload of megabytes is
+        # made once, in `_edited`, not here.
+        return self.draft is not None and self.draft_changed and not self.draft_sent
 
     def _send_action(self) -> str:
         """What ctrl+s does now: sends the edit not sent, else the original, asking first once one was sent."""
@@ -469,6 +470,7 @@ class ReplayScreen(Screen[None]):
             return
         self.draft = result.text
         self.draft_sent = result.send
+        self.draft_changed = self.plan is not None and result.text != safe_json(self.plan.payload)
         if result.send:
             self._send(result.value, edited=True)
         else:
