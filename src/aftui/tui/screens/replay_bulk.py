@@ -517,7 +517,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return
         # Without a fix, many requests go at once as they failed: a newcomer's 19 failed again in 2 s, more
         # than doubling the hour's errors, before `s` could be pressed. Asked first, as a delete is.
-        ready = sum(1 for plan in self.plans.values() if plan.replayable)
+        ready = self._ready()
 
         def answered(yes: bool | None) -> None:
             if yes and not self.running and self.summary is None:
