@@ -172,7 +172,7 @@ class ErrorGroupsView(Vertical):
             detail.update(Text(f"{what} · g back to all errors"))
             return
         state = self.states[group.key.fingerprint]
-        replays = f" · {state.replays} from replays that failed again" if state.replays else ""
+        replays = ""  # the words say the errors failed replays led to ("· 1 a failed replay's own")
         sent = [r for e in group.events for r in self._replays_of(e)]
         newest = max(sent, key=lambda r: r.started_at, default=None)
         if newest is not None:  # on a team's journal too: who replayed this failure last, before anyone again
