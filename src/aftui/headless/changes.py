@@ -239,13 +239,14 @@ async def _switch(args: argparse.Namespace, active: bool) -> int:
         now = {t.id: await _read(client, t.kind, t.id) for t in targets}
         labels = [(t, t.name or now[t.id].name) for t in targets]
         changing = [(t, n) for t, n in labels if bool(now[t.id].active) != active]
+        to_switch = {t.id for t, _ in changing}
         if changing:
             listed = ", ".join(f"{t.kind} {visible(n or t.id, 60)} ({t.id})" for t, n in changing)
             nothing_deleted = "" if active else " It stops running; nothing is deleted."
             confirm(f"{verb.capitalize()} {listed}?{nothing_deleted}", args)
         records = []
         for target, target_name in labels:
-            if (target, target_name) in changing:
+            if target.id in to_switch:
                 if target.kind == "source":
                     await client.set_source_active(target.id, active)
                 else:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..api import ApiError, Client
+from ..api.client import KEPT_EVENTS
 from ..api.models import EventSummary, Page
 from ..api.poll import EventPoller
 from ..api.stream import SourceStream, StreamState
@@ -40,7 +41,7 @@ from .workflows import user_known
 Events = asyncio.Queue[tuple[str, EventSummary]]
 
 POLL_INTERVAL_S = 2.0
-MAX_RETAINED = 100
+MAX_RETAINED = KEPT_EVENTS  # what the service keeps of each emitter, all read for --since
 
 
 async def tail(args: argparse.Namespace) -> int:
@@ -107,11 +108,11 @@ async def _stream(client: Client, source_id: str, queue: Events, args: argparse.
     resume: str | None = None
     since: Since | None = args.since
     if since is not None:
-        page = await client.list_source_events(source_id, limit=MAX_RETAINED, expand=True)
-        keeper.keep(page.items, source_id)
-        newest = max((e for e in page.items if e.key is not None), key=lambda e: e.key or (0, 0), default=None)
+        kept = await client.kept_source_events(source_id)
+        keeper.keep(kept, source_id)
+        newest = max((e for e in kept if e.key is not None), key=lambda e: e.key or (0, 0), default=None)
         resume = newest.id if newest is not None else None
-        for event in sorted(page.items, key=lambda e: e.key or (event_ms(e) or 0, 0)):
+        for event in sorted(kept, key=lambda e: e.key or (event_ms(e) or 0, 0)):
             if since.keeps(event_ms(event)) and (args.channel is None or event.channel == args.channel):
                 await queue.put((source_id, event))
     stream: SourceStream = client.stream_source(source_id, last_event_id=resume)

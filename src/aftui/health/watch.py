@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api import StreamState
+from ..api.client import KEPT_EVENTS
 from .alerts import Alert, AlertTracker
 from .board import DAY_MS, MINUTE_MS, REPLAY, SPARK_MINUTES, HealthBoard, Subject, event_ms
 
@@ -68,7 +69,7 @@ class History:
             board.note_last_event(subject_id, last)
 
 
-SERVICE_KEEPS = 100  # a workflow's `$errors` the service keeps: its last 100
+SERVICE_KEEPS = KEPT_EVENTS  # a workflow's `$errors` the service keeps: its last 100, as of every emitter
 OLDER_MOST = 5000  # the journal's older errors read at most
 
 

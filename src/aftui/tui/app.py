@@ -458,7 +458,7 @@ class AftuiApp(App[None]):
     async def action_quit(self) -> None:
         """q: leaves at once, unless a screen holds work a quit would lose (a bulk replay half sent, an edit
         not sent, marks): then it asks. q cut a bulk replay off after 5 of 12 without a word."""
-        held = [what for screen in self.screen_stack[1:] if (what := _held_by(screen))]
+        held = [what for screen in self.screen_stack[1:] if (what := _held_by(screen, unknown=None))]
         if not held:
             self.exit()
             return
@@ -485,8 +485,7 @@ class AftuiApp(App[None]):
             return
         above = self.screen_stack[1:]
         for screen in above:
-            held = getattr(screen, "held", None)
-            what = held() if held is not None else ""  # not a view: the user leaves it
+            what = _held_by(screen, unknown="")  # not a view: the user leaves it
             if what is not None:
                 why = f" ({what})" if what else ""
                 self.notify(
@@ -1061,10 +1060,11 @@ class AftuiApp(App[None]):
         return open_resource(self, ident.strip())
 
 
-def _held_by(screen: Screen[Any]) -> str | None:
-    """What leaving `screen` would lose, in words (its `held()`), or None for a view or a screen without one."""
+def _held_by(screen: Screen[Any], *, unknown: str | None) -> str | None:
+    """What leaving `screen` would lose, in words (its `held()`; None: nothing, a view); `unknown` for a screen
+    that does not say (a pane key takes it for one the user leaves, a quit for one that holds nothing)."""
     held = getattr(screen, "held", None)
-    return held() if held is not None else None
+    return held() if held is not None else unknown
 
 
 async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
