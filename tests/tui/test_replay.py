@@ -106,6 +106,11 @@ def outcome(app) -> str:
     return text_of(app.screen.query_one("#outcome", Static))
 
 
+def offered(screen) -> dict[str, str]:
+    """The actions the screen's keys offer now (enabled), each with its footer words."""
+    return {a.binding.action: a.binding.description for a in screen.active_bindings.values() if a.enabled}
+
+
 async def replay_screen(app, pilot, event: EventSummary, *, edit: bool = False) -> ReplayScreen:
     open_replay(app, event, event.metadata.emitter_id or "", edit=edit)
     if edit:  # the editor, once its text area is in
@@ -209,13 +214,12 @@ async def test_an_edit_left_with_esc_is_what_ctrl_s_sends_and_the_plan_says_so(m
         await wait_for(pilot, lambda: app.screen is screen and screen.draft is not None)
         plan = text_of(screen.query_one("#plan", Static))
         assert "your edit, not sent yet" in plan and "the original as it was" not in plan, plan
-        offered = {a.binding.action: a.binding.description for a in screen.active_bindings.values() if a.enabled}
-        assert offered.get("replay_edit") == "Send your edit" and "replay" not in offered
+        assert offered(screen).get("replay_edit") == "Send your edit" and "replay" not in offered(screen)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         assert "✔ succeeded" in outcome(app) and "sent with the edited payload" in outcome(app)
-        offered = {a.binding.action for a in screen.active_bindings.values() if a.enabled}
-        assert "replay_again" in offered and "replay_edit" not in offered  # sent: the next ctrl+s asks
+        keys = offered(screen)
+        assert "replay_again" in keys and "replay_edit" not in keys  # sent: the next ctrl+s asks
         journal = ReplayJournal(app.session).path()
     with ReplayLog(journal) as log:
         rows = log.of_event(error.metadata.emitter_id or "", error.id or "")
@@ -235,8 +239,8 @@ async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_or
         editor.text = json.dumps({"order_id": "ord_tui_again", "sku": "SKU-1001", "customer_email": "a@shop.example"})
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen and screen.result is not None, timeout=15)
-        offered = {a.binding.action: a.binding.description for a in screen.active_bindings.values() if a.enabled}
-        assert offered.get("replay_again") == "Send again…" and "replay" not in offered
+        keys = offered(screen)
+        assert keys.get("replay_again") == "Send again…" and "replay" not in keys
         first = screen.result
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -345,9 +349,9 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert screen.result is None and not screen.running
-        offered = {active.binding.action for active in screen.active_bindings.values() if active.enabled}
-        assert "replay" not in offered and "edit" not in offered  # the footer offers only what can be done
-        assert {"copy", "export"} <= offered
+        keys = offered(screen)
+        assert "replay" not in keys and "edit" not in keys  # the footer offers only what can be done
+        assert {"copy", "export"} <= keys.keys()
         assert "cannot be replayed" in outcome(app) and "Not replayed yet" not in outcome(app)
 
 
@@ -624,8 +628,7 @@ async def test_a_bulk_replay_of_runs_none_can_send_offers_no_send_and_no_green_f
         await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
         screen = app.screen
         await pilot.pause()
-        offered = {a.binding.action for a in screen.active_bindings.values() if a.enabled}
-        assert not offered & {"start", "dry_run", "fix"}
+        assert not offered(screen).keys() & {"start", "dry_run", "fix"}
         assert "None of these can be replayed" in text_of(screen.query_one("#summary", Static))
         screen.query_one("#fix", Input).value = "customer_email = ops@example.com"
         await wait_for(pilot, lambda: "nothing to change" in text_of(screen.query_one("#fix-check", Static)))
