@@ -35,6 +35,7 @@ def test_events_print_dates(aftui: Aftui) -> None:
     lines = done.out.splitlines()
     assert len(lines) == 3 and all(DATED.match(line) for line in lines)
     assert lines[-1].startswith("2026-11-01 ")
+    assert all("  Order webhooks  " in line for line in lines)  # the source by name, as it was asked for
 
 
 def test_events_since_keeps_what_is_newer(aftui: Aftui, api: httpx.Client, emulator: ServerHandle) -> None:
@@ -64,13 +65,27 @@ def test_tail_says_it_is_connected_and_follows(
     ping = source_named(emulator, "Partner ping")
     tail = running("tail", "Partner ping")
     assert tail.wait_for(lambda: tail.said("connected")), tail.err
-    assert tail.said(f"{ping.id}: connected, from now")
+    assert tail.said(f"Partner ping ({ping.id}): connected, from now")
     emit(root, ping.id, 1)
     assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
     assert tail.stop() == 0
     assert DATED.match(tail.out[0]) and '{"n":1}' in tail.out[0]
+    assert "  Partner ping  " in tail.out[0] and ping.id not in tail.out[0]  # its name, where people read it
     with Journal(data_dir / "journal.sqlite3") as journal:
         assert [e.event for e in journal.recent(ping.id)] == [{"n": 1}]
+
+
+def test_tail_of_an_id_names_its_source_on_people_lines_and_keeps_ids_in_json(
+    running, root: httpx.Client, emulator: ServerHandle
+) -> None:
+    ping = source_named(emulator, "Partner ping")
+    tail = running("tail", ping.id)
+    assert tail.wait_for(lambda: tail.said("connected")), tail.err
+    assert tail.said(f"Partner ping ({ping.id}): connected")
+    emit(root, ping.id, 2)
+    assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
+    assert tail.stop() == 0
+    assert "  Partner ping  " in tail.out[0]
 
 
 def test_tail_stops_cleanly_on_sigterm_and_keeps_what_it_saw(

@@ -48,7 +48,9 @@ async def events(args: argparse.Namespace) -> int:
     limit = count or (MAX_EVENTS if since else DEFAULT_EVENTS)
     async with make_client(args) as client:
         # The known workflows only to say so when the name is a workflow's (`aftui events "Validate orders"`).
-        source_id = await Names(client, known=user_known()).source(args.source)
+        names = Names(client, known=user_known())
+        source = await names.resolve(args.source, ("source",))
+        source_id, label = source.id, await names.label(source)
         page = await client.list_source_events(
             source_id, limit=limit, expand=args.json or args.full, channel=args.channel
         )
@@ -61,7 +63,7 @@ async def events(args: argparse.Namespace) -> int:
         if args.json:
             print(ndjson(event_record(event, source_id)))
         else:
-            print(output.event_line(event, width=width, emitter=source_id, styled=styled))
+            print(output.event_line(event, width=width, who=label, styled=styled))
     if not shown and not args.json:
         output.say(f"no events of {source_id}" + (f" since {since.text}" if since else ""))
     return OK

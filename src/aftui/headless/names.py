@@ -18,6 +18,7 @@ is `NoSuchName` (exit 4) with the nearest names offered.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -289,6 +290,20 @@ class Names:
             if found:
                 return found[0]
         return None
+
+    async def label(self, chosen: Candidate) -> str:
+        """What people's lines call `chosen`: its name, as the TUI shows it; its id where it has none.
+
+        A source named by its id is looked up (one request); a workflow named by its id takes the name
+        aftui remembers for it, if any (the API has no read of a workflow).
+        """
+        name = chosen.name
+        if not name and chosen.kind == "workflow":
+            name = next((c.name for c in self.known_workflows() if c.id == chosen.id), "")
+        if not name and chosen.kind == "source":
+            with contextlib.suppress(ApiError):
+                name = (await self.client.get_source(chosen.id)).name or ""
+        return name or chosen.id
 
     async def id_of(self, text: str, kinds: Sequence[str], *, globs: bool = False) -> str:
         return (await self.resolve(text, kinds, globs=globs)).id

@@ -106,13 +106,23 @@ def event_ms(event: EventSummary) -> int | None:
 # --- events --------------------------------------------------------------------------------------------
 
 
-def event_line(event: EventSummary, *, width: int = 100, emitter: str | None = None, styled: bool = False) -> str:
+def event_line(
+    event: EventSummary,
+    *,
+    width: int = 100,
+    emitter: str | None = None,
+    who: str | None = None,
+    styled: bool = False,
+) -> str:
     """`YYYY-MM-DD HH:MM:SS  id  emitter  channel  payload` (UTC), the payload as compact JSON clipped to the width.
 
-    `styled`: an error's line in red (the caller knows whether its stream takes colour).
+    `who`: what names the emitter (its name, where the caller knows it), else its id. `styled`: an error's
+    line in red (the caller knows whether its stream takes colour).
     """
-    who = event.metadata.emitter_id or emitter or "?"
-    head = f"{when(event_ms(event))}  {visible(event.id or '-', 24)}  {visible(who, 16)}  {visible(event.channel, 16)}"
+    who = who or event.metadata.emitter_id or emitter or "?"
+    head = (
+        f"{when(event_ms(event))}  {visible(event.id or '-', 24)}  {visible(who, 16):<16}  {visible(event.channel, 16)}"
+    )
     payload = _summary(event)
     room = max(20, width - len(head) - 2)
     line = f"{head}  {visible(payload, room)}"

@@ -1,6 +1,6 @@
 """`aftui tail`: events as they arrive, from sources (SSE) and workflows' `$errors` (polled), until Ctrl-C.
 
-Sources and workflows are named by id or by name. `--since` first prints
+Sources and workflows are named by id or by name, and people's lines name them by name. `--since` first prints
 what the service still keeps from then on (a source's last 100 events, a
 workflow's last 100 errors), then follows from there: the stream resumes
 after the newest one listed (`Last-Event-ID`), the poll counts only errors
@@ -29,10 +29,11 @@ from ..api.models import EventSummary, Page
 from ..api.poll import EventPoller
 from ..api.stream import SourceStream, StreamState
 from ..export import event_record, ndjson
+from ..text import visible
 from . import output
 from .common import OK, make_client
 from .journaling import Keeper, journal_path
-from .names import Names
+from .names import Candidate, Names
 from .output import event_ms
 from .since import Since
 from .workflows import user_known
@@ -50,12 +51,19 @@ async def tail(args: argparse.Namespace) -> int:
     queue: Events = asyncio.Queue()
     async with make_client(args) as client:
         names = Names(client, known=user_known(), journal=journal_path())
-        sources = [await names.source(text) for text in args.source_ids]
-        workflows = [await names.workflow(text) for text in args.errors]
+        sources = [await names.resolve(text, ("source",)) for text in args.source_ids]
+        workflows = [await names.resolve(text, ("workflow",)) for text in args.errors]
+        labels = await _labels(names, sources, workflows)
         with Keeper(not args.no_journal) as keeper:
-            printer = Printer(args, keeper)
-            tasks = [asyncio.create_task(_stream(client, sid, queue, args, keeper)) for sid in dict.fromkeys(sources)]
-            tasks += [asyncio.create_task(_errors(client, wid, queue, args)) for wid in dict.fromkeys(workflows)]
+            printer = Printer(args, keeper, labels)
+            tasks = [
+                asyncio.create_task(_stream(client, sid, queue, args, keeper, labels[sid]))
+                for sid in dict.fromkeys(s.id for s in sources)
+            ]
+            tasks += [
+                asyncio.create_task(_errors(client, wid, queue, args, labels[wid]))
+                for wid in dict.fromkeys(w.id for w in workflows)
+            ]
             printing = asyncio.create_task(printer.run(queue))
             try:
                 await _until_stopped(tasks)
@@ -65,6 +73,11 @@ async def tail(args: argparse.Namespace) -> int:
                 await asyncio.gather(*tasks, printing, return_exceptions=True)
                 printer.drain(queue)
     return OK
+
+
+async def _labels(names: Names, sources: list[Candidate], workflows: list[Candidate]) -> dict[str, str]:
+    """Each emitter's id -> what people's lines call it."""
+    return {chosen.id: await names.label(chosen) for chosen in (*sources, *workflows)}
 
 
 async def _until_stopped(tasks: list[asyncio.Task[None]]) -> None:
@@ -98,13 +111,20 @@ def _on_sigterm(stop: Callable[[], None]) -> Iterator[None]:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+def _who(label: str, ident: str) -> str:
+    """An emitter as the connection's lines name it: by name and id (the id is what other commands take)."""
+    return ident if label == ident else f"{visible(label, 60)} ({ident})"
+
+
 def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = False) -> None:
     """A line about a connection on stderr (failures even with --quiet)."""
     if failure or not args.quiet:
         output.say(f"{who}: {words}", style=output.RED if failure else output.DIM)
 
 
-async def _stream(client: Client, source_id: str, queue: Events, args: argparse.Namespace, keeper: Keeper) -> None:
+async def _stream(
+    client: Client, source_id: str, queue: Events, args: argparse.Namespace, keeper: Keeper, label: str
+) -> None:
     resume: str | None = None
     since: Since | None = args.since
     if since is not None:
@@ -116,21 +136,22 @@ async def _stream(client: Client, source_id: str, queue: Events, args: argparse.
             if since.keeps(event_ms(event)) and (args.channel is None or event.channel == args.channel):
                 await queue.put((source_id, event))
     stream: SourceStream = client.stream_source(source_id, last_event_id=resume)
+    who = _who(label, source_id)
 
     def report(state: StreamState) -> None:
         if state.phase == "live":
             if stream.connections == 1:
                 start = f", resuming after {resume}" if resume else ", from now"
-                _state(args, source_id, f"connected{start}")
+                _state(args, who, f"connected{start}")
             else:
                 # The stream reads what the service kept, so a source that had none is read from its first.
                 after = f"after {stream.last_event_id}" if stream.last_event_id else "from the source's first event"
-                _state(args, source_id, f"reconnected, resumed {after}")
+                _state(args, who, f"reconnected, resumed {after}")
         elif state.phase == "reconnecting":
             why = f" ({state.reason})" if state.reason else ""
-            _state(args, source_id, f"connection lost{why}; reconnecting (attempt {state.attempt})")
+            _state(args, who, f"connection lost{why}; reconnecting (attempt {state.attempt})")
         elif state.phase == "failed":
-            _state(args, source_id, f"stream failed: {state.reason}", failure=True)
+            _state(args, who, f"stream failed: {state.reason}", failure=True)
 
     stream.add_listener(report)
     async for arrived in stream:
@@ -140,9 +161,10 @@ async def _stream(client: Client, source_id: str, queue: Events, args: argparse.
             await queue.put((source_id, summary))
 
 
-async def _errors(client: Client, workflow_id: str, queue: Events, args: argparse.Namespace) -> None:
+async def _errors(client: Client, workflow_id: str, queue: Events, args: argparse.Namespace, label: str) -> None:
     failing = False
     first = True
+    who = _who(label, workflow_id)
 
     async def fetch(**params: Any) -> Page[EventSummary]:
         nonlocal failing, first
@@ -150,7 +172,7 @@ async def _errors(client: Client, workflow_id: str, queue: Events, args: argpars
         if first or failing:
             _state(
                 args,
-                workflow_id,
+                who,
                 ("polling $errors again" if failing else "polling $errors") + f" every {POLL_INTERVAL_S:g} s",
             )
         first = failing = False
@@ -159,7 +181,7 @@ async def _errors(client: Client, workflow_id: str, queue: Events, args: argpars
     def report(error: ApiError) -> None:
         nonlocal failing
         failing = True
-        _state(args, workflow_id, f"polling $errors failed, backing off: {error.message}")
+        _state(args, who, f"polling $errors failed, backing off: {error.message}")
 
     since: Since | None = args.since
     poller = EventPoller(fetch, interval_s=POLL_INTERVAL_S, from_now=since is None, on_error=report)
@@ -178,9 +200,10 @@ async def _errors(client: Client, workflow_id: str, queue: Events, args: argpars
 class Printer:
     """The one writer of stdout: a line for people or NDJSON, flushed at once (a pipe reads it live)."""
 
-    def __init__(self, args: argparse.Namespace, keeper: Keeper) -> None:
+    def __init__(self, args: argparse.Namespace, keeper: Keeper, labels: dict[str, str]) -> None:
         self.args = args
         self.keeper = keeper
+        self.labels = labels  # emitter id -> its name, for people's lines (the JSON keeps ids)
         self.styled = not args.json and output.colour_enabled(sys.stdout)
 
     async def run(self, queue: Events) -> None:
@@ -199,5 +222,6 @@ class Printer:
         if self.args.json:
             line = ndjson(event_record(event, emitter))
         else:
-            line = output.event_line(event, width=output.terminal_width(), emitter=emitter, styled=self.styled)
+            label = self.labels.get(emitter, emitter)
+            line = output.event_line(event, width=output.terminal_width(), who=label, styled=self.styled)
         print(line, flush=True)
