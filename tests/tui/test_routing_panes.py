@@ -123,8 +123,11 @@ async def test_webhook_detail_shows_its_fields_and_the_subscriptions_that_feed_i
             relay.url,
             "yes",
             "2026-",
+            "the API cannot change a webhook: add one",  # where a user looks for an edit key
         ):
             assert expected in text, expected
+        # Its esc is its own (before the Fed by filter's), and said in the footer as every detail's is.
+        assert any(a.binding.key == "escape" and a.binding.show for a in screen.active_bindings.values())
 
         screen.query_one(TabbedContent).active = screen.query_one(TabbedContent).query("TabPane")[1].id
         fed = screen.query_one("#fed-by", PagedTable)
@@ -254,6 +257,7 @@ async def test_subscription_detail_shows_both_ends_and_e_opens_the_emitter_sourc
         assert f"source  Order webhooks  {source.id}" in text
         assert f"workflow  Acknowledge and relay webhooks  {sub.listener_id}" in text
         assert "default" in text and "default channel" in text
+        assert "the API cannot change a subscription: add the one you want" in text
         await pilot.press("e")
         await _detail(app, pilot, SourceScreen, source.id)
         await pilot.press("escape")

@@ -272,6 +272,16 @@ class SubscriptionScreen(Guarded, DetailScreen):
                     ),
                 )
             )
+        # The API has no update of a subscription: its ends or channel change by making another.
+        rows.append(
+            (
+                "To change",
+                Text(
+                    "the API cannot change a subscription: add the one you want (n on the list), then delete this one (d)",
+                    style="dim",
+                ),
+            )
+        )
         ends = OptionList(
             Option(Text.assemble(("emitter   ", "bold"), end_text(sub.emitter_id, self.names)), id="emitter"),
             Option(Text.assemble(("listener  ", "bold"), end_text(sub.listener_id, self.names)), id="listener"),

@@ -174,7 +174,7 @@ class WebhookScreen(Guarded, DetailScreen):
         Binding("d", "delete", "Delete"),
         Binding("down", "enter_tab", "Into the tab", show=False),
         # Before the table's own escape (clear filter), which would keep it even with no filter to clear.
-        Binding("escape", "back", "Back", show=False, priority=True),
+        Binding("escape", "back", "Back", priority=True),
     ]
 
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Webhook | None = None) -> None:
@@ -213,6 +213,16 @@ class WebhookScreen(Guarded, DetailScreen):
             rows.append(("Workspace", org))
         if webhook.user_id:
             rows.append(("Owner", webhook.user_id))
+        # Users look for an edit key to fix a URL; the API has no update of a webhook, so say the way there is.
+        rows.append(
+            (
+                "To change",
+                Text(
+                    "the API cannot change a webhook: add one as it should be (n on the list), subscribe it as this one is (Fed by), then delete this one (d)",
+                    style="dim",
+                ),
+            )
+        )
         fed_by = FedBy(
             Static(
                 Text("Subscriptions whose listener is this webhook; enter opens the emitter."),
