@@ -195,6 +195,8 @@ def test_the_rate_shown_reads_right_at_low_rates() -> None:
     assert rate_words([0] * 50 + [1, 0, 0, 0, 0, 1, 0, 0, 0, 0]) == "2/min"
     assert rate_words([0] * WINDOW) == "0/s"
     assert rate_words([0] * WINDOW, watched_s=1) == "…/s"  # just opened: nothing counted is not a quiet stream yet
+    assert rate_words([0] * WINDOW, watched_s=3) == "…/s"  # nor is it after a gap between two clumps
+    assert rate_words([0] * WINDOW, watched_s=10) == "0/s"
     assert rate_words([1200] * WINDOW) == "1,200/s"
     assert rate_words([0] * 40 + [3] * 20) == "3.0/s"
 
