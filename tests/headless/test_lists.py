@@ -118,6 +118,10 @@ def test_subscriptions_name_their_ends_and_filter(aftui: Aftui, emulator: Server
     order = source_named(emulator, "Order webhooks")
     by_name = aftui("subscriptions", "--emitter", "Order webhooks", "--json").records()
     assert [r["emitter_id"] for r in by_name] == [order.id]
+    assert by_name[0]["event_name"] == ""  # the default channel: "" in JSON, the word people read and type
+    table = aftui("subscriptions", "--emitter", "Order webhooks").out.splitlines()
+    assert "  Order webhooks  default  " in table[1], table
+    assert "event_name     default" in aftui("get", by_name[0]["id"]).out
     to_inbox = aftui("subscriptions", "--listener", "Relay to inbox", "--fields", "listener_name", "--json").records()
     assert to_inbox and all(r == {"listener_name": "Relay to inbox"} for r in to_inbox)
 

@@ -146,12 +146,19 @@ def _summary(event: EventSummary) -> str:
 # --- tables ----------------------------------------------------------------------------------------------
 
 
+# A subscription to the default channel has an empty event_name: people read the word `--channel` takes
+# for it, not a blank (the JSON keeps "").
+DEFAULT_CHANNEL = "default"
+
+
 def cell(value: Any, field: str = "", limit: int = MAX_CELL) -> str:
     """One value of a record as a table shows it: plain, on one line, control characters made visible."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if field == "event_name" and value == "":
+        return DEFAULT_CHANNEL
     if isinstance(value, str) and field.endswith("_at") and len(value) >= 16 and value[10:11] == "T":
         return value[:10] + " " + value[11:16]  # an ISO time of a record: minutes are enough in a table
     if isinstance(value, (list, tuple)):
@@ -190,4 +197,6 @@ def key_values(record: Mapping[str, Any], fields: Sequence[str], *, out: TextIO 
     room = max(40, terminal_width() - width - 2)
     for field in fields:
         value = record.get(field)
+        if field == "event_name" and value == "":
+            value = DEFAULT_CHANNEL
         print(f"{field.ljust(width)}  {clip(cell(value, '', room * 4), room)}", file=stream)
