@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.command import CommandList
 from tui_helpers import palette_search, wait_for
 
 from aftui.tui.modals.confirm import ConfirmScreen
@@ -99,3 +100,16 @@ async def test_the_palette_switches_to_the_users_other_workspaces_not_to_the_one
         switches = [t for t, _, _ in AftuiCommands(app.screen)._commands() if t.startswith("Switch workspace: ")]
         shown = orgs.pop(app.session.client.org_id)
         assert orgs and switches == [f"Switch workspace: {name}" for name in orgs.values()], (shown, switches)
+
+
+async def test_a_name_with_markup_is_shown_as_it_is_in_the_palette(make_app, emulator) -> None:
+    """Names are the service's: "[bold red]ALERT[/]" is drawn with its brackets, not as red "ALERT"."""
+    store = emulator.emulator.store
+    source = next(s for s in store.sources.values() if s.name == "Partner ping")
+    source.name = "[bold red]ALERT[/] ping"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "Open source [bold red]ALERT[/] ping" in titles(app), timeout=10)
+        await palette_search(pilot, *"ALERT")
+        prompts = [str(option.prompt) for option in app.screen.query_one(CommandList)._options]
+        assert any("Open source [bold red]ALERT[/] ping" in p for p in prompts), prompts

@@ -8,7 +8,10 @@ from functools import partial
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.dom import DOMNode
+from textual.fuzzy import Matcher
+from textual.markup import escape
 
 from ..config import ConfigError, Profile, load_config
 from ..ids import KINDS
@@ -21,6 +24,29 @@ from .screens.profile import edit_profile, stored_profile, switch_profile
 from .screens.sources import deploy_form
 
 Command = tuple[str, Callable[[], object], str]  # title, what it does, help
+
+
+# The palette reads a plain string as markup, and its matcher's highlight parses the title as markup too: a
+# source named "[bold red]ALERT[/]" was drawn red with its brackets gone. Titles hold the service's names, so
+# they go in as Content, highlighted here, and the help as escaped markup.
+def plain(title: str, matcher: Matcher | None = None) -> Content:
+    """`title` as it is, with the letters `matcher` matched in its match style."""
+    content = Content(title)
+    if matcher is None:
+        return content
+    _, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    for offset in offsets:
+        if not title[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+def discovery(title: str, action: Callable[[], object], help_text: str) -> DiscoveryHit:
+    return DiscoveryHit(plain(title), action, text=title, help=escape(help_text))
+
+
+def hit(score: float, title: str, matcher: Matcher, action: Callable[[], object], help_text: str) -> Hit:
+    return Hit(score, plain(title, matcher), action, text=title, help=escape(help_text))
 
 
 class AftuiCommands(Provider):
@@ -49,7 +75,7 @@ class AftuiCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, action, help_text in self._commands():
-            yield DiscoveryHit(title, action, help=help_text)
+            yield discovery(title, action, help_text)
 
     async def search(self, query: str) -> Hits:
         ident = query.strip()
@@ -73,13 +99,13 @@ class AftuiCommands(Provider):
         for title, action, help_text in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), action, help=help_text)
+                yield hit(score, title, matcher, action, help_text)
         if prefix is not None and " " not in ident:
             return  # an id: opened above; names would only crowd it
         for item in resource_actions(self.app):
             score = matcher.match(item.title)
             if score > 0:
-                yield Hit(score, matcher.highlight(item.title), item.run, help=visible(item.help, 60))
+                yield hit(score, item.title, matcher, item.run, visible(item.help, 60))
 
 
 def _push_form(node: DOMNode, which: str, ident: str = "") -> None:
@@ -127,14 +153,14 @@ class ProfileCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, action, help_text in self._commands():
-            yield DiscoveryHit(title, action, help=help_text)
+            yield discovery(title, action, help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, action, help_text in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), action, help=help_text)
+                yield hit(score, title, matcher, action, help_text)
 
 
 def _profile_help(profile: Profile) -> str:
