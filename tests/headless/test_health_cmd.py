@@ -96,3 +96,21 @@ def test_fields_and_their_mistakes(aftui: Aftui, later: int) -> None:
     assert picked.code == 0 and all(list(r) == ["name", "state"] for r in picked.records())
     wrong = aftui("health", "--fields", "name,nope")
     assert wrong.code == 2 and "nope is not a field of a health row" in wrong.err and wrong.out == ""
+
+
+def test_a_workflow_whose_errors_cannot_be_read_is_unknown_and_a_check_cannot_pass(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, later: int
+) -> None:
+    fail_order(emulator, root, api, "ord_unread")
+    root.post("/_emulator/faults", json={"path": "/v1/workflows", "status": 503, "count": 1000}).raise_for_status()
+    try:
+        blind = aftui("health", "--failing", "--no-journal")
+        assert blind.code == 5, (blind.code, blind.err)  # not 0 and "nothing failing": it could not tell
+        assert "could not tell whether" in blind.err and "nothing failing" not in blind.err
+        assert blind.out.splitlines()[1].startswith("unknown  ")
+        states = {r["id"]: r["state"] for r in aftui("health", "--json", "--no-journal").records()}
+        assert states[emulator.emulator.demo.order_workflow_id] == "unknown", states
+        assert "ok" in states.values()  # the sources, read all the same
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert aftui("health", "--failing", "--no-journal").code == 1  # read again: failing

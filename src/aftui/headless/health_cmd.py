@@ -20,6 +20,7 @@ from typing import Any
 from ..api import ApiError, Client
 from ..api.paging import iterate
 from ..discovery import DETAILS_AT_ONCE, Discovery
+from ..exitcodes import NETWORK
 from ..export import ndjson
 from ..health import HealthBoard, HealthRow, Subject, load_history, read_replays
 from ..health.board import event_ms
@@ -35,18 +36,23 @@ __all__ = ["health", "health_record", "now_ms"]
 
 MAX_ERRORS = 100  # what the service keeps of a workflow's $errors
 FAILING = 1  # `--failing` found something failing
+# A workflow whose errors could not be read, and that nothing read says is failing: not "ok". A check that
+# said "nothing failing" and exit 0 while the service answered 503 to every read was blind and said so late.
+UNKNOWN = "unknown"
 
 
 async def health(args: argparse.Namespace) -> int:
     fields = pick_fields("health", args.fields)
     problems: list[str] = []
+    unread: set[str] = set()  # the workflows whose errors the service did not give
     async with make_client(args) as client:
         with Keeper(not args.no_journal) as keeper:
-            board, now = await _filled(client, keeper, args.no_discover, problems)
-    rows = [r for r in board.rows(now) if r.state == "failing" or not args.failing]
+            board, now = await _filled(client, keeper, args.no_discover, problems, unread)
     for problem in problems:
         output.say(problem)
-    records = [health_record(r) for r in rows]
+    records = [_told(health_record(r), unread) for r in board.rows(now)]
+    records = [r for r in records if r["state"] in ("failing", UNKNOWN) or not args.failing]
+    failing = any(r["state"] == "failing" for r in records)
     if args.json:
         for record in records:
             print(ndjson(only(record, fields)))
@@ -56,11 +62,24 @@ async def health(args: argparse.Namespace) -> int:
         output.table(records, fields if args.fields else COLUMNS["health"])
     else:
         output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
+    if not failing and any(r["state"] == UNKNOWN for r in records):
+        n = sum(r["state"] == UNKNOWN for r in records)
+        output.say(f"could not tell whether {n} workflow{'s are' if n != 1 else ' is'} failing: see above")
+        return NETWORK if args.failing else OK
     # A check (cron, a page): with --failing, anything failing is exit 1, as a replay that failed again is.
-    return FAILING if args.failing and records else OK
+    return FAILING if args.failing and failing else OK
 
 
-async def _filled(client: Client, keeper: Keeper, no_discover: bool, problems: list[str]) -> tuple[HealthBoard, int]:
+def _told(record: dict[str, Any], unread: set[str]) -> dict[str, Any]:
+    """A record as far as what was read can tell: `ok` from a workflow's unread errors is `unknown`."""
+    if record["id"] in unread and record["state"] == "ok":
+        return {**record, "state": UNKNOWN}
+    return record
+
+
+async def _filled(
+    client: Client, keeper: Keeper, no_discover: bool, problems: list[str], unread: set[str]
+) -> tuple[HealthBoard, int]:
     """The board of the workspace's workflows and sources, as the Health pane has it; and its now."""
     known = user_known()
     found = Discovery() if no_discover else await discover(client, known, keeper, problems)
@@ -76,7 +95,7 @@ async def _filled(client: Client, keeper: Keeper, no_discover: bool, problems: l
         board.know(subject)
     now = now_ms()
     await _from_journal(board, keeper, [*workflows, *sources], now, problems)
-    await _from_service(client, board, keeper, workflows, sources, problems)
+    await _from_service(client, board, keeper, workflows, sources, problems, unread)
     board.prune(now)
     for ident, workflow in found.details.items():  # read above: off, no run comes to say whether it is fixed
         board.set_active(ident, workflow.active)
@@ -131,6 +150,7 @@ async def _from_service(
     workflows: list[Subject],
     sources: list[Subject],
     problems: list[str],
+    unread: set[str],
 ) -> None:
     """Each workflow's retained `$errors`, and each one's and each source's newest event, a few requests at a time."""
     limit = asyncio.Semaphore(DETAILS_AT_ONCE)
@@ -141,6 +161,7 @@ async def _from_service(
                 page = await client.list_workflow_errors(subject.id, expand=True, limit=MAX_ERRORS)
             except ApiError as error:
                 problems.append(f"{subject.name or subject.id}: its errors could not be read: {error.message}")
+                unread.add(subject.id)
                 return
         keeper.keep(page.items, subject.id)
         for event in page.items:
