@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -86,6 +90,36 @@ def test_tail_of_an_id_names_its_source_on_people_lines_and_keeps_ids_in_json(
     assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
     assert tail.stop() == 0
     assert "  Partner ping  " in tail.out[0]
+
+
+def test_tail_ends_when_its_reader_has_gone(profile: str, root: httpx.Client, emulator: ServerHandle) -> None:
+    """`aftui tail X | head -1`, `| grep -m1 ...`: once the reader has what it wanted, the next line ends the tail
+    (exit 0, no traceback), as a `wait for the first matching event` one-liner needs."""
+    ping = source_named(emulator, "Partner ping")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "aftui.cli", "tail", ping.id, "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
+    try:
+        assert proc.stderr is not None and proc.stdout is not None
+        assert b"connected" in proc.stderr.readline()
+        emit(root, ping.id, 1)
+        assert b'"n":1' in proc.stdout.readline()
+        proc.stdout.close()  # head -1 has its line
+        deadline = time.monotonic() + 20
+        n = 2
+        while proc.poll() is None and time.monotonic() < deadline:
+            emit(root, ping.id, n)  # the next line finds the pipe closed
+            n += 1
+            time.sleep(0.2)
+        assert proc.wait(timeout=5) == 0
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 def test_tail_stops_cleanly_on_sigterm_and_keeps_what_it_saw(

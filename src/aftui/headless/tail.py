@@ -66,7 +66,8 @@ async def tail(args: argparse.Namespace) -> int:
             ]
             printing = asyncio.create_task(printer.run(queue))
             try:
-                await _until_stopped(tasks)
+                # The printer too: a reader gone (`| head -1`, `| grep -m1`) ends the tail, not only a signal.
+                await _until_stopped([*tasks, printing])
             finally:
                 for task in (*tasks, printing):
                     task.cancel()
@@ -204,6 +205,7 @@ class Printer:
         self.args = args
         self.keeper = keeper
         self.labels = labels  # emitter id -> its name, for people's lines (the JSON keeps ids)
+        self.reader_gone = False
         self.styled = not args.json and output.colour_enabled(sys.stdout)
 
     async def run(self, queue: Events) -> None:
@@ -212,16 +214,24 @@ class Printer:
             self.emit(emitter, event)
 
     def drain(self, queue: Events) -> None:
-        """Whatever arrived before the stop is still printed."""
+        """Whatever arrived before the stop is still printed (and journaled, even once no one reads)."""
         while not queue.empty():
-            self.emit(*queue.get_nowait())
+            with contextlib.suppress(BrokenPipeError):
+                self.emit(*queue.get_nowait())
 
     def emit(self, emitter: str, event: EventSummary) -> None:
+        """Journal a polled error and print the line; BrokenPipeError once the reader has gone."""
         if emitter.startswith("p_"):
             self.keeper.keep([event], emitter)  # polled errors; streamed events were kept as they came
+        if self.reader_gone:
+            raise BrokenPipeError
         if self.args.json:
             line = ndjson(event_record(event, emitter))
         else:
             label = self.labels.get(emitter, emitter)
             line = output.event_line(event, width=output.terminal_width(), who=label, styled=self.styled)
-        print(line, flush=True)
+        try:
+            print(line, flush=True)
+        except BrokenPipeError:
+            self.reader_gone = True
+            raise
