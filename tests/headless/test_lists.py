@@ -195,6 +195,7 @@ def test_a_list_piped_into_head_ends_quietly(aftui: Aftui, monkeypatch) -> None:
     from aftui import cli
 
     assert cli.main(["webhooks"]) == 0
+    assert cli.main(["config", "show"]) == 0  # its own runner: it was a traceback and exit 1
 
 
 @pytest.mark.parametrize(

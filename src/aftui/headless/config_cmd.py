@@ -10,6 +10,7 @@ from typing import Any
 from .. import config as cfg
 from ..exitcodes import OK, USAGE
 from ..text import visible
+from .common import quiet_stdout
 
 __all__ = ["PROFILE_FIELDS", "add_arguments", "run"]
 
@@ -39,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     except cfg.ConfigError as error:
         print(f"aftui: {error}", file=sys.stderr)
         return USAGE
+    except BrokenPipeError:  # `aftui config show | head -1`: the reader has what it wanted
+        quiet_stdout()
+        return OK
 
 
 def _say(message: str) -> None:
