@@ -63,11 +63,19 @@ class Discovery:
         self.details: dict[str, Workflow] = {}  # GET /workflows/{id} answers
         self.problems: dict[str, str] = {}  # ids whose details could not be read, and why
         self.forgotten: set[str] = set()
+        # The first read the service failed (not a workflow it does not have): a script's exit code says it.
+        self.failure: ApiError | None = None
 
     def clear(self) -> None:
         self.details.clear()
         self.problems.clear()
         self.forgotten.clear()
+        self.failure = None
+
+    def failed(self, error: ApiError) -> None:
+        """Note a read that failed for another reason than a workflow not found."""
+        if self.failure is None and not isinstance(error, NotFoundError):
+            self.failure = error
 
     def remember(self, known: KnownWorkflows, org: str, ident: str, found: str, name: str | None = None) -> bool:
         """Add `ident` to the known workflows unless it was forgotten here; True when it was new."""
@@ -89,6 +97,7 @@ class Discovery:
                     self.details[ident] = await client.get_workflow(ident)
                 except ApiError as error:
                     self.problems[ident] = "not found" if error.status == 404 else error.message
+                    self.failed(error)
 
         await asyncio.gather(*(one(ident) for ident in idents))
 
@@ -102,6 +111,7 @@ class Discovery:
             except ApiError as error:
                 self.details.pop(ident, None)
                 self.problems[ident] = "not found" if isinstance(error, NotFoundError) else error.message
+                self.failed(error)
                 return []
             except Exception as error:  # noqa: BLE001 - one odd answer must not stop the others
                 self.problems[ident] = f"{type(error).__name__}: {error}"

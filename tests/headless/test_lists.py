@@ -288,3 +288,14 @@ def test_max_time_bounds_a_request_and_its_retries_for_a_script(aftui: Aftui, ro
     assert aftui("--max-time", "5", "whoami").code == 0
     for bad in ("0", "-1", "soon", "nan"):
         assert aftui("--max-time", bad, "whoami").code == 2, bad
+
+
+def test_workflows_lists_what_it_could_and_exits_with_what_failed(aftui: Aftui, root: httpx.Client) -> None:
+    assert aftui("workflows").code == 0
+    root.post("/_emulator/faults", json={"path": "/v1/workflows", "status": 503, "count": 1000}).raise_for_status()
+    try:
+        failing = aftui("workflows", "--json")
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert failing.code == 5, failing.err  # was 0: a cron job read "no problem" from a service answering 503
+    assert failing.records() and all(r["problem"] for r in failing.records())

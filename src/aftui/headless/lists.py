@@ -25,7 +25,7 @@ from ..masking import masked
 from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
-from .common import OK, make_client
+from .common import OK, exit_code, make_client
 from .errors_cmd import error_record, errors_by_id, read_replay_states
 from .journaling import Keeper, journal_path
 from .names import Names, kind_of
@@ -167,7 +167,8 @@ async def workflows(args: argparse.Namespace) -> int:
     for problem in problems:
         output.say(problem)
     emit("workflow", records, args, org)
-    return OK
+    # What could be listed is; a read the service failed (down, a bad key, a 503) is the script's exit code.
+    return exit_code(found.failure) if found.failure is not None else OK
 
 
 async def webhooks(args: argparse.Namespace) -> int:

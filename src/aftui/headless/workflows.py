@@ -82,6 +82,7 @@ async def discover(client: Client, known: KnownWorkflows, keeper: Keeper | None,
             found.remember(known, org, ident, "subscription")
     except ApiError as error:
         problems.append(f"subscriptions could not be read: {error.message}")
+        found.failed(error)
     limit = asyncio.Semaphore(DETAILS_AT_ONCE)
     scanned: set[str] = set()
 
