@@ -134,6 +134,27 @@ async def test_the_registry_search_picks_a_key(make_app, api: httpx.Client) -> N
         assert _field(form.query_one(PropsSection), "timer").query_one(Input).value == "900"
 
 
+async def test_the_registry_search_over_a_typed_key_takes_new_words(make_app) -> None:
+    """ctrl+f after a key: its results show, and what is typed next replaces the key (it went nowhere, and
+    enter picked the old key's result)."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        form = await _open_deploy(app, pilot)
+        form.query_one("#component-ref", Input).value = "rss-new-item-in-feed"
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.screen, RegistryPicker))
+        picker = app.screen
+        await wait_for(pilot, lambda: picker.query_one("#keys").option_count > 0, 15)
+        words = picker.query_one("#words", Input)
+        assert words.has_focus
+        await pilot.press(*"every interval", "enter")
+        assert words.value == "every interval"
+        await wait_for(pilot, lambda: picker.query_one("#keys").has_focus, 15)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is form, 15)
+        assert form.query_one("#component-ref", Input).value == "schedule-every-interval"
+
+
 async def test_deploy_from_pasted_code(make_app, api: httpx.Client, info: dict) -> None:
     before = {s["id"] for s in _sources(api)}
     app = make_app(start_pane="sources")

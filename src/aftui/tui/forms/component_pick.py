@@ -152,7 +152,7 @@ def loaded_line(component: Component) -> Text:
 class RegistryPicker(ModalScreen[str | None]):
     """Search the public registry in words and pick a source's key (enter), or esc."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "to_results", "Results", show=False)]
 
     def __init__(self, query: str = "") -> None:
         super().__init__()
@@ -168,17 +168,24 @@ class RegistryPicker(ModalScreen[str | None]):
             yield OptionList(id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#words", Input).focus()
+        self.query_one("#words", Input).focus()  # the key typed so far selected: new words replace it
         if self.first_query:
-            self.search(self.first_query)
+            # Its results are shown, the keyboard stays in the words: moved to the list, what was typed
+            # next went nowhere and enter picked the old key's result.
+            self.search(self.first_query, to_results=False)
 
     @on(Input.Submitted, "#words")
     def _submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
             self.search(event.value.strip())
 
+    def action_to_results(self) -> None:
+        keys = self.query_one("#keys", OptionList)
+        if keys.option_count and not keys.has_focus:
+            keys.focus()
+
     @work(group="registry-search", exclusive=True, exit_on_error=False)
-    async def search(self, words: str) -> None:
+    async def search(self, words: str, *, to_results: bool = True) -> None:
         status = self.query_one(".status", Static)
         keys = self.query_one("#keys", OptionList)
         status.update(Text(f"searching for “{visible(words, 60)}”…", style="dim"))
@@ -193,6 +200,7 @@ class RegistryPicker(ModalScreen[str | None]):
         status.update(
             Text(
                 f"{found} source{'s' if found != 1 else ''}: enter picks one"
+                + ("" if to_results else " (↓ to the list)")
                 if found
                 else "No source matches: try other words.",
                 style="dim",
@@ -200,7 +208,8 @@ class RegistryPicker(ModalScreen[str | None]):
         )
         if found:
             keys.highlighted = 0
-            keys.focus()
+            if to_results:
+                keys.focus()
 
     @on(OptionList.OptionSelected, "#keys")
     def _picked(self, event: OptionList.OptionSelected) -> None:
