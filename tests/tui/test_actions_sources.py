@@ -214,6 +214,26 @@ async def test_delete_from_the_detail_goes_back_and_escape_keeps_it(make_app, em
     assert api.get(f"/sources/{ident}").status_code == 404
 
 
+async def test_the_delete_question_of_a_long_name_keeps_its_field_and_buttons_on_screen_at_80x24(
+    make_app, emulator, api: httpx.Client
+) -> None:
+    ident = source_id(emulator, "Partner ping")
+    long_name = (
+        "[bold red]ALERT[/] 🚀 日本語の非常に長い名前 with a very long name that goes on and on and on forever x"
+    )
+    api.put(f"/sources/{ident}", json={"name": long_name}).raise_for_status()
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_source(app, pilot, ident)
+        await pilot.press("d")
+        question = await confirm(app, pilot)
+        await pilot.pause()
+        box = question.query_one("ConfirmScreen > Vertical").content_region
+        for part in ("#typed", "#yes", "#no"):
+            region = question.query_one(part).region
+            assert region.height and box.contains_region(region), (part, region, box)  # drawn, not cut off
+
+
 # --- delete events ------------------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
@@ -38,6 +38,9 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen .title { text-style: bold; color: $error; }
     ConfirmScreen.-mild .title { color: $warning; }
     ConfirmScreen .what { padding: 1 0 0 0; }
+    /* What it does scrolls, so that the typed name and the buttons stay on screen whatever its length: a
+       long name at 80x24 pushed them out of the box, and enter pressed a button no one could see. */
+    ConfirmScreen #what-scroll { height: auto; max-height: 6; }
     ConfirmScreen .typed-hint { color: $text-muted; padding: 1 0 0 0; }
     ConfirmScreen Input { margin: 0; }
     ConfirmScreen Horizontal { height: auto; padding: 1 0 0 0; }
@@ -64,13 +67,15 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(visible(self.title_text, 200)), classes="title")
-            yield Static(Text("\n".join("• " + visible(line, 300) for line in self.what)), classes="what")
+            yield Static(Text(visible(self.title_text, 140)), classes="title")
+            with VerticalScroll(id="what-scroll", can_focus=False):
+                yield Static(Text("\n".join("• " + visible(line, 300) for line in self.what)), classes="what")
             if self.typed is not None:
                 yield Static(
                     Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint"
                 )
-                yield Input(id="typed", placeholder=visible(self.typed, 120))
+                # Not the name itself: shown grey in the field, it read as already typed.
+                yield Input(id="typed", placeholder="type it here")
             with Horizontal():
                 yield Button(
                     self.action_label + (" (y)" if self.typed is None else ""),
