@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from textual.widgets import Button, Input, Select, TabbedContent
+from textual.widgets import Button, Input, Select, Static, TabbedContent
 from tui_helpers import control, inject, wait_for
 
 from aftui import event_deletion
@@ -232,6 +232,17 @@ async def test_the_delete_question_of_a_long_name_keeps_its_field_and_buttons_on
         for part in ("#typed", "#yes", "#no"):
             region = question.query_one(part).region
             assert region.height and box.contains_region(region), (part, region, box)  # drawn, not cut off
+
+
+async def test_the_crumb_names_a_source_as_it_now_is_after_a_rename(make_app, emulator, api: httpx.Client) -> None:
+    ident = source_id(emulator, "Partner ping")
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_source(app, pilot, ident)
+        api.put(f"/sources/{ident}", json={"name": "Partner ping (v2)"}).raise_for_status()
+        await pilot.press("r")
+        crumbs = detail.query_one(".crumbs", Static)
+        await wait_for(pilot, lambda: str(crumbs.render()) == "Sources › Partner ping (v2)")
 
 
 # --- delete events ------------------------------------------------------------------------------------------------

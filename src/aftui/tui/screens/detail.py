@@ -122,6 +122,7 @@ class DetailScreen(Screen[None]):
             return
         self.retry.succeeded()
         self._set_failed(False)
+        self._rename_crumb()
         body.loading = False
         await body.remove_children()
         tabs = TabbedContent()
@@ -144,6 +145,15 @@ class DetailScreen(Screen[None]):
             await self._return_to(tabs, *place)
         self.loaded()
         self.built += 1
+
+    def _rename_crumb(self) -> None:
+        """The last crumb names the record as it now is: after a rename here (or anywhere), not as it was opened."""
+        name = getattr(self.record, "name", None)
+        if not isinstance(name, str) or not name or not self.crumbs or self.crumbs[-1] == name:
+            return
+        self.crumbs = (*self.crumbs[:-1], name)
+        for crumbs in self.query(".crumbs").results(Static):
+            crumbs.update(Text(" › ".join(visible(c, 40) for c in self.crumbs)))
 
     def _place(self) -> tuple[str | None, str | None]:
         """Before the tabs are rebuilt (a reload after a change): the tab shown, and the list with the focus."""
