@@ -138,3 +138,17 @@ async def test_after_the_monitor_the_header_hears_the_next_answer(make_app, emul
             )
         finally:
             back.stop()
+
+
+async def test_at_80_columns_a_long_workspace_name_gives_way_to_the_alerts_and_read_only(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        status = app.screen.query_one(StatusHeader)
+        await wait_for(pilot, lambda: "● ok" in header(app))
+        status.workspace = "Dana's workspace, the one for the night shift"
+        status.alerts = 6
+        status.read_only = True
+        await pilot.pause()
+        shown = header(app)[:80]  # what the line has room for (the URL, last, is cut)
+        assert "✖ 6 alerts · press 0" in shown and "READ-ONLY" in shown
+        assert "Dana's" in shown  # cut, with its ellipsis, not dropped

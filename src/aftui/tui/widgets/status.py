@@ -47,6 +47,18 @@ class StatusHeader(Static):
         self.alerts = app.alert_count
 
     def render(self) -> Text:
+        # The workspace's name gives way first: at 80 columns a long one pushed "press 0" (and READ-ONLY, after
+        # it) off the line; what the connection is about (where, the URL) is last and cut as it is.
+        # Then the environment is said short ("prod", "dev"): with DEMO, alerts and READ-ONLY, 80 is tight.
+        width = self.size.width or 10_000
+        cap, short = WORKSPACE_CHARS, False
+        over = self._line(cap, short, tail=False).cell_len - width
+        if over > 0:
+            cap = max(MIN_WORKSPACE_CHARS, cap - over)
+            short = self._line(cap, short, tail=False).cell_len > width
+        return self._line(cap, short, tail=True)
+
+    def _line(self, workspace_chars: int, short_environment: bool, *, tail: bool) -> Text:
         text = Text()
         text.append(" aftui ", style="bold reverse")
         if self.production:  # first, in reverse red, so it is read before anything else
@@ -55,9 +67,10 @@ class StatusHeader(Static):
             text.append(" DEMO ", style="bold black on yellow")
         text.append(f" {visible(self.profile, 20)} ", style="bold")
         text.append("│ ", style="dim")
-        text.append(visible(self.workspace, 28))
+        text.append(visible(self.workspace, workspace_chars))
         text.append(" │ ", style="dim")
-        text.append(self.environment, style="magenta" if self.environment == "development" else "")
+        environment = _SHORT.get(self.environment, self.environment) if short_environment else self.environment
+        text.append(environment, style="magenta" if self.environment == "development" else "")
         text.append(" │ ", style="dim")
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         text.append(f"{dot} {self.connection}", style=style)
@@ -69,12 +82,18 @@ class StatusHeader(Static):
             text.append(f"  ✖ {self.alerts} alert{'s' * (self.alerts != 1)} · press 0 ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
+        if not tail:
+            return text
         if self.where:
             text.append("  " + visible(self.where, 40), style="dim")
         if self.url:  # last: what the connection's state is about, cut first on a narrow terminal
             text.append("  " + visible(self.url.split("://", 1)[-1], 60), style="dim")
         return text
 
+
+_SHORT = {"production": "prod", "development": "dev"}
+WORKSPACE_CHARS = 28  # a workspace's name, where the line has room
+MIN_WORKSPACE_CHARS = 8
 
 _CONNECTION = {
     "ok": ("●", "green"),
