@@ -363,6 +363,12 @@ def test_delete_connect_accounts_and_end_users(
     left = api.get(f"/connect/{project}/accounts", params={"external_user_id": user}).json()["data"]["accounts"]
     assert left == []
     assert aftui("delete", "account", "not-an-id", "--yes").code == 2
+    # A dry run says what it can know: an app that does not exist is not found (as the real run says), and an
+    # end user without an account is said to be one the service cannot tell exists.
+    typo = aftui("delete", "app-accounts", "githbu", "--dry-run")
+    assert typo.code == 4, (typo.out, typo.err)
+    nobody = aftui("delete", "end-user", "nobody@example.test", "--dry-run")
+    assert nobody.code == 0 and "no read to tell whether this end user exists" in nobody.out
 
 
 def test_an_app_prop_takes_an_account_by_name(aftui: Aftui, api: httpx.Client, info: dict) -> None:

@@ -461,7 +461,13 @@ async def _delete_end_users(client: Client, args: argparse.Namespace) -> None:
     for user in users:
         found = [a async for a in connect_read_all(client, external_user_id=user)]
         counts[user] = len(found)
-    listed = ", ".join(f"{visible(u, 60)} ({counts[u]} account{'s' if counts[u] != 1 else ''})" for u in users)
+    # The API has no read of an end user: one without an account cannot be told from one that does not exist.
+    listed = ", ".join(
+        f"{visible(u, 60)} ({counts[u]} account{'s' if counts[u] != 1 else ''})"
+        if counts[u]
+        else f"{visible(u, 60)} (no account: the service has no read to tell whether this end user exists)"
+        for u in users
+    )
     confirm(
         f"Delete the end user{'s' if len(users) > 1 else ''} {listed} and all their accounts in {_environment(client)}?",
         args,
@@ -473,6 +479,8 @@ async def _delete_end_users(client: Client, args: argparse.Namespace) -> None:
 
 async def _delete_app_accounts(client: Client, args: argparse.Namespace) -> None:
     app = args.app
+    if not app.startswith("oa_"):  # a key app's slug can be read (an OAuth app's id cannot): a typo is said now
+        await client.get_app(app)
     found = [a async for a in connect_read_all(client, app=app)]
     confirm(
         f"Delete every Connect account of {visible(app, 60)} in {_environment(client)}: {len(found)} account(s)?", args
