@@ -412,6 +412,13 @@ async def test_an_action_offers_no_deploy_key(make_app) -> None:
         await pilot.pause()
         shown = {binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled}
         assert app.screen.record.type == "action" and "deploy" not in shown
+        await wait_for(pilot, lambda: bool(app.screen.query(Fields)))
+        cells = [
+            c.plain if hasattr(c, "plain") else str(c)
+            for col in app.screen.query_one(Fields).content.columns
+            for c in col.cells
+        ]
+        assert any("not deployed as a source" in c for c in cells)  # why there is no d
         app.pop_screen()
         app.push_screen(ComponentScreen("stripe-new-payment", ("Components", "stripe-new-payment")))
         await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and app.screen.record is not None)

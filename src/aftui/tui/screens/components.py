@@ -282,6 +282,13 @@ def code_view(code: str | None) -> Any:
     return Syntax(safe, "javascript", line_numbers=True, word_wrap=False, theme="ansi_dark")
 
 
+def _type_words(kind: str | None) -> Any:
+    """An action's Type says why `d` is not offered: pressed, it did nothing and nothing said why."""
+    if kind != "action":
+        return kind
+    return Text.assemble("action", (" · runs as a workflow step: not deployed as a source (no d here)", "dim"))
+
+
 class ComponentScreen(Guarded, DetailScreen):
     """A component's fields, props and code; `d` deploys it as a source.
 
@@ -335,7 +342,7 @@ class ComponentScreen(Guarded, DetailScreen):
             ("Name", component.name),
             ("Key", component.key),
             ("Version", component.version),
-            ("Type", component.type),
+            ("Type", _type_words(component.type)),
             ("ID", component.id),
             ("Description", long_text(component.description, 2000) if component.description else None),
             ("Code", f"{len(component.code or ''):,} characters, hash {component.code_hash or '—'}"),
