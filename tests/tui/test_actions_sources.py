@@ -270,6 +270,9 @@ async def test_the_preview_counts_each_choice(make_app, emulator, api: httpx.Cli
             noun = "event" if expected == 1 else "events"
             assert f"{expected} {noun} of the {total}" in preview(form), (mode, preview(form))
         assert "estimate" not in preview(form)
+        fill(form, mode="range", start=b, end=a)  # two good ids, the wrong way round: said at once, not "invalid"
+        await pilot.pause()
+        assert "The first id is after the last one: swap them." in preview(form), preview(form)
 
 
 async def test_the_preview_says_estimate_when_the_list_is_not_read_to_its_end(

@@ -136,8 +136,12 @@ class DeleteEventsForm(FormScreen[Deletion]):
         if self.events is None:
             return
         choice = self.choice()
-        if self._problems(choice):
-            preview.update(Text("give valid ids to see how many events this covers", style="dim"))
+        problems = self._problems(choice)
+        if problems:
+            # The one problem itself when there is one: "give valid ids" over two valid ids in the wrong
+            # order read as a typo to hunt for.
+            words = next(iter(problems.values())) if len(problems) == 1 else "give valid ids"
+            preview.update(Text(f"{words} (then this says how many events it covers)", style="dim"))
             return
         covered = [e for e in self.events if choice.covers(e)]
         text = Text(covered_words(len(covered), len(self.events), self.complete))
