@@ -92,10 +92,16 @@ def search(journal: EventJournal, args: argparse.Namespace) -> int:
     emitter = _emitter_id(journal, args.emitter) if args.emitter else None
     found = journal.search(args.query, emitter_id=emitter, channel=args.channel, limit=args.n)
     width = terminal_width()
+    # Named as `tail` and `events` name them, from what aftui keeps locally (a search asks the service nothing).
+    emitters = list(dict.fromkeys(e.metadata.emitter_id for e in found if e.metadata.emitter_id))
+    names = {} if args.json else emitter_names(journal, emitters, argparse.Namespace(offline=True))
     for event in reversed(found):  # oldest first, as a log reads
-        print(ndjson(event_record(event)) if args.json else event_line(event, width=width))
+        if args.json:
+            print(ndjson(event_record(event)))
+        else:
+            print(event_line(event, width=width, who=names.get(event.metadata.emitter_id or "")))
     if not found and not args.json:
-        print(f"no events match {visible(args.query, 60)!s}", file=sys.stderr)
+        print(f"aftui: no events match {visible(args.query, 60)!s}", file=sys.stderr)
     return OK
 
 
