@@ -81,6 +81,8 @@ def test_config_path_use_and_remove(env: dict[str, str], emulator: ServerHandle)
     assert "[other] (default)" in aftui("config", "show", env=env).stdout
     assert aftui("config", "remove", "other", env=env).returncode == 0
     assert "other" not in aftui("config", "show", env=env).stdout
+    bare = aftui("config", "add", "bare", "--base-url", emulator.base_url, env=env)  # AFTUI_API_KEY may give it
+    assert bare.returncode == 0 and "'bare' has no credential: each use needs AFTUI_API_KEY" in bare.stderr
 
 
 def test_malformed_config_is_named_with_its_line_and_no_traceback(env: dict[str, str]) -> None:

@@ -75,6 +75,9 @@ def show(args: argparse.Namespace) -> int:
     return OK
 
 
+CREDENTIAL_FIELDS = ("api_key", "api_key_env", "api_key_cmd", "client_id")
+
+
 def add(args: argparse.Namespace) -> int:
     config = cfg.load_config()
     name: str = args.name
@@ -91,6 +94,12 @@ def add(args: argparse.Namespace) -> int:
     cfg.save_config(config)
     marked = " (default)" if config.default == profile.name else ""
     _say(f"profile {name!r} saved in {cfg.config_path()}{marked}")
+    if not any(field in fields for field in CREDENTIAL_FIELDS):
+        # Allowed (AFTUI_API_KEY may give the key where it runs), but said now rather than at the first use.
+        _say(
+            f"note: {name!r} has no credential: each use needs AFTUI_API_KEY; to keep one in it, add it again"
+            " with --force and one of --api-key-env, --api-key-cmd, --client-id"
+        )
     return OK
 
 
