@@ -73,6 +73,8 @@ class ConnectPane(Guarded, Pane):
         Binding("a", "delete_app_accounts", "Delete all of app"),
     ]
 
+    _listed: int | None = None  # end users the list holds (built from accounts), once listed
+
     # Each needs a Connect project: without one, the footer offered them and they said what the top says.
     NEEDS_PROJECT = frozenset({"switch_environment", "new_token", "delete_user", "delete_app_accounts"})
 
@@ -139,8 +141,9 @@ class ConnectPane(Guarded, Pane):
         )
         if info is not None:
             extra = info.model_extra or {}
+            users = extra.get("end_user_count")
             counts = [
-                f"{extra['end_user_count']} end users" if isinstance(extra.get("end_user_count"), int) else "",
+                f"{users} end users{self._unlisted(users)}" if isinstance(users, int) else "",
                 f"{extra['account_count']} accounts" if isinstance(extra.get("account_count"), int) else "",
                 f"{len(extra['apps'])} apps" if isinstance(extra.get("apps"), list) else "",
             ]
@@ -150,6 +153,14 @@ class ConnectPane(Guarded, Pane):
         if note is not None:
             table.add_row(Text(""), note)
         return table
+
+    def _unlisted(self, users: int) -> str:
+        """Why the list has fewer: an end user made by a token, with no account yet, is counted by the project
+        but cannot be listed (the API lists end users only through their accounts)."""
+        listed = self._listed
+        if listed is None or users <= listed:
+            return ""
+        return f" ({users - listed} with no account yet: not in the list, which the API builds from accounts)"
 
     def action_switch_environment(self) -> None:
         host(self).set_environment(_other(self.session.environment))
@@ -170,6 +181,7 @@ class ConnectPane(Guarded, Pane):
             raise SetupProblem("this profile has no Connect project (what to set is said above)")
         accounts = await connect_read(_all(iterate(client.list_connect_accounts)))
         users = group_end_users(accounts)
+        self._listed = len(users)
         self._load_info()  # the counts above the list change with it (a deletion, a token's new end user)
         return Page[EndUser](items=users, page_info=PageInfo(total_count=len(users), count=len(users)))
 
