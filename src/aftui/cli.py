@@ -494,7 +494,9 @@ def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "app",
     )
     get.add_argument("--json", action="store_true", help="the record, in its resource's schema (docs/headless.md)")
-    get.add_argument("--raw", action="store_true", help="the service's answer as it came (no stable schema)")
+    get.add_argument(
+        "--raw", action="store_true", help="every field the service sent, as read (times in ISO 8601; no stable schema)"
+    )
     get.add_argument("--fields", metavar="A,B", help="only these fields of the record")
     _environment(get)
 

@@ -120,8 +120,9 @@ def test_a_workflow_name_found_through_subscriptions_is_remembered(
     assert again.records() == [{"found": "subscription"}]
 
 
-def test_get_reads_every_kind(aftui: Aftui, emulator: ServerHandle, info: dict) -> None:
+def test_get_reads_every_kind(aftui: Aftui, emulator: ServerHandle, info: dict, api: httpx.Client) -> None:
     store = emulator.emulator.store
+    source = next(s for s in store.sources.values() if s.org_id == info["org_id"])
     sub = next(iter(store.subscriptions.values()))
     account = next(a for a in store.accounts.values() if a.external_id is None and a.org_id == info["org_id"])
     connect = next(a for a in store.accounts.values() if a.external_id and a.environment == "production")
@@ -143,6 +144,8 @@ def test_get_reads_every_kind(aftui: Aftui, emulator: ServerHandle, info: dict) 
     assert f"id             {sub.id}" in people.out
     raw = aftui("get", connect.id, "--raw").records()[0]
     assert raw["external_id"] == connect.external_id and "credentials" not in raw
+    sent = api.get(f"/sources/{source.id}").json()["data"]
+    assert set(aftui("get", source.id, "--raw").records()[0]) == set(sent)  # what it sent, nothing added
 
 
 def test_matching_rules() -> None:

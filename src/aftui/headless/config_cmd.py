@@ -10,7 +10,6 @@ from typing import Any
 from .. import config as cfg
 from ..exitcodes import OK, USAGE
 from ..text import visible
-from .common import quiet_stdout
 
 __all__ = ["PROFILE_FIELDS", "add_arguments", "run"]
 
@@ -41,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"aftui: {error}", file=sys.stderr)
         return USAGE
     except BrokenPipeError:  # `aftui config show | head -1`: the reader has what it wanted
+        from .common import quiet_stdout  # here: building the parser imports no client (common does)
+
         quiet_stdout()
         return OK
 

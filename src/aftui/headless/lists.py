@@ -345,10 +345,11 @@ async def _get_error(args: argparse.Namespace, error_id: str) -> int:
 
 
 async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, Any], Any]:
-    """The record of one id and the service's answer, by the id's kind."""
+    """The record of one id and the service's answer, by the id's kind: the fields it sent (`exclude_unset`:
+    none the model only defaults), as parsed (times in ISO 8601)."""
     if kind == "source":
         source = await client.get_source(ident)
-        return source_record(source), source.model_dump(mode="json")
+        return source_record(source), source.model_dump(mode="json", exclude_unset=True)
     if kind in ("workflow", "workflow template"):
         workflow = await client.get_workflow(ident)
         # Where aftui learned of it, as `aftui workflows` says ("found -" here beside "subscription" there).
@@ -357,17 +358,17 @@ async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, A
         record = workflow_record(ident, workflow, found=found)
         if kind == "workflow template":
             record["kind"] = "workflow_template"
-        return record, workflow.model_dump(mode="json")
+        return record, workflow.model_dump(mode="json", exclude_unset=True)
     if kind == "webhook":
         for webhook in [w async for w in iterate(client.list_webhooks)]:
             if webhook.id == ident:
-                return webhook_record(webhook), webhook.model_dump(mode="json")
+                return webhook_record(webhook), webhook.model_dump(mode="json", exclude_unset=True)
         raise NotFoundError(f"no webhook {ident} among the user's webhooks", status=404)
     if kind == "subscription":
         for sub in await workspace_subscriptions(client):
             if sub.id == ident:
                 labels = await lookup_names(client, [sub.emitter_id, sub.listener_id])
-                return subscription_record(sub, labels), sub.model_dump(mode="json")
+                return subscription_record(sub, labels), sub.model_dump(mode="json", exclude_unset=True)
         raise NotFoundError(f"no subscription {ident} in this workspace", status=404)
     if kind == "account":
         try:
@@ -376,18 +377,18 @@ async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, A
             if not client.project_id:
                 raise
             account = await connect_read(client.get_connect_account(ident))  # an end user's account
-        return account_record(account), account.model_dump(mode="json", exclude={"credentials"})
+        return account_record(account), account.model_dump(mode="json", exclude={"credentials"}, exclude_unset=True)
     if kind == "app":
         app = await client.get_app(ident)
-        return app_record(app), app.model_dump(mode="json")
+        return app_record(app), app.model_dump(mode="json", exclude_unset=True)
     if kind == "component":
         component = await client.get_component(ident)
-        return component_record(component), component.model_dump(mode="json")
+        return component_record(component), component.model_dump(mode="json", exclude_unset=True)
     if kind == "workspace":
         me = await client.me()
         for org in me.orgs:
             if org.id == ident:
-                dumped = org.model_dump(mode="json")
+                dumped = org.model_dump(mode="json", exclude_unset=True)
                 return {"kind": "workspace", **dumped}, dumped
         raise NotFoundError(f"{ident} is not one of this user's workspaces", status=404)
     if kind == "user":
