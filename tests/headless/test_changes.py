@@ -323,6 +323,7 @@ def test_delete_subscriptions_by_id_and_by_their_ends(aftui: Aftui, api: httpx.C
     ), "named as the user named them"
     done = aftui("delete", "subscription", *ends, "--yes")
     assert done.code == 0, done.err
+    assert done.out.startswith(f"{order_sub['id']}  deleted  "), done.out  # its id, though named by its ends
     assert order_sub["id"] not in {s["id"] for s in subs()}
     assert aftui("delete", "subscription", "sub_nothere1", "--yes").code == 4
 

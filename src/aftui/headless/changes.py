@@ -354,6 +354,15 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
         emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
         listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
         channel = "" if args.channel in (None, "default") else args.channel
+        # Its id for the result line, where the list has it (a script keeps ids, not ends).
+        sub = next(
+            (
+                s
+                for s in await workspace_subscriptions(client)
+                if (s.emitter_id, s.listener_id, s.event_name or "") == (emitter, listener, channel)
+            ),
+            None,
+        )
     # By id, the ends were said by id alone: their names are looked up, as the list shows them.
     unnamed = [end for end, typed in ((emitter, args.emitter), (listener, args.listener)) if not typed]
     found = await lookup_names(client, [end for end in unnamed if not end.startswith("wh_")])
@@ -365,7 +374,7 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
     confirm(f"Delete the subscription of {ends[listener]} to {channel_words(channel)} of {ends[emitter]}?", args)
     await client.unsubscribe(emitter, listener, channel)
     _done(
-        [f"{args.subscription or '-'}  deleted  {emitter} > {listener} {channel or '(default)'}"],
+        [f"{sub.id if sub else '-'}  deleted  {emitter} > {listener} {channel or '(default)'}"],
         "1 subscription deleted",
     )
 
