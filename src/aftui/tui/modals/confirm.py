@@ -38,9 +38,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen .title { text-style: bold; color: $error; }
     ConfirmScreen.-mild .title { color: $warning; }
     ConfirmScreen .what { padding: 1 0 0 0; }
-    /* What it does scrolls, so that the typed name and the buttons stay on screen whatever its length: a
-       long name at 80x24 pushed them out of the box, and enter pressed a button no one could see. */
-    ConfirmScreen #what-scroll { height: auto; max-height: 6; }
+    ConfirmScreen #what-scroll { height: auto; }
     ConfirmScreen .typed-hint { color: $text-muted; padding: 1 0 0 0; }
     ConfirmScreen Input { margin: 0; }
     ConfirmScreen Horizontal { height: auto; padding: 1 0 0 0; }
@@ -88,6 +86,20 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#typed" if self.typed is not None else "#no").focus()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """What it does gets the rows the box has left, and scrolls past them, so that the typed name and the
+        buttons stay on screen: a long name at 80x24 pushed them out, and enter pressed a button no one saw."""
+        box = self.query_one("ConfirmScreen > Vertical")
+        scroll = self.query_one("#what-scroll")
+        others = sum(child.outer_size.height for child in box.children if child is not scroll)
+        height = self.size.height - self.query_one(KeyFooter).outer_size.height  # the box's 90% is of what is left
+        room = int(height * 0.9) - box.styles.gutter.height - others
+        scroll.styles.max_height = max(3, room)
 
     @on(Input.Changed, "#typed")
     def _typed(self, event: Input.Changed) -> None:

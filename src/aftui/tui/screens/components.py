@@ -299,6 +299,7 @@ class ComponentScreen(Guarded, DetailScreen):
 
     CHANGES = frozenset({"deploy"})
     BINDINGS = [Binding("d", "deploy", "Deploy source")]
+    CRUMB_IS_NAME = False  # its key, as opened: names repeat across apps
 
     def __init__(
         self, ident: str, crumbs: tuple[str, ...], *, record: Component | None = None, registry: bool | None = None

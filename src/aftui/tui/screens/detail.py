@@ -51,6 +51,10 @@ class DetailScreen(Screen[None]):
     # one: a walk that counted them then missed the last (the JSON), so walks and tests wait on this instead.
     built = 0
 
+    # The last crumb follows the record's name once loaded; False where what it was opened by says more
+    # (a component's key: many are called "New Issue").
+    CRUMB_IS_NAME = True
+
     def __init__(self, ident: str, crumbs: tuple[str, ...], *, record: Any = None, tab: str | None = None) -> None:
         super().__init__()
         self.ident = ident
@@ -148,6 +152,8 @@ class DetailScreen(Screen[None]):
 
     def _rename_crumb(self) -> None:
         """The last crumb names the record as it now is: after a rename here (or anywhere), not as it was opened."""
+        if not self.CRUMB_IS_NAME:
+            return
         name = getattr(self.record, "name", None)
         if not isinstance(name, str) or not name or not self.crumbs or self.crumbs[-1] == name:
             return
