@@ -551,13 +551,13 @@ def tui_only(argv: Sequence[str] | None) -> argparse.Namespace | None:
 
 
 def _tui_options(parser: argparse.ArgumentParser) -> None:
-    from .headless.complete import attach, profiles
+    from .headless.complete import attach, usable_profiles
 
     attach(
         parser.add_argument(
             "-p", "--profile", help="the profile to use (default: AFTUI_PROFILE, then the config's default)"
         ),
-        profiles,
+        usable_profiles,
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
     parser.add_argument(

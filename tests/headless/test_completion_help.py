@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from aftui import cli
+from aftui.config.demo import record_running_demo
 
 from .conftest import Aftui
 
@@ -37,9 +38,17 @@ def test_commands_and_options_complete(profile: str, tmp_path: Path) -> None:
     assert complete("aftui completion f", tmp_path) == ["fish"]
 
 
-def test_profiles_complete(profile: str, tmp_path: Path) -> None:
+def test_profiles_complete(profile: str, tmp_path: Path, emulator, info: dict) -> None:
     assert complete("aftui -p lo", tmp_path) == ["local"]
     assert complete("aftui config use lo", tmp_path) == ["local"]
+    assert complete("aftui -p ", tmp_path) == ["local"]  # no demo runs: `-p demo` would be refused
+    forget = record_running_demo({**info, "base_url": emulator.base_url})
+    try:
+        assert complete("aftui -p ", tmp_path) == ["demo", "local"]  # while one runs, -p demo reaches it
+        assert complete("aftui config use l", tmp_path) == ["local"]  # not in the file: use cannot take it
+        assert complete("aftui config use d", tmp_path) == []
+    finally:
+        forget()
 
 
 def test_ids_and_names_complete_from_what_was_listed(aftui: Aftui, emulator, tmp_path: Path) -> None:

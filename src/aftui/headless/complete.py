@@ -28,6 +28,21 @@ def profiles(*, prefix: str = "", **_: Any) -> list[str]:
     return [name for name in names if name.startswith(prefix)]
 
 
+def usable_profiles(*, prefix: str = "", **_: Any) -> list[str]:
+    """What `-p` takes: the config's profiles, and `demo` while a demo runs (not in the file: `config use`
+    and `remove` do not take it)."""
+    from ..config import ConfigError
+    from ..config.demo import DEMO_PROFILE, running_demo
+
+    names = set(profiles())
+    try:
+        running_demo()
+        names.add(DEMO_PROFILE)
+    except ConfigError:
+        pass  # no demo runs: `-p demo` would be refused
+    return [name for name in sorted(names) if name.startswith(prefix)]
+
+
 def _org(parsed_args: argparse.Namespace | None) -> str:
     """The workspace of the profile the command line names (or the default one); "" when there is none."""
     from ..config import ConfigError, effective_profile, load_config
