@@ -66,3 +66,5 @@ def test_a_profile_the_config_names_demo_is_that_profile(
     assert added == 0, capsys.readouterr().err
     done = aftui("-p", "demo", "whoami", "--json")
     assert done.code == 0, done.err
+    me = done.records()[0]
+    assert me["kind"] == "user" and me["base_url"] == emulator.base_url and me["read_only"] is False

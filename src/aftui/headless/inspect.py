@@ -22,7 +22,9 @@ async def whoami(args: argparse.Namespace) -> int:
     async with make_client(args) as client:
         me = await client.me()
     if args.json:
-        print(ndjson(me.model_dump(mode="json", exclude_none=True)))
+        # What the people's lines say too: which workspace is in use (their *), where, and whether read-only.
+        context = {"current_org_id": client.org_id, "base_url": client.base_url, "read_only": client.read_only}
+        print(ndjson({"kind": "user", **me.model_dump(mode="json", exclude_none=True), **context}))
         return OK
     from ..text import visible
 
