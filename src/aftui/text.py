@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 # C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, zero-width and BOM.
@@ -38,6 +39,16 @@ def visible(text: object, limit: int | None = None) -> str:
     except UnicodeEncodeError:  # lone surrogates, as invalid UTF-8 decodes to: print their escapes
         value = value.encode("utf-8", "backslashreplace").decode("utf-8")
     return clip(value, limit) if limit is not None else value
+
+
+def cells(text: str) -> int:
+    """Columns `text` takes in a terminal: wide (CJK, most emoji) 2, combining marks 0, the rest 1."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns (`str.ljust` counts characters: CJK names misaligned)."""
+    return text + " " * max(0, width - cells(text))
 
 
 def clip(text: str, limit: int) -> str:

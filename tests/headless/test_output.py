@@ -62,3 +62,15 @@ def test_json_is_never_coloured_even_on_a_terminal(
     colour_env.setattr("sys.stdout", Tty())
     assert cli.main(["errors", "Validate and forward orders", "-n", "1", "--json"]) == 0
     assert "\x1b" not in sys.stdout.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_table_aligns_wide_characters_by_the_columns_they_take() -> None:
+    """CJK and emoji take two columns each: padded by characters, the next column moved right on their rows."""
+    out = io.StringIO()
+    records = [{"name": "日本語の名前 🚀", "id": "dc_a"}, {"name": "plain", "id": "dc_b"}]
+    output.table(records, ["name", "id"], out=out)
+    lines = out.getvalue().splitlines()
+    from aftui.text import cells
+
+    starts = {cells(line[: line.index("dc_")]) for line in lines[1:]}
+    assert len(starts) == 1, lines  # the id column starts at the same column on every row

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from ..api.models import EventSummary
-from ..text import clip, visible
+from ..text import cells, clip, pad, visible
 
 __all__ = [
     "colour",
@@ -182,11 +182,11 @@ def table(records: Iterable[Mapping[str, Any]], fields: Sequence[str], *, out: T
     if not rows:
         return 0
     headers = [field.upper() for field in fields]
-    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(fields))]
-    header = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+    widths = [max(cells(headers[i]), *(cells(row[i]) for row in rows)) for i in range(len(fields))]
+    header = "  ".join(pad(h, w) for h, w in zip(headers, widths, strict=True)).rstrip()
     print(colour(header, BOLD, stream), file=stream)
     for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=stream)
+        print("  ".join(pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip(), file=stream)
     return len(rows)
 
 
