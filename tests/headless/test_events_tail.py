@@ -217,3 +217,11 @@ def test_a_data_dir_that_cannot_be_used_costs_only_the_journal(
     assert listed.code == 0, listed.err
     assert "Validate and forward orders" in {r["name"] for r in listed.records()}
     assert "no workflow is remembered" in listed.err
+
+
+def test_events_json_says_on_stderr_when_a_payload_was_cut_at_its_depth(aftui: Aftui, root: httpx.Client) -> None:
+    hostile = root.post("/_emulator/hostile").json()
+    done = aftui("events", hostile["source_id"], "-n", "100", "--json")
+    assert done.code == 0, done.err
+    assert "nested deeper than 100 levels: what is deeper is cut" in done.err  # the line alone did not say it
+    assert sum("is nested deeper" in line for line in done.err.splitlines()) == 1  # the one deep event

@@ -63,7 +63,9 @@ async def events(args: argparse.Namespace) -> int:
     styled = not args.json and output.colour_enabled(sys.stdout)
     for event in reversed(shown):
         if args.json:
-            print(ndjson(event_record(event, source_id)))
+            line = ndjson(event_record(event, source_id))
+            print(line)
+            output.say_if_cut(event.id, line)
         else:
             print(output.event_line(event, width=width, who=label, styled=styled))
     if not shown and not args.json:

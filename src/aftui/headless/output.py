@@ -146,6 +146,14 @@ def _summary(event: EventSummary) -> str:
 # --- tables ----------------------------------------------------------------------------------------------
 
 
+def say_if_cut(event_id: str | None, line: str) -> None:
+    """On stderr, that an event's payload was cut at aftui's nesting depth: the line alone does not say it."""
+    from ..api.jsontext import CUT_NOTE, KEPT_DEPTH
+
+    if CUT_NOTE.lstrip("… ") in line:  # its words: JSON lines escape the ellipsis
+        say(f"event {visible(event_id or '?', 40)} is nested deeper than {KEPT_DEPTH} levels: what is deeper is cut")
+
+
 # A subscription to the default channel has an empty event_name: people read the word `--channel` takes
 # for it, not a blank (the JSON keeps "").
 DEFAULT_CHANNEL = "default"

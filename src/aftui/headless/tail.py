@@ -227,6 +227,7 @@ class Printer:
             raise BrokenPipeError
         if self.args.json:
             line = ndjson(event_record(event, emitter))
+            output.say_if_cut(event.id, line)
         else:
             label = self.labels.get(emitter, emitter)
             line = output.event_line(event, width=output.terminal_width(), who=label, styled=self.styled)
