@@ -303,3 +303,17 @@ def test_workflows_lists_what_it_could_and_exits_with_what_failed(aftui: Aftui, 
         root.delete("/_emulator/faults").raise_for_status()
     assert failing.code == 5, failing.err  # was 0: a cron job read "no problem" from a service answering 503
     assert failing.records() and all(r["problem"] for r in failing.records())
+
+
+def test_debug_logs_each_request_and_retry_without_the_key(
+    aftui: Aftui, root: httpx.Client, data_dir: Path, info: dict
+) -> None:
+    root.post("/_emulator/faults", json={"path": "/v1/users/me/webhooks", "status": 503, "count": 1}).raise_for_status()
+    try:
+        assert aftui("--debug", "webhooks").code == 0
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    logged = (data_dir / "aftui.log").read_text()
+    assert re.search(r"GET \S+/users/me/webhooks: 503 again in [\d.]+ s", logged), logged
+    assert re.search(r"GET \S+/users/me/webhooks: 200 \(attempt 2\)", logged), logged
+    assert info["api_key"] not in logged

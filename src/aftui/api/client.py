@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import random
 import re
 import ssl
@@ -40,6 +41,8 @@ from .errors import (
 )
 from .paging import next_cursor
 from .stream import Connection, SourceStream
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -314,14 +317,19 @@ class Client:
         while True:
             try:
                 response = await self._attempt(method, url, params=params, json=json, headers=headers)
-            except NetworkError:
+            except NetworkError as failure:
                 if method not in IDEMPOTENT or attempt >= self.retry.attempts:
+                    log.debug("%s %s: %s (attempt %d, final)", method, url, failure.message, attempt)
                     raise
+                delay = self.retry.delay(attempt)
+                log.debug("%s %s: %s (attempt %d); again in %.1f s", method, url, failure.message, attempt, delay)
                 self._report("retrying")
-                await self._pause(self.retry.delay(attempt))
+                await self._pause(delay)
                 attempt += 1
                 continue
             status = response.status_code
+            # The path and status only (`--debug`): the key is in a header, and the path holds ids, not secrets.
+            log.debug("%s %s: %d (attempt %d)", method, url, status, attempt)
             if status == 401 and not refreshed and self.auth.invalidate():
                 refreshed = True  # once: a revoked or expired OAuth token gets one fresh token
                 continue
@@ -331,6 +339,7 @@ class Client:
             wait = self._retry_wait(method, error, attempt)
             if wait is None:
                 raise error
+            log.debug("%s %s: %d again in %.1f s", method, url, status, wait)
             self._report("retrying")
             await self._pause(wait)
             attempt += 1
