@@ -795,7 +795,10 @@ def test_read_only_override_can_only_switch_it_on(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("AFTUI_READ_ONLY", "TRUE")
     assert effective_profile(work_config()).read_only is True
     monkeypatch.setenv("AFTUI_READ_ONLY", "maybe")
-    with pytest.raises(ConfigError, match=r'^AFTUI_READ_ONLY must be 1, true or yes, got "maybe"$'):
+    with pytest.raises(
+        ConfigError,
+        match=r"^AFTUI_READ_ONLY must be one of 1, on, true, yes \(read-only\) or 0, false, no, off .*got \"maybe\"$",
+    ):
         effective_profile(work_config())
 
 

@@ -68,7 +68,11 @@ def _env_overrides() -> dict[str, Any]:
     if read_only in _TRUE_WORDS:
         overrides["read_only"] = True
     elif read_only not in _FALSE_WORDS:
-        raise ConfigError(f'AFTUI_READ_ONLY must be 1, true or yes, got "{os.environ["AFTUI_READ_ONLY"]}"')
+        raise ConfigError(
+            f"AFTUI_READ_ONLY must be one of {', '.join(sorted(_TRUE_WORDS))} (read-only) or"
+            f" {', '.join(sorted(w for w in _FALSE_WORDS if w))} (as the profile says; it never lifts a"
+            f' read-only profile), got "{os.environ["AFTUI_READ_ONLY"]}"'
+        )
     return overrides
 
 
