@@ -106,20 +106,13 @@ def event_ms(event: EventSummary) -> int | None:
 # --- events --------------------------------------------------------------------------------------------
 
 
-def event_line(
-    event: EventSummary,
-    *,
-    width: int = 100,
-    emitter: str | None = None,
-    who: str | None = None,
-    styled: bool = False,
-) -> str:
+def event_line(event: EventSummary, *, width: int = 100, who: str | None = None, styled: bool = False) -> str:
     """`YYYY-MM-DD HH:MM:SS  id  emitter  channel  payload` (UTC), the payload as compact JSON clipped to the width.
 
     `who`: what names the emitter (its name, where the caller knows it), else its id. `styled`: an error's
     line in red (the caller knows whether its stream takes colour).
     """
-    who = who or event.metadata.emitter_id or emitter or "?"
+    who = who or event.metadata.emitter_id or "?"
     head = (
         f"{when(event_ms(event))}  {visible(event.id or '-', 24)}  {visible(who, 16):<16}  {visible(event.channel, 16)}"
     )
@@ -143,15 +136,15 @@ def _summary(event: EventSummary) -> str:
     return f"(truncated) {text}" if event.truncated else text
 
 
-# --- tables ----------------------------------------------------------------------------------------------
-
-
 def say_if_cut(event_id: str | None, line: str) -> None:
     """On stderr, that an event's payload was cut at aftui's nesting depth: the line alone does not say it."""
     from ..api.jsontext import CUT_NOTE, KEPT_DEPTH
 
     if CUT_NOTE.lstrip("… ") in line:  # its words: JSON lines escape the ellipsis
         say(f"event {visible(event_id or '?', 40)} is nested deeper than {KEPT_DEPTH} levels: what is deeper is cut")
+
+
+# --- tables ----------------------------------------------------------------------------------------------
 
 
 # A subscription to the default channel has an empty event_name: people read the word `--channel` takes

@@ -1,10 +1,11 @@
 """`aftui tail`: events as they arrive, from sources (SSE) and workflows' `$errors` (polled), until Ctrl-C.
 
-Sources and workflows are named by id or by name, and people's lines name them by name. `--since` first prints
-what the service still keeps from then on (a source's last 100 events, a
-workflow's last 100 errors), then follows from there: the stream resumes
-after the newest one listed (`Last-Event-ID`), the poll counts only errors
-after it, so nothing is lost in between and nothing is printed twice.
+Sources and workflows are named by id or by name; people's lines call them
+by name. `--since` first prints what the service still keeps from then on
+(a source's last 100 events, a workflow's last 100 errors), then follows
+from there: the stream resumes after the newest one listed
+(`Last-Event-ID`), the poll counts only errors after it, so nothing is lost
+in between and nothing is printed twice.
 It runs until Ctrl-C or SIGTERM, both a clean stop with exit code 0.
 
 The connection's state goes to stderr, one line a change: connected (and
