@@ -199,8 +199,8 @@ class RegistryPicker(ModalScreen[str | None]):
         found = len(result.sources)
         status.update(
             Text(
-                f"{found} source{'s' if found != 1 else ''}: enter picks one"
-                + ("" if to_results else " (↓ to the list)")
+                f"{found} source{'s' if found != 1 else ''}: "
+                + ("enter picks one" if to_results else "↓ goes to them (enter picks one there), or type other words")
                 if found
                 else "No source matches: try other words.",
                 style="dim",
