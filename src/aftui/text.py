@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any
+
+from rich.cells import cell_len
 
 # C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, zero-width and BOM.
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
@@ -41,14 +42,9 @@ def visible(text: object, limit: int | None = None) -> str:
     return clip(value, limit) if limit is not None else value
 
 
-def cells(text: str) -> int:
-    """Columns `text` takes in a terminal: wide (CJK, most emoji) 2, combining marks 0, the rest 1."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def pad(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns (`str.ljust` counts characters: CJK names misaligned)."""
-    return text + " " * max(0, width - cells(text))
+    return text + " " * max(0, width - cell_len(text))
 
 
 def clip(text: str, limit: int) -> str:

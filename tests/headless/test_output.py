@@ -70,7 +70,7 @@ def test_a_table_aligns_wide_characters_by_the_columns_they_take() -> None:
     records = [{"name": "日本語の名前 🚀", "id": "dc_a"}, {"name": "plain", "id": "dc_b"}]
     output.table(records, ["name", "id"], out=out)
     lines = out.getvalue().splitlines()
-    from aftui.text import cells
+    from rich.cells import cell_len
 
-    starts = {cells(line[: line.index("dc_")]) for line in lines[1:]}
+    starts = {cell_len(line[: line.index("dc_")]) for line in lines[1:]}
     assert len(starts) == 1, lines  # the id column starts at the same column on every row

@@ -62,9 +62,9 @@ async def health(args: argparse.Namespace) -> int:
         output.table(records, fields if args.fields else COLUMNS["health"])
     else:
         output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
-    if not failing and any(r["state"] == UNKNOWN for r in records):
-        n = sum(r["state"] == UNKNOWN for r in records)
-        output.say(f"could not tell whether {n} workflow{'s are' if n != 1 else ' is'} failing: see above")
+    unknown = sum(r["state"] == UNKNOWN for r in records)
+    if unknown and not failing:
+        output.say(f"could not tell whether {unknown} workflow{'s are' if unknown != 1 else ' is'} failing: see above")
         return NETWORK if args.failing else OK
     # A check (cron, a page): with --failing, anything failing is exit 1, as a replay that failed again is.
     return FAILING if args.failing and failing else OK

@@ -94,7 +94,7 @@ def search(journal: EventJournal, args: argparse.Namespace) -> int:
     width = terminal_width()
     # Named as `tail` and `events` name them, from what aftui keeps locally (a search asks the service nothing).
     emitters = list(dict.fromkeys(e.metadata.emitter_id for e in found if e.metadata.emitter_id))
-    names = {} if args.json else emitter_names(journal, emitters, argparse.Namespace(offline=True))
+    names = {} if args.json else local_emitter_names(journal, emitters)
     for event in reversed(found):  # oldest first, as a log reads
         if args.json:
             print(ndjson(event_record(event)))
@@ -156,6 +156,16 @@ def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Nam
     """Names of the journal's emitters: what aftui keeps locally (the last lists, the known workflows, the
     `workflow_name` of journaled errors), then, unless --offline, the service for the rest (a few requests,
     no retries; a profile that cannot connect only leaves ids unnamed)."""
+    names = local_emitter_names(journal, emitters)
+    rest = [e for e in emitters if e not in names and e.startswith(("dc_", "p_"))]
+    if rest and not args.offline:
+        names.update(_ask_service(rest, args))
+    return names
+
+
+def local_emitter_names(journal: EventJournal, emitters: list[str]) -> dict[str, str]:
+    """Names of `emitters` from what aftui keeps locally: the last lists, the known workflows, and the
+    `workflow_name` of journaled errors. No request."""
     from .seen import every_name
 
     local = every_name()
@@ -164,9 +174,6 @@ def emitter_names(journal: EventJournal, emitters: list[str], args: argparse.Nam
         for workflow_id, name in _journal_workflow_names(journal).items():
             if workflow_id in emitters:
                 names.setdefault(workflow_id, name)
-    rest = [e for e in emitters if e not in names and e.startswith(("dc_", "p_"))]
-    if rest and not args.offline:
-        names.update(_ask_service(rest, args))
     return names
 
 

@@ -17,8 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from rich.cells import cell_len
+
 from ..api.models import EventSummary
-from ..text import cells, clip, pad, visible
+from ..text import clip, pad, visible
 
 __all__ = [
     "colour",
@@ -152,15 +154,17 @@ def say_if_cut(event_id: str | None, line: str) -> None:
 DEFAULT_CHANNEL = "default"
 
 
-def cell(value: Any, field: str = "", limit: int = MAX_CELL) -> str:
-    """One value of a record as a table shows it: plain, on one line, control characters made visible."""
+def cell(value: Any, field: str = "", limit: int = MAX_CELL, *, short_times: bool = True) -> str:
+    """One value of a record as a table shows it: plain, on one line, control characters made visible.
+
+    `short_times`: an ISO time to the minute, as a table has room for (one record's lines give it whole)."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if field == "event_name" and value == "":
         return DEFAULT_CHANNEL
-    if isinstance(value, str) and field.endswith("_at") and len(value) >= 16 and value[10:11] == "T":
+    if short_times and isinstance(value, str) and field.endswith("_at") and len(value) >= 16 and value[10:11] == "T":
         return value[:10] + " " + value[11:16]  # an ISO time of a record: minutes are enough in a table
     if isinstance(value, (list, tuple)):
         if value and all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in value):
@@ -183,7 +187,7 @@ def table(records: Iterable[Mapping[str, Any]], fields: Sequence[str], *, out: T
     if not rows:
         return 0
     headers = [field.upper() for field in fields]
-    widths = [max(cells(headers[i]), *(cells(row[i]) for row in rows)) for i in range(len(fields))]
+    widths = [max(cell_len(headers[i]), *(cell_len(row[i]) for row in rows)) for i in range(len(fields))]
     header = "  ".join(pad(h, w) for h, w in zip(headers, widths, strict=True)).rstrip()
     print(colour(header, BOLD, stream), file=stream)
     for row in rows:
@@ -197,7 +201,5 @@ def key_values(record: Mapping[str, Any], fields: Sequence[str], *, out: TextIO 
     width = max((len(f) for f in fields), default=0)
     room = max(40, terminal_width() - width - 2)
     for field in fields:
-        value = record.get(field)
-        if field == "event_name" and value == "":
-            value = DEFAULT_CHANNEL
-        print(f"{field.ljust(width)}  {clip(cell(value, '', room * 4), room)}", file=stream)
+        shown = cell(record.get(field), field, room * 4, short_times=False)
+        print(f"{field.ljust(width)}  {clip(shown, room)}", file=stream)

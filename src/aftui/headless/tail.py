@@ -206,7 +206,6 @@ class Printer:
         self.args = args
         self.keeper = keeper
         self.labels = labels  # emitter id -> its name, for people's lines (the JSON keeps ids)
-        self.reader_gone = False
         self.styled = not args.json and output.colour_enabled(sys.stdout)
 
     async def run(self, queue: Events) -> None:
@@ -224,16 +223,10 @@ class Printer:
         """Journal a polled error and print the line; BrokenPipeError once the reader has gone."""
         if emitter.startswith("p_"):
             self.keeper.keep([event], emitter)  # polled errors; streamed events were kept as they came
-        if self.reader_gone:
-            raise BrokenPipeError
         if self.args.json:
             line = ndjson(event_record(event, emitter))
             output.say_if_cut(event.id, line)
         else:
             label = self.labels.get(emitter, emitter)
             line = output.event_line(event, width=output.terminal_width(), who=label, styled=self.styled)
-        try:
-            print(line, flush=True)
-        except BrokenPipeError:
-            self.reader_gone = True
-            raise
+        print(line, flush=True)

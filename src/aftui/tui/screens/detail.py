@@ -83,7 +83,7 @@ class DetailScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(" › ".join(visible(c, 40) for c in self.crumbs)), classes="crumbs")
+        yield Static(self._crumbs_text(), classes="crumbs")
         yield Vertical(id="body")
         yield KeyFooter()
 
@@ -159,7 +159,10 @@ class DetailScreen(Screen[None]):
             return
         self.crumbs = (*self.crumbs[:-1], name)
         for crumbs in self.query(".crumbs").results(Static):
-            crumbs.update(Text(" › ".join(visible(c, 40) for c in self.crumbs)))
+            crumbs.update(self._crumbs_text())
+
+    def _crumbs_text(self) -> Text:
+        return Text(" › ".join(visible(c, 40) for c in self.crumbs))
 
     def _place(self) -> tuple[str | None, str | None]:
         """Before the tabs are rebuilt (a reload after a change): the tab shown, and the list with the focus."""

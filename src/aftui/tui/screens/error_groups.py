@@ -172,12 +172,13 @@ class ErrorGroupsView(Vertical):
             detail.update(Text(f"{what} · g back to all errors"))
             return
         state = self.states[group.key.fingerprint]
-        replays = ""  # the words say the errors failed replays led to ("· 1 a failed replay's own")
+        # The errors failed replays led to are in the state's words ("· 1 a failed replay's own").
         sent = [r for e in group.events for r in self._replays_of(e)]
         newest = max(sent, key=lambda r: r.started_at, default=None)
+        last = ""
         if newest is not None:  # on a team's journal too: who replayed this failure last, before anyone again
             session = session_of(self)
-            replays += f"\nlast {replayed_words(newest, session.now().timestamp(), session.me)}"
+            last = f"\nlast {replayed_words(newest, session.now().timestamp(), session.me)}"
         text = Text.assemble(
             ("first ", "dim"),
             _time(group.first_ms),
@@ -187,7 +188,7 @@ class ErrorGroupsView(Vertical):
             group.key.fingerprint,
             "\n",
             state.words(),
-            replays,
+            last,
             ("\nsample ", "dim"),
             visible(group.sample, 300),
         )
