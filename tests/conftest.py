@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +35,32 @@ def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AFTUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr(paths, "_chosen", [])  # a command on the running demo (`-p demo`) chose the demo's
     return path
+
+
+MOUNT_WAIT_S = 5.0
+
+
+@pytest.fixture(autouse=True)
+def end_on_a_mounted_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's app is shut down once the screen on top is mounted, as a person's quit key waits for it.
+
+    Textual goes on mounting a screen closed while it mounts, into nothing: the monitor's and Textual's
+    palette's `on_mount` then find none of their widgets, and the error fails the test. A test that ends just
+    after it saw a screen opened (a type on the stack, not yet mounted) failed so, now and then."""
+    from textual.app import App
+
+    run_test = App.run_test
+
+    @asynccontextmanager
+    async def settled(self: App, *args: object, **kwargs: object) -> AsyncIterator[object]:
+        async with run_test(self, *args, **kwargs) as pilot:  # type: ignore[arg-type]
+            yield pilot
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + MOUNT_WAIT_S
+            while self.is_running and self.screen_stack and not self.screen.is_mounted and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(App, "run_test", settled)
 
 
 def start_emulator(**options: object) -> ServerHandle:
