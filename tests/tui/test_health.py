@@ -480,6 +480,29 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         assert "alert" not in text_of(app.screen.query_one(StatusHeader))
 
 
+async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) -> None:
+    """An alert, then another workspace's Health looked at: the count went, and back on the first workspace
+    its board, started afresh, knew the failure as history, so nothing said the alert was never seen."""
+    personal = next(o for o in emulator.emulator.store.orgs.values() if o.name == "Dana's workspace")
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        first = app.session.client.org_id
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
+        app.set_workspace(personal.id)
+        assert app.alert_count == 0 and "alert" not in text_of(app.screen.query_one(StatusHeader))
+        await pilot.press("0")  # the other workspace's Health: its alerts (none) are seen, not the first's
+        await pilot.pause(1.2)  # a tick of the health watch
+        app.set_workspace(first)
+        assert app.alert_count == 1
+        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+        await wait_for(pilot, lambda: app.alert_count == 0)  # Health is in front: seen at its next tick
+
+
 async def test_an_alert_while_a_dialog_is_open_is_counted_not_shown_over_it(make_app, emulator) -> None:
     """A form or `?` open: no notification over its fields (at 80x24 one covered a prop's hint and error); the
     header counts it once the dialog is closed, and the bell rings as configured."""

@@ -170,6 +170,7 @@ class AftuiApp(App[None]):
         self.health: HealthWatch | None = None
         self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
         self._alert_count = 0
+        self._alerts_elsewhere: dict[str, int] = {}  # other workspaces' alerts not yet seen on their Health
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
@@ -586,7 +587,11 @@ class AftuiApp(App[None]):
         session = session_of(self)
         if org_id == session.client.org_id:
             return
-        session.client.org_id = org_id
+        left, session.client.org_id = session.client.org_id, org_id
+        # Its own board, started afresh, knows the errors that raised the count: the count comes back with it.
+        if left is not None and self._alert_count:
+            self._alerts_elsewhere[left] = self._alert_count
+        self._alert_count = self._alerts_elsewhere.pop(org_id, 0)
         self._workspace_changed()
         self.notify(f"Workspace: {visible(session.workspace_label, 60)}", markup=False)
 
