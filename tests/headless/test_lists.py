@@ -147,6 +147,20 @@ def test_connect_accounts_and_end_users(aftui: Aftui, emulator: ServerHandle) ->
     assert {u["external_id"] for u in development} == {a.external_id for a in store if a.environment == "development"}
 
 
+def test_connect_reads_by_an_app_no_one_has_say_not_found(aftui: Aftui, emulator: ServerHandle) -> None:
+    """`end-users --app githbu` said "no end users match" and exited 0 where `accounts --app githbu` exits 4:
+    Connect's reads return nothing for an app that does not exist. An app that exists with no accounts is
+    still an empty answer."""
+    for command in (("end-users",), ("accounts", "--connect")):
+        done = aftui(*command, "--app", "githbu")
+        assert done.code == 4 and "app githbu not found" in done.err, (command, done.err)
+    store = emulator.emulator.store
+    used = {a.app_id for a in store.accounts.values()}
+    unused = next(a["name_slug"] for a in store.apps.values() if a["id"] not in used)
+    done = aftui("end-users", "--app", unused)
+    assert done.code == 0 and "no end users match" in done.err, done.err
+
+
 def test_components_search_the_registry(aftui: Aftui) -> None:
     done = aftui("components", "new github issue", "--json")
     assert done.code == 0, done.err

@@ -223,6 +223,8 @@ async def accounts(args: argparse.Namespace) -> int:
         found: list[Account]
         if args.connect:
             found = await _take(connect_read_all(client, **filters), limit)
+            if not found:
+                await _app_exists(client, args.app)
         else:
 
             async def fetch(**params: Any) -> Any:
@@ -237,8 +239,17 @@ async def end_users(args: argparse.Namespace) -> int:
     pick_fields("end_user", args.fields)
     async with make_client(args) as client:
         found = [a async for a in connect_read_all(client, app=args.app)]
+        if not found:
+            await _app_exists(client, args.app)
     emit("end_user", (end_user_record(u) for u in group_end_users(found)), args, org_key(client))
     return OK
+
+
+async def _app_exists(client: Client, app: str | None) -> None:
+    """A Connect read filtered by an app no one has is empty, where /accounts says 404: an app that does not
+    exist is said so (exit 4), not taken for one without accounts."""
+    if app:
+        await client.get_app(app)
 
 
 async def components(args: argparse.Namespace) -> int:
