@@ -108,12 +108,17 @@ def test_external_user_id_is_required_and_at_most_250_characters() -> None:
     assert "251" in (external_id_problem("u" * (MAX_EXTERNAL_ID + 1)) or "")
 
 
-def test_redirects_take_any_absolute_uri_and_the_webhook_an_http_url() -> None:
+def test_redirects_take_absolute_uris_but_no_script_nor_http_abroad_and_the_webhook_an_http_url() -> None:
     assert redirect_problem("") is None and webhook_uri_problem("") is None
     assert redirect_problem("myapp://connected") is None
     assert redirect_problem("https://app.example.com/done?x=1") is None
     assert redirect_problem("/done") is not None
     assert redirect_problem("https://app.example.com/a b") is not None
+    # Not a place to send an end user back to: script, inline content, or a session in clear over the network.
+    for unsafe in ("javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>hi</b>", "file:///etc/passwd"):
+        assert "no place to send the end user" in (redirect_problem(unsafe) or ""), unsafe
+    assert "https" in (redirect_problem("http://app.example.com/done") or "")
+    assert redirect_problem("http://localhost:3000/done") is None and redirect_problem("http://127.0.0.1/x") is None
     assert webhook_uri_problem("https://hooks.example.com/connect") is None
     assert webhook_uri_problem("myapp://connected") is not None
 
@@ -138,10 +143,16 @@ async def test_a_token_is_created_shown_with_its_countdown_and_copied(make_app, 
     app = make_app(start_pane="connect")
     async with app.run_test(size=SIZE) as pilot:
         await open_connect(app, pilot)
+        highlighted = app.query_one("ConnectPane PagedTable").current
         await pilot.press("t")
         form = await form_of(app, pilot, ConnectTokenForm)
         assert "production" in text_of(form.query_one("#form-note"))
-        form.query_one("#external_user_id", Input).value = "signup-4711"
+        # For the end user under the cursor, selected: what is typed replaces it (another end user).
+        field = form.query_one("#external_user_id", Input)
+        await wait_for(pilot, lambda: app.focused is field)
+        assert field.value == highlighted.external_id and field.selected_text == field.value
+        await pilot.press(*"signup-4711")
+        assert field.value == "signup-4711"
         form.query_one("#success", Input).value = "https://app.example.com/connected"
         form.query_one("#webhook", Input).value = "https://hooks.example.com/connect"
         await pilot.press("ctrl+s")
@@ -197,6 +208,7 @@ async def test_an_empty_or_too_long_id_is_refused_before_sending(make_app, api: 
         await pilot.press("t")
         form = await form_of(app, pilot, ConnectTokenForm)
         row = form.rows()["external_user_id"]
+        form.query_one("#external_user_id", Input).value = ""  # it came with the end user under the cursor
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: row.has_class("-invalid"))
         assert "required" in text_of(row.query_one(".field-error"))

@@ -62,8 +62,14 @@ def external_id_problem(value: str) -> str | None:
     return None
 
 
+# Schemes that run or carry content where the hosted page sends the end user, not a place to go back to.
+UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file", "blob"})
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
 def redirect_problem(uri: str) -> str | None:
-    """A redirect may go to an app's own scheme (myapp://done), so any absolute URI is accepted."""
+    """A redirect may go to an app's own scheme (myapp://done), so an absolute URI of any other scheme is
+    accepted; http only to this machine (a developer's), where it carries no end user's session in clear."""
     if not uri:
         return None
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
@@ -74,6 +80,11 @@ def redirect_problem(uri: str) -> str | None:
         return "This is not a valid URI."
     if not parts.scheme or not (parts.netloc or parts.path):
         return "Give an absolute URI, such as https://app.example.com/connected."
+    scheme = parts.scheme.lower()
+    if scheme in UNSAFE_SCHEMES:
+        return f"A {scheme}: URI is no place to send the end user: give https://… or your app's own scheme."
+    if scheme == "http" and (parts.hostname or "") not in LOOPBACK_HOSTS:
+        return "Use https:// (http:// only to localhost, while developing)."
     return None
 
 
@@ -144,7 +155,9 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
         )
 
     def on_mount(self) -> None:
-        self.query_one("#external_user_id", Input).focus()
+        field = self.query_one("#external_user_id", Input)
+        field.focus()
+        field.select_all()  # an end user's id given: typed over for another one
 
     def value(self, ident: str) -> str:
         return self.query_one(f"#{ident}", Input).value.strip()

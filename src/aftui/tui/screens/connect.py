@@ -188,7 +188,9 @@ class ConnectPane(Guarded, Pane):
     # --- changes -------------------------------------------------------------------------------------
 
     def action_new_token(self) -> None:
-        new_token(self)
+        """For the end user under the cursor, typed over (the field's text is selected) for another one."""
+        user: EndUser | None = self.query_one(PagedTable).current
+        new_token(self, user.external_id if user is not None else "")
 
     @work(group="change", exclusive=True, exit_on_error=False)
     async def action_delete_user(self) -> None:
