@@ -64,8 +64,8 @@ def health_columns(node: DOMNode, ident: Callable[[T], str]) -> list[Column[T]]:
         return (row.last_error_ms or 0) if row is not None else -1
 
     return [
-        Column("err1h", "1h", errors_1h, sort=count_1h, width=3),
-        Column("err24h", "24h", errors_24h, sort=count_24h, width=4),
+        Column("err1h", "✖1h", errors_1h, sort=count_1h, width=3),
+        Column("err24h", "✖24h", errors_24h, sort=count_24h, width=4),
         # Why it fails is what the list is read for: the ID and how a row was found give way to it (read_whole).
         Column("lasterr", "Last error", last_error, sort=last_ms, width=24, min_width=12, read_whole=80),
     ]
