@@ -344,3 +344,26 @@ async def test_esc_then_a_letter_typed_at_once_does_both(make_app) -> None:
         # Mounted before the test ends: a screen closed while it mounts is mounted into nothing (Textual).
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.is_mounted)
         assert field.value == "ab"
+
+
+async def test_keys_typed_with_enter_wait_for_the_detail_they_open(make_app, emulator) -> None:
+    """enter ] ] read at once (over SSH, or typed fast): the brackets came while the detail was still loading
+    its record, with no tabs to walk, and were lost. They now wait for the tabs, then walk them; keys of the
+    App's own (a pane's digit, esc) are not held."""
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
+        )
+        terminal_types(app, "\r]]")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and app.screen.built == 1)
+        detail = app.screen
+        titles = [str(tab.label) for tab in detail.query(Tabs).first().query("Tab")]
+        await wait_for(pilot, lambda: detail.query(Tabs).first().active_tab is not None)
+        await pilot.pause(0.2)
+        active = detail.query(Tabs).first().active_tab
+        assert active is not None and str(active.label) == titles[2], (titles, active)
+        terminal_types(app, "\x1b")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+        terminal_types(app, "\r3")  # the App's own key: not held for the detail, which it closes
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "workflows")

@@ -37,7 +37,7 @@ from .choices import remember, restore_theme
 from .collector import models_kept
 from .escape_keys import alt_letter_keys, read_esc_digits_as_alt
 from .feeds_told import FeedsTold
-from .focus import TypeAhead, keep_focus
+from .focus import KeyHolder, KeysForOpening, TypeAhead, keep_focus
 from .host import Host, session_of
 from .inputdriver import INPUT, input_first
 from .keyframe import paint_keys_at_once
@@ -178,6 +178,7 @@ class AftuiApp(App[None]):
         self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
         self._health_unshown = False  # health changed while the main screen was covered
         self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
+        self._opening = KeysForOpening(self)  # and those read with the enter that opens a row, into what it opens
         self._alert_toasts: list[Notification] = []  # the alerts' notifications, taken down under a dialog
 
     async def on_event(self, event: events.Event) -> None:
@@ -189,9 +190,14 @@ class AftuiApp(App[None]):
         await super().on_event(event)
 
     async def _on_key(self, event: events.Key) -> None:
-        """A key no widget handled: typed ahead into a field that took the focus meanwhile, else the bindings'
-        (Textual calls `App._on_key` after this one unless told not to)."""
-        if self._type_ahead.follow(event, self.focused):
+        """A key no widget handled: typed ahead into a field that took the focus meanwhile, or into a screen
+        being opened or loaded (focus.py), else the bindings' (Textual calls `App._on_key` after this one
+        unless told not to)."""
+        if (
+            self._type_ahead.follow(event, self.focused)
+            or self._opening.held(event)
+            or (isinstance(self.screen, KeyHolder) and self.screen.hold_typed_ahead(event))
+        ):
             event.prevent_default()
 
     async def run_action(
@@ -202,6 +208,8 @@ class AftuiApp(App[None]):
     ) -> bool:
         """Every binding's action comes here: one run while a key or click holds the feeds makes the next frame
         its answer (`_key_waits`)."""
+        if action == "select_cursor":  # enter on a list: what it opens takes the keys read with it
+            self._opening.selected()
         handled = await super().run_action(action, default_namespace, namespaces)
         if self._answering_input():
             self._answer_due = True
@@ -990,6 +998,7 @@ class AftuiApp(App[None]):
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         self._paint_keys_at_once(screen)
+        self._opening.screen_changed()
         if isinstance(screen, ModalScreen):
             self._alert_toasts_down()
         if self._health_unshown and self.screen_stack and screen is self.screen_stack[0]:

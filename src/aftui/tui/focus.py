@@ -24,6 +24,10 @@ that widget is hidden by then: `2` pressed on a detail closes it and shows
 the Sources pane, whose list the focus is on, and the list of the pane left
 behind (the first focusable at 80 columns, where the sidebar is hidden, is
 the current pane's list, so it looked like Textual's pick) took it back.
+
+Keys read with the enter that opens a row wait for what it opens
+(`KeysForOpening`), and a detail keeps them until its tabs are built
+(`KeyHolder`): `enter ] ]` used to lose both brackets.
 """
 
 from __future__ import annotations
@@ -31,14 +35,16 @@ from __future__ import annotations
 import sys
 import weakref
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual import events
 from textual.app import App
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
+OPENING_S = 0.5  # the longest keys read after enter wait for the screen it opens (pushed within a few ms)
 TYPED_KEPT = 64  # keys remembered with the widget they were handed to: far more than a burst is ahead of the UI
 
 
@@ -93,6 +99,53 @@ class TypeAhead:
         self.handed(typed, focused)  # back again unhandled (a key no field types): the bindings' turn
         focused._forward_event(typed)
         return True
+
+
+class KeysForOpening:
+    """Keys read with the enter that opens a row (`enter ] ]`, `enter u`), kept for the screen it opens.
+
+    Enter's row is opened a few messages later; the keys read with it came back to the App before that and
+    met the list's bindings: `]` found none and was lost, a pane's digit switched the pane under the detail
+    about to open. Now, from enter (`selected`) until a screen opens or OPENING_S passes, the keys that come
+    back unhandled are kept (`held`), then read again in order, by the screen that opened (a detail keeps
+    them for its tabs: `KeyHolder`), or where they were when enter opened nothing."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+        self._held: list[events.Key] = []
+        self._depth = 0
+        self._timer: Timer | None = None
+
+    def selected(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._depth = len(self._app.screen_stack)
+        self._timer = self._app.set_timer(OPENING_S, self._hand_on)
+
+    def held(self, event: events.Key) -> bool:
+        if self._timer is None:
+            return False
+        self._held.append(event)
+        return True
+
+    def screen_changed(self) -> None:
+        if self._timer is not None and len(self._app.screen_stack) > self._depth:
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        held, self._held = self._held, []
+        for event in held:
+            self._app.post_message(events.Key(event.key, event.character))
+
+
+@runtime_checkable
+class KeyHolder(Protocol):
+    """A screen that keeps keys read before it can use them (a detail loading its record), to hand them on."""
+
+    def hold_typed_ahead(self, event: events.Key) -> bool: ...
 
 
 class FocusKeeper:

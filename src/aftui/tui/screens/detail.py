@@ -33,6 +33,8 @@ from ..widgets.json_view import JsonView
 from ..widgets.paged_table import ListTable, PagedTable
 from ..widgets.status import StatusHeader
 
+TYPED_AHEAD_KEPT = 16  # keys kept for the tabs while the record loads: more than anyone types ahead
+
 TABS = Binding.Group("Tabs", compact=True)
 
 
@@ -62,6 +64,8 @@ class DetailScreen(Screen[None]):
         self.record: Any = record
         self.start_tab = tab  # the tab to open on, its content focused (the Health pane opens a workflow's Errors)
         self.failed = False  # the last load failed: the body says why, and only r and i act
+        self._loading = True  # from the start: keys read with the enter that opened it come before its mount
+        self._typed_ahead: list[events.Key] = []  # keys read while loading, for the tabs (`on_key`)
 
     @property
     def session(self) -> Session:
@@ -92,6 +96,23 @@ class DetailScreen(Screen[None]):
         self.query_one(StatusHeader).sync()
         self.action_reload()
 
+    def hold_typed_ahead(self, event: events.Key) -> bool:
+        """True when a key read while the record loads is kept for its tabs (asked by the App before its
+        bindings: `focus.KeyHolder`). `enter ] ]` or `enter u` read at once (over SSH, or typed fast) met a
+        screen with nothing to walk or change, and were lost. esc and the App's own keys (a pane's digit, q, ?)
+        act at once: nobody waits on a slow service to leave."""
+        if not self._loading or event.key == "escape" or event.key in self.app._bindings.key_to_bindings:
+            return False
+        if len(self._typed_ahead) < TYPED_AHEAD_KEPT:
+            self._typed_ahead.append(event)
+        return True
+
+    def _hand_on_typed_ahead(self, *, to_tabs: bool) -> None:
+        """In the order typed, as if read now (to the tabs, focused by then); dropped when the load failed."""
+        typed, self._typed_ahead = self._typed_ahead, []
+        for event in typed if to_tabs else ():
+            self.app.post_message(events.Key(event.key, event.character))
+
     def _set_failed(self, failed: bool) -> None:
         if failed != self.failed:
             self.failed = failed
@@ -103,6 +124,15 @@ class DetailScreen(Screen[None]):
 
     @work(group="detail", exclusive=True, exit_on_error=False)
     async def _load(self) -> None:
+        self._loading = True
+        try:
+            built = await self._build()
+        finally:
+            self._loading = False
+        self._hand_on_typed_ahead(to_tabs=built)
+
+    async def _build(self) -> bool:
+        """The record loaded and its tabs built (True), or why not said in the body."""
         body = self.query_one("#body")
         place = self._place()  # before the loading cover takes the focus away
         body.loading = True
@@ -123,7 +153,7 @@ class DetailScreen(Screen[None]):
             )
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
-            return
+            return False
         self.retry.succeeded()
         self._set_failed(False)
         self._rename_crumb()
@@ -149,6 +179,7 @@ class DetailScreen(Screen[None]):
             await self._return_to(tabs, *place)
         self.loaded()
         self.built += 1
+        return True
 
     def _rename_crumb(self) -> None:
         """The last crumb names the record as it now is: after a rename here (or anywhere), not as it was opened."""
