@@ -257,7 +257,13 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="NAME=VALUE",
         help="a prop's value, typed by the component (repeat for each prop, and for each item of a list)",
     )
-    deploy.add_argument("--name", help="the source's name (default: the component's name as a slug)")
+    deploy.add_argument(
+        "--name",
+        help="the source's name (default: the component's name as a slug); one a source has already is refused",
+    )
+    deploy.add_argument(
+        "--allow-duplicate", action="store_true", help="deploy even when a source has this --name already"
+    )
     deploy.add_argument("--json", action="store_true", help="print the new source as one JSON line (source schema)")
     _yes(deploy)
     update = _command(

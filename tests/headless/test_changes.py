@@ -62,6 +62,13 @@ def test_deploy_a_registry_key_with_a_timer_and_a_name(aftui: Aftui, api: httpx.
     assert source["name"] == "Quarter hour" and source["active"] is True
     assert source["configured_props"]["timer"]["interval_seconds"] == 900
     assert "deployed source Quarter hour" in done.err
+    # The same deploy again (a script run twice): refused, not a second "Quarter hour" that makes the name
+    # ambiguous for every later command; asked for, another.
+    again = ("deploy", "schedule-every-interval", "--prop", "timer=15m", "--name", "Quarter hour", "--yes")
+    refused = aftui(*again)
+    assert refused.code == 2 and f"a source named 'Quarter hour' exists already ({record['id']})" in refused.err
+    assert aftui(*again, "--allow-duplicate").code == 0
+    assert [r["name"] for r in aftui("sources", "--json").records()].count("Quarter hour") == 2
 
 
 def test_deploy_a_file_types_every_prop(aftui: Aftui, api: httpx.Client, component_file: Path) -> None:

@@ -156,6 +156,8 @@ async def deploy(args: argparse.Namespace) -> int:
         given = await _accounts_by_name(client, component, given)
         props = collect(component.configurable_props, given)
         name = args.name.strip() if args.name else None
+        if name is not None and not args.allow_duplicate:
+            await _name_is_free(client, name)
         try:
             confirm(
                 f"Deploy a source{f' named {visible(name, 60)!r}' if name else ''} from {words} "
@@ -171,6 +173,17 @@ async def deploy(args: argparse.Namespace) -> int:
     output.say(f"deployed source {visible(source.name or source.id, 60)} ({source.id})")
     _print_source(source, args)
     return OK
+
+
+async def _name_is_free(client: Client, name: str) -> None:
+    """Names address sources everywhere (`aftui update NAME`, `tail NAME`): a second source of one name made
+    both ambiguous, and a script's deploy run twice made a second."""
+    same = [s for s in await Names(client).sources() if s.name == name]
+    if same:
+        raise ValueError(
+            f"a source named {visible(name, 60)!r} exists already ({same[0].id}): `aftui update {same[0].id}` "
+            "changes it; --allow-duplicate deploys another of the same name"
+        )
 
 
 async def update(args: argparse.Namespace) -> int:
