@@ -129,7 +129,8 @@ class KeysForOpening:
         return True
 
     def screen_changed(self) -> None:
-        if self._timer is not None and len(self._app.screen_stack) > self._depth:
+        """A screen opened, or closed (enter picked in a dialog): the keys go to the one on top now."""
+        if self._timer is not None and len(self._app.screen_stack) != self._depth:
             self._hand_on()
 
     def _hand_on(self) -> None:
