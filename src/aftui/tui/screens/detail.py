@@ -8,6 +8,7 @@ both through OSC 52 so it works over SSH.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rich.text import Text
@@ -65,7 +66,7 @@ class DetailScreen(Screen[None]):
         self.start_tab = tab  # the tab to open on, its content focused (the Health pane opens a workflow's Errors)
         self.failed = False  # the last load failed: the body says why, and only r and i act
         self._loading = True  # from the start: keys read with the enter that opened it come before its mount
-        self._typed_ahead: list[events.Key] = []  # keys read while loading, for the tabs (`on_key`)
+        self._typed_ahead: list[events.Key] = []  # keys read while loading, for the tabs (`hold_typed_ahead`)
 
     @property
     def session(self) -> Session:
@@ -128,7 +129,9 @@ class DetailScreen(Screen[None]):
         try:
             built = await self._build()
         finally:
-            self._loading = False
+            task = asyncio.current_task()
+            if task is None or not task.cancelling():  # cancelled: a newer load (r) took over, and ends it
+                self._loading = False
         self._hand_on_typed_ahead(to_tabs=built)
 
     async def _build(self) -> bool:
