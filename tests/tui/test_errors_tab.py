@@ -123,9 +123,11 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         assert http.key.fingerprint == fingerprint(nightly, "fetch_metrics", "HTTPError", http.key.message)
         assert http.first_ms is not None and http.last_ms is not None and http.last_ms - http.first_ms == 90_000
         assert (request.count, request.key.step, request.key.name) == (1, "fetch_metrics", "RequestError")
-        assert text_of(view.table.get_cell(http.key.fingerprint, "state")).strip() == "never replayed"
+        # A timer started these runs: "never replayed" read as overlooked, where no replay can start one.
+        assert text_of(view.table.get_cell(http.key.fingerprint, "state")).strip() == "can't replay"
         detail = view.query_one(".detail", Phrases).text.plain
         assert "fingerprint " + http.key.fingerprint in detail and "2 never replayed" in detail
+        assert "a timer started these runs: no replay can start one again" in detail
         assert "sample Request failed with status code 50" in detail
         await pilot.press("enter")  # the group's errors
         await wait_for(pilot, lambda: table.display and len(table.rows) == 2 and app.focused is table.table)
@@ -133,6 +135,7 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         assert "Group HTTPError: Request failed with status code" in hint.text.plain
         await pilot.press("escape")  # all errors again; the detail stays
         await wait_for(pilot, lambda: len(table.rows) == 3)
+        await wait_for(pilot, lambda: all(replay_cell(table, e.id or "") == "can't replay" for e in table.rows))
         assert table.group is None and app.screen.query(ErrorsTable)
 
 
@@ -201,6 +204,22 @@ async def test_the_errors_tab_updates_by_itself_while_shown(make_app, emulator) 
         assert len(table.rows) == before + 1
         await pilot.press("]")
         await wait_for(pilot, lambda: len(table.rows) == before + 2, timeout=10)
+
+
+async def test_the_errors_list_is_focused_again_when_its_tab_comes_back(make_app, emulator) -> None:
+    """`[` then `]` from the Errors list had hidden the list and left nothing focused: down, enter and the
+    list's keys did nothing until Tab. Each tab's content is focused as it is shown, the keys after it go there."""
+    demo = emulator.emulator.demo
+    post_orders(emulator, "ord_tab1", "ord_tab2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, demo.order_workflow_id, rows=2)
+        first = table.current
+        await pilot.press("[", "]", "down")
+        await wait_for(pilot, lambda: app.focused is table.table and table.current is not first)
+        await pilot.press("]")  # the JSON tab: its tree, on its first line
+        await wait_for(pilot, lambda: app.focused is app.screen.query_one("#json"))
+        assert app.focused.cursor_line == 0  # type: ignore[union-attr]
 
 
 async def test_replay_states_and_links_both_ways(make_app, emulator) -> None:
@@ -311,6 +330,25 @@ async def test_an_errors_detail_says_what_its_replay_did_once_back_from_it(make_
         await wait_for(pilot, lambda: app.screen is detail)
         await wait_for(pilot, lambda: "✖ failed again" in text_of(detail.query_one("#overview", Static)), timeout=10)
         assert table.states[detail.ident].replays
+
+
+async def test_an_errors_overview_shows_what_the_run_was_given_and_slash_there_says_where_to_filter(
+    make_app, emulator
+) -> None:
+    """The failed request's body had been only in the JSON tab, folded; `/` on the Overview did nothing, and a
+    filter typed fast after it went on to the App's keys."""
+    post_orders(emulator, "ord_body1")
+    app = make_app()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen) and bool(app.screen.query("#overview")))
+        overview = text_of(app.screen.query_one("#overview", Static))
+        assert re.search(r'Body +\{"order_id": "ord_body1", "sku": "SKU-1001", "quantity": 1\}', overview)
+        await pilot.press("/")
+        await wait_for(pilot, lambda: bool(app._notifications))
+        said = [n.message for n in app._notifications]
+        assert "Nothing to filter on this tab" in said[-1] and isinstance(app.screen, ErrorEventScreen)
 
 
 async def marked_bulk(app, pilot, table: ErrorsTable, n: int) -> BulkReplayScreen:

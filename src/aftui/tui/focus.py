@@ -138,8 +138,13 @@ class KeysForOpening:
             self._timer.stop()
             self._timer = None
         held, self._held = self._held, []
-        for event in held:
-            self._app.post_message(events.Key(event.key, event.character))
+        read_again(self._app, held)
+
+
+def read_again(app: App[Any], keys: list[events.Key]) -> None:
+    """Post `keys` to `app` in order, as new keys read now: each goes to the focus of the moment it is read."""
+    for event in keys:
+        app.post_message(events.Key(event.key, event.character))
 
 
 @runtime_checkable

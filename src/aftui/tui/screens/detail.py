@@ -19,12 +19,12 @@ from textual.containers import ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane, Tabs
+from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane, Tabs
 
 from ...api import ApiError, AuthError, NotFoundError
 from ...text import visible
 from ..clipboard import copy_text
-from ..focus import focus_now
+from ..focus import focus_now, read_again
 from ..host import session_of
 from ..messages import AuthFailed
 from ..retry import AutoRetry
@@ -46,6 +46,8 @@ class DetailScreen(Screen[None]):
         # The footer keeps its width for the screen's own keys; `?` lists these.
         Binding("c", "copy_json", "Copy JSON", show=False),
         Binding("i", "copy_id", "Copy id", show=False),
+        # A list's own `/` answers first where there is one; elsewhere `/` says where the lists are.
+        Binding("slash", "no_filter", "Filter", show=False),
         Binding("left_square_bracket", "tab(-1)", "Previous tab", group=TABS),
         Binding("right_square_bracket", "tab(1)", "Next tab", group=TABS),
     ]
@@ -111,8 +113,7 @@ class DetailScreen(Screen[None]):
     def _hand_on_typed_ahead(self, *, to_tabs: bool) -> None:
         """In the order typed, as if read now (to the tabs, focused by then); dropped when the load failed."""
         typed, self._typed_ahead = self._typed_ahead, []
-        for event in typed if to_tabs else ():
-            self.app.post_message(events.Key(event.key, event.character))
+        read_again(self.app, typed if to_tabs else [])
 
     def _set_failed(self, failed: bool) -> None:
         if failed != self.failed:
@@ -173,11 +174,7 @@ class DetailScreen(Screen[None]):
         if start is not None and start.id is not None:
             self.start_tab = None  # once (opened on a tab, as Health opens the Errors tab): a reload keeps the place
             tabs.active = start.id
-            target = next((w for w in start.query("*") if w.focusable), None)
-            if target is not None:
-                target.focus()
-            for table in start.query(PagedTable):  # a list still loading cannot take it: it does when it has rows
-                table.claim_focus_once()
+            _enter(start)
         else:
             await self._return_to(tabs, *place)
         self.loaded()
@@ -240,9 +237,10 @@ class DetailScreen(Screen[None]):
         """From the tab bar, down goes into the tab's content (the first thing there that takes focus), and so
         does a key of the content's own, which is then answered there: the Errors tab reached with `]` says
         "g groups", and its list's `g`, `y` or `/` worked only once the user had thought to press down."""
-        if not isinstance(self.focused, Tabs):
+        if self.focused is not None and not isinstance(self.focused, Tabs):
             return
-        pane = self.query_one(TabbedContent).active_pane
+        found = self.query(TabbedContent)  # nothing focused counts as the bar: what had it was hidden or removed
+        pane = found.first().active_pane if found else None
         target = next((w for w in pane.query("*") if w.focusable), None) if pane else None
         if target is None:
             return
@@ -262,9 +260,33 @@ class DetailScreen(Screen[None]):
         return False
 
     def action_tab(self, step: int) -> None:
-        tabs = self.query(Tabs)
-        if tabs:
-            (tabs.first().action_next_tab if step > 0 else tabs.first().action_previous_tab)()
+        """The next tab (or previous), its content focused unless the tab bar was: `]` from the Errors list hid
+        the list and left nothing focused, so down, enter and the list's keys did nothing until a Tab."""
+        found = self.query(TabbedContent)
+        if not found:
+            return
+        tabbed = found.first()
+        panes = [pane for pane in tabbed.query_one(ContentSwitcher).children if isinstance(pane, TabPane)]
+        shown = tabbed.active_pane
+        if not panes or shown not in panes:
+            return
+        pane = panes[(panes.index(shown) + step) % len(panes)]
+        on_the_bar = isinstance(self.focused, Tabs)
+        tabbed.active = pane.id or ""
+        if on_the_bar:
+            return
+        _enter(pane, at_once=True)
+
+    def action_no_filter(self) -> None:
+        """`/` on a tab with no list (Overview, JSON) did nothing, and a filter typed fast after it went on to
+        the App's keys: `/ 08:3` showed Health for the 0 and opened the palette for the colon."""
+        found = self.query(TabbedContent)
+        if not found:
+            return
+        tabbed = found.first()
+        lists = [str(tabbed.get_tab(pane).label) for pane in tabbed.query(TabPane) if pane.query(PagedTable)]
+        where = f": the lists are on {', '.join(lists)} (] and [ walk the tabs)" if lists else ""
+        self.notify(f"Nothing to filter on this tab{where}", title="/", timeout=4)
 
     async def load(self) -> Any:
         """Fetch the record (and whatever else the tabs need); the default keeps what was given."""
@@ -287,6 +309,19 @@ class DetailScreen(Screen[None]):
 
     def action_copy_id(self) -> None:
         copy_text(self, self.ident, self.ident)
+
+
+def _enter(pane: TabPane, *, at_once: bool = False) -> None:
+    """Focus the tab's content: its first widget that takes the focus, and its list once it has rows (a list
+    still loading cannot take it yet). `at_once` for a key's action: the keys read behind it go there too."""
+    target = next((w for w in pane.query("*") if w.focusable), None)
+    if target is not None:
+        if at_once:
+            focus_now(target)
+        else:
+            target.focus()
+    for table in pane.query(PagedTable):
+        table.claim_focus_once()
 
 
 def _scroll(widget: Widget) -> Widget:

@@ -31,11 +31,11 @@ from ...text import visible
 from ..host import session_of
 from ..safe import plain
 from ..widgets.phrases import Phrases
-from .replay_errors import ErrorsTable, shown
+from .replay_errors import ErrorsTable, shown, started_by, unsendable
 
 ERRORS_HINT = (
     "$errors, newest first (the service's last 100, then the journal's), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
-    "space marks, R replays in bulk · g groups · l replay link"
+    "space marks, R replays in bulk · g groups · / filters · l replay link"
 )
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike) · "
@@ -50,8 +50,9 @@ def _time(ms: int | None) -> Text:
     return Text(datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%m-%d %H:%M:%S"))
 
 
-def state_cell(state: GroupState) -> Text:
-    """`✔ fixed`, `✖ 3 failed again`, `… 1 pending`, `never replayed`, `2/5 replayed ok`."""
+def state_cell(state: GroupState, *, sendable: bool = True) -> Text:
+    """`✔ fixed`, `✖ 3 failed again`, `… 1 pending`, `never replayed`, `2/5 replayed ok`; `can't replay` for
+    runs nothing can start again (a timer's), which "never replayed" made look overlooked."""
     if state.fixed:
         return Text("✔ fixed", style="green")
     if state.count("failed"):
@@ -60,7 +61,14 @@ def state_cell(state: GroupState) -> Text:
         return Text(f"… {state.count('pending')} pending", style="yellow")
     if state.count("succeeded"):
         return Text(f"{state.count('succeeded')}/{state.originals} replayed ok", style="yellow")
-    return Text("never replayed", style="bold")
+    return Text("never replayed", style="bold") if sendable else Text("can't replay", style="dim")
+
+
+def _cannot_replay(group: ErrorGroup) -> str:
+    """Why a group's errors cannot be replayed, when none can: its state cell says only "can't replay"."""
+    starts = {started_by(e) for e in group.events}
+    start = starts.pop() if len(starts) == 1 else None
+    return f" · {start} started these runs: no replay can start one again" if start else ""
 
 
 def failure_cell(group: ErrorGroup) -> Text:
@@ -143,7 +151,9 @@ class ErrorGroupsView(Vertical):
             fp = group.key.fingerprint
             table.add_row(
                 Text(str(group.count), justify="right"),
-                Text("? no journal", style="yellow") if unknown else state_cell(states[fp]),
+                Text("? no journal", style="yellow")
+                if unknown
+                else state_cell(states[fp], sendable=not all(unsendable(e) for e in group.events)),
                 _time(group.last_ms),
                 plain(group.key.step, 30),
                 failure_cell(group),
@@ -188,6 +198,7 @@ class ErrorGroupsView(Vertical):
             group.key.fingerprint,
             "\n",
             state.words(),
+            _cannot_replay(group),
             last,
             ("\nsample ", "dim"),
             visible(group.sample, 300),
@@ -254,7 +265,7 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
             text = Text.assemble(
                 ("Group ", "bold"),
                 visible(errors.group_label, 80),
-                f" ({len(errors.rows)}) · esc all errors · R replays these · g groups · l replay link",
+                f" ({len(errors.rows)}) · esc all errors · R replays these · g groups · / filters · l replay link",
             )
         else:
             text = Text(ERRORS_HINT)

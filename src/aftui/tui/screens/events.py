@@ -11,12 +11,15 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 from ...api.models import EventSummary
+from ...masking import masked
 from ..safe import long_text, plain
 from ..widgets.fields import Fields
 from ..widgets.json_view import dumps
 from ..widgets.paged_table import Column
 from .detail import DetailScreen
 from .value import ValueScreen
+
+ORIGINAL_SHOWN = 600  # characters of a failed run's input on its Overview; `v` on the JSON tab shows it all
 
 
 def event_time(event: EventSummary) -> Text:
@@ -120,6 +123,7 @@ class EventScreen(DetailScreen):
                 ("Trigger", _joined(ctx.source_type, ctx.emitter_id)),
                 ("Step", error.error.cellId),
             ]
+            rows.append(_original(error.original_event))
             if error.error.stack:
                 rows.append(("Stack", long_text(error.error.stack)))
         return rows
@@ -136,6 +140,18 @@ class EventScreen(DetailScreen):
             self.app.push_screen(ValueScreen(title, error.error.stack))
             return
         self.app.push_screen(ValueScreen(self.crumbs[-1] if self.crumbs else "event", event.event))
+
+
+def _original(event: Any) -> tuple[str, Any]:
+    """What the failed run was given, on the Overview: why it failed is mostly in there (a field sent empty
+    reads "Missing required field" too), and it had been only in the JSON tab, folded. Of an HTTP event its
+    body, the rest being the request's method, path and headers (the JSON tab has them, credentials masked)."""
+    if event is None:
+        return "Input", None
+    http_body = isinstance(event, dict) and "body" in event and "method" in event
+    value = event["body"] if http_body else masked(event)
+    text = value if isinstance(value, str) else dumps(value, indent=None)
+    return ("Body" if http_body else "Input"), long_text(text, ORIGINAL_SHOWN)
 
 
 def _joined(*parts: str | None) -> str | None:

@@ -35,6 +35,7 @@ from ...fingerprint import error_key
 from ...replay import BulkSummary
 from ...replay.states import ReplayState, needs_replay, read_states
 from ...replay.who import sent_by
+from ...starts import unsendable_start
 from ...text import visible
 from ..host import session_of
 from ..safe import plain
@@ -59,6 +60,18 @@ STATE_CELLS: dict[str, tuple[str, str]] = {
     "unknown": ("? unknown", "yellow"),
     "not sent": ("? not sent", "yellow"),
 }
+
+
+def started_by(event: EventSummary) -> str | None:
+    """What started the failed run when aftui cannot send it again ("a timer", "an e-mail", "another
+    workflow's event"), from the error alone; None for an HTTP request or a start the replay's plan works out."""
+    error = event.error()
+    ctx = error.original_context if error is not None else None
+    return unsendable_start(ctx.emitter_id, ctx.source_type) if ctx is not None else None
+
+
+def unsendable(event: EventSummary) -> bool:
+    return started_by(event) is not None
 
 
 def shown(widget: Widget) -> bool:
@@ -149,6 +162,8 @@ class ErrorsTable(PagedTable[EventSummary]):
             original = self.item(state.replay_of) if state.replay_of else None
             when = event_time(original).plain[-8:] if original is not None else "replay"
             return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
+        if state.kind == "never" and not state.is_replay and unsendable(event):
+            return Text("can't replay", style="dim")  # "never" read as "not yet" for runs no replay can start
         words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))
         return Text(("↻" if state.is_replay else "") + words, style=style)
 
@@ -534,4 +549,4 @@ class ErrorEventScreen(EventScreen):
         open_replay(self.app, self.record, self.workflow_id or "", edit=True)
 
 
-__all__ = ["ErrorEventScreen", "ErrorsTable", "shown", "state_rows"]
+__all__ = ["ErrorEventScreen", "ErrorsTable", "shown", "started_by", "state_rows", "unsendable"]

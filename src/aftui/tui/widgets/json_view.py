@@ -133,6 +133,12 @@ class JsonView(Tree[Any]):
         if len(items) > MAX_CHILDREN:
             node.add_leaf(Text(f"… {len(items) - MAX_CHILDREN} more (copy the JSON to see all)", style="dim italic"))
 
+    def on_focus(self) -> None:
+        # A Tree's cursor starts above its first line: entering the tab showed no line under the cursor, and
+        # the first down only put it on the first line, as if the key were lost.
+        if self.cursor_line < 0 and self.last_line >= 0:
+            self.cursor_line = 0
+
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Any]) -> None:
         self._fill_pending(event.node)
 
