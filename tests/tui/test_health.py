@@ -14,6 +14,7 @@ import httpx
 import pytest
 import textual.screen
 from rich.console import Console
+from test_keys import terminal_types
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.widgets import Static, TextArea
@@ -26,6 +27,7 @@ from aftui.journal.opening import OpenedJournal
 from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.modals.keys import KeysScreen
+from aftui.tui.screens.error_groups import ErrorGroupsView
 from aftui.tui.screens.health import HealthPane
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
@@ -807,3 +809,21 @@ async def test_a_deactivated_workflow_with_errors_is_said_off_where_it_is_turned
         app.switched(orders.subject.id, True)
         await wait_for(pilot, lambda: pane.rows[0].active is True)
         assert str(pane.table.row(0)[2]) == "wf" and "deactivated" not in text_of(detail)
+
+
+async def test_a_key_typed_with_enter_waits_for_the_errors_list_it_is_for(make_app, emulator) -> None:
+    """`enter g` read at once, with hundreds of errors to list: the workflow's detail was built while its
+    Errors list still loaded, which cannot take the focus, so the `g` went to the tab bar and was lost. It
+    now waits for the list's first page and groups it."""
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        assert pane.rows[0].subject.label == ORDERS and pane.table.cursor_row == 0
+        errors = f"/v1/workflows/{emulator.emulator.demo.order_workflow_id}/$errors/event_summaries"
+        inject(emulator, {"path": errors, "delay": 0.8, "count": 50})  # Health's polls of it wait as well
+        terminal_types(app, "\rg")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
+        table = app.screen.query_one(ErrorsTable)
+        assert table.table.loading or not table.rows  # the first page was not in when the keys were read
+        view = app.screen.query_one(ErrorGroupsView)
+        await wait_for(pilot, lambda: view.display and app.focused is view.table, timeout=10)

@@ -168,7 +168,7 @@ class FocusKeeper:
         widget = kept() if kept is not None else None
         if widget is None or widget is screen.focused or not widget.is_attached or widget.screen is not screen:
             return
-        if not _shown(widget):  # a pane switched away from under the dialog (`2` from a detail): the new one's focus
+        if not shown(widget):  # a pane switched away from under the dialog (`2` from a detail): the new one's focus
             return
         if screen.focused is None or screen.focused in _firsts(screen):  # Textual's pick, not the user's
             if widget.focusable:
@@ -179,7 +179,7 @@ class FocusKeeper:
 
 def _focus_when_ready(widget: Widget, tries: int) -> None:
     screen = widget.screen if widget.is_attached else None
-    if screen is None or screen.focused not in (None, *_firsts(screen)) or not _shown(widget):
+    if screen is None or screen.focused not in (None, *_firsts(screen)) or not shown(widget):
         return  # gone, or the user went elsewhere
     if widget.focusable:
         screen.set_focus(widget)
@@ -187,9 +187,15 @@ def _focus_when_ready(widget: Widget, tries: int) -> None:
         widget.set_timer(0.05, lambda: _focus_when_ready(widget, tries - 1))
 
 
-def _shown(widget: Widget) -> bool:
-    """Neither it nor a container of it is hidden (`display: none`: a ContentSwitcher's other panes)."""
+def shown(widget: Widget) -> bool:
+    """Neither it nor a container of it is hidden (`display: none`: a ContentSwitcher's other panes, the groups
+    view in place of a list). Textual's `focusable` does not ask: a hidden field or list can be focused."""
     return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
+def first_focusable(container: Widget) -> Widget | None:
+    """The first widget in `container` that can take the focus and is shown."""
+    return next((w for w in container.query("*") if w.focusable and shown(w)), None)
 
 
 def _firsts(screen: Screen[Any]) -> tuple[Widget, ...]:

@@ -24,7 +24,7 @@ from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane, Tab
 from ...api import ApiError, AuthError, NotFoundError
 from ...text import visible
 from ..clipboard import copy_text
-from ..focus import focus_now, read_again
+from ..focus import first_focusable, focus_now, read_again, shown
 from ..host import session_of
 from ..messages import AuthFailed
 from ..retry import AutoRetry
@@ -35,6 +35,8 @@ from ..widgets.paged_table import ListTable, PagedTable
 from ..widgets.status import StatusHeader
 
 TYPED_AHEAD_KEPT = 16  # keys kept for the tabs while the record loads: more than anyone types ahead
+FIRST_PAGE_WAIT_S = 10.0  # the longest keys typed ahead wait for the list of the tab opened on
+FIRST_PAGE_POLL_S = 0.05
 
 TABS = Binding.Group("Tabs", compact=True)
 
@@ -128,12 +130,30 @@ class DetailScreen(Screen[None]):
     async def _load(self) -> None:
         self._loading = True
         try:
-            built = await self._build()
+            built = await self._build() and await self._first_page_in()
         finally:
             task = asyncio.current_task()
             if task is None or not task.cancelling():  # cancelled: a newer load (r) took over, and ends it
                 self._loading = False
         self._hand_on_typed_ahead(to_tabs=built)
+
+    async def _first_page_in(self) -> bool:
+        """Wait (at most FIRST_PAGE_WAIT_S) for the list of the tab opened on to have its first page: the keys
+        typed ahead are for it. Health opens a workflow on its Errors tab, and `enter g` with hundreds of
+        errors met a list still loading, which cannot take the focus: the `g` went to the tab bar and was lost."""
+        for _ in range(round(FIRST_PAGE_WAIT_S / FIRST_PAGE_POLL_S)):
+            if not self._typed_ahead or not self._list_loading():
+                break
+            await asyncio.sleep(FIRST_PAGE_POLL_S)
+        return True
+
+    def _list_loading(self) -> bool:
+        found = self.query(TabbedContent)
+        pane = found.first().active_pane if found else None
+        if pane is None:
+            return False
+        lists = [table for table in pane.query(PagedTable) if shown(table)]
+        return any(not table.query(ListTable) or table.table.loading for table in lists)
 
     async def _build(self) -> bool:
         """The record loaded and its tabs built (True), or why not said in the body."""
@@ -241,7 +261,7 @@ class DetailScreen(Screen[None]):
             return
         found = self.query(TabbedContent)  # nothing focused counts as the bar: what had it was hidden or removed
         pane = found.first().active_pane if found else None
-        target = next((w for w in pane.query("*") if w.focusable), None) if pane else None
+        target = first_focusable(pane) if pane else None
         if target is None:
             return
         if event.key == "down":
@@ -314,7 +334,7 @@ class DetailScreen(Screen[None]):
 def _enter(pane: TabPane, *, at_once: bool = False) -> None:
     """Focus the tab's content: its first widget that takes the focus, and its list once it has rows (a list
     still loading cannot take it yet). `at_once` for a key's action: the keys read behind it go there too."""
-    target = next((w for w in pane.query("*") if w.focusable), None)
+    target = first_focusable(pane)
     if target is not None:
         if at_once:
             focus_now(target)

@@ -28,10 +28,11 @@ from ...journal.replays import ReplayRow
 from ...replay.states import GroupState, group_state, still_failing
 from ...replay.who import replayed_words
 from ...text import visible
+from ..focus import shown
 from ..host import session_of
 from ..safe import plain
 from ..widgets.phrases import Phrases
-from .replay_errors import ErrorsTable, shown, started_by, unsendable
+from .replay_errors import ErrorsTable, started_by, unsendable
 
 ERRORS_HINT = (
     "$errors, newest first (the service's last 100, then the journal's), live · enter opens one · y replays, e edits first (ctrl+s sends) · "

@@ -37,6 +37,7 @@ from ...replay.states import ReplayState, needs_replay, read_states
 from ...replay.who import sent_by
 from ...starts import unsendable_start
 from ...text import visible
+from ..focus import shown
 from ..host import session_of
 from ..safe import plain
 from ..widgets.fields import Fields
@@ -72,11 +73,6 @@ def started_by(event: EventSummary) -> str | None:
 
 def unsendable(event: EventSummary) -> bool:
     return started_by(event) is not None
-
-
-def shown(widget: Widget) -> bool:
-    """Displayed, and so are all its ancestors (another tab, or the groups view, hides it)."""
-    return all(getattr(node, "display", True) for node in (widget, *widget.ancestors))
 
 
 class ErrorsTable(PagedTable[EventSummary]):
@@ -549,4 +545,4 @@ class ErrorEventScreen(EventScreen):
         open_replay(self.app, self.record, self.workflow_id or "", edit=True)
 
 
-__all__ = ["ErrorEventScreen", "ErrorsTable", "shown", "started_by", "state_rows", "unsendable"]
+__all__ = ["ErrorEventScreen", "ErrorsTable", "started_by", "state_rows", "unsendable"]

@@ -29,7 +29,7 @@ from textual.widgets import Input, Static
 from ...api import ApiError, AuthError, Pager
 from ...text import visible
 from ..collector import rows_kept
-from ..focus import focus_now
+from ..focus import focus_now, shown
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
 from .board import KEPT_ROWS, PADDING, Board, BoardColumn
@@ -228,10 +228,10 @@ class PagedTable(Vertical, Generic[T]):
         """
         from .pane import Pane
 
-        if not self.is_attached or not _shown(self.table):
+        if not self.is_attached or not shown(self.table):
             return
         focused = self.screen.focused
-        astray = focused is None or focused.id == "sidebar" or not _shown(focused)
+        astray = focused is None or focused.id == "sidebar" or not shown(focused)
         in_pane = any(isinstance(node, Pane) for node in self.ancestors)
         on_top = self.screen is self.app.screen
         if (on_top and (self.focus_on_load or self._claim_once)) or (astray and in_pane):
@@ -624,11 +624,6 @@ def _sortable_column(column: Column[Any]) -> bool:
 
 def _label_widths(columns: Sequence[Column[Any]]) -> dict[str, int]:
     return {c.key: cell_len(c.label) for c in columns}
-
-
-def _shown(widget: Any) -> bool:
-    """Displayed, and so are all its ancestors (a pane switched away is not)."""
-    return all(getattr(node, "display", True) for node in (widget, *widget.ancestors))
 
 
 def _sortable(value: Any) -> tuple[int, Any]:
