@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from aftui.tui.widgets.board import cut_lead, cut_middle, cut_start
+from aftui.tui.widgets.board import cut_lead, cut_message, cut_middle, cut_start
 from aftui.tui.widgets.paged_table import Column, fit_widths
 
 
@@ -97,3 +97,11 @@ def test_an_error_cut_to_its_column_gives_up_its_name_before_its_message() -> No
     assert cut_lead(error, 16).plain == "Missing require…" and cut_lead(error, 16).style == "red"
     assert cut_lead(error, 37).plain == "Missing required field: customer_email"[:36] + "…"
     assert cut_lead(Text("a timeout without a name"), 10).plain == "a timeout…"  # no lead: cut at the end
+
+
+def test_an_errors_message_too_long_keeps_its_end_where_rows_of_one_failure_differ() -> None:
+    error = Text("ValidationError: Missing required field: customer_email", style="red")
+    assert cut_message(error, 60) is error
+    assert cut_message(error, 31).plain == "Missing require…customer_email" and cut_message(error, 31).style == "red"
+    assert cut_message(error, 38).plain == "Missing required field: customer_email"  # the lead alone made room
+    assert cut_message(Text("a timeout without any name at all"), 15).plain == "a timeo…at all"

@@ -367,3 +367,27 @@ async def test_keys_typed_with_enter_wait_for_the_detail_they_open(make_app, emu
         await wait_for(pilot, lambda: len(app.screen_stack) == 1)
         terminal_types(app, "\r3")  # the App's own key: not held for the detail, which it closes
         await wait_for(pilot, lambda: len(app.screen_stack) == 1 and app.query_one("#panes").current == "workflows")
+
+
+async def test_keys_read_before_a_question_is_asked_do_not_answer_it(make_app) -> None:
+    """Letters typed fast for something else reach the screen whose keys they are: a `t` among them asked
+    "Deactivate …?", and a `y` or an enter read behind it, before the question was even on screen, answered it
+    (enter pressed "Deactivate", which had the focus until the question's own focus on "Cancel" came a turn
+    later). Keys read before it is asked are dropped, and it says so; keys pressed after it answer it."""
+    from textual.widgets import Button
+
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query("#sources PagedTable")))
+        answers: list[bool | None] = []
+        question = ConfirmScreen("Deactivate source x?", ["it stops running"], action="Deactivate")
+        app.push_screen(question, answers.append)
+        terminal_types(app, "y\r")  # read now, before the question is mounted
+        await wait_for(pilot, lambda: question.is_mounted and question.query_one(".typed-ahead").display)
+        await pilot.pause(0.2)
+        assert answers == [] and app.screen is question
+        assert app.focused is question.query_one("#no", Button)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: answers == [True])

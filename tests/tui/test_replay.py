@@ -276,6 +276,7 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         shown = outcome(app)
         assert "✖ failed again" in shown and "ValidationError: Missing required field: customer_email" in shown
+        assert "the endpoint took it (HTTP 200); the run it started failed" in shown  # not "HTTP 200" alone
         new_id = screen.result.outcome.event.id  # type: ignore[union-attr]
     errors = workflow_output(emulator, "$errors/event_summaries")
     assert [e["event"]["original_event"]["headers"][REPLAY_HEADER] for e in errors if e["id"] == new_id] == [

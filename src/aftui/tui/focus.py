@@ -149,7 +149,8 @@ def read_again(app: App[Any], keys: list[events.Key]) -> None:
 
 @runtime_checkable
 class KeyHolder(Protocol):
-    """A screen that keeps keys read before it can use them (a detail loading its record), to hand them on."""
+    """A screen that takes keys read before it can use them: a detail loading its record keeps them to hand
+    on; a question drops those read before it was asked (`modals/confirm.py`)."""
 
     def hold_typed_ahead(self, event: events.Key) -> bool: ...
 

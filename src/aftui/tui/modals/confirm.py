@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,7 +19,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...text import visible
+from ..focus import focus_now
 from ..widgets.footer import KeyFooter
+
+TYPED_AHEAD_WORDS = "Keys typed before this question was asked were not taken as answers."
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -40,6 +44,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen .what { padding: 1 0 0 0; }
     ConfirmScreen #what-scroll { height: auto; }
     ConfirmScreen .typed-hint { color: $text-muted; padding: 1 0 0 0; }
+    ConfirmScreen .typed-ahead { display: none; color: $warning; padding: 1 0 0 0; }
     ConfirmScreen Input { margin: 0; }
     ConfirmScreen Horizontal { height: auto; padding: 1 0 0 0; }
     ConfirmScreen Button { margin: 0 2 0 0; }
@@ -62,6 +67,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.what = list(what)
         self.action_label = action
         self.typed = typed
+        self._asked_at: float | None = None  # when it was mounted: keys read before are not answers
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -74,6 +80,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 )
                 # Not the name itself: shown grey in the field, it read as already typed.
                 yield Input(id="typed", placeholder="type it here")
+            yield Static(TYPED_AHEAD_WORDS, classes="typed-ahead")
             with Horizontal():
                 yield Button(
                     self.action_label + (" (y)" if self.typed is None else ""),
@@ -85,8 +92,22 @@ class ConfirmScreen(ModalScreen[bool]):
         yield KeyFooter()  # this question's keys, not those of the screen under it
 
     def on_mount(self) -> None:
-        self.query_one("#typed" if self.typed is not None else "#no").focus()
+        self._asked_at = get_time()
+        focus_now(self.query_one("#typed" if self.typed is not None else "#no"))
         self.call_after_refresh(self._fit)
+
+    def hold_typed_ahead(self, event: events.Key) -> bool:
+        """Drop a key read before the question was asked (True), but esc (`focus.KeyHolder`, asked by the App
+        before the bindings). Letters typed fast for something else (a filter, a field) had reached the screen
+        whose keys they are: `t` asked "Deactivate workflow …?" and a `y` or an enter typed behind it, meant for
+        another screen, answered the question before anyone had read it."""
+        if event.key == "escape" or (self._asked_at is not None and event.time >= self._asked_at):
+            return False
+        said = self.query_one(".typed-ahead")
+        if not said.display:
+            said.display = True
+            self.call_after_refresh(self._fit)
+        return True
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)

@@ -96,12 +96,22 @@ def outcome_text(result: ReplayResult) -> Text:
     text.append("\n")
     text.append_text(long_text(outcome.detail, 600))
     if result.sent is not None and result.sent.status is not None:
-        text.append(f"\nHTTP {result.sent.status} from the endpoint", style="dim")
+        text.append(f"\n{_endpoint_words(result.sent.status, outcome.kind)}", style="dim")
     if outcome.event is not None:
         text.append_text(Text.assemble(("\nevent ", "dim"), plain(outcome.event.id, 40, "cyan")))
     if result.request is not None and result.request.edited:
         text.append("\nsent with the edited payload", style="dim")
     return text
+
+
+def _endpoint_words(status: int, outcome: str) -> str:
+    """The endpoint's answer, told apart from the run's: "HTTP 200 from the endpoint" under "failed again" read
+    as a contradiction. The endpoint takes the request and starts a run; the run fails or not after that."""
+    if not 200 <= status < 300:
+        return f"HTTP {status} from the endpoint"
+    if outcome == "failed":
+        return f"the endpoint took it (HTTP {status}); the run it started failed"
+    return f"the endpoint took it (HTTP {status})"
 
 
 def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScreen:

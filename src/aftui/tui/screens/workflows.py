@@ -756,6 +756,6 @@ def error_columns(steps: dict[str, str]) -> list[Column[EventSummary]]:
         # The why: given what the row has to spare up to its length; the ID, who replayed (the errors tab's) and
         # the trigger give way to it until a `code: msg` of up to 80 cells reads whole (at 120 columns, the
         # demo's "ValidationError: Missing required field: customer_email" was cut after "field:").
-        Column("error", "Error", summary, width=40, min_width=28, read_whole=80),
+        Column("error", "Error", summary, width=40, min_width=28, read_whole=80, cut="message"),
         Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=16, hide_rank=1),
     ]

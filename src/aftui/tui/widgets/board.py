@@ -50,8 +50,10 @@ class BoardColumn:
     # Too long for the column: cut at the end ("end"), or in the middle ("middle"), where names that differ
     # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart, or its start left
     # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest; or its lead up to
-    # the first ": " left out, then cut at the end ("lead"): an error's message says more than its name.
-    cut: Literal["end", "middle", "start", "lead"] = "end"
+    # the first ": " left out, then cut at the end ("lead"): an error's message says more than its name; or
+    # its lead left out, then cut in the middle ("message"): errors listed one above another most often differ
+    # at their message's end (the field, the id, the status), which a cut at the end took from every row.
+    cut: Literal["end", "middle", "start", "lead", "message"] = "end"
 
 
 def cut_middle(text: Text, width: int) -> Text:
@@ -78,6 +80,15 @@ def cut_lead(text: Text, width: int) -> Text:
     rest = text[lead + 2 :] if lead > 0 else text.copy()
     rest.truncate(width, overflow="ellipsis")
     return rest
+
+
+def cut_message(text: Text, width: int) -> Text:
+    """`text` in at most `width` cells: whole if it fits, else without its lead (up to the first ": "), cut
+    in the middle if still too long."""
+    if text.cell_len <= width:
+        return text
+    lead = text.plain.find(": ")
+    return cut_middle(text[lead + 2 :] if lead > 0 else text, width)
 
 
 def cut_start(text: Text, width: int) -> Text:
@@ -394,6 +405,8 @@ class Board(ScrollView, can_focus=True):
                 fitted = cut_start(cell, column_width)
             elif column.cut == "lead":
                 fitted = cut_lead(cell, column_width)
+            elif column.cut == "message":
+                fitted = cut_message(cell, column_width)
             else:
                 fitted = cell.copy()
                 fitted.truncate(column_width, overflow=cell.overflow or "ellipsis")

@@ -61,7 +61,7 @@ class Column(Generic[T]):
     # Cells of it worth reading whole (the error's `code: msg`): while it shows fewer than this, or than its
     # longest value if that is shorter, the hideable columns give way to it too, not only when nothing fits.
     read_whole: int | None = None
-    cut: Literal["end", "middle"] = "end"  # how a value too long for the column is cut (see BoardColumn)
+    cut: Literal["end", "middle", "message"] = "end"  # how a value too long for the column is cut (see BoardColumn)
 
 
 LIST_AREA = "The list"  # the list's heading in `?`
