@@ -31,6 +31,7 @@ from ...text import visible
 from ..focus import shown
 from ..host import session_of
 from ..safe import plain
+from ..widgets.board import cut_message
 from ..widgets.phrases import Phrases
 from .replay_errors import ErrorsTable, started_by, unsendable
 
@@ -72,10 +73,11 @@ def _cannot_replay(group: ErrorGroup) -> str:
     return f" · {start} started these runs: no replay can start one again" if start else ""
 
 
-def failure_cell(group: ErrorGroup) -> Text:
+def failure_cell(group: ErrorGroup, width: int | None = None) -> Text:
+    """The error's name and a message; in `width` cells, cut as the errors list cuts it (`cut_message`)."""
     text = Text.assemble(plain(group.key.name, 30, "red"), ": ", plain(group.sample, 200))
     text.no_wrap, text.overflow = True, "ellipsis"  # cut to the column with a mark that says so
-    return text
+    return cut_message(text, width) if width else text
 
 
 _FIXED = {"count": ("Count", 5), "state": ("State", 18), "last": ("Last seen", 14), "step": ("Step", 10)}
@@ -157,7 +159,7 @@ class ErrorGroupsView(Vertical):
                 else state_cell(states[fp], sendable=not all(unsendable(e) for e in group.events)),
                 _time(group.last_ms),
                 plain(group.key.step, 30),
-                failure_cell(group),
+                failure_cell(group, self._failure_width),
                 key=fp,
             )
         ids = [g.key.fingerprint for g in groups]

@@ -583,11 +583,16 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         request = self.plan.request
         assert request is not None
         yield StatusHeader()
+        failed = self.plan.error.error
         head = Text.assemble(
             ("Edit the payload, then ctrl+s sends it: ", "bold"),
             (request.method, "cyan"),
             " ",
             visible(request.full_url, 200),
+            # What to mend, in sight while mending it: it was on the screen left behind.
+            ("\nIt failed with ", "dim"),
+            (visible(f"{failed.code or 'Error'}: {failed.msg or ''}", 300), "red"),
+            (f" (step {visible(self.plan.step, 60)})" if self.plan.step else "", "dim"),
             (
                 "\nOnly the body changes: method, path, query and safe headers go as the original's (esc shows them).",
                 "dim",
