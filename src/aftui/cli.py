@@ -370,6 +370,59 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     _environment(app_accounts)
 
 
+def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    create = _command(
+        commands,
+        "create",
+        "create webhooks and subscriptions",
+        "Create things. Each asks first on a terminal; --yes for scripts. A workflow's errors to a pager:\n"
+        "  aftui create webhook https://pager.example/hook --name pager --yes\n"
+        "  aftui create subscription --emitter 'Validate and forward orders' --listener pager --channel '$errors' --yes",
+    )
+    what = create.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    def item(name: str, help: str) -> argparse.ArgumentParser:
+        parser = what.add_parser(
+            name,
+            help=help,
+            description=help[0].upper() + help[1:] + ".",
+            epilog=EXIT_CODES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        _yes(parser)
+        parser.add_argument("--json", action="store_true", help=f"print the {name} as one JSON line ({name} schema)")
+        return parser
+
+    webhook = item("webhook", "create a webhook: a URL that events subscribed to it are posted to")
+    webhook.add_argument("url", metavar="URL", help="http or https, with a hostname")
+    webhook.add_argument("--name", help="its name (names address it in other commands)")
+    webhook.add_argument("--description", help="what it is for")
+    webhook.add_argument(
+        "--allow-duplicate", action="store_true", help="create it even if a webhook to this URL exists"
+    )
+    subscription = item(
+        "subscription", "subscribe a listener to an emitter's channel (nothing is sent if it is subscribed already)"
+    )
+    _ids(
+        subscription.add_argument(
+            "--emitter", required=True, metavar="EMITTER", help="a source or workflow (id or name), p_* or dc_*"
+        ),
+        "source",
+        "workflow",
+    )
+    _ids(
+        subscription.add_argument(
+            "--listener", required=True, metavar="LISTENER", help="a workflow, source or webhook (id or name)"
+        ),
+        "workflow",
+        "source",
+        "webhook",
+    )
+    subscription.add_argument(
+        "--channel", metavar="NAME", help="default (the default), $errors, $logs or a custom channel's name"
+    )
+
+
 def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sources = _list_command(
         commands, "sources", "list the workspace's sources", "source", "List the sources of the profile's workspace."
@@ -657,6 +710,7 @@ def _commands(parser: argparse.ArgumentParser) -> None:
     _no_journal(tail)
     _on_call_commands(commands)
     _change_commands(commands)
+    _create_commands(commands)
     from .headless import journal_cmd
 
     journal_cmd.add_arguments(_command(commands, "journal", "search and size up the local journal of events"))
@@ -862,6 +916,10 @@ def _run_headless(args: argparse.Namespace) -> int:
         from .headless import replay_cmd
 
         return common.run(replay_cmd.replay, args)
+    if args.command == "create":
+        from .headless import creates
+
+        return common.run(creates.create, args)
     if args.command in CHANGES:
         from .headless import changes
 

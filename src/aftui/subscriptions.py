@@ -133,6 +133,11 @@ def channel_words(event_name: str) -> str:
     return f"the {event_name} channel" if event_name else "the default channel"
 
 
+def end_label(ident: str, typed: str | None) -> str:
+    """An end as the user named it, with its id: `Relay to inbox (wh_…)`; the id alone when it was given."""
+    return f"{visible(typed, 60)} ({ident})" if typed and typed != ident else ident
+
+
 # --- listing -------------------------------------------------------------------------------------------------
 
 

@@ -6,10 +6,11 @@ import httpx
 from textual.widgets import Button, Input
 from tui_helpers import wait_for
 
-from aftui.tui.forms.webhook import WebhookForm, url_problem
+from aftui.tui.forms.webhook import WebhookForm
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.webhooks import WebhookScreen
 from aftui.tui.widgets.paged_table import PagedTable
+from aftui.urls import webhook_url_problem
 
 SIZE = (120, 36)
 
@@ -33,12 +34,12 @@ async def _new_form(app, pilot) -> WebhookForm:
 
 
 def test_url_rule_matches_the_service() -> None:
-    assert url_problem("https://example.com:8443/hooks?x=1") is None
-    assert url_problem("http://localhost") is None
-    assert "http" in (url_problem("ftp://example.com") or "")
-    assert "hostname" in (url_problem("https://") or "")
-    assert url_problem("") == "A URL is required."
-    assert "spaces" in (url_problem("https://exa mple.com") or "")
+    assert webhook_url_problem("https://example.com:8443/hooks?x=1") is None
+    assert webhook_url_problem("http://localhost") is None
+    assert "http" in (webhook_url_problem("ftp://example.com") or "")
+    assert "hostname" in (webhook_url_problem("https://") or "")
+    assert webhook_url_problem("") == "A URL is required."
+    assert "spaces" in (webhook_url_problem("https://exa mple.com") or "")
 
 
 async def test_create_a_webhook_then_it_is_listed(make_app, api: httpx.Client) -> None:

@@ -20,7 +20,7 @@ from ..api.models import Component, Source, Workflow
 from ..connect import connect_read, connect_read_all
 from ..discovery import triggered_by
 from ..export import ndjson
-from ..subscriptions import channel_words, lookup_names, workspace_subscriptions
+from ..subscriptions import channel_words, end_label, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
 from .common import OK, Refused, confirm, make_client, refuse_read_only
@@ -382,7 +382,8 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
     if any(end.startswith("wh_") for end in unnamed):  # webhooks have no GET by id: the user's list names them
         found.update({w.id: w.name or w.url for w in await names.webhooks()})
     ends = {
-        end: _named(end, typed or found.get(end)) for end, typed in ((emitter, args.emitter), (listener, args.listener))
+        end: end_label(end, typed or found.get(end))
+        for end, typed in ((emitter, args.emitter), (listener, args.listener))
     }
     confirm(f"Delete the subscription of {ends[listener]} to {channel_words(channel)} of {ends[emitter]}?", args)
     await client.unsubscribe(emitter, listener, channel)
@@ -422,11 +423,6 @@ async def _delete_events(client: Client, args: argparse.Namespace) -> None:
     gone = await _events_gone(client, source_id, start, end)
     state = "deleted" if gone else "accepted (the service is still removing them)"
     _done([f"{source_id}  {len(covered)} event(s)  {state}"], f"{len(covered)} event(s) of {source_id} {state}")
-
-
-def _named(ident: str, typed: str | None) -> str:
-    """An end as the user named it, with its id: `Relay to inbox (wh_…)`; the id alone when it was given."""
-    return f"{visible(typed, 60)} ({ident})" if typed and typed != ident else ident
 
 
 def _key(event_id: str | None) -> tuple[int, int] | None:

@@ -26,13 +26,13 @@ from ...api import ApiError, Client, NotFoundError
 from ...api.models import Account, ConnectToken
 from ...connect import connect_read_all
 from ...text import visible
+from ...urls import webhook_url_problem
 from ..change import perform
 from ..clipboard import copy_text
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from ..widgets.footer import KeyFooter
-from .webhook import url_problem
 
 MAX_EXTERNAL_ID = 250  # the service's limit (characters)
 NO_PROJECT = (
@@ -90,7 +90,7 @@ def redirect_problem(uri: str) -> str | None:
 
 def webhook_uri_problem(uri: str) -> str | None:
     """The service POSTs the outcome of the flow to it: an http(s) URL, checked as webhook URLs are."""
-    return url_problem(uri) if uri else None
+    return webhook_url_problem(uri) if uri else None
 
 
 # --- the connect token ----------------------------------------------------------------------------------

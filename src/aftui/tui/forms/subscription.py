@@ -34,6 +34,7 @@ from ...subscriptions import (
     pair_problems,
 )
 from ...text import visible
+from ...urls import webhook_url_problem
 from ..change import describe_error, perform, said_by
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
@@ -41,7 +42,6 @@ from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from ..session import Session
 from ..widgets.ends import CUSTOM, ChannelPicker, EndPicker, emitter_options, end_text, listener_options
 from ..widgets.safe_select import SafeSelect
-from .webhook import url_problem
 
 SUBSCRIPTION_PARAMS = {"emitter_id": "emitter", "listener_id": "listener", "event_name": "channel"}
 NEW_WEBHOOK = "\x00new"
@@ -304,7 +304,9 @@ class SendToWebhookForm(FormScreen[Subscription]):
         new = choice == NEW_WEBHOOK
         channel_picker = self.query_one("#channel", ChannelPicker)
         url = self.query_one("#url", Input).value.strip()
-        problems = problems_of([("url", url_problem(url) if new else None), ("channel", channel_check(channel_picker))])
+        problems = problems_of(
+            [("url", webhook_url_problem(url) if new else None), ("channel", channel_check(channel_picker))]
+        )
         if problems:
             raise Invalid(problems)
         channel = channel_picker.value

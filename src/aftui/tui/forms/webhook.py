@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from textual.app import ComposeResult
 from textual.widgets import Input
 
 from ...api.models import Webhook
 from ...text import visible
+from ...urls import webhook_url_problem
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
-
-
-def url_problem(url: str) -> str | None:
-    """The service's own rule: http or https, with a hostname; a port and a path are allowed."""
-    if not url:
-        return "A URL is required."
-    if any(c.isspace() or not c.isprintable() for c in url):
-        return "The URL must not contain spaces or control characters."
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises on a port that is not a number
-    except ValueError:
-        return "This is not a valid URL."
-    if parts.scheme.lower() not in ("http", "https"):
-        return "The URL must start with http:// or https://."
-    if not parts.hostname:
-        return "The URL must include a hostname."
-    return None
 
 
 class WebhookForm(FormScreen[Webhook]):
@@ -59,7 +40,7 @@ class WebhookForm(FormScreen[Webhook]):
 
     async def submit(self) -> Webhook:
         url = self.value("url")
-        problems = problems_of([("url", url_problem(url))])
+        problems = problems_of([("url", webhook_url_problem(url))])
         if problems:
             raise Invalid(problems)
         return await self.session.client.create_webhook(

@@ -1,0 +1,91 @@
+"""Made from the command line: a webhook, and a subscription of a listener to an emitter's channel.
+
+As the other changes (changes.py): refused at once in a read-only profile,
+checked before anything is asked (the URL as the service checks it, the
+ends by name or id), asked on a terminal (`--yes` for scripts), then made
+and printed: a line (or the record, with --json) on stdout, a word on
+stderr. On call, `create webhook` then `create subscription --channel
+'$errors'` sends a workflow's errors to a pager's URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..api import Client
+from ..api.models import Subscription
+from ..export import ndjson
+from ..subscriptions import channel_words, end_label, workspace_subscriptions
+from ..text import visible
+from ..urls import webhook_url_problem
+from . import output, seen
+from .common import OK, confirm, make_client, refuse_read_only
+from .journaling import journal_path
+from .names import Names
+from .records import subscription_record, webhook_record
+from .workflows import org_key, user_known
+
+__all__ = ["create"]
+
+
+async def create(args: argparse.Namespace) -> int:
+    handlers = {"webhook": _create_webhook, "subscription": _create_subscription}
+    async with make_client(args) as client:
+        refuse_read_only(client, f"creating a {args.what}")
+        await handlers[args.what](client, args)
+    return OK
+
+
+async def _create_webhook(client: Client, args: argparse.Namespace) -> None:
+    url = args.url.strip()
+    problem = webhook_url_problem(url)
+    if problem is not None:
+        raise ValueError(problem)
+    # A second webhook to one URL sends every event subscribed to both twice: a script run twice made one.
+    same = [w for w in await Names(client).webhooks() if w.url == url]
+    if same and not args.allow_duplicate:
+        raise ValueError(
+            f"a webhook to this URL exists already ({same[0].id}); "
+            "`aftui create subscription --listener` takes it; --allow-duplicate creates another"
+        )
+    named = f" named {visible(args.name, 60)!r}" if args.name else ""
+    confirm(f"Create a webhook{named} to {visible(url, 200)}?", args)
+    webhook = await client.create_webhook(url, name=args.name, description=args.description)
+    seen.remember(org_key(client), "webhook", [(webhook.id, webhook.name)], replace=False)
+    output.say(f"created webhook {visible(webhook.name or webhook.url or webhook.id, 60)} ({webhook.id})")
+    record = webhook_record(webhook)
+    if args.json:
+        print(ndjson(record))
+    else:
+        output.key_values(record, list(record))
+
+
+async def _create_subscription(client: Client, args: argparse.Namespace) -> None:
+    names = Names(client, known=user_known(), journal=journal_path())
+    emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
+    listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
+    channel = "" if args.channel in (None, "default") else args.channel
+    labels = {emitter: end_label(emitter, args.emitter), listener: end_label(listener, args.listener)}
+    ends = (emitter, listener, channel)
+    existing = next((s for s in await workspace_subscriptions(client) if _ends(s) == ends), None)
+    if existing is not None:  # a subscription is its ends: asked for again, it is there, and nothing is sent
+        output.say(f"{labels[listener]} is subscribed to {channel_words(channel)} of {labels[emitter]} already")
+        _print_subscription(existing, args)
+        return
+    confirm(f"Subscribe {labels[listener]} to {channel_words(channel)} of {labels[emitter]}?", args)
+    sub = await client.subscribe(emitter, listener, channel or None)
+    output.say(f"subscribed {labels[listener]} to {channel_words(channel)} of {labels[emitter]}")
+    _print_subscription(sub, args)
+
+
+def _ends(sub: Subscription) -> tuple[str, str, str]:
+    return sub.emitter_id, sub.listener_id, sub.event_name or ""
+
+
+def _print_subscription(sub: Subscription, args: argparse.Namespace) -> None:
+    """As `aftui subscriptions` lists it: its id, ends and channel (the service may not give an id back)."""
+    if args.json:
+        typed = ((sub.emitter_id, args.emitter), (sub.listener_id, args.listener))
+        print(ndjson(subscription_record(sub, {ident: name for ident, name in typed if name != ident})))
+        return
+    print(f"{sub.id or '-'}  {sub.emitter_id} > {sub.listener_id} {sub.event_name or '(default)'}")
