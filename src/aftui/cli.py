@@ -374,7 +374,7 @@ def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     create = _command(
         commands,
         "create",
-        "create webhooks and subscriptions",
+        "create webhooks, subscriptions and Connect tokens",
         "Create things. Each asks first on a terminal; --yes for scripts. A workflow's errors to a pager:\n"
         "  aftui create webhook https://pager.example/hook --name pager --yes\n"
         "  aftui create subscription --emitter 'Validate and forward orders' --listener pager --channel '$errors' --yes",
@@ -421,6 +421,12 @@ def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     subscription.add_argument(
         "--channel", metavar="NAME", help="default (the default), $errors, $logs or a custom channel's name"
     )
+    token = item("token", "create a Connect token, with which one end user connects an account (it registers them)")
+    token.add_argument("external_user_id", metavar="EXTERNAL_USER_ID", help="your own id for the end user")
+    token.add_argument("--success-redirect", metavar="URI", help="where the hosted page sends them when connected")
+    token.add_argument("--error-redirect", metavar="URI", help="where it sends them when it failed")
+    token.add_argument("--webhook", metavar="URL", help="the service posts the outcome to it")
+    _environment(token)
 
 
 def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

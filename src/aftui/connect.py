@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
 from .api import Client, RateLimitError, iterate
 from .api.models import Account, Page
+from .urls import webhook_url_problem
 
 R = TypeVar("R")
 
@@ -87,3 +89,47 @@ def group_end_users(accounts: list[Account]) -> list[EndUser]:
     for account in accounts:
         groups.setdefault(account.external_id or "", []).append(account)
     return sorted((EndUser(external_id=k, accounts=v) for k, v in groups.items()), key=lambda u: u.external_id.lower())
+
+
+# --- what a connect token is asked for with: the TUI's form and `aftui create token` check alike -------------
+
+MAX_EXTERNAL_ID = 250  # the service's limit (characters)
+
+
+def external_id_problem(value: str) -> str | None:
+    if not value:
+        return "An external user id is required: your own id for the end user."
+    if len(value) > MAX_EXTERNAL_ID:
+        return f"At most {MAX_EXTERNAL_ID} characters (this one has {len(value)})."
+    return None
+
+
+# Schemes that run or carry content where the hosted page sends the end user, not a place to go back to.
+UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file", "blob"})
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def redirect_problem(uri: str) -> str | None:
+    """A redirect may go to an app's own scheme (myapp://done), so an absolute URI of any other scheme is
+    accepted; http only to this machine (a developer's), where it carries no end user's session in clear."""
+    if not uri:
+        return None
+    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
+        return "The URI must not contain spaces or control characters."
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return "This is not a valid URI."
+    if not parts.scheme or not (parts.netloc or parts.path):
+        return "Give an absolute URI, such as https://app.example.com/connected."
+    scheme = parts.scheme.lower()
+    if scheme in UNSAFE_SCHEMES:
+        return f"A {scheme}: URI is no place to send the end user: give https://… or your app's own scheme."
+    if scheme == "http" and (parts.hostname or "") not in LOOPBACK_HOSTS:
+        return "Use https:// (http:// only to localhost, while developing)."
+    return None
+
+
+def webhook_uri_problem(uri: str) -> str | None:
+    """The service POSTs the outcome of the flow to it: an http(s) URL, checked as webhook URLs are."""
+    return webhook_url_problem(uri) if uri else None

@@ -61,3 +61,19 @@ def test_what_cannot_be_made_is_refused_before_anything_is_sent(aftui: Aftui, ap
     assert nobody.code == 4
     missing = aftui("create", "subscription", "--emitter", ORDERS, "--yes")
     assert missing.code == 2 and "--listener" in missing.err
+
+
+def test_a_connect_token_for_an_end_user(aftui: Aftui, api: httpx.Client, info: dict) -> None:
+    refused = aftui("create", "token", "alice", "--success-redirect", "javascript:alert(1)", "--yes")
+    assert refused.code == 2 and "--success-redirect: A javascript: URI" in refused.err
+    made = aftui("create", "token", "alice", "--environment", "development", "--yes", "--json")
+    assert made.code == 0, made.err
+    (record,) = made.records()
+    assert set(record) == set(SCHEMAS["connect_token"])
+    assert record["token"].startswith("ctok_") and record["token"] not in made.err  # a credential: stdout only
+    assert (record["external_user_id"], record["environment"], record["project_id"]) == (
+        "alice",
+        "development",
+        info["project_id"],
+    )
+    assert record["expires_at"] and "development environment" in made.err

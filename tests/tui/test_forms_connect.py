@@ -13,17 +13,14 @@ from textual.widgets import Button, Input
 from tui_helpers import FIXED_NOW, wait_for
 
 from aftui.api.models import Account, ConnectToken
-from aftui.connect import group_end_users
-from aftui.tui.forms.connect import (
+from aftui.connect import (
     MAX_EXTERNAL_ID,
-    AppAccountsForm,
-    ConnectTokenForm,
-    TokenScreen,
-    countdown,
     external_id_problem,
+    group_end_users,
     redirect_problem,
     webhook_uri_problem,
 )
+from aftui.tui.forms.connect import AppAccountsForm, ConnectTokenForm, TokenScreen, countdown
 from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.accounts import AccountScreen
 from aftui.tui.screens.connect import EndUserScreen

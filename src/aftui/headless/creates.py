@@ -1,4 +1,5 @@
-"""Made from the command line: a webhook, and a subscription of a listener to an emitter's channel.
+"""Made from the command line: a webhook, a subscription of a listener to an emitter's channel, and a
+Connect token for an end user.
 
 As the other changes (changes.py): refused at once in a read-only profile,
 checked before anything is asked (the URL as the service checks it, the
@@ -14,6 +15,7 @@ import argparse
 
 from ..api import Client
 from ..api.models import Subscription
+from ..connect import external_id_problem, redirect_problem, webhook_uri_problem
 from ..export import ndjson
 from ..subscriptions import channel_words, end_label, workspace_subscriptions
 from ..text import visible
@@ -22,6 +24,7 @@ from . import output, seen
 from .common import OK, confirm, make_client, refuse_read_only
 from .journaling import journal_path
 from .names import Names
+from .output import iso
 from .records import subscription_record, webhook_record
 from .workflows import org_key, user_known
 
@@ -29,7 +32,7 @@ __all__ = ["create"]
 
 
 async def create(args: argparse.Namespace) -> int:
-    handlers = {"webhook": _create_webhook, "subscription": _create_subscription}
+    handlers = {"webhook": _create_webhook, "subscription": _create_subscription, "token": _create_token}
     async with make_client(args) as client:
         refuse_read_only(client, f"creating a {args.what}")
         await handlers[args.what](client, args)
@@ -89,3 +92,41 @@ def _print_subscription(sub: Subscription, args: argparse.Namespace) -> None:
         print(ndjson(subscription_record(sub, {ident: name for ident, name in typed if name != ident})))
         return
     print(f"{sub.id or '-'}  {sub.emitter_id} > {sub.listener_id} {sub.event_name or '(default)'}")
+
+
+async def _create_token(client: Client, args: argparse.Namespace) -> None:
+    """A token your backend hands its frontend to connect one end user's account. It is a credential while it
+    lives (a few hours): printed on stdout, for the script that asked, and never logged."""
+    external = args.external_user_id
+    checks = [
+        ("EXTERNAL_USER_ID", external_id_problem(external)),
+        ("--success-redirect", redirect_problem(args.success_redirect or "")),
+        ("--error-redirect", redirect_problem(args.error_redirect or "")),
+        ("--webhook", webhook_uri_problem(args.webhook or "")),
+    ]
+    for option, problem in checks:
+        if problem is not None:
+            raise ValueError(f"{option}: {problem}")
+    where = f"the {client.environment} environment of project {client.project_id or '(none)'}"
+    confirm(f"Create a connect token for end user {visible(external, 60)!r} in {where}? It registers the user.", args)
+    token = await client.create_connect_token(
+        external,
+        success_redirect_uri=args.success_redirect,
+        error_redirect_uri=args.error_redirect,
+        webhook_uri=args.webhook,
+    )
+    expires = f", valid until {iso(token.expires_at)}" if token.expires_at else ""
+    output.say(f"created a connect token for {visible(external, 60)!r} in {where}{expires}")
+    record = {
+        "kind": "connect_token",
+        "token": token.token,
+        "expires_at": iso(token.expires_at),
+        "connect_link_url": token.connect_link_url,
+        "external_user_id": external,
+        "environment": client.environment,
+        "project_id": client.project_id,
+    }
+    if args.json:
+        print(ndjson(record))
+    else:
+        output.key_values(record, list(record))

@@ -29,6 +29,15 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
     "workflow": ("kind", "id", "name", "active", "triggers", "steps", "found", "problem"),
     "webhook": ("kind", "id", "name", "description", "url", "active", "created_at", "updated_at"),
     "subscription": ("kind", "id", "emitter_id", "emitter_name", "listener_id", "listener_name", "event_name"),
+    "connect_token": (
+        "kind",
+        "token",
+        "expires_at",
+        "connect_link_url",
+        "external_user_id",
+        "environment",
+        "project_id",
+    ),
     "account": (
         "kind",
         "id",

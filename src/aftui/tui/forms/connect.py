@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from urllib.parse import urlsplit
 
 from rich.table import Table
 from rich.text import Text
@@ -24,9 +23,14 @@ from textual.widgets import Button, Input, Static
 
 from ...api import ApiError, Client, NotFoundError
 from ...api.models import Account, ConnectToken
-from ...connect import connect_read_all
+from ...connect import (
+    MAX_EXTERNAL_ID,
+    connect_read_all,
+    external_id_problem,
+    redirect_problem,
+    webhook_uri_problem,
+)
 from ...text import visible
-from ...urls import webhook_url_problem
 from ..change import perform
 from ..clipboard import copy_text
 from ..host import session_of
@@ -34,7 +38,6 @@ from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from ..widgets.footer import KeyFooter
 
-MAX_EXTERNAL_ID = 250  # the service's limit (characters)
 NO_PROJECT = (
     'This profile has no Connect project, so Connect cannot be shown or changed: set project_id = "proj_…"'
     " in the profile's section of the config file (aftui config path says where), or AFTUI_PROJECT_ID=proj_…"
@@ -52,45 +55,6 @@ def plural(count: int, noun: str) -> str:
 
 
 # --- checks ------------------------------------------------------------------------------------------
-
-
-def external_id_problem(value: str) -> str | None:
-    if not value:
-        return "An external user id is required: your own id for the end user."
-    if len(value) > MAX_EXTERNAL_ID:
-        return f"At most {MAX_EXTERNAL_ID} characters (this one has {len(value)})."
-    return None
-
-
-# Schemes that run or carry content where the hosted page sends the end user, not a place to go back to.
-UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file", "blob"})
-LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def redirect_problem(uri: str) -> str | None:
-    """A redirect may go to an app's own scheme (myapp://done), so an absolute URI of any other scheme is
-    accepted; http only to this machine (a developer's), where it carries no end user's session in clear."""
-    if not uri:
-        return None
-    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
-        return "The URI must not contain spaces or control characters."
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return "This is not a valid URI."
-    if not parts.scheme or not (parts.netloc or parts.path):
-        return "Give an absolute URI, such as https://app.example.com/connected."
-    scheme = parts.scheme.lower()
-    if scheme in UNSAFE_SCHEMES:
-        return f"A {scheme}: URI is no place to send the end user: give https://… or your app's own scheme."
-    if scheme == "http" and (parts.hostname or "") not in LOOPBACK_HOSTS:
-        return "Use https:// (http:// only to localhost, while developing)."
-    return None
-
-
-def webhook_uri_problem(uri: str) -> str | None:
-    """The service POSTs the outcome of the flow to it: an http(s) URL, checked as webhook URLs are."""
-    return webhook_url_problem(uri) if uri else None
 
 
 # --- the connect token ----------------------------------------------------------------------------------
