@@ -130,14 +130,16 @@ class DetailScreen(Screen[None]):
     async def _load(self) -> None:
         self._loading = True
         try:
-            built = await self._build() and await self._first_page_in()
+            built = await self._build()
+            if built:
+                await self._first_page_in()
         finally:
             task = asyncio.current_task()
             if task is None or not task.cancelling():  # cancelled: a newer load (r) took over, and ends it
                 self._loading = False
         self._hand_on_typed_ahead(to_tabs=built)
 
-    async def _first_page_in(self) -> bool:
+    async def _first_page_in(self) -> None:
         """Wait (at most FIRST_PAGE_WAIT_S) for the list of the tab opened on to have its first page: the keys
         typed ahead are for it. Health opens a workflow on its Errors tab, and `enter g` with hundreds of
         errors met a list still loading, which cannot take the focus: the `g` went to the tab bar and was lost."""
@@ -145,7 +147,6 @@ class DetailScreen(Screen[None]):
             if not self._typed_ahead or not self._list_loading():
                 break
             await asyncio.sleep(FIRST_PAGE_POLL_S)
-        return True
 
     def _list_loading(self) -> bool:
         found = self.query(TabbedContent)
@@ -287,10 +288,10 @@ class DetailScreen(Screen[None]):
             return
         tabbed = found.first()
         panes = [pane for pane in tabbed.query_one(ContentSwitcher).children if isinstance(pane, TabPane)]
-        shown = tabbed.active_pane
-        if not panes or shown not in panes:
+        current = tabbed.active_pane
+        if not panes or current not in panes:
             return
-        pane = panes[(panes.index(shown) + step) % len(panes)]
+        pane = panes[(panes.index(current) + step) % len(panes)]
         on_the_bar = isinstance(self.focused, Tabs)
         tabbed.active = pane.id or ""
         if on_the_bar:
