@@ -229,6 +229,10 @@ def test_a_workflows_two_feeds_read_apart_in_the_monitors_line_however_long_its_
     # One workflow's two feeds alone: its name once, then each by its kind, in the room 80 columns leave (44).
     line = streams_text({t.key: (t, live) for t in (events, errors)}).plain
     assert line == "● Validate and forw…: $errors, events live" and len(line) <= 44
+    # Its width known, the name takes the room the feeds' states leave: at 120 columns (84) all of it.
+    wide = streams_text({t.key: (t, live) for t in (events, errors)}, 84).plain
+    assert wide == f"● {name}: $errors, events live"
+    assert len(streams_text({t.key: (t, live) for t in (events, errors)}, 44).plain) == 44
     failing = StreamState("reconnecting", 2, "HTTP 502")
     line = streams_text({events.key: (events, live), errors.key: (errors, failing)}).plain
     assert line.startswith("Validate and forw…: ◌ $errors reconnecting") and line.endswith("● events live")

@@ -339,7 +339,8 @@ class MonitorScreen(Screen[None]):
 
     def _update_bar(self, batch: Batch) -> None:
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.
-        self.query_one("#monitor-streams", Static).update(streams_text(batch.states), layout=False)
+        line = self.query_one("#monitor-streams", Static)
+        line.update(streams_text(batch.states, line.content_region.width), layout=False)
         self._told.tell(host(self), (state.phase for _, state in batch.states.values()))
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(

@@ -22,13 +22,14 @@ _PHASES: dict[str, tuple[str, str]] = {
 }
 
 
-def streams_text(states: dict[str, tuple[Target, StreamState]]) -> Text:
-    """Each stream's state; with more than three, the count of each state and the troubled ones by name."""
+def streams_text(states: dict[str, tuple[Target, StreamState]], width: int = 0) -> Text:
+    """Each stream's state; with more than three, the count of each state and the troubled ones by name.
+    `width`: the line's cells, once known (a workflow's name then takes what its feeds' states leave)."""
     if not states:
         return Text("no streams", style="dim")
     pairs = sorted(states.values(), key=lambda pair: (pair[1].phase == "live", pair[0].label.lower()))
     if len(pairs) > 1 and len({target.emitter_id for target, _ in pairs}) == 1:
-        return _one_line(_one_emitter(pairs))
+        return _one_line(_one_emitter(pairs, width))
     if len(pairs) <= 3:
         return _one_line(Text("  ").join(_one_state(target, state) for target, state in pairs))
     counts: dict[str, int] = {}
@@ -63,15 +64,20 @@ def _stated(label: str, state: StreamState) -> Text:
     return Text.assemble((f"{dot} ", style), label, (f" {visible(str(state), 60)}", style))
 
 
-def _one_emitter(pairs: list[tuple[Target, StreamState]]) -> Text:
+def _one_emitter(pairs: list[tuple[Target, StreamState]], width: int) -> Text:
     """A workflow's events and `$errors`: its name once, then each feed by its kind. Named with each, the
-    second feed's state was cut off at 80 columns, and the timeline below leaves the name out."""
+    second feed's state was cut off at 80 columns, and the timeline below leaves the name out. The name is
+    cut to the room the rest leaves (at least ONE_EMITTER_NAME_LIMIT): cut to that at 120 columns, it hid
+    which of two workflows named alike was watched."""
     target = pairs[0][0]
-    name = visible(target.name or target.emitter_id, ONE_EMITTER_NAME_LIMIT)
+    full = target.name or target.emitter_id
     phases = {state.phase for _, state in pairs}
     if len(phases) == 1:  # the usual case, in one state: "● orders: $errors, events live"
         kinds = ", ".join(t.kind_word.strip() for t, _ in pairs)
+        rest = len(f"● : {kinds} {visible(str(pairs[0][1]), 60)}")
+        name = visible(full, max(ONE_EMITTER_NAME_LIMIT, width - rest))
         return _stated(f"{name}: {kinds}", pairs[0][1])
+    name = visible(full, ONE_EMITTER_NAME_LIMIT)
     feeds = Text("  ").join(_stated(t.kind_word.strip(), s) for t, s in pairs)  # the troubled first (sorted)
     return Text.assemble(f"{name}: ", feeds)
 
