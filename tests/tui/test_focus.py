@@ -199,3 +199,32 @@ async def test_keys_typed_with_the_slash_that_opens_a_filter_go_into_it_not_to_t
             app.post_message(events.Key(key, "/" if key == "slash" else key))
         await wait_for(pilot, lambda: table.filter_text == "qrx")
         assert app.is_running and app.focused is table.query_one("#filter", Input)
+
+
+async def test_brackets_typed_fast_from_a_tabs_content_walk_one_tab_each(make_app, emulator) -> None:
+    """`] ] ]` read at once from a tab's content: each bracket focused the next tab's content, and Textual's
+    word that a list there had been focused came a message later and switched back to its tab (as did the
+    list's own claim of the focus), so from the Events list the walk ended on Errors, not JSON."""
+    from test_keys import terminal_types
+    from textual.widgets import TabbedContent
+
+    from aftui.tui.screens.workflows import WorkflowScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_id(emulator.emulator.demo.order_workflow_id)
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.built == 1, 15)
+        tabbed = app.screen.query_one(TabbedContent)
+        titles = [str(tabbed.get_tab(pane).label) for pane in tabbed.query("TabPane")]
+        assert titles == ["Overview", "Triggers", "Steps", "Events", "Errors", "JSON"]
+        await wait_for(pilot, lambda: all(table.pager.done for table in app.screen.query(PagedTable)), 15)
+        await pilot.press("down")  # into the Overview
+        at = 0
+        for keys in ("]]]", "]]", "[[[", "[[[[", "]]]]]"):  # Events, JSON, Steps, Errors (round the start), Events
+            terminal_types(app, keys)
+            at = (at + keys.count("]") - keys.count("[")) % len(titles)
+            want = titles[at]
+            await wait_for(pilot, lambda want=want: str(tabbed.get_tab(tabbed.active_pane).label) == want)
+            await pilot.pause(0.3)  # nothing switches back late
+            assert str(tabbed.get_tab(tabbed.active_pane).label) == want, keys
+            assert app.focused is not None and tabbed.active_pane in app.focused.ancestors

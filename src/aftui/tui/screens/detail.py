@@ -184,7 +184,7 @@ class DetailScreen(Screen[None]):
         self._rename_crumb()
         body.loading = False
         await body.remove_children()
-        tabs = TabbedContent()
+        tabs = _DetailTabs()
         await body.mount(tabs)
         start: TabPane | None = None
         for title, widget in [*self.tabs(), ("JSON", JsonView(self.json_data(), id="json"))]:
@@ -332,6 +332,20 @@ class DetailScreen(Screen[None]):
         copy_text(self, self.ident, self.ident)
 
 
+class _DetailTabs(TabbedContent):
+    """Shows the tab of the widget focused, as TabbedContent does, but not after the focus has moved on.
+
+    TabbedContent learns of a focus inside a pane a message later, and switches to that pane then: `] ] ]`
+    typed fast from the Events list walked to Errors and JSON, and the late word that the Errors list had
+    been focused switched back to Errors, as if the last bracket were lost."""
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        focused = self.screen.focused if self.is_attached else None
+        if focused is None or event.tab_pane not in focused.ancestors:
+            event.prevent_default()  # TabbedContent's own handler would switch back
+            event.stop()
+
+
 def _enter(pane: TabPane, *, at_once: bool = False) -> None:
     """Focus the tab's content: its first widget that takes the focus, and its list once it has rows (a list
     still loading cannot take it yet). `at_once` for a key's action: the keys read behind it go there too."""
@@ -342,7 +356,10 @@ def _enter(pane: TabPane, *, at_once: bool = False) -> None:
         else:
             target.focus()
     for table in pane.query(PagedTable):
-        table.claim_focus_once()
+        # Not one that has it now: its claim comes a turn later, and after `] ]` typed fast it took the
+        # focus back to a tab already left.
+        if target is None or table not in target.ancestors_with_self:
+            table.claim_focus_once()
 
 
 def _scroll(widget: Widget) -> Widget:
