@@ -351,6 +351,28 @@ async def test_an_errors_overview_shows_what_the_run_was_given_and_slash_there_s
         assert "Nothing to filter on this tab" in said[-1] and isinstance(app.screen, ErrorEventScreen)
 
 
+async def test_a_fix_typed_with_the_e_that_opens_the_editor_goes_into_it_in_order(make_app, emulator) -> None:
+    """A newcomer's walk: `e`, down, end and a fix typed at once, and the editor opened on the payload as it
+    was. The keys met the replay screen while its plan was made (an `m` of the fix opened the monitor), and in
+    the editor a letter read with an arrow was typed before the arrow moved the cursor."""
+    from test_keys import terminal_types
+
+    from aftui.tui.screens.replay import ReplayEditorScreen
+    from aftui.tui.widgets.json_editor import JsonEditor
+
+    post_orders(emulator, "ord_typed1")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id)
+        assert table.current is not None and table.current.error().original_event["body"]["order_id"] == "ord_typed1"
+        terminal_types(app, 'e\x1b[B\x1b[F "customer_email": "a@b.c",')  # e, down, end, the field
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen), timeout=10)
+        editor = app.screen.query_one(JsonEditor)
+        await wait_for(pilot, lambda: '"ord_typed1", "customer_email": "a@b.c",' in editor.text, timeout=10)
+        assert json.loads(editor.text)["customer_email"] == "a@b.c"
+        assert isinstance(app.screen, ReplayEditorScreen)  # no monitor opened by the fix's `m`
+
+
 async def marked_bulk(app, pilot, table: ErrorsTable, n: int) -> BulkReplayScreen:
     for _ in range(n):
         await pilot.press("space")

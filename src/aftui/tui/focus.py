@@ -46,6 +46,7 @@ from textual.widgets import Input
 
 OPENING_S = 0.5  # the longest keys read after enter wait for the screen it opens (pushed within a few ms)
 TYPED_KEPT = 64  # keys remembered with the widget they were handed to: far more than a burst is ahead of the UI
+TYPED_AHEAD_KEPT = 512  # keys a screen keeps for what it is opening (`KeyHolder`): a fix typed or pasted ahead
 
 
 def focus_now(widget: Widget) -> None:

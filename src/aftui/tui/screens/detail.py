@@ -24,7 +24,7 @@ from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane, Tab
 from ...api import ApiError, AuthError, NotFoundError
 from ...text import visible
 from ..clipboard import copy_text
-from ..focus import first_focusable, focus_now, read_again, shown
+from ..focus import TYPED_AHEAD_KEPT, first_focusable, focus_now, read_again, shown
 from ..host import session_of
 from ..messages import AuthFailed
 from ..retry import AutoRetry
@@ -34,7 +34,6 @@ from ..widgets.json_view import JsonView
 from ..widgets.paged_table import ListTable, PagedTable
 from ..widgets.status import StatusHeader
 
-TYPED_AHEAD_KEPT = 16  # keys kept for the tabs while the record loads: more than anyone types ahead
 FIRST_PAGE_WAIT_S = 10.0  # the longest keys typed ahead wait for the list of the tab opened on
 FIRST_PAGE_POLL_S = 0.05
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from rich.console import Group
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -29,7 +29,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...api import ApiError, ReadOnlyError
+from ...api import ApiError, Client, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
@@ -47,6 +47,7 @@ from ...replay import (
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..clipboard import copy_text
+from ..focus import TYPED_AHEAD_KEPT, focus_now, read_again
 from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..safe import long_text, plain
@@ -220,6 +221,8 @@ class ReplayScreen(Screen[None]):
         self.running = False
         self.sent_here = False  # a replay was sent from this screen (whatever came of it)
         self.journal: ReplayJournal | None = None
+        self._typed_ahead: list[events.Key] = []  # keys read while the editor asked for (`e`) is not open yet
+        self._planning = True  # from the start: keys read with the `e` that opened it come before its mount
 
     @property
     def session(self) -> Session:
@@ -355,6 +358,18 @@ class ReplayScreen(Screen[None]):
     async def _prepare(self) -> None:
         """The full event when the summary was cut, then the plan; then the editor, when asked for."""
         client = self.session.client
+        self._planning = True
+        try:
+            await self._plan(client)
+            typed, self._typed_ahead = self._typed_ahead, []
+            if self.edit_first:  # the editor asked for takes the keys typed for it (dropped if it cannot open)
+                self.edit_first = False
+                self.action_edit(typed=typed)
+        finally:
+            self._planning = False  # whatever came of it: no key is held any longer
+
+    async def _plan(self, client: Client) -> None:
+        """The full event when the summary was cut, the plan, and the replays of this error in the journal."""
         try:
             if self.event.truncated:
                 (self.event,) = await full_errors(client, [self.event], self.workflow_id)
@@ -371,9 +386,17 @@ class ReplayScreen(Screen[None]):
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
         await asyncio.to_thread(self._previous_replays)
-        if self.edit_first:
-            self.edit_first = False
-            self.action_edit()
+
+    def hold_typed_ahead(self, event: events.Key) -> bool:
+        """True when a key read before the editor asked for with `e` is open is kept for it (`focus.KeyHolder`,
+        asked by the App before the bindings). `e` then a fix typed at once met this screen while the plan was
+        made, and the fix was lost: the editor opened on the payload as it was (and the App took an `m` of it
+        for its monitor). Only esc acts: it leaves, and the keys held go with the screen."""
+        if not (self.edit_first and self._planning) or event.key == "escape":
+            return False
+        if len(self._typed_ahead) < TYPED_AHEAD_KEPT:
+            self._typed_ahead.append(event)
+        return True
 
     def _previous_replays(self) -> None:
         """Runs on a thread: the journal's record of earlier replays of this error, under the outcome."""
@@ -457,7 +480,8 @@ class ReplayScreen(Screen[None]):
             return
         self._prepare()
 
-    def action_edit(self) -> None:
+    def action_edit(self, typed: list[events.Key] | None = None) -> None:
+        """The editor; `typed`: keys read for it before it could open, typed into it as it opens."""
         refusal = self._refusal()
         if refusal is not None:
             self.notify(visible(refusal, 400), severity="warning", markup=False)
@@ -473,7 +497,7 @@ class ReplayScreen(Screen[None]):
                 markup=False,
             )
             return
-        self.app.push_screen(ReplayEditorScreen(text, self.plan), self._edited)
+        self.app.push_screen(ReplayEditorScreen(text, self.plan, typed=typed or []), self._edited)
 
     def _edited(self, result: EditResult | None) -> None:
         if result is None:
@@ -574,10 +598,11 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         Binding("ctrl+r", "revert", "Revert"),
     ]
 
-    def __init__(self, text: str, plan: ReplayPlan) -> None:
+    def __init__(self, text: str, plan: ReplayPlan, *, typed: list[events.Key] | None = None) -> None:
         super().__init__()
         self.text = text
         self.plan = plan
+        self._typed = typed or []  # keys read for it before it opened (`ReplayScreen.hold_typed_ahead`)
 
     def compose(self) -> ComposeResult:
         request = self.plan.request
@@ -605,7 +630,9 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
 
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
-        self.query_one(JsonEditor).area.focus()
+        focus_now(self.query_one(JsonEditor).area)
+        typed, self._typed = self._typed, []
+        read_again(self.app, typed)  # now, ahead of any key read after them
 
     @property
     def editor(self) -> JsonEditor:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -52,6 +52,22 @@ def parse(text: str) -> Any:
         raise JsonProblem("nested too deep", 1, 1) from None
 
 
+class InOrderTextArea(TextArea):
+    """A TextArea that acts on its bound keys (arrows, home, end, backspace) as it reads them.
+
+    Textual types a letter where the key is read but runs a binding once the key has bubbled up to the App,
+    messages later: letters read in the same burst overtook it. Over SSH, or from `e` and a fix typed at
+    once, "down, end, text" typed the text before the cursor moved, at the start of the document."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        bindings = self._bindings.key_to_bindings.get(event.key)
+        if bindings and not event.is_printable and not self.read_only:
+            event.stop()
+            event.prevent_default()  # TextArea's own `_on_key` (an enter or a tab inserts; these do not)
+            await self.run_action(bindings[0].action)
+        # Anything else: Textual goes on to TextArea's own `_on_key` (each class's handler runs, base last).
+
+
 class JsonEditor(Vertical):
     """`JsonEditor(text)`; posts `JsonEditor.Checked` after each check."""
 
@@ -82,7 +98,7 @@ class JsonEditor(Vertical):
         self._debounce: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        area = TextArea(
+        area = InOrderTextArea(
             self._initial,
             language="json" if HIGHLIGHTING else None,
             soft_wrap=False,
