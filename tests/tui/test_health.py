@@ -827,3 +827,18 @@ async def test_a_key_typed_with_enter_waits_for_the_errors_list_it_is_for(make_a
         assert table.table.loading or not table.rows  # the first page was not in when the keys were read
         view = app.screen.query_one(ErrorGroupsView)
         await wait_for(pilot, lambda: view.display and app.focused is view.table, timeout=10)
+
+
+async def test_on_the_health_pane_a_new_error_is_its_row_not_a_notification_over_the_rows(make_app, emulator) -> None:
+    """At start, on Health, the demo's first new failure raised a notification that covered four rows of the
+    board whose top row said the same; the bell still rings as configured."""
+    app = health_app(make_app, ui=UiChoices(bell=True))
+    rang: list[int] = []
+    app.bell = lambda: rang.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await ready(pilot)
+        control(emulator, "clock", {"advance": 1})  # after the watch started: what fails now is new
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: rang == [1], timeout=10)  # the alert was raised
+        await wait_for(pilot, lambda: any(r.subject.label == FLAKY and r.state == "failing" for r in pane.rows))
+        assert told(app) == [] and app.alert_count == 0

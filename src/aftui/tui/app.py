@@ -1008,10 +1008,13 @@ class AftuiApp(App[None]):
         """Say new error groups and spikes: a notification, the header's count, the bell if wanted.
 
         Not a notification over a dialog (a form, a question, `?`): at 80x24 it covered the field being typed
-        in, its hint and its error. The count is in the header once the dialog is closed, and the bell rings."""
-        if not isinstance(self.screen, ModalScreen):
+        in, its hint and its error. The count is in the header once the dialog is closed, and the bell rings.
+        Neither on the Health pane, where the alert is the board's row, failing on top: a notification there
+        covered four of its rows at start, and the header did not count it either."""
+        on_health = self._health_on_screen()
+        if not isinstance(self.screen, ModalScreen) and not on_health:
             self._notify_alerts(alerts)
-        if not self._health_on_screen():
+        if not on_health:
             self._alert_count += len(alerts)
             self._show_alert_count()
         if self.bell_on_alert:
