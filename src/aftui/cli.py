@@ -304,14 +304,7 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     what = delete.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     def item(name: str, help: str) -> argparse.ArgumentParser:
-        parser = what.add_parser(
-            name,
-            help=help,
-            description=help[0].upper() + help[1:] + ".",
-            epilog=EXIT_CODES,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        _yes(parser)
+        parser = _thing(what, name, help)
         parser.add_argument(
             "--dry-run",
             action="store_true",
@@ -329,21 +322,7 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "subscription",
         names=False,
     )
-    _ids(
-        subscription.add_argument(
-            "--emitter", metavar="EMITTER", help="its emitter: a source or workflow (id or name), p_* or dc_*"
-        ),
-        "source",
-        "workflow",
-    )
-    _ids(
-        subscription.add_argument(
-            "--listener", metavar="LISTENER", help="its listener: a workflow, source or webhook (id or name)"
-        ),
-        "workflow",
-        "source",
-        "webhook",
-    )
+    _subscription_ends(subscription, required=False)
     subscription.add_argument(
         "--channel", metavar="NAME", help="its channel: default (the default), $errors, $logs or a name"
     )
@@ -370,6 +349,38 @@ def _change_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     _environment(app_accounts)
 
 
+def _thing(what: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str) -> argparse.ArgumentParser:
+    """One kind of thing a change acts on (`delete webhook`, `create token`), with --yes."""
+    parser = what.add_parser(
+        name,
+        help=help,
+        description=help[0].upper() + help[1:] + ".",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _yes(parser)
+    return parser
+
+
+def _subscription_ends(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """--emitter and --listener, completed with the ids and names of what each end can be."""
+    _ids(
+        parser.add_argument(
+            "--emitter", required=required, metavar="EMITTER", help="a source or workflow (id or name), p_* or dc_*"
+        ),
+        "source",
+        "workflow",
+    )
+    _ids(
+        parser.add_argument(
+            "--listener", required=required, metavar="LISTENER", help="a workflow, source or webhook (id or name)"
+        ),
+        "workflow",
+        "source",
+        "webhook",
+    )
+
+
 def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     create = _command(
         commands,
@@ -382,14 +393,7 @@ def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     what = create.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     def item(name: str, help: str) -> argparse.ArgumentParser:
-        parser = what.add_parser(
-            name,
-            help=help,
-            description=help[0].upper() + help[1:] + ".",
-            epilog=EXIT_CODES,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        _yes(parser)
+        parser = _thing(what, name, help)
         parser.add_argument("--json", action="store_true", help=f"print the {name} as one JSON line ({name} schema)")
         return parser
 
@@ -403,21 +407,7 @@ def _create_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     subscription = item(
         "subscription", "subscribe a listener to an emitter's channel (nothing is sent if it is subscribed already)"
     )
-    _ids(
-        subscription.add_argument(
-            "--emitter", required=True, metavar="EMITTER", help="a source or workflow (id or name), p_* or dc_*"
-        ),
-        "source",
-        "workflow",
-    )
-    _ids(
-        subscription.add_argument(
-            "--listener", required=True, metavar="LISTENER", help="a workflow, source or webhook (id or name)"
-        ),
-        "workflow",
-        "source",
-        "webhook",
-    )
+    _subscription_ends(subscription, required=True)
     subscription.add_argument(
         "--channel", metavar="NAME", help="default (the default), $errors, $logs or a custom channel's name"
     )
