@@ -228,3 +228,24 @@ async def test_brackets_typed_fast_from_a_tabs_content_walk_one_tab_each(make_ap
             await pilot.pause(0.3)  # nothing switches back late
             assert str(tabbed.get_tab(tabbed.active_pane).label) == want, keys
             assert app.focused is not None and tabbed.active_pane in app.focused.ancestors
+
+
+async def test_down_read_with_the_bracket_goes_into_the_tab_the_bracket_shows(make_app, emulator) -> None:
+    """`] down` read at once from the tab bar of an error: the down was answered first, into the Overview being
+    left, which then took its tab back; the JSON tab never showed."""
+    from test_keys import terminal_types
+    from textual.widgets import TabbedContent
+
+    from aftui.tui.screens.sources import SourceScreen
+    from aftui.tui.widgets.json_view import JsonView
+
+    app = make_app(start_pane="sources")
+    async with app.run_test(size=SIZE) as pilot:
+        await _table(app, pilot, "sources")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and app.screen.built == 1, 15)
+        tabbed = app.screen.query_one(TabbedContent)
+        terminal_types(app, "[\x1b[B")  # the last tab, JSON, then down into it
+        await wait_for(pilot, lambda: isinstance(app.focused, JsonView))
+        await pilot.pause(0.3)
+        assert str(tabbed.get_tab(tabbed.active_pane).label) == "JSON" and isinstance(app.focused, JsonView)

@@ -820,7 +820,9 @@ async def test_a_key_typed_with_enter_waits_for_the_errors_list_it_is_for(make_a
         pane = await ready(pilot)
         assert pane.rows[0].subject.label == ORDERS and pane.table.cursor_row == 0
         errors = f"/v1/workflows/{emulator.emulator.demo.order_workflow_id}/$errors/event_summaries"
-        inject(emulator, {"path": errors, "delay": 0.8, "count": 50})  # Health's polls of it wait as well
+        # Long enough that a loaded machine has not had the page by the time the detail is checked below;
+        # Health's polls of it wait as well.
+        inject(emulator, {"path": errors, "delay": 3, "count": 50})
         terminal_types(app, "\rg")
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
         table = app.screen.query_one(ErrorsTable)

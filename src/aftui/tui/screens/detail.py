@@ -38,6 +38,7 @@ FIRST_PAGE_WAIT_S = 10.0  # the longest keys typed ahead wait for the list of th
 FIRST_PAGE_POLL_S = 0.05
 
 TABS = Binding.Group("Tabs", compact=True)
+TAB_STEPS = {"left_square_bracket": -1, "right_square_bracket": 1}  # as the bindings below say (`on_key`)
 
 
 class DetailScreen(Screen[None]):
@@ -256,7 +257,17 @@ class DetailScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """From the tab bar, down goes into the tab's content (the first thing there that takes focus), and so
         does a key of the content's own, which is then answered there: the Errors tab reached with `]` says
-        "g groups", and its list's `g`, `y` or `/` worked only once the user had thought to press down."""
+        "g groups", and its list's `g`, `y` or `/` worked only once the user had thought to press down.
+
+        `[` and `]` are taken here, as they pass, not by their bindings once they reach the App: a down read
+        with them was answered first, into the tab being left, which then took the tab back (`] down` ended
+        on the Overview)."""
+        step = TAB_STEPS.get(event.key)
+        if step is not None and not self._loading:  # while loading, the App keeps it for the tabs
+            event.stop()
+            event.prevent_default()
+            self.action_tab(step)
+            return
         if self.focused is not None and not isinstance(self.focused, Tabs):
             return
         found = self.query(TabbedContent)  # nothing focused counts as the bar: what had it was hidden or removed
@@ -265,7 +276,7 @@ class DetailScreen(Screen[None]):
         if target is None:
             return
         if event.key == "down":
-            target.focus()
+            focus_now(target)  # the keys read behind it go there too
             event.stop()
         elif event.is_printable and self._binds(target, event.key):
             focus_now(target)  # the App looks for the key's binding from the focus, once the key reaches it
