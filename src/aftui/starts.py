@@ -7,6 +7,11 @@ workflow can emit its event again. Light on purpose: Health imports it for its f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .api.models import EventSummary
+
 
 def unsendable_start(emitter_id: str | None, source_type: str | None) -> str | None:
     """What started the run when aftui cannot send it again: "a timer", "an e-mail", "another workflow's
@@ -19,3 +24,10 @@ def unsendable_start(emitter_id: str | None, source_type: str | None) -> str | N
     if emitter.startswith("p_"):
         return "another workflow's event"
     return None
+
+
+def unsendable_start_of(event: EventSummary) -> str | None:
+    """`unsendable_start` of a `$errors` event, from its error's context; None for an event that is no error."""
+    error = event.error()
+    ctx = error.original_context if error is not None else None
+    return unsendable_start(ctx.emitter_id, ctx.source_type) if ctx is not None else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..fingerprint import name_and_message
-from ..starts import unsendable_start
+from ..starts import unsendable_start_of
 from ..text import visible
 
 if TYPE_CHECKING:
@@ -169,10 +169,7 @@ class HealthBoard:
             return False
         state.errors[ident] = ms
         state.hour_errors[ident] = event
-        error = event.error()
-        started = (
-            unsendable_start(error.original_context.emitter_id, error.original_context.source_type) if error else None
-        )
+        started = unsendable_start_of(event)
         if started is not None:
             state.unsendable[ident] = started
         if len(state.hour_errors) > HOUR_ERRORS_KEPT:  # the oldest goes, whatever order they came in

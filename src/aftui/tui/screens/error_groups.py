@@ -27,13 +27,14 @@ from ...fingerprint import ErrorGroup, group_errors
 from ...journal.replays import ReplayRow
 from ...replay.states import GroupState, group_state, still_failing
 from ...replay.who import replayed_words
+from ...starts import unsendable_start_of
 from ...text import visible
 from ..focus import shown
 from ..host import session_of
 from ..safe import plain
 from ..widgets.board import cut_message
 from ..widgets.phrases import Phrases
-from .replay_errors import ErrorsTable, started_by, unsendable
+from .replay_errors import ErrorsTable, unsendable
 
 ERRORS_HINT = (
     "$errors, newest first (the service's last 100, then the journal's), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
@@ -68,7 +69,7 @@ def state_cell(state: GroupState, *, sendable: bool = True) -> Text:
 
 def _cannot_replay(group: ErrorGroup) -> str:
     """Why a group's errors cannot be replayed, when none can: its state cell says only "can't replay"."""
-    starts = {started_by(e) for e in group.events}
+    starts = {unsendable_start_of(e) for e in group.events}
     start = starts.pop() if len(starts) == 1 else None
     return f" · {start} started these runs: no replay can start one again" if start else ""
 

@@ -35,7 +35,7 @@ from ...fingerprint import error_key
 from ...replay import BulkSummary
 from ...replay.states import ReplayState, needs_replay, read_states
 from ...replay.who import sent_by
-from ...starts import unsendable_start
+from ...starts import unsendable_start_of
 from ...text import visible
 from ..focus import shown
 from ..host import session_of
@@ -63,16 +63,9 @@ STATE_CELLS: dict[str, tuple[str, str]] = {
 }
 
 
-def started_by(event: EventSummary) -> str | None:
-    """What started the failed run when aftui cannot send it again ("a timer", "an e-mail", "another
-    workflow's event"), from the error alone; None for an HTTP request or a start the replay's plan works out."""
-    error = event.error()
-    ctx = error.original_context if error is not None else None
-    return unsendable_start(ctx.emitter_id, ctx.source_type) if ctx is not None else None
-
-
 def unsendable(event: EventSummary) -> bool:
-    return started_by(event) is not None
+    """Started by what no replay can send again (`starts.py`), as far as the error alone says."""
+    return unsendable_start_of(event) is not None
 
 
 class ErrorsTable(PagedTable[EventSummary]):
@@ -545,4 +538,4 @@ class ErrorEventScreen(EventScreen):
         open_replay(self.app, self.record, self.workflow_id or "", edit=True)
 
 
-__all__ = ["ErrorEventScreen", "ErrorsTable", "started_by", "state_rows", "unsendable"]
+__all__ = ["ErrorEventScreen", "ErrorsTable", "state_rows", "unsendable"]
