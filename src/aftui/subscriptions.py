@@ -133,6 +133,17 @@ def channel_words(event_name: str) -> str:
     return f"the {event_name} channel" if event_name else "the default channel"
 
 
+def channel_named(word: str | None) -> str:
+    """The event name a `--channel` word means: "default" (or none) is the default channel, `""`."""
+    return "" if word in (None, "default") else word
+
+
+def ends_of(sub: Subscription) -> tuple[str, str, str]:
+    """What a subscription is: its emitter, listener and event name (`""`: the default channel). The service
+    may answer a POST without an id, so a subscription is found again by these."""
+    return sub.emitter_id, sub.listener_id, sub.event_name or ""
+
+
 def end_label(ident: str, typed: str | None) -> str:
     """An end as the user named it, with its id: `Relay to inbox (wh_…)`; the id alone when it was given."""
     return f"{visible(typed, 60)} ({ident})" if typed and typed != ident else ident

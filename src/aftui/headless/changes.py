@@ -20,7 +20,7 @@ from ..api.models import Component, Source, Workflow
 from ..connect import connect_read, connect_read_all
 from ..discovery import triggered_by
 from ..export import ndjson
-from ..subscriptions import channel_words, end_label, lookup_names, workspace_subscriptions
+from ..subscriptions import channel_named, channel_words, end_label, ends_of, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
 from .common import OK, Refused, confirm, make_client, refuse_read_only
@@ -366,16 +366,10 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
             raise ValueError("name the subscription: its id (sub_...), or --emitter and --listener (and --channel)")
         emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
         listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
-        channel = "" if args.channel in (None, "default") else args.channel
+        channel = channel_named(args.channel)
         # Its id for the result line, where the list has it (a script keeps ids, not ends).
-        sub = next(
-            (
-                s
-                for s in await workspace_subscriptions(client)
-                if (s.emitter_id, s.listener_id, s.event_name or "") == (emitter, listener, channel)
-            ),
-            None,
-        )
+        wanted = (emitter, listener, channel)
+        sub = next((s for s in await workspace_subscriptions(client) if ends_of(s) == wanted), None)
     # By id, the ends were said by id alone: their names are looked up, as the list shows them.
     unnamed = [end for end, typed in ((emitter, args.emitter), (listener, args.listener)) if not typed]
     found = await lookup_names(client, [end for end in unnamed if not end.startswith("wh_")])

@@ -17,7 +17,7 @@ from ..api import Client
 from ..api.models import Subscription
 from ..connect import external_id_problem, redirect_problem, webhook_uri_problem
 from ..export import ndjson
-from ..subscriptions import channel_words, end_label, workspace_subscriptions
+from ..subscriptions import channel_named, channel_words, end_label, ends_of, workspace_subscriptions
 from ..text import visible
 from ..urls import webhook_url_problem
 from . import output, seen
@@ -67,10 +67,10 @@ async def _create_subscription(client: Client, args: argparse.Namespace) -> None
     names = Names(client, known=user_known(), journal=journal_path())
     emitter = await names.id_of(args.emitter, ("source", "workflow"), globs=True)
     listener = await names.id_of(args.listener, ("workflow", "source", "webhook"))
-    channel = "" if args.channel in (None, "default") else args.channel
+    channel = channel_named(args.channel)
     labels = {emitter: end_label(emitter, args.emitter), listener: end_label(listener, args.listener)}
     ends = (emitter, listener, channel)
-    existing = next((s for s in await workspace_subscriptions(client) if _ends(s) == ends), None)
+    existing = next((s for s in await workspace_subscriptions(client) if ends_of(s) == ends), None)
     if existing is not None:  # a subscription is its ends: asked for again, it is there, and nothing is sent
         output.say(f"{labels[listener]} is subscribed to {channel_words(channel)} of {labels[emitter]} already")
         _print_subscription(existing, args)
@@ -79,10 +79,6 @@ async def _create_subscription(client: Client, args: argparse.Namespace) -> None
     sub = await client.subscribe(emitter, listener, channel or None)
     output.say(f"subscribed {labels[listener]} to {channel_words(channel)} of {labels[emitter]}")
     _print_subscription(sub, args)
-
-
-def _ends(sub: Subscription) -> tuple[str, str, str]:
-    return sub.emitter_id, sub.listener_id, sub.event_name or ""
 
 
 def _print_subscription(sub: Subscription, args: argparse.Namespace) -> None:

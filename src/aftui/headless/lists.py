@@ -22,7 +22,7 @@ from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
 from ..ids import KINDS
 from ..masking import masked
-from ..subscriptions import known_workflow_names, lookup_names, workspace_subscriptions
+from ..subscriptions import channel_named, known_workflow_names, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
 from .common import OK, exit_code, make_client
@@ -192,7 +192,7 @@ async def subscriptions(args: argparse.Namespace) -> int:
             for s in subs
             if (emitter is None or s.emitter_id == emitter)
             and (listener is None or s.listener_id == listener)
-            and (args.channel is None or (s.event_name or "") == ("" if args.channel == "default" else args.channel))
+            and (args.channel is None or (s.event_name or "") == channel_named(args.channel))
         ]
         labels = await _end_names(client, names, known, [i for s in subs for i in (s.emitter_id, s.listener_id)])
     emit("subscription", (subscription_record(s, labels) for s in subs), args, org_key(client))

@@ -26,6 +26,7 @@ from ...api.models import Subscription
 from ...subscriptions import (
     GLOBS,
     end_kind,
+    ends_of,
     known_workflow_names,
     lookup_names,
     name_of,
@@ -176,10 +177,8 @@ class SubscriptionsPane(Guarded, Pane):
 
         def created(made: Subscription | None) -> None:
             if made is not None:  # where `enter` and `d` act next; the service's answer may carry no id
-                ends = (made.emitter_id, made.listener_id, made.event_name or "")
-                self.query_one(PagedTable).go_to(
-                    lambda sub: (sub.emitter_id, sub.listener_id, sub.event_name or "") == ends
-                )
+                ends = ends_of(made)
+                self.query_one(PagedTable).go_to(lambda sub: ends_of(sub) == ends)
 
         self.app.push_screen(SubscriptionForm(names=dict(self.names)), created)
 
