@@ -134,11 +134,7 @@ def _shown_props(values: dict[str, Any], component: Component) -> str:
 
 
 def _print_source(source: Source, args: argparse.Namespace) -> None:
-    record = source_record(source)
-    if args.json:
-        print(ndjson(record))
-    else:
-        output.key_values(record, list(record))
+    output.one_record(source_record(source), as_json=args.json)
 
 
 # --- deploy and update ------------------------------------------------------------------------------------

@@ -56,11 +56,7 @@ async def _create_webhook(client: Client, args: argparse.Namespace) -> None:
     webhook = await client.create_webhook(url, name=args.name, description=args.description)
     seen.remember(org_key(client), "webhook", [(webhook.id, webhook.name)], replace=False)
     output.say(f"created webhook {visible(webhook.name or webhook.url or webhook.id, 60)} ({webhook.id})")
-    record = webhook_record(webhook)
-    if args.json:
-        print(ndjson(record))
-    else:
-        output.key_values(record, list(record))
+    output.one_record(webhook_record(webhook), as_json=args.json)
 
 
 async def _create_subscription(client: Client, args: argparse.Namespace) -> None:
@@ -122,7 +118,4 @@ async def _create_token(client: Client, args: argparse.Namespace) -> None:
         "environment": client.environment,
         "project_id": client.project_id,
     }
-    if args.json:
-        print(ndjson(record))
-    else:
-        output.key_values(record, list(record))
+    output.one_record(record, as_json=args.json)

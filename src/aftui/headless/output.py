@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from rich.cells import cell_len
 
 from ..api.models import EventSummary
+from ..export import ndjson
 from ..text import clip, pad, visible
 
 __all__ = [
@@ -193,6 +194,14 @@ def table(records: Iterable[Mapping[str, Any]], fields: Sequence[str], *, out: T
     for row in rows:
         print("  ".join(pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip(), file=stream)
     return len(rows)
+
+
+def one_record(record: Mapping[str, Any], *, as_json: bool) -> None:
+    """What a change made, on stdout: one NDJSON line for a script (`--json`), else `field  value` lines."""
+    if as_json:
+        print(ndjson(record))
+    else:
+        key_values(record, list(record))
 
 
 def key_values(record: Mapping[str, Any], fields: Sequence[str], *, out: TextIO | None = None) -> None:
