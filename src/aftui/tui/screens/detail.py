@@ -31,7 +31,7 @@ from ..retry import AutoRetry
 from ..session import Session
 from ..widgets.footer import KeyFooter
 from ..widgets.json_view import JsonView
-from ..widgets.paged_table import ListTable, PagedTable
+from ..widgets.paged_table import PagedTable
 from ..widgets.status import StatusHeader
 
 FIRST_PAGE_WAIT_S = 10.0  # the longest keys typed ahead wait for the list of the tab opened on
@@ -153,8 +153,7 @@ class DetailScreen(Screen[None]):
         pane = found.first().active_pane if found else None
         if pane is None:
             return False
-        lists = [table for table in pane.query(PagedTable) if shown(table)]
-        return any(not table.query(ListTable) or table.table.loading for table in lists)
+        return any(table.unready for table in pane.query(PagedTable) if shown(table))
 
     async def _build(self) -> bool:
         """The record loaded and its tabs built (True), or why not said in the body."""
@@ -245,12 +244,9 @@ class DetailScreen(Screen[None]):
         """Focus `table` once it can take it, unless the user has moved on from the tab bar meanwhile."""
         if not table.is_attached or not isinstance(self.focused, (Tabs, type(None))):
             return
-        if not table.query(ListTable):  # not composed yet
+        if table.unready:
             if tries:
                 self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))
-            return
-        if table.table.loading and tries:  # a loading widget cannot take the focus
-            self.set_timer(0.05, lambda: self._focus_list(table, tries - 1))
             return
         table.table.focus()
 

@@ -76,8 +76,7 @@ def cut_lead(text: Text, width: int) -> Text:
     """`text` in at most `width` cells: whole if it fits, else without its lead (up to the first ": "), cut at the end."""
     if text.cell_len <= width:
         return text
-    lead = text.plain.find(": ")
-    rest = text[lead + 2 :] if lead > 0 else text.copy()
+    rest = _after_lead(text)
     rest.truncate(width, overflow="ellipsis")
     return rest
 
@@ -87,8 +86,13 @@ def cut_message(text: Text, width: int) -> Text:
     in the middle if still too long."""
     if text.cell_len <= width:
         return text
+    return cut_middle(_after_lead(text), width)
+
+
+def _after_lead(text: Text) -> Text:
+    """`text` past its lead, up to the first ": " (an error's name); a copy of it all when it has none."""
     lead = text.plain.find(": ")
-    return cut_middle(text[lead + 2 :] if lead > 0 else text, width)
+    return text[lead + 2 :] if lead > 0 else text.copy()
 
 
 def cut_start(text: Text, width: int) -> Text:

@@ -214,6 +214,11 @@ class PagedTable(Vertical, Generic[T]):
     def table(self) -> ListTable:
         return self.query_one(ListTable)
 
+    @property
+    def unready(self) -> bool:
+        """Not composed yet, or loading: its list cannot take the focus (nor the keys typed for it) yet."""
+        return not self.query(ListTable) or self.table.loading
+
     def on_mount(self) -> None:
         self.reload()
 
