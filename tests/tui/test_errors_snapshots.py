@@ -74,7 +74,7 @@ def write_replays(app: AftuiApp, emulator: ServerHandle) -> None:
 
 async def steady(pilot: Pilot) -> None:
     # The live look is a worker that comes back every few seconds: not waited for, it changes nothing here.
-    await wait_for(pilot, lambda: quiet(pilot.app, waiting=("errors-live", "errors-states")), timeout=15)
+    await wait_for(pilot, lambda: quiet(pilot.app, waiting=("events-live", "errors-states")), timeout=15)
     await still(pilot, (Input,))
 
 

@@ -25,9 +25,10 @@ from aftui.fingerprint import fingerprint
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
 from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
+from aftui.tui.screens.live_events import LIVE_S
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
-from aftui.tui.screens.replay_errors import LIVE_S, ErrorEventScreen, ErrorsTable
+from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.widgets.phrases import Phrases
 
 

@@ -7,9 +7,8 @@ replay of the marked ones, or of every error shown when none is marked (a
 `/` filter or a group narrows that down first); on the way back the marks
 of those that succeeded are cleared and the others kept.
 
-The tab is live: while it is shown it asks for the workflow's `$errors`
-every few seconds (as `api/poll.py`'s `EventPoller` does, by event id) and
-puts new errors on top. Every row says its replay state, read from the
+The tab is live (`LiveEvents`): while it is shown new errors come in on
+top, and each look that finds none reads the replay states again. Every row says its replay state, read from the
 journal's replay records (`aftui.replay.states`): never replayed, pending,
 replayed ok, failed again; an error a replay led to is tagged `↻ of` the
 original's time, and `l` goes from an original to what its replay became
@@ -27,9 +26,7 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 
-from ...api import ApiError
 from ...api.models import EventSummary, Page
 from ...fingerprint import error_key
 from ...replay import BulkSummary
@@ -37,19 +34,17 @@ from ...replay.states import ReplayState, needs_replay, read_states
 from ...replay.who import sent_by
 from ...starts import unsendable_start_of
 from ...text import visible
-from ..focus import shown
 from ..host import session_of
 from ..safe import plain
 from ..widgets.fields import Fields
 from ..widgets.json_view import dumps
-from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
+from ..widgets.paged_table import Column
 from .events import EventScreen, event_time
+from .live_events import LiveEvents
 from .replay import open_bulk_replay, open_replay
 from .replay_journal import ReplayJournal
 
-LIVE_S = 3.0  # how often a shown Errors tab asks for new errors
 STATE_S = 1.0  # how often an error's detail reads its replays again: the answer to "is it fixed?"
-MAX_LIVE = 1000  # errors the tab keeps as they come in (the service keeps 100)
 PAYLOAD_SEARCHED = 65_536  # characters of an error's payload its filter searches
 
 STATE_CELLS: dict[str, tuple[str, str]] = {
@@ -68,7 +63,7 @@ def unsendable(event: EventSummary) -> bool:
     return unsendable_start_of(event) is not None
 
 
-class ErrorsTable(PagedTable[EventSummary]):
+class ErrorsTable(LiveEvents):
     KEYS_AREA = "The errors"  # its heading in `?`
 
     BINDINGS = [
@@ -104,18 +99,16 @@ class ErrorsTable(PagedTable[EventSummary]):
                 Column("by", "Replayed", self._by_cell, width=18, hide_rank=2),
                 *columns,
             ],
-            item_id=lambda e: e.id or "",
+            peek=peek,
             **kwargs,
         )
         self.workflow_id = workflow_id
         self.steps = steps or {}
-        self._peek = peek or fetch  # the live look: summaries only, read in full when something is new
         self.marked: set[str] = set()
         self.states: dict[str, ReplayState] = {}
         self.group: str | None = None  # the fingerprint of the group shown, if one is
         self.group_label = ""
         self.journal: ReplayJournal | None = None
-        self.live_problem: str | None = None  # the last live look failed: why
         self._fingerprints: dict[str, str] = {}
         self._payloads: dict[str, str] = {}  # error id -> its payload as the filter searches it
         self._said_problem = False  # the journal cannot be read: said in the hint once
@@ -124,8 +117,6 @@ class ErrorsTable(PagedTable[EventSummary]):
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
         self.journal = ReplayJournal(session_of(self))
-        self.set_interval(LIVE_S, self._tick)
-        self.watch(self.table, "scroll_y", self._scrolled, init=False)
 
     def on_unmount(self) -> None:
         journal, self.journal = self.journal, None  # a states read still on its thread finds none
@@ -222,53 +213,13 @@ class ErrorsTable(PagedTable[EventSummary]):
             return
         super().action_clear_filter()
 
-    # --- live -------------------------------------------------------------------------------------------
+    # --- live (LiveEvents) --------------------------------------------------------------------------------
 
-    def _tick(self) -> None:
-        area = self.parent if isinstance(self.parent, Widget) else self
-        if self.screen is not self.app.screen or not shown(area) or self._loading or not self.pager.items:
-            return
-        self._poll()
+    def nothing_new(self) -> None:
+        self.read_states()  # a replay sent meanwhile (here or by a teammate) changes a row's state, not the list
 
-    @work(group="errors-live", exclusive=True, exit_on_error=False)
-    async def _poll(self) -> None:
-        """New errors on top (by event id, as EventPoller keeps its place); the states read again."""
-        listed = self.pager.items  # a reload puts a new list in its place
-        known = {e.id for e in listed}
-        newest = max((e.key for e in self.pager.items if e.key is not None), default=None)
-
-        def new(page: Page[EventSummary]) -> list[EventSummary]:
-            return [
-                e
-                for e in page.items
-                if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
-            ]
-
-        try:
-            page = await self._peek(limit=PAGE_SIZE)
-            fresh = new(page)
-            if fresh and self._peek is not self._fetch:
-                page = await self._fetch(limit=PAGE_SIZE)  # the new ones in full (and journaled)
-                fresh = new(page)
-        except ApiError as error:
-            self.live_problem = error.message
-            self.post_message(self.Updated())
-            return
-        self.live_problem = None
-        if self.pager.items is not listed or self._loading:
-            # r while this look waited for its answer: the list loaded again has them, and added on top they
-            # were listed twice (a flood's hundred new errors, two hundred rows).
-            return
-        if fresh:
-            fresh.sort(key=lambda e: e.key or (0, 0), reverse=True)
-            self.pager.items[:0] = fresh
-            self._measure(fresh, first=False)
-            del self.pager.items[MAX_LIVE:]  # a night of errors: the oldest go, as the service's own list drops them
-            if page.total is not None:
-                self.pager.total = max(page.total, len(self.pager.items))
-            self._rebuild()
-        else:
-            self.read_states()
+    def live_changed(self) -> None:
+        self.post_message(self.Updated())  # said in the tab's hint, under the groups as well
 
     @work(group="errors-states", exclusive=True, exit_on_error=False)
     async def read_states(self) -> None:
@@ -378,23 +329,7 @@ class ErrorsTable(PagedTable[EventSummary]):
 
     def status_parts(self) -> list[str]:
         marks = [f"{len(self.marked)} marked"] if self.marked else []
-        return marks + list(self._marks_after) + self._newer_above()
-
-    def _newer_above(self) -> list[str]:
-        """Rows scrolled out of sight at the top: newer errors, the list being newest first (unless sorted). The
-        view keeps its place when errors arrive, and a newcomer saw the count grow with none of them in sight."""
-        above = int(self.table.scroll_y)
-        if not above or self.sort_index is not None:
-            return []
-        return [f"↑ {above} newer above · home"]
-
-    _said_above = 0
-
-    def _scrolled(self) -> None:
-        above = int(self.table.scroll_y)
-        if above != self._said_above:  # a line's worth of scroll, not every frame of it
-            self._said_above = above
-            self.update_status()
+        return marks + list(self._marks_after) + self.newer_above()
 
     def action_groups(self) -> None:
         self.post_message(self.GroupsWanted())

@@ -28,6 +28,7 @@ from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 from .events import EventScreen, event_columns
+from .live_events import LiveEvents
 
 MAX_CODE = 200_000
 SECRET_MASK = "••••••••"
@@ -171,10 +172,10 @@ class SourceScreen(Guarded, DetailScreen):
             ("Code", Static(self._code(), classes="code")),
             (
                 "Events",
-                PagedTable(
+                LiveEvents(
                     journaled(self.session, partial(self.session.client.list_source_events, source.id), source.id),
                     event_columns(),
-                    item_id=lambda e: e.id or "",
+                    peek=partial(self.session.client.list_source_events, source.id),
                     noun="events",
                     id="events",
                 ),

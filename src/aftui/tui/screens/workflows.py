@@ -49,6 +49,7 @@ from ..widgets.phrases import Phrases
 from .detail import DetailScreen
 from .error_groups import ErrorsTab
 from .events import EventScreen, event_columns, event_time
+from .live_events import LiveEvents
 from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
 
@@ -490,10 +491,10 @@ class WorkflowScreen(Guarded, DetailScreen):
         ]
         if not self.is_template:
             steps = {s.id: s.namespace for s in workflow.steps if s.id}
-            events = PagedTable(
+            events = LiveEvents(
                 journaled(self.session, partial(client.list_workflow_events, self.ident), self.ident),
                 event_columns(),
-                item_id=lambda e: e.id or "",
+                peek=partial(client.list_workflow_events, self.ident),
                 noun="events",
                 id="events",
             )
