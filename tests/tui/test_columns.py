@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from aftui.tui.widgets.board import cut_lead, cut_message, cut_middle, cut_start
+from aftui.tui.widgets.board import cut_message, cut_middle, cut_start
 from aftui.tui.widgets.paged_table import Column, fit_widths
 
 
@@ -92,11 +92,11 @@ def test_a_timeline_value_cut_to_its_column_ends_in_an_ellipsis_and_keeps_the_co
 
 
 def test_an_error_cut_to_its_column_gives_up_its_name_before_its_message() -> None:
+    """Health's Last error as well as the errors list: at 120 columns Health showed "Missing require…", the
+    field it was missing cut away."""
     error = Text("ValidationError: Missing required field: customer_email", style="red")
-    assert cut_lead(error, 60) is error  # it fits: name and message
-    assert cut_lead(error, 16).plain == "Missing require…" and cut_lead(error, 16).style == "red"
-    assert cut_lead(error, 37).plain == "Missing required field: customer_email"[:36] + "…"
-    assert cut_lead(Text("a timeout without a name"), 10).plain == "a timeout…"  # no lead: cut at the end
+    assert cut_message(error, 16).plain == "Missing…r_email" and cut_message(error, 16).style == "red"
+    assert cut_message(Text("Request failed with status code 503"), 20).plain == "Request fa…code 503"
 
 
 def test_an_errors_message_too_long_keeps_its_end_where_rows_of_one_failure_differ() -> None:

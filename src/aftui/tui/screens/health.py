@@ -38,7 +38,7 @@ COLUMNS = [
     BoardColumn("last_error", "Err ago", 7),
     BoardColumn("last_event", "Evt ago", 7),
     BoardColumn("spark", "Events/min", 15, cut="start"),
-    BoardColumn("message", "Last error", 60, cut="lead"),
+    BoardColumn("message", "Last error", 60, cut="message"),
 ]
 # The table is fitted to its width (`_fit_columns`): the last error gets what is left, down to nothing (the
 # detail under the table shows it whole); narrower, the sparkline shows fewer minutes, the newest, down to

@@ -49,11 +49,11 @@ class BoardColumn:
     width: int
     # Too long for the column: cut at the end ("end"), or in the middle ("middle"), where names that differ
     # only at the end ("New issues in acme/api", "New issues in acme/web") stay told apart, or its start left
-    # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest; or its lead up to
-    # the first ": " left out, then cut at the end ("lead"): an error's message says more than its name; or
-    # its lead left out, then cut in the middle ("message"): errors listed one above another most often differ
-    # at their message's end (the field, the id, the status), which a cut at the end took from every row.
-    cut: Literal["end", "middle", "start", "lead", "message"] = "end"
+    # out, unmarked ("start"): a series of minutes, the newest at the end, keeps the newest; or an error's
+    # lead up to the first ": " (its name) left out, then cut in the middle ("message"): a message says more
+    # than its name, and most often differs from another at its end (the field, the id, the status), which
+    # a cut at the end took from every row.
+    cut: Literal["end", "middle", "start", "message"] = "end"
 
 
 def cut_middle(text: Text, width: int) -> Text:
@@ -70,15 +70,6 @@ def cut_middle(text: Text, width: int) -> Text:
     tail_start = len(plain) - len(plain[len(plain) - _chars_within(plain[::-1], keep // 2) :].lstrip())
     head, tail = text[:head_end], text[tail_start:]
     return Text.assemble(head, "…", tail, style=text.style, no_wrap=True, end="")
-
-
-def cut_lead(text: Text, width: int) -> Text:
-    """`text` in at most `width` cells: whole if it fits, else without its lead (up to the first ": "), cut at the end."""
-    if text.cell_len <= width:
-        return text
-    rest = _after_lead(text)
-    rest.truncate(width, overflow="ellipsis")
-    return rest
 
 
 def cut_message(text: Text, width: int) -> Text:
@@ -407,8 +398,6 @@ class Board(ScrollView, can_focus=True):
                 fitted = cut_middle(cell, column_width)
             elif column.cut == "start":
                 fitted = cut_start(cell, column_width)
-            elif column.cut == "lead":
-                fitted = cut_lead(cell, column_width)
             elif column.cut == "message":
                 fitted = cut_message(cell, column_width)
             else:
