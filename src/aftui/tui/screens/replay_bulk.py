@@ -47,12 +47,14 @@ from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..safe import plain
 from ..session import Session
+from ..widgets.board import cut_message
 from ..widgets.footer import KeyFooter
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 PREVIEW_LINES = 4
+ERROR_WIDTH = 24  # cells of the Error column
 FIX_DEBOUNCE_S = 0.15
 NO_FIX = "no fix: each is sent as it was · f types one"
 
@@ -63,7 +65,8 @@ def _error_cell(event: EventSummary) -> Text:
     error = event.error()
     if error is None:
         return Text("not a workflow error", style="dim")
-    return plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 120)
+    # Cut as the errors list cuts it: rows of one failure differ at their message's end, not at its name.
+    return cut_message(plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 120), ERROR_WIDTH)
 
 
 def _result_cell(result: ReplayResult) -> Text:
@@ -218,7 +221,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
-        table.add_column("Error", key="error", width=24)
+        table.add_column("Error", key="error", width=ERROR_WIDTH)
         table.add_column("Change", key="change", width=15)
         table.add_column("Replay", key="result")
         yield table
