@@ -83,6 +83,21 @@ async def test_apps_load_page_by_page_as_the_cursor_goes_down(make_app, monkeypa
         assert "41 of 41" in status_of(table)
 
 
+async def test_at_80_columns_apps_and_end_users_lists_cut_their_last_column_and_never_scroll_sideways(
+    make_app,
+) -> None:
+    """Categories were sized to the longest: the table scrolled sideways, "Productivit" cut at the edge
+    with no mark that more was out of sight. So were an end user's apps."""
+    for pane in ("apps", "connect"):
+        app = make_app(start_pane=pane)
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = await pane_table(app, pilot, pane)
+            listed = table.table
+            last = table.columns[-1].key
+            await wait_for(pilot, lambda listed=listed, last=last: listed.widths.get(last, 0) > 0)
+            assert listed.max_scroll_x == 0, pane
+
+
 async def test_apps_search_asks_the_server_and_clearing_brings_back_the_catalogue(make_app) -> None:
     app = make_app(start_pane="apps")
     async with app.run_test(size=(120, 36)) as pilot:

@@ -26,7 +26,7 @@ def app_columns() -> list[Column[App]]:
         Column("name", "Name", lambda a: plain(a.name, 40), width=18, cut="middle"),
         Column("slug", "Slug", lambda a: plain(a.name_slug, 40, "cyan"), width=16),
         Column("auth", "Auth", lambda a: plain(a.auth_type, 12), width=6),
-        Column("categories", "Categories", lambda a: plain(", ".join(a.categories), 80)),
+        Column("categories", "Categories", lambda a: plain(", ".join(a.categories), 80), width=20, min_width=10),
     ]
 
 

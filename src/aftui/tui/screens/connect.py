@@ -57,7 +57,7 @@ def end_user_columns() -> list[Column[EndUser]]:
         # What is wrong, counted: with only Healthy and Dead, "2 1 0" left an account unaccounted for.
         Column("failing", "Failing", lambda u: _count(u.failing, "yellow"), sort=lambda u: u.failing, width=7),
         Column("dead", "Dead", lambda u: _count(u.dead, "bold red"), sort=lambda u: u.dead, width=4),
-        Column("apps", "Apps", lambda u: plain(", ".join(u.apps), 120)),
+        Column("apps", "Apps", lambda u: plain(", ".join(u.apps), 120), width=16, min_width=8),
     ]
 
 
