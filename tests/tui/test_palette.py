@@ -113,3 +113,17 @@ async def test_a_name_with_markup_is_shown_as_it_is_in_the_palette(make_app, emu
         await palette_search(pilot, *"ALERT")
         prompts = [str(option.prompt) for option in app.screen.query_one(CommandList)._options]
         assert any("Open source [bold red]ALERT[/] ping" in p for p in prompts), prompts
+
+
+async def test_an_enter_typed_with_the_search_acts_on_that_searchs_first_match(make_app, emulator) -> None:
+    """`:order webhooks⏎` sent at once ran Textual's "Keys" command: the enter took the list of the first
+    letters' matches, the search for the whole text still running."""
+    from test_keys import terminal_types
+
+    source = next(s for s in emulator.emulator.store.sources.values() if s.name == "Stripe payments (EU)")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "Open source Stripe payments (EU)" in titles(app), timeout=10)
+        terminal_types(app, ":Open source Stripe payments (EU)\r")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), timeout=10, says=lambda: app.screen)
+        assert app.screen.ident == source.id

@@ -42,6 +42,7 @@ from .host import Host, session_of
 from .inputdriver import INPUT, input_first
 from .keyframe import paint_keys_at_once
 from .messages import AuthFailed, ViewValue
+from .palette import PALETTE_ID, Palette
 from .panes import PaneSpec, pane_specs
 from .session import DemoStarter, Session
 from .widgets.footer import KeyFooter
@@ -315,6 +316,11 @@ class AftuiApp(App[None]):
         self._stop_health()
         if self.session is not None:
             self.session.close_journal()
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, with an enter typed with the search waiting for its matches (`palette.py`)."""
+        if self.use_command_palette and self.screen.id != PALETTE_ID:
+            self.push_screen(Palette(id=PALETTE_ID))
 
     def action_monitor(self) -> None:
         """The live monitor of the workspace, unless it is what is open already."""
