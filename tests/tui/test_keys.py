@@ -391,3 +391,54 @@ async def test_keys_read_before_a_question_is_asked_do_not_answer_it(make_app) -
         assert app.focused is question.query_one("#no", Button)
         await pilot.press("y")
         await wait_for(pilot, lambda: answers == [True])
+
+
+async def test_an_enter_typed_after_a_filters_enter_opens_the_row_it_let_through(make_app, emulator) -> None:
+    """`/order web⏎⏎` on Health and `/ord_…⏎⏎` on the Errors tab opened nothing: Textual typed the keys read
+    with the first enter into the field before that enter moved the focus to the rows, and the second
+    enter met the field again. They now wait for the focus to move."""
+    from aftui.tui.screens.health import HealthPane
+    from aftui.tui.screens.replay_errors import ErrorEventScreen
+
+    inbox = next(s for s in emulator.emulator.store.sources.values() if s.name == "Order webhooks")
+    post_orders(emulator, "ord_needle7", "ord_other8")
+    app = make_app(start_pane="health")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query(HealthPane)) and bool(app.query_one(HealthPane).rows), timeout=20)
+        await wait_for(pilot, lambda: app.focused is app.query_one(HealthPane).table)
+        terminal_types(app, "/order web\r\r")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), timeout=10, says=lambda: app.focused)
+        assert app.screen.ident == inbox.id
+        terminal_types(app, "\x1b")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+        app.open_id(emulator.emulator.demo.order_workflow_id)
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+        errors = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: len(errors.rows) >= 2, timeout=10)
+        await pilot.press(*"]]]]", "down")
+        await wait_for(pilot, lambda: app.focused is errors.table)
+        terminal_types(app, "/ord_needle7\r\r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorEventScreen), timeout=10, says=lambda: app.focused)
+        error = app.screen.record.error()
+        assert error is not None and error.original_event["body"]["order_id"] == "ord_needle7"
+
+
+async def test_a_key_typed_after_the_bulk_fixs_enter_goes_to_the_list_and_d_waits_for_the_check(
+    make_app, emulator
+) -> None:
+    """`f`, the fix, enter and `d` sent at once typed the "d" into the fix ("…test\\"d": not JSON); and a `d`
+    read before the fix was checked said "a moment" instead of running the dry run."""
+    post_orders(emulator, "ord_fast1", "ord_fast2")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.open_id(emulator.emulator.demo.order_workflow_id)
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+        errors = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: len(errors.rows) >= 2, timeout=10)
+        await pilot.press(*"]]]]", "down", "space", "space", "R")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        terminal_types(app, 'fcustomer_email = "oncall@acme.test"\rd')
+        await wait_for(pilot, lambda: screen.dry_run_done, timeout=10, says=lambda: screen.query_one("#fix").value)
+        assert screen.query_one("#fix", Input).value == 'customer_email = "oncall@acme.test"'
+        assert screen.focused is screen.query_one("DataTable")

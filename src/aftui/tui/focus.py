@@ -88,13 +88,14 @@ class TypeAhead:
         if focused is None or focused is widget or not _types_text(focused):
             return False
         bindings = focused._bindings.key_to_bindings.get(event.key)
-        if bindings:
+        if bindings and not getattr(focused, "KEYS_IN_ORDER", False):
             # A key the field acts on through a binding (backspace, the arrows, enter): a key event sent to it
             # does not run that, and came back for the App to, after the letters typed behind it had been
             # typed (`/zzz`, three backspaces and `inject` left "zzzinj"). Queued behind those before it instead.
             focused.call_later(focused.run_action, bindings[0].action)
             return True
-        # A key of its own: the one that came back is done with (its handling ends at the App).
+        # A key of its own, or one a field that runs its bound keys as it reads them (`KEYS_IN_ORDER`) takes
+        # as a key: the one that came back is done with (its handling ends at the App).
         typed = events.Key(event.key, event.character)
         typed.set_sender(focused.app)
         self.handed(typed, focused)  # back again unhandled (a key no field types): the bindings' turn

@@ -25,6 +25,7 @@ from ..focus import focus_now
 from ..host import host
 from ..widgets.board import PADDING, Board, BoardColumn
 from ..widgets.floor_note import FloorNote
+from ..widgets.leaving_input import LeavingInput
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
 
@@ -215,7 +216,9 @@ class HealthPane(Pane):
         """Show the filter's field (made on first use: the start does not pay for it) and type into it."""
         found = self.query("#health-filter")
         box = (
-            found.first(Input) if found else Input(placeholder="filter by name or id (esc clears)", id="health-filter")
+            found.first(Input)
+            if found
+            else LeavingInput(placeholder="filter by name or id (esc clears)", id="health-filter")
         )
         if not found:
             await self.mount(box, after=self.query_one("#health-note"))
@@ -249,7 +252,7 @@ class HealthPane(Pane):
     @on(Input.Submitted, "#health-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
         event.stop()
-        self.table.focus()  # the rows it let through, to open one with enter
+        focus_now(self.table)  # the rows it let through, to open one with enter
 
     def _show(self, rows: list[HealthRow], now_ms: int, *, counting: bool) -> None:
         table = self.table

@@ -49,6 +49,7 @@ from ..safe import plain
 from ..session import Session
 from ..widgets.board import cut_message
 from ..widgets.footer import KeyFooter
+from ..widgets.leaving_input import LeavingInput
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
@@ -179,6 +180,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         self.journal: ReplayJournal | None = None
         self.planner: Planner | None = None
         self.planned = False
+        self._dry_run_waiting = False  # d pressed while the runs or the fix were still being checked
         self.edit = Edit()
         self.edit_problem: str | None = None  # the fix cannot be read
         self.bodies: dict[str, Any] = {}  # event id -> the edited payload
@@ -216,7 +218,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         with Horizontal(id="fix-row"):
             yield Static(Text("Fix", style="bold"), classes="label")
             # A template, not a value: a real-looking fix here was read, late at night, as one already typed.
-            yield Input(placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix")
+            yield LeavingInput(placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix")
         yield Static(Text(NO_FIX, style="dim"), id="fix-check")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
@@ -352,7 +354,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
     @on(Input.Submitted, "#fix")
     def _fix_done(self, event: Input.Submitted) -> None:
-        self.query_one(DataTable).focus()
+        focus_now(self.query_one(DataTable))
 
     @work(group="bulk-fix", exclusive=True, exit_on_error=False)
     async def _apply_edit(self) -> None:
@@ -382,6 +384,9 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         self._preview()
         if self.planned and not self.running and self.summary is None:
             self._say(self._ready_text())
+            if self._dry_run_waiting:
+                self._dry_run_waiting = False
+                self.action_dry_run()
 
     def _fix_text(self) -> Text:
         if self.edit_problem:
@@ -472,7 +477,14 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         return True
 
     def action_dry_run(self) -> None:
-        if self.running or not self._ready_to_send():
+        if self.running:
+            return
+        if not self.planned or self.checked is not self.edit:
+            # Typed with the fix (`…⏎d`) or pressed as the screen opens: run once the check is in, not refused.
+            self._dry_run_waiting = True
+            self._say(Text("Dry run once every run and the fix are checked…", style="dim"))
+            return
+        if not self._ready_to_send():
             return
         for index, event in enumerate(self.events):
             plan = self.plans.get(self._ident(event, index))

@@ -33,6 +33,7 @@ from ..focus import focus_now, shown
 from ..messages import AuthFailed
 from ..retry import AutoRetry, SetupProblem
 from .board import KEPT_ROWS, PADDING, Board, BoardColumn
+from .leaving_input import LeavingInput
 
 if TYPE_CHECKING:
     from ...api.models import Page
@@ -205,7 +206,7 @@ class PagedTable(Vertical, Generic[T]):
 
     def compose(self) -> ComposeResult:
         # Disabled while hidden, so focus never lands in a box the user cannot see.
-        yield Input(placeholder=f"filter {self.noun} (esc clears)", id="filter", disabled=True)
+        yield LeavingInput(placeholder=f"filter {self.noun} (esc clears)", id="filter", disabled=True)
         yield Static(classes="error")
         yield ListTable(self.columns)
         yield Static(classes="status")
@@ -520,7 +521,7 @@ class PagedTable(Vertical, Generic[T]):
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self, event: Input.Submitted) -> None:
-        self.table.focus()
+        focus_now(self.table)
 
     def _server_filter(self) -> None:
         if self.table.cursor_row == 0:
