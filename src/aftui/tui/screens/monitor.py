@@ -108,7 +108,7 @@ class MonitorScreen(Screen[None]):
         Binding("E", "errors_only", "Errors only"),
         Binding("w", "choose", "Watch"),
         Binding("h", "history", "History"),
-        Binding("space", "mark", "Mark"),
+        Binding("space", "mark", "Mark ↓"),  # and the next row: space, space, space marks a run
         Binding("y", "replay", "Replay…"),
         Binding("e", "edit_replay", "Edit+replay…"),
         Binding("R", "bulk_replay", "Replay marked…"),

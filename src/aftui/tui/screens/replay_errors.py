@@ -69,7 +69,7 @@ class ErrorsTable(LiveEvents):
     BINDINGS = [
         Binding("y", "replay", "Replay…"),
         Binding("e", "edit_replay", "Edit & replay…"),
-        Binding("space", "mark", "Mark"),
+        Binding("space", "mark", "Mark ↓"),  # and the next row: space, space, space marks a run
         Binding("R", "bulk", "Bulk replay…"),
         Binding("g", "groups", "Groups"),
         Binding("l", "linked", "Replay link"),

@@ -512,7 +512,13 @@ class WorkflowScreen(Guarded, DetailScreen):
                 id="errors",
             )
             tabs += [
-                ("Events", Listing("Emitted by this workflow (the last 100 are kept). enter opens one.", events)),
+                (
+                    "Events",
+                    # Live, and past the service's 100 as they come: "the last 100 are kept" read wrong at 117.
+                    Listing(
+                        "What it emitted, newest first (the service keeps its last 100), live · enter opens one", events
+                    ),
+                ),
                 ("Errors", ErrorsTab(errors)),
             ]
         return tabs
