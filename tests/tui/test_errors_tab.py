@@ -542,7 +542,7 @@ async def test_a_group_is_replayed_without_its_fixed_errors_nor_the_replays(make
         assert len(app.screen.events) == total - 1 and fixed.id not in {e.id for e in app.screen.events}
         title = " ".join(text_of(app.screen.query_one(".title", Static)).split())
         assert f"{total - 1} errors of" in title and "(the group ValidationError" in title
-        assert "; 1 more not in it: replayed ok already, pending, or itself a replay" in title
+        assert "; 1 more left out: replayed ok already, pending, or itself a replay" in title
         # The same from the group's list of errors, with nothing marked.
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.focused is view.table, timeout=10)

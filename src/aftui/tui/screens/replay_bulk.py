@@ -146,11 +146,11 @@ def _edit_all(
 
 def left_out(count: int) -> str:
     """What the title's count leaves out, said after what it takes, so that "19 errors of … (the group …; 1 more
-    not in it: …)" reads as 19 of 20: said first, a newcomer could not tell whether 19 counted it."""
+    left out: …)" reads as 19 of 20: said first, a newcomer could not tell whether 19 counted it."""
     if not count:
         return ""
     which = "itself a replay" if count == 1 else "replays themselves"
-    return f"; {count} more not in it: replayed ok already, pending, or {which}"
+    return f"; {count} more left out: replayed ok already, pending, or {which}"
 
 
 class BulkReplayScreen(Screen["BulkSummary | None"]):
