@@ -111,3 +111,19 @@ async def test_a_look_that_fails_is_said_in_the_lists_line_until_one_works(make_
         await wait_for(pilot, lambda: "✖ not updating:" in status_of(table), timeout=2 * LIVE_S + 5)
         await wait_for(pilot, lambda: "not updating" not in status_of(table), timeout=2 * LIVE_S + 5)
         assert not table.has_class("failed") and table.rows  # the list stayed as it was, under the line
+
+
+def test_an_events_overview_shows_what_it_emitted_masked_and_cut() -> None:
+    """The payload had been only in the JSON tab: to see what a replayed run emitted took a tab and a fold."""
+    from types import SimpleNamespace
+
+    from aftui.api.models import EventSummary
+    from aftui.tui.screens.events import ORIGINAL_SHOWN, EventScreen
+
+    event = EventSummary.model_validate(
+        {"id": "1-0", "event": {"order_id": "ord_1", "headers": {"x-api-key": "sk_live_1"}, "note": "x" * 5000}}
+    )
+    rows = dict(EventScreen.overview_rows(SimpleNamespace(record=event)))  # type: ignore[arg-type]
+    payload = rows["Payload"].plain
+    assert payload.startswith('{"order_id": "ord_1", "headers": {"x-api-key": "****"}')
+    assert len(payload) == ORIGINAL_SHOWN + 1 and payload.endswith("…")

@@ -126,6 +126,8 @@ class EventScreen(DetailScreen):
             rows.append(_original(error.original_event))
             if error.error.stack:
                 rows.append(("Stack", long_text(error.error.stack)))
+        else:
+            rows.append(_original(event.event, "Payload"))  # what it emitted, at a glance, as an error's input
         return rows
 
     def json_data(self) -> Any:
@@ -142,16 +144,17 @@ class EventScreen(DetailScreen):
         self.app.push_screen(ValueScreen(self.crumbs[-1] if self.crumbs else "event", event.event))
 
 
-def _original(event: Any) -> tuple[str, Any]:
-    """What the failed run was given, on the Overview: why it failed is mostly in there (a field sent empty
-    reads "Missing required field" too), and it had been only in the JSON tab, folded. Of an HTTP event its
-    body, the rest being the request's method, path and headers (the JSON tab has them, credentials masked)."""
+def _original(event: Any, label: str = "Input") -> tuple[str, Any]:
+    """What the failed run was given (or an event emitted: `label`), on the Overview: why it failed is mostly
+    in there (a field sent empty reads "Missing required field" too), and it had been only in the JSON tab,
+    folded. Of an HTTP event its body, the rest being the request's method, path and headers (the JSON tab
+    has them, credentials masked)."""
     if event is None:
-        return "Input", None
+        return label, None
     http_body = isinstance(event, dict) and "body" in event and "method" in event
     value = event["body"] if http_body else masked(event)
     text = value if isinstance(value, str) else dumps(value, indent=None)
-    return ("Body" if http_body else "Input"), long_text(text, ORIGINAL_SHOWN)
+    return ("Body" if http_body else label), long_text(text, ORIGINAL_SHOWN)
 
 
 def _joined(*parts: str | None) -> str | None:
