@@ -127,3 +127,19 @@ async def test_an_enter_typed_with_the_search_acts_on_that_searchs_first_match(m
         terminal_types(app, ":Open source Stripe payments (EU)\r")
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), timeout=10, says=lambda: app.screen)
         assert app.screen.ident == source.id
+
+
+async def test_the_sources_health_reports_on_are_found_before_the_sources_pane_lists_them(make_app, emulator) -> None:
+    """At start only Health is shown: `:order webhooks` found the workflows with "webhooks" in their name, and
+    enter deactivated one (after asking), not the source it named."""
+    from aftui.tui.screens.health import HealthPane
+
+    inbox = next(s for s in emulator.emulator.store.sources.values() if s.name == "Order webhooks")
+    app = make_app(start_pane="health")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.query(HealthPane)) and bool(app.query_one(HealthPane).rows), timeout=20)
+        assert "Open source Order webhooks" in titles(app)
+        assert "Deactivate source Order webhooks" not in titles(app)  # the pane's own, once it has listed it
+        await palette(pilot, "order webhooks")
+        await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), timeout=10, says=lambda: app.screen)
+        assert app.screen.ident == inbox.id

@@ -1,8 +1,9 @@
 """What the palette finds by name: sources, workflows, webhooks, accounts and Connect users, with actions on them.
 
 Only what aftui already has: the rows the panes have listed (a pane not yet
-shown has listed nothing) and the workflows it knows (`known.py`; the service
-cannot list workflows). Nothing is fetched while the user types. Opening a
+shown has listed nothing), the sources Health reports on (opened by id until
+the Sources pane lists them) and the workflows it knows (`known.py`; the
+service cannot list workflows). Nothing is fetched while the user types. Opening a
 listed row goes through its pane (the same `PagedTable.Opened` enter sends),
 so it opens exactly as enter there would; changes go through the same
 `forms/lifecycle.py` steps as the panes' keys (asking first, refused when
@@ -54,6 +55,7 @@ def resource_actions(app: App[Any]) -> list[Action]:
     """Every action on every named thing aftui has listed or knows, in the sidebar's order."""
     actions: list[Action] = []
     panes = {pane.id: pane for pane in _panes(app)}
+    listed: set[str] = set()
     for pane_id, (kind, name_of) in _LISTED.items():
         pane = panes.get(pane_id)
         if pane is None:
@@ -64,10 +66,35 @@ def resource_actions(app: App[Any]) -> list[Action]:
         for item in list(table.pager.items):
             name = visible(name_of(item) or table.item_id(item), NAME_CHARS)
             ident = table.item_id(item)
+            listed.add(ident)
             actions.append(Action(f"Open {kind} {name}", partial(_open_row, table, item), ident))
             if pane_id == "sources":
                 actions += _source_actions(pane, item, name)
+    actions += _health_sources(app, listed)
     actions += _workflow_actions(app, panes.get("workflows"))
+    return actions
+
+
+def _health_sources(app: App[Any], listed: set[str]) -> list[Action]:
+    """The sources Health reports on that the Sources pane has not listed (it lists nothing until shown):
+    `:order webhooks` at start found only workflows with "webhooks" in their name. Opened by id; their
+    activation needs the source as the pane has it, so it is offered once the pane has listed them."""
+    watch = host(app).health
+    if watch is None:
+        return []
+    actions: list[Action] = []
+    for subject in watch.board.subjects():
+        if subject.kind != "source" or subject.id in listed:
+            continue
+        name = visible(subject.label, NAME_CHARS)
+        actions += [
+            Action(f"Open source {name}", partial(host(app).open_id, subject.id), subject.id),
+            Action(
+                f"Monitor source {name}",
+                partial(open_monitor, app, [Target("source", subject.id, subject.label)]),
+                subject.id,
+            ),
+        ]
     return actions
 
 
