@@ -442,3 +442,5 @@ async def test_a_key_typed_after_the_bulk_fixs_enter_goes_to_the_list_and_d_wait
         await wait_for(pilot, lambda: screen.dry_run_done, timeout=10, says=lambda: screen.query_one("#fix").value)
         assert screen.query_one("#fix", Input).value == 'customer_email = "oncall@acme.test"'
         assert screen.focused is screen.query_one("DataTable")
+        await pilot.press("f", "backspace")  # back to mend it: the text was selected, and went whole
+        await wait_for(pilot, lambda: screen.query_one("#fix", Input).value == 'customer_email = "oncall@acme.test')

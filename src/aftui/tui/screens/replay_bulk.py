@@ -218,7 +218,10 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         with Horizontal(id="fix-row"):
             yield Static(Text("Fix", style="bold"), classes="label")
             # A template, not a value: a real-looking fix here was read, late at night, as one already typed.
-            yield LeavingInput(placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix")
+            # Not selected as `f` comes back to it: a fix is mended, and a backspace took all of it.
+            yield LeavingInput(
+                placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix", select_on_focus=False
+            )
         yield Static(Text(NO_FIX, style="dim"), id="fix-check")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
