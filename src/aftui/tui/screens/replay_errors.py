@@ -8,11 +8,11 @@ replay of the marked ones, or of every error shown when none is marked (a
 of those that succeeded are cleared and the others kept.
 
 The tab is live (`LiveEvents`): while it is shown new errors come in on
-top, and each look that finds none reads the replay states again. Every row says its replay state, read from the
-journal's replay records (`aftui.replay.states`): never replayed, pending,
-replayed ok, failed again; an error a replay led to is tagged `↻ of` the
-original's time, and `l` goes from an original to what its replay became
-and back.
+top, and each look that finds none reads the replay states again. Every
+row says its replay state, read from the journal's replay records
+(`aftui.replay.states`): never replayed, pending, replayed ok, failed
+again; an error a replay led to is tagged `↻ of` the original's time, and
+`l` goes from an original to what its replay became and back.
 """
 
 from __future__ import annotations
