@@ -36,7 +36,7 @@ async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> No
         async with app.run_test(size=(120, 36)) as pilot:
             await wait_for(pilot, lambda: "unreachable since" in header(app), timeout=20)
             shown = header(app)
-            assert "● ok" not in shown and urlsplit(base_url).netloc in shown
+            assert "● connected" not in shown and urlsplit(base_url).netloc in shown
             assert re.search(r"unreachable since \d\d:\d\d UTC", shown), "in UTC, as every time aftui shows"
             # /users/me and the first pane's lists ask at once: the header hears the first to fail, and the
             # notification of the one that says it (who we are) may come a moment later.
@@ -49,7 +49,7 @@ async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> No
 
             back = serve_in_thread(Options(port=port, seed=1))
             await pilot.press("2")  # the Sources list tries again by itself; its answer brings who we are back
-            await wait_for(pilot, lambda: "● ok" in header(app) and "Acme Ops" in header(app), timeout=30)
+            await wait_for(pilot, lambda: "● connected" in header(app) and "Acme Ops" in header(app), timeout=30)
             assert "no workspace" not in header(app)
             note = str(app.query_one("WorkspacesPane #note").render())
             assert "could not be read" not in note
@@ -60,7 +60,7 @@ async def test_started_while_the_service_is_down_then_back(tmp_path: Path) -> No
 
 async def monitor_live(app, pilot) -> None:
     """The header ok, then the monitor open on the workspace with its streams live."""
-    await wait_for(pilot, lambda: "● ok" in header(app), timeout=10)
+    await wait_for(pilot, lambda: "● connected" in header(app), timeout=10)
     await pilot.press("m")
     await wait_for(pilot, lambda: "live" in str(app.screen.query_one("#monitor-streams").render()), timeout=15)
 
@@ -73,7 +73,7 @@ async def test_the_header_says_reconnecting_while_the_monitor_cannot_reach_the_s
         await wait_for(
             pilot, lambda: "reconnecting" in str(app.screen.query_one("#monitor-streams").render()), timeout=20
         )
-        await wait_for(pilot, lambda: "● ok" not in header(app), timeout=5)
+        await wait_for(pilot, lambda: "● connected" not in header(app), timeout=5)
         assert "reconnecting" in header(app)
 
 
@@ -96,12 +96,16 @@ async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: 
     profile = Profile(name="live", api_key="k" * 20, production=True)
     app = make_app(profile=profile)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(app) and bool(app.query("#sources PagedTable")), timeout=10)
+        await wait_for(
+            pilot, lambda: "● connected" in header(app) and bool(app.query("#sources PagedTable")), timeout=10
+        )
         assert header(app).lstrip().startswith("aftui  ▲ PRODUCTION")
     assert Profile.from_dict("live", {"production": True}).production is True
     other = make_app(profile=Profile(name="staging", api_key="k" * 20))
     async with other.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "● ok" in header(other) and bool(other.query("#sources PagedTable")), timeout=10)
+        await wait_for(
+            pilot, lambda: "● connected" in header(other) and bool(other.query("#sources PagedTable")), timeout=10
+        )
         assert "PRODUCTION" not in header(other)
 
 
@@ -134,7 +138,10 @@ async def test_after_the_monitor_the_header_hears_the_next_answer(make_app, emul
         try:
             await pilot.press("r")  # the Sources list asks again; its answer is the header's news
             await wait_for(
-                pilot, lambda: "● ok" in header(app), timeout=20, says=lambda: (app.focused, app.screen, header(app))
+                pilot,
+                lambda: "● connected" in header(app),
+                timeout=20,
+                says=lambda: (app.focused, app.screen, header(app)),
             )
         finally:
             back.stop()
@@ -144,7 +151,7 @@ async def test_at_80_columns_a_long_workspace_name_gives_way_to_the_alerts_and_r
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         status = app.screen.query_one(StatusHeader)
-        await wait_for(pilot, lambda: "● ok" in header(app))
+        await wait_for(pilot, lambda: "● connected" in header(app))
         status.workspace = "Dana's workspace, the one for the night shift"
         status.alerts = 6
         status.read_only = True

@@ -49,7 +49,8 @@ class StatusHeader(Static):
     def render(self) -> Text:
         # The workspace's name gives way first: at 80 columns a long one pushed "press 0" (and READ-ONLY, after
         # it) off the line; what the connection is about (where, the URL) is last and cut as it is.
-        # Then the environment is said short ("prod", "dev"): with DEMO, alerts and READ-ONLY, 80 is tight.
+        # Then the environment is said short ("prod", "dev"), then the connection ("ok" for "connected"): with
+        # DEMO, alerts and READ-ONLY, 80 is tight.
         width = self.size.width or 10_000
         cap, short = WORKSPACE_CHARS, False
         over = self._line(cap, short, tail=False).cell_len - width
@@ -58,7 +59,7 @@ class StatusHeader(Static):
             short = self._line(cap, short, tail=False).cell_len > width
         return self._line(cap, short, tail=True)
 
-    def _line(self, workspace_chars: int, short_environment: bool, *, tail: bool) -> Text:
+    def _line(self, workspace_chars: int, short: bool, *, tail: bool) -> Text:
         text = Text()
         text.append(" aftui ", style="bold reverse")
         if self.production:  # first, in reverse red, so it is read before anything else
@@ -69,11 +70,13 @@ class StatusHeader(Static):
         text.append("│ ", style="dim")
         text.append(visible(self.workspace, workspace_chars))
         text.append(" │ ", style="dim")
-        environment = _SHORT.get(self.environment, self.environment) if short_environment else self.environment
+        environment = _SHORT.get(self.environment, self.environment) if short else self.environment
         text.append(environment, style="magenta" if self.environment == "development" else "")
         text.append(" │ ", style="dim")
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
-        text.append(f"{dot} {self.connection}", style=style)
+        # "ok" beside a board of failing workflows was read as "all is well": it is the connection that is.
+        connection = ("ok" if short else "connected") if self.connection == "ok" else self.connection
+        text.append(f"{dot} {connection}", style=style)
         if self.journal:  # events seen and not kept: "no event ever lost" is the journal's promise
             text.append(f"  ✖ {visible(self.journal, 60)}", style="bold red")
         if self.alerts:
