@@ -657,3 +657,31 @@ async def test_the_filter_finds_an_error_by_what_its_payload_holds(make_app, emu
         [shown] = table.rows
         error = shown.error()
         assert error is not None and error.original_event["body"]["order_id"] == "ord_needle7"
+
+
+def test_a_bulk_row_that_failed_again_with_its_own_error_does_not_spell_it_again() -> None:
+    """The Error cell is cut to its column; the outcome's detail is the error whole. Compared cut, every row that
+    failed again with the same error spelled it out a second time in the Replay column."""
+    from types import SimpleNamespace
+
+    from aftui.api.models import EventSummary
+    from aftui.replay.watch import Outcome
+    from aftui.tui.screens.replay_bulk import _result_cell
+
+    error = EventSummary.model_validate(
+        {
+            "id": "1-0",
+            "event": {
+                "error": {"code": "ValidationError", "msg": "Missing required field: customer_email"},
+                "original_context": {"workflow_id": "p_x"},
+                "original_event": {},
+            },
+        }
+    )
+    same = Outcome("failed", "ValidationError: Missing required field: customer_email")
+    other = Outcome("failed", "TypeError: x is undefined")
+    row = SimpleNamespace(plan=SimpleNamespace(event=error))
+    assert _result_cell(SimpleNamespace(**vars(row), outcome=same)).plain == "✖ failed again"  # type: ignore[arg-type]
+    assert _result_cell(SimpleNamespace(**vars(row), outcome=other)).plain == (  # type: ignore[arg-type]
+        "✖ failed again: TypeError: x is undefined"
+    )

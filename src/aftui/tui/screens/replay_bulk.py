@@ -56,18 +56,27 @@ from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 PREVIEW_LINES = 4
 ERROR_WIDTH = 24  # cells of the Error column
+NARROW_ERROR_WIDTH = 16  # below WIDE columns: the Replay column's outcome stays in sight, not scrolled off
+WIDE = 100
 FIX_DEBOUNCE_S = 0.15
 NO_FIX = "no fix: each is sent as it was · f types one"
 
 MARKS = {"succeeded": ("✔ succeeded", "green"), "failed": ("✖ failed again", "red"), "skipped": ("– skipped", "dim")}
 
 
-def _error_cell(event: EventSummary) -> Text:
+def _error_text(event: EventSummary) -> Text | None:
     error = event.error()
     if error is None:
+        return None
+    return plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 120)
+
+
+def _error_cell(event: EventSummary, width: int) -> Text:
+    text = _error_text(event)
+    if text is None:
         return Text("not a workflow error", style="dim")
     # Cut as the errors list cuts it: rows of one failure differ at their message's end, not at its name.
-    return cut_message(plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 120), ERROR_WIDTH)
+    return cut_message(text, width)
 
 
 def _result_cell(result: ReplayResult) -> Text:
@@ -76,7 +85,8 @@ def _result_cell(result: ReplayResult) -> Text:
     words, style = MARKS.get(outcome.kind, (f"? {outcome.words}", "yellow"))
     if outcome.kind == "succeeded":
         return Text(words, style=style)
-    if outcome.kind == "failed" and _error_cell(result.plan.event).plain == visible(outcome.detail, 120):
+    shown = _error_text(result.plan.event)  # the row's error, whole: the cell may show it cut
+    if outcome.kind == "failed" and shown is not None and shown.plain == visible(outcome.detail, 120):
         return Text(words, style=style)
     return Text.assemble((words, style), ": ", plain(outcome.detail, 80, "" if outcome.kind == "failed" else "dim"))
 
@@ -202,6 +212,10 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return "a fix typed and not sent: ctrl+s sends it"
         return None
 
+    @property
+    def _error_width(self) -> int:
+        return ERROR_WIDTH if self.app.size.width >= WIDE else NARROW_ERROR_WIDTH
+
     def compose(self) -> ComposeResult:
         error = next((e.error() for e in self.events if e.error() is not None), None)
         name = (error.original_context.workflow_name if error else None) or self.workflow_id
@@ -226,7 +240,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
-        table.add_column("Error", key="error", width=ERROR_WIDTH)
+        table.add_column("Error", key="error", width=self._error_width)
         table.add_column("Change", key="change", width=15)
         table.add_column("Replay", key="result")
         yield table
@@ -243,7 +257,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             table.add_row(
                 Text(str(n)),
                 event_time(event),
-                _error_cell(event),
+                _error_cell(event, self._error_width),
                 Text("—", style="dim"),
                 Text("…", style="dim"),
                 key=self._key(event, n),
@@ -279,7 +293,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             self.events = await full_errors(self.session.client, self.events, self.workflow_id)
             for index, event in enumerate(self.events):
                 self.query_one(DataTable).update_cell(
-                    self._key(event, index + 1), "error", _error_cell(event), update_width=False
+                    self._key(event, index + 1), "error", _error_cell(event, self._error_width), update_width=False
                 )
         except ApiError as error:
             self._say(Text.assemble(("Could not read the errors in full: ", "yellow"), visible(error.message, 200)))
