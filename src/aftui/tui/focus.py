@@ -143,6 +143,24 @@ class KeysForOpening:
         read_again(self._app, held)
 
 
+async def run_bound_key(widget: Widget, event: events.Key, own: type[Widget] | None = None) -> bool:
+    """Run the binding of `event` on `widget` as it reads the key, not once the key has bubbled up to the App,
+    messages later, when the letters read in the same burst had overtaken it (`json_editor.InOrderTextArea`,
+    `widgets/leaving_input.py`). Printable keys are left to be typed. With `own`, only a binding whose action
+    that class defines: a scroll key `widget` inherits, and skips when there is nothing to scroll, goes on up
+    the chain (a filter's down goes to its rows). True when it ran: the key is done with."""
+    bindings = widget._bindings.key_to_bindings.get(event.key)
+    if not bindings or event.is_printable:
+        return False
+    action = bindings[0].action
+    if own is not None and f"action_{action.partition('(')[0]}" not in vars(own):
+        return False
+    event.stop()
+    event.prevent_default()  # the widget's own `_on_key` (a TextArea's enter or tab inserts; these do not)
+    await widget.run_action(action)
+    return True
+
+
 def read_again(app: App[Any], keys: list[events.Key]) -> None:
     """Post `keys` to `app` in order, as new keys read now: each goes to the focus of the moment it is read."""
     for event in keys:

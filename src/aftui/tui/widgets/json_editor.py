@@ -22,6 +22,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
+from ..focus import run_bound_key
+
 MAX_EDIT_BYTES = 4 * 1024 * 1024  # the editor takes documents up to this size; bigger ones are exported instead
 CHECK_AT_ONCE_BYTES = 64 * 1024  # larger texts are checked after a pause in typing, not on every key
 CHECK_DEBOUNCE_S = 0.3
@@ -60,11 +62,8 @@ class InOrderTextArea(TextArea):
     once, "down, end, text" typed the text before the cursor moved, at the start of the document."""
 
     async def _on_key(self, event: events.Key) -> None:
-        bindings = self._bindings.key_to_bindings.get(event.key)
-        if bindings and not event.is_printable and not self.read_only:
-            event.stop()
-            event.prevent_default()  # TextArea's own `_on_key` (an enter or a tab inserts; these do not)
-            await self.run_action(bindings[0].action)
+        if not self.read_only:
+            await run_bound_key(self, event)
         # Anything else: Textual goes on to TextArea's own `_on_key` (each class's handler runs, base last).
 
 

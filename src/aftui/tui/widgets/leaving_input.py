@@ -6,7 +6,7 @@ from textual import events
 from textual.timer import Timer
 from textual.widgets import Input
 
-from ..focus import OPENING_S, TYPED_AHEAD_KEPT, read_again
+from ..focus import OPENING_S, TYPED_AHEAD_KEPT, read_again, run_bound_key
 
 
 class LeavingInput(Input):
@@ -32,19 +32,13 @@ class LeavingInput(Input):
             if len(self._after_enter) < TYPED_AHEAD_KEPT:
                 self._after_enter.append(event)
             return
-        bindings = self._bindings.key_to_bindings.get(event.key)
-        if not bindings or event.is_printable:
-            return  # Textual goes on to Input's own `_on_key`, which types it (each class's handler runs, base last)
-        if f"action_{bindings[0].action.partition('(')[0]}" not in vars(Input):
-            return  # a scroll key it inherits, which it skips: on up the chain (a filter's down goes to its rows)
-        # Its bound keys (enter, backspace, the arrows) run as they are read, in order with the letters, and
-        # not on to the App, which would run them a second time.
-        event.stop()
-        event.prevent_default()
         if event.key == "enter":
+            # Held from now: the submit below may move the focus, and what was typed after it goes there.
             self._after_enter = []
             self._timer = self.set_timer(OPENING_S, self._hand_on)
-        await self.run_action(bindings[0].action)
+        # Its bound keys (enter, backspace, the arrows) run as they are read, in order with the letters; a
+        # letter goes on to Input's own `_on_key`, which types it (each class's handler runs, base last).
+        await run_bound_key(self, event, Input)
 
     def on_blur(self) -> None:
         self._hand_on()
