@@ -89,11 +89,7 @@ def _health_sources(app: App[Any], listed: set[str]) -> list[Action]:
         name = visible(subject.label, NAME_CHARS)
         actions += [
             Action(f"Open source {name}", partial(host(app).open_id, subject.id), subject.id),
-            Action(
-                f"Monitor source {name}",
-                partial(open_monitor, app, [Target("source", subject.id, subject.label)]),
-                subject.id,
-            ),
+            _monitor_source(app, subject.id, subject.label, name),
         ]
     return actions
 
@@ -115,12 +111,12 @@ def _source_actions(pane: Pane, source: Any, name: str) -> list[Action]:
     verb = "Activate" if source.active is False else "Deactivate"
     return [
         Action(f"{verb} source {name}", partial(_change, pane, partial(toggle_source, pane, source)), source.id),
-        Action(
-            f"Monitor source {name}",
-            partial(open_monitor, pane.app, [Target("source", source.id, source.name or source.id)]),
-            source.id,
-        ),
+        _monitor_source(pane.app, source.id, source.name or source.id, name),
     ]
+
+
+def _monitor_source(app: App[Any], ident: str, label: str, name: str) -> Action:
+    return Action(f"Monitor source {name}", partial(open_monitor, app, [Target("source", ident, label)]), ident)
 
 
 def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
