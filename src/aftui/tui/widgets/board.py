@@ -77,13 +77,8 @@ def cut_message(text: Text, width: int) -> Text:
     in the middle if still too long."""
     if text.cell_len <= width:
         return text
-    return cut_middle(_after_lead(text), width)
-
-
-def _after_lead(text: Text) -> Text:
-    """`text` past its lead, up to the first ": " (an error's name); a copy of it all when it has none."""
     lead = text.plain.find(": ")
-    return text[lead + 2 :] if lead > 0 else text.copy()
+    return cut_middle(text[lead + 2 :] if lead > 0 else text, width)
 
 
 def cut_start(text: Text, width: int) -> Text:
