@@ -123,11 +123,11 @@ class EventScreen(DetailScreen):
                 ("Trigger", _joined(ctx.source_type, ctx.emitter_id)),
                 ("Step", error.error.cellId),
             ]
-            rows.append(_original(error.original_event))
+            rows.append(_payload_row(error.original_event))
             if error.error.stack:
                 rows.append(("Stack", long_text(error.error.stack)))
         else:
-            rows.append(_original(event.event, "Payload"))  # what it emitted, at a glance, as an error's input
+            rows.append(_payload_row(event.event, "Payload"))  # what it emitted, at a glance, as an error's input
         return rows
 
     def json_data(self) -> Any:
@@ -144,7 +144,7 @@ class EventScreen(DetailScreen):
         self.app.push_screen(ValueScreen(self.crumbs[-1] if self.crumbs else "event", event.event))
 
 
-def _original(event: Any, label: str = "Input") -> tuple[str, Any]:
+def _payload_row(event: Any, label: str = "Input") -> tuple[str, Any]:
     """What the failed run was given (or an event emitted: `label`), on the Overview: why it failed is mostly
     in there (a field sent empty reads "Missing required field" too), and it had been only in the JSON tab,
     folded. Of an HTTP event its body, the rest being the request's method, path and headers (the JSON tab

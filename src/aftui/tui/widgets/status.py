@@ -49,7 +49,7 @@ class StatusHeader(Static):
     def render(self) -> Text:
         # The workspace's name gives way first: at 80 columns a long one pushed "press 0" (and READ-ONLY, after
         # it) off the line; what the connection is about (where, the URL) is last and cut as it is.
-        # Then the environment is said short ("prod", "dev"), then the connection ("ok" for "connected"): with
+        # Then the environment and the connection are said short ("prod", "dev"; "ok" for "connected"): with
         # DEMO, alerts and READ-ONLY, 80 is tight.
         width = self.size.width or 10_000
         cap, short = WORKSPACE_CHARS, False
