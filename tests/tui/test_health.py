@@ -121,7 +121,7 @@ async def test_health_opens_with_the_failing_workflow_first_and_every_source_lis
         assert first is not None and rows[0].errors_24h > 1
         since = datetime.fromtimestamp(first / 1000, tz=UTC).strftime("%H:%M:%S UTC")
         assert detail.startswith(f"{ORDERS}: errors since {since} ("), detail
-        assert f"{rows[0].errors_24h} in 24 h); last error " in " ".join(detail.split())
+        assert f"{rows[0].errors_24h} in 24h); last error " in " ".join(detail.split())
 
 
 async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_row_back(make_app, emulator) -> None:
@@ -142,6 +142,33 @@ async def test_slash_filters_the_board_by_name_typed_ahead_and_esc_brings_every_
         assert "nothing named “ORDERzzz”" in pane.table.render_line(1).text
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(pane.rows) == every and pane.table.has_focus)
+
+
+async def test_esc_on_the_filter_shows_the_board_from_its_failing_rows_whatever_row_was_opened(
+    make_app, emulator
+) -> None:
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await ready(pilot)
+        last = pane.rows[-1].subject
+        assert len(pane.rows) > pane.table.rows_in_view  # the last row is out of sight from the top
+        await pilot.press("slash", *last.id, "enter", "enter")  # found, opened
+        await wait_for(pilot, lambda: app.screen is not app.screen_stack[0])
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0] and pane.table.has_focus)
+        await pilot.press("escape")  # the filter cleared: every row, the failing first and in sight
+        await wait_for(pilot, lambda: len(pane.rows) > 1)
+        assert pane.table.scroll_offset.y == 0 and pane.table.cursor_row == 0
+        assert pane.rows[0].state == "failing"
+        # A row opened that is in sight from the top keeps the cursor.
+        second = pane.rows[1].subject
+        await pilot.press("slash", *second.id, "enter", "enter")
+        await wait_for(pilot, lambda: app.screen is not app.screen_stack[0])
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0] and pane.table.has_focus)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(pane.rows) > 1)
+        assert pane.table.scroll_offset.y == 0 and pane.rows[pane.table.cursor_row].subject == second
 
 
 async def test_the_sources_are_listed_while_the_first_pane_is_built_and_drawn_before_anything_is_counted(
@@ -665,10 +692,10 @@ def test_since_when_is_said_only_where_the_day_tells_it() -> None:
         return HealthRow(subject, 0, count, last, "E: m", None, (), first_error_ms=first)
 
     assert str(_since(row(now - 2 * HOUR_MS, now - 60_000, 5), now)).startswith("errors since ")
-    assert "(2h ago, 5 in 24 h); " in str(_since(row(now - 2 * HOUR_MS, now - 60_000, 5), now))
+    assert "(2h ago, 5 in 24h); " in str(_since(row(now - 2 * HOUR_MS, now - 60_000, 5), now))
     assert str(_since(row(now - 60_000, now - 60_000, 1), now)) == ""  # a lone error: its time is the last one's
     # Its first error a day old: older ones are forgotten, so no start is claimed.
-    assert str(_since(row(now - DAY_MS + 60_000, now - 60_000, 40), now)) == "errors all through the last 24 h (40); "
+    assert str(_since(row(now - DAY_MS + 60_000, now - 60_000, 40), now)) == "errors all through the last 24h (40); "
 
 
 async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_app, emulator, monkeypatch) -> None:

@@ -274,6 +274,8 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
         screen = await replay_screen(app, pilot, error)
         plan = text_of(screen.query_one("#plan", Static))
         assert f"Will send POST {emulator.root_url}/e/" in plan and "left out" in plan and "content-length" in plan
+        # Each frame on a line of its own, its path cut to the file: whole, it broke inside the path.
+        assert "at Object.run (…/component.mjs:24:15)\n" in text_of(screen.query_one("#error", Static))
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         shown = outcome(app)

@@ -125,8 +125,8 @@ def _since(row: HealthRow, now_ms: int) -> Text:
     if first is None or row.last_error_ms is None or first >= row.last_error_ms:
         return Text()  # none, or a lone one: its own time is said after
     if now_ms - first > DAY_MS - HOUR_MS:  # the day's first hour: older ones are forgotten, so no start is known
-        return Text(f"errors all through the last 24 h ({row.errors_24h}); ")
-    return Text(f"errors since {_clock(first)} ({age_words(first, now_ms)} ago, {row.errors_24h} in 24 h); ")
+        return Text(f"errors all through the last 24h ({row.errors_24h}); ")
+    return Text(f"errors since {_clock(first)} ({age_words(first, now_ms)} ago, {row.errors_24h} in 24h); ")
 
 
 def _clock(ms: int) -> str:
@@ -242,6 +242,14 @@ class HealthPane(Pane):
         self.filter_text = ""
         self.table.focus()
         self._draw()
+        self._from_the_top()
+
+    def _from_the_top(self) -> None:
+        """The board from its first row, where the failing are. The cursor stays on its row if that is in sight
+        then: followed to a row further down, as a row is, it had scrolled the failing rows out of sight."""
+        table = self.table
+        table.move_cursor(table.cursor_row if table.cursor_row < table.rows_in_view else 0)
+        table.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     @on(Input.Changed, "#health-filter")
     def _filtered(self, event: Input.Changed) -> None:

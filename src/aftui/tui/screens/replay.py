@@ -14,6 +14,7 @@ shows the plan but does not send it, and says so.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,9 @@ from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
 VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
 STACK_LINES = 8
+# A frame's path up to its file: "file:///tmp/__pdg__/dist/code/70f079a5fb26105d/" is the same noise on every
+# frame, and in a half-width panel it broke the frame inside the path. The error's detail (`v`) has it whole.
+_FRAME_DIRS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?/[^\s():]*/(?=[^\s()/:]+:\d+(?::\d+)?(?:\)|$))")
 
 
 def open_replay(node: DOMNode, event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
@@ -314,7 +318,7 @@ class ReplayScreen(Screen[None]):
         text.no_wrap = False
         stack = (info.stack or "").split("\n")[1 : STACK_LINES + 1]
         for line in stack:
-            text.append("\n" + visible(line.strip(), 120), style="dim")
+            text.append("\n" + visible(short_frame(line.strip()), 120), style="dim")
         return text
 
     def _event_text(self) -> Group:
@@ -652,3 +656,8 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
 
     def action_revert(self) -> None:
         self.editor.text = safe_json(self.plan.payload)
+
+
+def short_frame(line: str) -> str:
+    """A stack frame with its path cut to the file: "at run (…/component.mjs:24:15)"."""
+    return _FRAME_DIRS.sub("…/", line)

@@ -268,8 +268,13 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
+    @property
+    def rows_in_view(self) -> int:
+        """How many rows the list shows at once, under its header."""
+        return max(1, self.scrollable_content_region.height - 1)
+
     def _scroll_to_cursor(self) -> None:
-        shown = max(1, self.scrollable_content_region.height - 1)  # the rows under the header
+        shown = self.rows_in_view
         top = int(self.scroll_offset.y)
         # Forced: rows given just before (`replace`) have no scrollbar until the next layout, and an unforced
         # scroll waits for one.
