@@ -250,6 +250,34 @@ def keys_read(text: str) -> list[str]:
     return [e.key for e in [*parser.feed(text), *parser.feed("")] if hasattr(e, "key")]
 
 
+async def test_keys_typed_at_once_into_a_form_and_a_question_land_in_their_place(make_app) -> None:
+    """A form's field typed the letters read in a burst before its backspaces, ctrl+u and arrows, which ran once
+    they had come back to the App: "15m", four backspaces and "600" saved a timer as "15"."""
+    from aftui.tui.forms.webhook import WebhookForm
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    app = make_app(start_pane="webhooks")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done
+        )
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, WebhookForm) and bool(app.screen.query("#submit")))
+        url = app.screen.query_one("#url", Input)
+        terminal_types(app, "https://hooks.example.org\x7f\x7f\x7fcom/y\x1b[Dx")
+        await wait_for(pilot, lambda: url.value == "https://hooks.example.com/xy")
+        terminal_types(app, "\x1b[F\x15https://in-order.example.com\x13")  # end, ctrl+u, a URL, ctrl+s
+        await wait_for(pilot, lambda: not isinstance(app.screen, WebhookForm), 15)
+        table = app.query_one("#webhooks PagedTable")
+        await wait_for(pilot, lambda: [w.url for w in table.rows].count("https://in-order.example.com") == 1, 15)
+        app.push_screen(ConfirmScreen("Delete Doomed?", ["It goes."], typed="Doomed"))
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen) and bool(app.screen.query("#typed")))
+        await pilot.pause(0.2)  # keys read before the question was asked are not answers to it
+        terminal_types(app, "Doomex\x7f\x7fed")
+        typed = app.screen.query_one("#typed", Input)
+        await wait_for(pilot, lambda: typed.value == "Doomed")
+
+
 async def test_esc_then_a_digit_typed_at_once_does_both(make_app) -> None:
     """The terminal's esc and 4 within its escape delay are read as one key: Textual's table made it a Mac's
     Option+4 ("¢"), and nothing happened, the esc eaten too. Now it is alt+4, and what esc does where the user

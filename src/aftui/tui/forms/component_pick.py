@@ -26,6 +26,7 @@ from ...api.models import Component
 from ...text import visible
 from ..host import session_of
 from ..modals.form import Invalid
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.safe_select import SafeSelect
 
 MAX_CODE_BYTES = 1024 * 1024  # the service refuses component code over 1 MB
@@ -60,7 +61,7 @@ class ComponentChooser(Vertical):
             modes.insert(0, (f"Keep the current component ({self.keep.key or self.keep.id})", "keep"))
         yield SafeSelect(modes, allow_blank=False, value=self._mode, id="component-mode", compact=True)
         code = self._value if self._mode == "code" else ""
-        yield Input(
+        yield InOrderInput(
             self._value if self._mode != "code" else "",
             placeholder=PLACEHOLDERS.get(self._mode, ""),
             id="component-ref",
@@ -161,7 +162,7 @@ class RegistryPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text("Search the registry for a source", style="bold"))
-            yield Input(
+            yield InOrderInput(
                 self.first_query, placeholder="in words: new github issue, every 15 minutes… (enter)", id="words"
             )
             yield Static(Text("Sources only: actions run as workflow steps.", style="dim"), classes="status")

@@ -37,6 +37,7 @@ from ..host import session_of
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 
 NO_PROJECT = (
     'This profile has no Connect project, so Connect cannot be shown or changed: set project_id = "proj_…"'
@@ -102,19 +103,21 @@ class ConnectTokenForm(FormScreen[IssuedToken]):
         # Compact inputs (one line each): the four rows and the buttons fit in 80x24.
         yield FormRow(
             "External user id",
-            Input(self.external_user_id, placeholder="your id for the end user", id="external_user_id", compact=True),
+            InOrderInput(
+                self.external_user_id, placeholder="your id for the end user", id="external_user_id", compact=True
+            ),
             name="external_user_id",
             hint=f"required, at most {MAX_EXTERNAL_ID} characters",
         )
         yield FormRow(
             "Success redirect",
-            Input(placeholder="optional: where the hosted page sends the user", id="success", compact=True),
+            InOrderInput(placeholder="optional: where the hosted page sends the user", id="success", compact=True),
             name="success",
         )
-        yield FormRow("Error redirect", Input(placeholder="optional", id="error", compact=True), name="error")
+        yield FormRow("Error redirect", InOrderInput(placeholder="optional", id="error", compact=True), name="error")
         yield FormRow(
             "Webhook URI",
-            Input(placeholder="optional: https://… receives the outcome", id="webhook", compact=True),
+            InOrderInput(placeholder="optional: https://… receives the outcome", id="webhook", compact=True),
             name="webhook",
         )
 
@@ -382,7 +385,7 @@ class AppAccountsForm(FormScreen[AppAccountsDeleted]):
         if self.hint:
             hint = f"{hint}. {self.hint}"
         yield FormRow(
-            "App", Input(self.app_id, placeholder="slug or oa_…", id="app", compact=True), name="app", hint=hint
+            "App", InOrderInput(self.app_id, placeholder="slug or oa_…", id="app", compact=True), name="app", hint=hint
         )
 
     def on_mount(self) -> None:

@@ -23,6 +23,7 @@ from ...api.models import Component, Source
 from ...text import visible
 from ..change import describe_error, said_by
 from ..modals.form import FormRow, Invalid
+from ..widgets.in_order_input import InOrderInput
 from .component_pick import ComponentChooser, RegistryPicker, loaded_line
 from .props import PropsFormScreen, PropsSection
 
@@ -168,7 +169,7 @@ class DeploySourceForm(SourceForm):
         yield FormRow("Component", ComponentChooser(mode=self.start_mode, value=self.start_ref), name="component")
         yield FormRow(
             "Name",
-            Input(placeholder="optional: the component's name slug by default", id="name", compact=True),
+            InOrderInput(placeholder="optional: the component's name slug by default", id="name", compact=True),
             name="name",
         )
         yield from self.props_area()
@@ -224,7 +225,7 @@ class UpdateSourceForm(SourceForm):
             name="component",
             hint="keep it, or give other code: the props below follow the component",
         )
-        yield FormRow("Name", Input(self.source.name or "", id="name", compact=True), name="name")
+        yield FormRow("Name", InOrderInput(self.source.name or "", id="name", compact=True), name="name")
         with Vertical(id="props-area"):
             if current is not None:
                 title = f"Props of {current.name or current.key or current.id}"

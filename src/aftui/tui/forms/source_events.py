@@ -20,6 +20,7 @@ from ...event_deletion import Choice, Deletion, covered_words, id_problem, retai
 from ...text import visible
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.safe_select import SafeSelect
 
 MODES = {
@@ -67,12 +68,16 @@ class DeleteEventsForm(FormScreen[Deletion]):
         )
         yield FormRow(
             "From id",
-            Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="start"),
+            InOrderInput(
+                self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="start"
+            ),
             name="start",
         )
         yield FormRow(
             "Up to id",
-            Input(self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="end"),
+            InOrderInput(
+                self.selected or "", placeholder="<epoch-ms>-<seq>, as on the Events tab", compact=True, id="end"
+            ),
             name="end",
         )
         yield FormRow(

@@ -41,6 +41,7 @@ from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
 from ..session import Session
 from ..widgets.ends import CUSTOM, ChannelPicker, EndPicker, emitter_options, end_text, listener_options
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.safe_select import SafeSelect
 
 SUBSCRIPTION_PARAMS = {"emitter_id": "emitter", "listener_id": "listener", "event_name": "channel"}
@@ -244,11 +245,11 @@ class SendToWebhookForm(FormScreen[Subscription]):
         yield FormRow("Webhook", choices, name="webhook", hint="a new one, or one of yours (loading…)")
         yield FormRow(
             "URL",
-            Input(placeholder="https://example.com/hooks/orders", compact=True, id="url"),
+            InOrderInput(placeholder="https://example.com/hooks/orders", compact=True, id="url"),
             name="url",
             hint="http or https, with a hostname",
         )
-        yield FormRow("Name", Input(placeholder="optional", compact=True, id="name"), name="name")
+        yield FormRow("Name", InOrderInput(placeholder="optional", compact=True, id="name"), name="name")
         yield FormRow("Channel", ChannelPicker(id="channel"), name="channel")
 
     def on_mount(self) -> None:

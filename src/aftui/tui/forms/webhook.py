@@ -10,6 +10,7 @@ from ...text import visible
 from ...urls import webhook_url_problem
 from ..modals.confirm import ConfirmScreen
 from ..modals.form import FormRow, FormScreen, Invalid, problems_of
+from ..widgets.in_order_input import InOrderInput
 
 
 class WebhookForm(FormScreen[Webhook]):
@@ -25,12 +26,14 @@ class WebhookForm(FormScreen[Webhook]):
     def fields(self) -> ComposeResult:
         yield FormRow(
             "URL",
-            Input(placeholder="https://example.com/hooks/orders", id="url", compact=True),
+            InOrderInput(placeholder="https://example.com/hooks/orders", id="url", compact=True),
             name="url",
             hint="http or https, with a hostname; a port and a path are allowed",
         )
-        yield FormRow("Name", Input(placeholder="optional", id="name", compact=True), name="name")
-        yield FormRow("Description", Input(placeholder="optional", id="description", compact=True), name="description")
+        yield FormRow("Name", InOrderInput(placeholder="optional", id="name", compact=True), name="name")
+        yield FormRow(
+            "Description", InOrderInput(placeholder="optional", id="description", compact=True), name="description"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#url", Input).focus()

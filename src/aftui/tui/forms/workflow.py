@@ -26,6 +26,7 @@ from ...api.models import Step, Trigger, Workflow
 from ...text import visible
 from ..change import describe_error, said_by
 from ..modals.form import FormRow, Invalid
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.prop_fields import markdown_text
 from .props import PropsFormScreen, PropsSection
 
@@ -81,12 +82,12 @@ class TemplateWorkflowForm(PropsFormScreen[Workflow]):
     def fields(self) -> ComposeResult:
         yield FormRow(
             "Template",
-            Input(self.start_id, placeholder="tch_… (enter loads it)", id="template", compact=True),
+            InOrderInput(self.start_id, placeholder="tch_… (enter loads it)", id="template", compact=True),
             name="template_id",
         )
         yield FormRow(
             "Name",
-            Input(placeholder="optional: the template's name by default", id="name", compact=True),
+            InOrderInput(placeholder="optional: the template's name by default", id="name", compact=True),
             name="settings.name",
         )
         auto = Horizontal(

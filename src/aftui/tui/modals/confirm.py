@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Static
 from ...text import visible
 from ..focus import focus_now
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 
 TYPED_AHEAD_WORDS = "Keys typed before this question was asked were not taken as answers."
 
@@ -79,7 +80,7 @@ class ConfirmScreen(ModalScreen[bool]):
                     Text.assemble("Type ", (visible(self.typed, 120), "bold"), " to confirm:"), classes="typed-hint"
                 )
                 # Not the name itself: shown grey in the field, it read as already typed.
-                yield Input(id="typed", placeholder="type it here")
+                yield InOrderInput(id="typed", placeholder="type it here")
             yield Static(TYPED_AHEAD_WORDS, classes="typed-ahead")
             with Horizontal():
                 yield Button(

@@ -48,6 +48,7 @@ from ..forms.oauth import check_client_credentials, revocable, revoke_current_to
 from ..host import host
 from ..session import TUI_RETRY
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.safe_select import SafeSelect
 from ..widgets.status import StatusHeader
 
@@ -134,26 +135,27 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                 if self.refused is not None:
                     note = f"The key was refused: {visible(self.refused, 300)}. Enter one that works and save (saved secrets are not shown)."
                     yield Static(Text(note), id="note")
-                yield _row("Name", Input(profile.name if profile else "default", id="name", compact=True))
+                yield _row("Name", InOrderInput(profile.name if profile else "default", id="name", compact=True))
                 yield _row(
-                    "Base URL", Input(profile.base_url if profile else DEFAULT_BASE_URL, id="base_url", compact=True)
+                    "Base URL",
+                    InOrderInput(profile.base_url if profile else DEFAULT_BASE_URL, id="base_url", compact=True),
                 )
                 yield _row("Credential", SafeSelect(KINDS, value=kind, allow_blank=False, id="kind", compact=True))
                 yield _row(
                     "API key",
-                    Input(password=True, placeholder=self._kept("api_key"), id="api_key", compact=True),
+                    InOrderInput(password=True, placeholder=self._kept("api_key"), id="api_key", compact=True),
                     kind="api_key",
                 )
                 yield _row(
                     "Variable",
-                    Input(
+                    InOrderInput(
                         _get(profile, "api_key_env"), placeholder="PIPEDREAM_API_KEY", id="api_key_env", compact=True
                     ),
                     kind="api_key_env",
                 )
                 yield _row(
                     "Command",
-                    Input(
+                    InOrderInput(
                         _get(profile, "api_key_cmd"),
                         placeholder="pass show pipedream/api-key",
                         id="api_key_cmd",
@@ -161,10 +163,14 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                     ),
                     kind="api_key_cmd",
                 )
-                yield _row("Client id", Input(_get(profile, "client_id"), id="client_id", compact=True), kind="oauth")
+                yield _row(
+                    "Client id", InOrderInput(_get(profile, "client_id"), id="client_id", compact=True), kind="oauth"
+                )
                 yield _row(
                     "Client secret",
-                    Input(password=True, placeholder=self._kept("client_secret"), id="client_secret", compact=True),
+                    InOrderInput(
+                        password=True, placeholder=self._kept("client_secret"), id="client_secret", compact=True
+                    ),
                     kind="oauth",
                 )
                 yield Static(Text(HINTS[kind]), id="hint")
@@ -175,11 +181,11 @@ class ProfileScreen(ModalScreen[SavedProfile | None]):
                 yield Static(id="oauth-status", classes="secret kind-oauth")
                 yield _row(
                     "Workspace id",
-                    Input(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True),
+                    InOrderInput(_get(profile, "org_id"), placeholder="o_…  (optional)", id="org_id", compact=True),
                 )
                 yield _row(
                     "Connect project",
-                    Input(
+                    InOrderInput(
                         _get(profile, "project_id"),
                         placeholder="proj_…  (optional, for Connect)",
                         id="project_id",

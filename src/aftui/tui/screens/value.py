@@ -32,6 +32,7 @@ from ...text import visible
 from ..clipboard import copy_text
 from ..focus import focus_now
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.json_view import dumps
 from ..widgets.status import StatusHeader
 
@@ -107,7 +108,7 @@ class ValueScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text(visible(self.title_text, 100)), classes="crumbs")
-        box = Input(placeholder="search (enter finds, esc closes)", id="value-query")
+        box = InOrderInput(placeholder="search (enter finds, esc closes)", id="value-query")
         box.display = False  # shown by `/`, set here and there rather than by a class: focus follows at once
         yield box
         area = ReadOnlyArea(self.shown, read_only=True, soft_wrap=True, show_line_numbers=True, id="value-text")

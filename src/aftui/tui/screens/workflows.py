@@ -43,6 +43,7 @@ from ..modals.confirm import ConfirmScreen
 from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
@@ -411,7 +412,7 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
         with Vertical():
             yield Static(Text("Add a workflow", style="bold"))
             yield Static(Text("Paste its id (p_…) or a dashboard URL that contains it."), classes="help")
-            yield Input(placeholder="p_… or https://…/p_…", id="ident")
+            yield InOrderInput(placeholder="p_… or https://…/p_…", id="ident")
             yield Static(id="message")
             with Horizontal():
                 yield Button("Add (ctrl+s)", variant="primary", id="add")

@@ -21,6 +21,7 @@ from textual.widgets import Input, Select, Static
 from ...subscriptions import GLOBS, SPECIAL_CHANNELS, Candidates, end_kind
 from ...text import visible
 from ..safe import plain
+from .in_order_input import InOrderInput
 from .safe_select import SafeSelect
 
 SHORT_KINDS = {"workflow": "wf", "source": "src", "webhook": "wh"}  # for narrow columns
@@ -147,7 +148,7 @@ class EndPicker(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield Input(
+            yield InOrderInput(
                 self._initial, placeholder=self._placeholder, compact=True, id=f"{self.id}-id" if self.id else None
             )
             yield SafeSelect[str](
@@ -244,7 +245,7 @@ class ChannelPicker(Vertical):
         options = [("default channel", ""), ("$errors", "$errors"), ("$logs", "$logs"), ("a custom name…", CUSTOM)]
         with Horizontal():
             yield SafeSelect[str](options, allow_blank=False, value=choice, compact=True, id="channel-pick")
-            name = Input(
+            name = InOrderInput(
                 self._initial if choice == CUSTOM else "",
                 placeholder="the channel's name",
                 compact=True,

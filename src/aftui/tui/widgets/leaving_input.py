@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from textual import events
 from textual.timer import Timer
-from textual.widgets import Input
 
-from ..focus import OPENING_S, TYPED_AHEAD_KEPT, read_again, run_bound_key
+from ..focus import OPENING_S, TYPED_AHEAD_KEPT, read_again
+from .in_order_input import InOrderInput
 
 
-class LeavingInput(Input):
+class LeavingInput(InOrderInput):
     """An Input whose enter hands the focus on: a filter to the rows it let through, the bulk fix to its table.
 
     Textual types a letter as the field reads it, but runs enter's binding once the key has bubbled up to
@@ -18,10 +18,9 @@ class LeavingInput(Input):
     field) and a fix sent with `⏎d` ended in "d". Here enter submits as it is read, and the keys read after
     it wait until the focus has gone, then are read again where it went; if it stays (nothing took it within
     OPENING_S), they are typed here, as before. Its other bound keys (backspace, the arrows) run as they are
-    read too, as `json_editor.InOrderTextArea`'s do.
+    read too, as every `InOrderInput`'s do.
     """
 
-    KEYS_IN_ORDER = True  # its bound keys are keys to it, not actions to run (`focus.TypeAhead`)
     _after_enter: list[events.Key] | None = None
     _timer: Timer | None = None
 
@@ -33,12 +32,10 @@ class LeavingInput(Input):
                 self._after_enter.append(event)
             return
         if event.key == "enter":
-            # Held from now: the submit below may move the focus, and what was typed after it goes there.
+            # Held from now: the submit that follows may move the focus, and what is typed after it goes there.
             self._after_enter = []
             self._timer = self.set_timer(OPENING_S, self._hand_on)
-        # Its bound keys (enter, backspace, the arrows) run as they are read, in order with the letters; a
-        # letter goes on to Input's own `_on_key`, which types it (each class's handler runs, base last).
-        await run_bound_key(self, event, Input)
+        # Then InOrderInput's handler runs enter's submit, here and now (each class's handler runs, base last).
 
     def on_blur(self) -> None:
         self._hand_on()

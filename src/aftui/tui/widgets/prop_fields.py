@@ -33,6 +33,7 @@ from ...props import (
     read_json,
 )
 from ...text import visible
+from .in_order_input import InOrderInput
 from .json_editor import JsonEditor, JsonProblem, parse
 from .safe_select import SafeSelect
 
@@ -95,7 +96,7 @@ class TextField(PropField):
     def compose(self) -> ComposeResult:
         start = self.start()
         value = "" if start is None else start if isinstance(start, str) else str(start)
-        yield Input(value, placeholder=self._placeholder(), password=bool(self.prop.secret), compact=True)
+        yield InOrderInput(value, placeholder=self._placeholder(), password=bool(self.prop.secret), compact=True)
 
     def _placeholder(self) -> str:
         if self.prop.secret:
@@ -120,7 +121,7 @@ class IntegerField(PropField):
         value = str(start) if isinstance(start, int) and not isinstance(start, bool) else ""
         # No `restrict`: it dropped what did not fit without a word, and "10.50" became 1050. What is typed
         # stays, and the form says "must be a whole number" beside it.
-        yield Input(value, placeholder=_range_words(self.prop) or "a whole number", compact=True)
+        yield InOrderInput(value, placeholder=_range_words(self.prop) or "a whole number", compact=True)
 
     def read(self) -> Any:
         return read_integer(self.query_one(Input).value, self.prop)

@@ -15,6 +15,7 @@ from ...api.models import Account, ComponentProp
 from ...props import OMIT, Omitted, extra, read_timer, timer_minimum, timer_text, timer_words
 from ...text import visible
 from ..host import session_of
+from .in_order_input import InOrderInput
 from .prop_fields import PropField, markdown_text
 from .safe_select import SafeSelect
 
@@ -34,7 +35,7 @@ class TimerField(PropField):
 
     def compose(self) -> ComposeResult:
         text = timer_text(self.start())
-        yield Input(text, placeholder=self.placeholder(), compact=True)
+        yield InOrderInput(text, placeholder=self.placeholder(), compact=True)
         yield Static(self._words(text), classes="words")
 
     @property
