@@ -228,6 +228,32 @@ async def test_an_edit_left_with_esc_is_what_ctrl_s_sends_and_the_plan_says_so(m
     assert [(r.outcome, r.edited) for r in rows] == [("succeeded", True)]
 
 
+async def test_esc_over_an_edit_not_sent_asks_before_it_is_thrown_away(make_app, emulator) -> None:
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    (error,) = post_orders(emulator, "ord_tui_keep")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        app.screen.query_one(JsonEditor).text = json.dumps(
+            {"order_id": "ord_tui_keep", "customer_email": "k@x.example"}
+        )
+        await pilot.press("escape")  # the editor: back to the replay, the edit kept
+        await wait_for(pilot, lambda: app.screen is screen and screen.pending_edit)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Leave this replay?" in str(app.screen.query_one(".title").render())
+        await pilot.pause(0.2)
+        await pilot.press("n")  # back, the edit as it was
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.pending_edit and "k@x.example" in (screen.draft or "")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause(0.2)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen not in app.screen_stack)
+
+
 async def test_a_second_ctrl_s_after_an_edited_replay_asks_before_sending_the_original(make_app, emulator) -> None:
     """A newcomer pressed ctrl+s again after the fixed payload had succeeded: the original went, unedited, and
     failed again, marking the error not fixed. Now the screen asks, says what would go, and sends on yes only."""
@@ -529,6 +555,42 @@ async def test_errors_tab_replays_marks_and_bulk(make_app, emulator) -> None:
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen), timeout=10)
         assert app.screen_stack[-2].event.id == opened.record.id
+
+
+async def test_a_bulk_replay_of_marked_errors_leaves_out_one_replayed_ok_already(make_app, emulator) -> None:
+    """Marked with the rest, an error replayed ok was sent a second time, where y on it asks first."""
+    first, second = post_orders(emulator, "ord_mark_ok", "ord_mark_fail")
+    workflow = first.metadata.emitter_id or ""
+    app = make_app()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path, by="alice") as log:
+            log.started(
+                "rp_ok", emitter_id=workflow, event_id=first.id or "", workflow_id=workflow,
+                method="POST", target_url="https://e.test/", edited=True,
+            )  # fmt: skip
+            log.finished("rp_ok", outcome="succeeded", status_code=200)
+        app.open_id(workflow)
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+        table = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: bool(table.states.get(first.id or "")), timeout=10)
+        table.marked.update({first.id or "", second.id or ""})
+        table.action_bulk()
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, BulkReplayScreen) and bool(app.screen.query(".title")), timeout=10
+        )
+        bulk = app.screen
+        assert [e.id for e in bulk.events] == [second.id]
+        assert "1 more left out: replayed ok already" in text_of(bulk.query_one(".title", Static))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BulkReplayScreen))
+        table.marked.clear()
+        table.marked.add(first.id or "")  # that one alone: nothing is sent, and the toast says how to
+        table.action_bulk()
+        await pilot.pause()
+        assert not isinstance(app.screen, BulkReplayScreen)
+        assert any("y on one replays it again" in n.message for n in app._notifications)
 
 
 def text_of_cell(table: ErrorsTable, event: EventSummary) -> str:

@@ -580,7 +580,23 @@ class ReplayScreen(Screen[None]):
         self.notify(f"Exported the error to {visible(str(path), 200)}", markup=False)
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        """Back; over an edit not sent, asked first, as a form with something typed in it is: the screen said
+        "your edit, not sent yet", and esc threw it away without a word."""
+        if not self.pending_edit or self.running:
+            self.app.pop_screen()
+            return
+        what = [
+            "Your edited payload was not sent: leaving throws it away.",
+            "n or esc: back to the replay, where ctrl+s sends it and e opens it again.",
+        ]
+        question = ConfirmScreen(
+            "Leave this replay?", what, action="Leave", stay="Back to the replay", destructive=False
+        )
+        self.app.push_screen(question, self._leave_if)
+
+    def _leave_if(self, leave: bool | None) -> None:
+        if leave and self.app.screen is self:
+            self.app.pop_screen()
 
 
 # --- the editor ---------------------------------------------------------------------------------------

@@ -278,10 +278,23 @@ class ErrorsTable(LiveEvents):
         self.table.action_cursor_move(1)  # as in every list (the monitor too): a run is space, space, space
 
     def action_bulk(self) -> None:
-        """The marked errors as they are; else those shown (the filter's, the group's) that still fail."""
+        """The marked errors, else those shown (the filter's, the group's); of either, those that still fail.
+
+        A marked error replayed ok already was sent again with the rest, without a word, where `y` on it asks
+        first: a second order run. It is left out, and said to be; `y` replays it again."""
         marked = [e for e in self.pager.items if (e.id or "") in self.marked]
         if marked:
-            self.bulk(marked, f"{len(marked)} marked")
+            todo = [e for e in marked if needs_replay(self.states.get(e.id or ""))]
+            if todo:
+                self.bulk(
+                    todo, "marked" if len(todo) < len(marked) else f"{len(marked)} marked", left=len(marked) - len(todo)
+                )
+            else:
+                self.notify(
+                    "Every marked error was replayed ok, is pending or is a replay: y on one replays it again.",
+                    severity="warning",
+                    markup=False,
+                )
             return
         events = [e for e in self.rows if needs_replay(self.states.get(e.id or ""))]
         left = len(self.rows) - len(events)
