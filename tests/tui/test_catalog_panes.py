@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from test_keys import terminal_types
 from textual.widgets import Input
 from tui_helpers import wait_for
 
@@ -394,6 +395,27 @@ async def test_the_components_pane_never_keeps_the_keyboard_in_a_field(make_app)
         assert app.query_one("#components #results").has_focus
         await pilot.press("2")
         await wait_for(pilot, lambda: app.query_one("#panes").current == "sources")
+
+
+async def test_a_word_typed_on_the_components_results_searches_for_it(make_app) -> None:
+    """A newcomer typed "slack" on arrival and nothing happened: `/` was the only way into the search."""
+    app = make_app(start_pane="components")
+    async with app.run_test(size=(120, 36)) as pilot:
+        results = await wait_for_results_focus(app, pilot)
+        pane = app.query_one("#components", ComponentsPane)
+        terminal_types(app, "slack\r")  # at once, as a terminal reads a word typed fast
+        await wait_for(pilot, lambda: bool(pane.results))
+        assert pane.searched == "slack" and any("slack" in key for _, key in pane.results)
+        results.focus()
+        await pilot.press("o")  # a key of the pane is still the key, not a letter of a new search
+        assert app.query_one("#components #open", Input).has_focus
+
+
+async def wait_for_results_focus(app, pilot):
+    await wait_for(
+        pilot, lambda: bool(app.query("#components #results")) and app.query_one("#components #results").has_focus
+    )
+    return app.query_one("#components #results")
 
 
 async def test_back_from_a_component_opened_by_key_the_keys_are_the_lists_again(make_app) -> None:

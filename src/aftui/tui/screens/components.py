@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -26,9 +26,10 @@ from ...api import ApiError, NotFoundError
 from ...api.models import Component, ComponentProp, ComponentSearch
 from ...text import visible
 from ..change import Guarded
-from ..focus import focus_now
+from ..focus import focus_now, read_again
 from ..safe import long_text, plain
 from ..widgets.fields import Ago, Fields
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.pane import Pane
 from .detail import DetailScreen
 from .sources import deploy_form
@@ -75,10 +76,10 @@ class ComponentsPane(Guarded, Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Components"), classes="pane-title")
-        yield Input(placeholder="open by key or id: github-new-issue, sc_…  (enter)", id="open")
+        yield InOrderInput(placeholder="open by key or id: github-new-issue, sc_…  (enter)", id="open")
         with Horizontal(id="search-row"):
-            yield Input(placeholder="search the registry in words  (enter)", id="query")
-            yield Input(placeholder="app (optional)", id="search-app")
+            yield InOrderInput(placeholder="search the registry in words  (enter)", id="query")
+            yield InOrderInput(placeholder="app (optional)", id="search-app")
         yield Static(id="threshold", classes="line")
         yield Static(id="search-status", classes="line")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="results")
@@ -91,7 +92,7 @@ class ComponentsPane(Guarded, Pane):
     def on_mount(self) -> None:  # Pane's own on_mount (focus) runs as well
         self._show_threshold()
         self.query_one("#search-status", Static).update(
-            Text("No search yet: / searches the registry, o opens one by key or id.", style="dim")
+            Text("No search yet: type (or /) to search the registry, o opens one by key or id.", style="dim")
         )
 
     def focus_main(self) -> None:
@@ -106,6 +107,21 @@ class ComponentsPane(Guarded, Pane):
 
     def action_leave_field(self) -> None:
         self.query_one("#results", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed on the results that no key here takes starts a new search with it: a newcomer typed
+        "slack" on arrival and nothing happened (`/` was the only way in). Digits stay the panes' keys."""
+        letter = event.character or ""
+        if not (event.is_printable and letter.isalpha()) or event.key in self.screen.active_bindings:
+            return
+        if self.screen.focused is not self.query_one("#results", DataTable):
+            return
+        event.stop()
+        event.prevent_default()
+        box = self.query_one("#query", Input)
+        box.value = ""
+        focus_now(box)
+        read_again(self.app, [event])  # typed there once the field has it (and has selected what it held)
 
     # --- threshold -----------------------------------------------------------------------------------
 
