@@ -436,3 +436,16 @@ async def test_a_details_times_say_how_long_ago_as_time_passes_without_a_reload(
         clock[0] += timedelta(hours=2)
         await wait_for(pilot, lambda: updated().endswith("(2h ago)"), timeout=5)
         assert screen.built == 1  # not loaded again
+
+
+async def test_the_workspaces_pane_shows_which_workspace_enter_chooses_and_tab_stays_on_it(make_app) -> None:
+    """On arrival no row was highlighted, and tab went to the page around the list, which shows no focus."""
+    app = make_app(start_pane="workspaces")
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait_for(pilot, lambda: bool(app.query("#orgs")) and app.query_one("#orgs", OptionList).option_count > 1)
+        orgs = app.query_one("#orgs", OptionList)
+        await _wait_for(pilot, lambda: orgs.has_focus)
+        assert orgs.highlighted is not None
+        assert orgs.get_option_at_index(orgs.highlighted).id == app.session.org_id
+        await pilot.press("tab")
+        assert app.focused is orgs or app.focused not in app.query("WorkspacesPane *")

@@ -63,6 +63,11 @@ def plan(user: User, now: object) -> Table:
     return table
 
 
+class _Page(VerticalScroll, can_focus=False):
+    """The pane's sections, scrolled as one. Not focusable: tab went to it, and nothing on screen said where the
+    keys went; they belong to the workspaces' list."""
+
+
 class WorkspacesPane(Pane):
     """Enter on a workspace scopes every other pane to it."""
 
@@ -71,7 +76,7 @@ class WorkspacesPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Workspaces"), classes="pane-title")
-        with VerticalScroll():
+        with _Page():
             yield Static(id="user", classes="section")
             yield Static(Text("Workspaces (enter to choose)", style="bold"), classes="section")
             yield OptionList(id="orgs")
@@ -98,6 +103,9 @@ class WorkspacesPane(Pane):
                     Text.assemble(mark, plain(org.name or org.orgname, 40), "  ", plain(org.id, 20, "cyan")), id=org.id
                 )
             )
+        # The cursor on the workspace in use: with none, nothing said which row enter would choose.
+        ids = [org.id for org in user.orgs]
+        options.highlighted = ids.index(self.session.org_id) if self.session.org_id in ids else 0 if ids else None
         self._show_quotas()
 
     def _no_user_words(self) -> str:
