@@ -200,9 +200,17 @@ async def test_pause_counts_what_waits_and_resume_shows_it(
         await wait_for(pilot, lambda: screen.waiting_total == 7)
         assert len(rows(screen)) == 2, "nothing moves while paused"
         status = str(screen.query_one("#monitor-status").render())
-        assert "PAUSED" in status and "7 waiting" in status
+        assert "PAUSED" in status and "7 waiting" in status and "filter" not in status
+        screen.action_errors_only()  # none of them is an error: a resume would add none, and the count says so
+        status = str(screen.query_one("#monitor-status").render())
+        assert "7 waiting (0 pass the filter)" in status
+        inject(emulator, src, 1)
+        await wait_for(pilot, lambda: screen.waiting_total == 8)
+        assert screen.waiting_shown == 0
+        screen.action_errors_only()
+        assert screen.waiting_shown == 8 and "filter" not in str(screen.query_one("#monitor-status").render())
         await pilot.press("p")
-        assert [e["seq"] for e in rows(screen)] == [0, 1, *range(7)]  # each injection counts from 0
+        assert [e["seq"] for e in rows(screen)] == [0, 1, *range(7), 0]  # each injection counts from 0
         assert screen.waiting_total == 0 and "PAUSED" not in str(screen.query_one("#monitor-status").render())
 
 

@@ -53,6 +53,7 @@ from ..host import host, session_of
 from ..retry import AutoRetry
 from ..session import Session
 from ..widgets.footer import KeyFooter
+from ..widgets.in_order_input import InOrderInput
 from ..widgets.json_view import JsonView, dumps
 from ..widgets.status import StatusHeader
 from ..widgets.timeline import Timeline
@@ -128,6 +129,7 @@ class MonitorScreen(Screen[None]):
         self.records: list[Record] = []  # the live buffer, oldest first, at most LIVE_CAP
         self.waiting: deque[Record] = deque(maxlen=WAITING_CAP)
         self.waiting_total = 0  # arrived while paused (beyond WAITING_CAP too)
+        self.waiting_shown = 0  # of those, what the filter lets through: what a resume adds to the list
         self._unkept = 0  # records taken and not yet frozen (`rows_kept`): a burst's wait for its end
         self.paused = False
         self.errors_only = False
@@ -159,7 +161,7 @@ class MonitorScreen(Screen[None]):
             yield Static(Text("connecting…", style="dim"), id="monitor-streams")
             yield Static(id="monitor-rate")
             yield Sparkline([0] * SPARK_SECONDS, id="monitor-spark")
-        yield Input(id="monitor-query", disabled=True)
+        yield InOrderInput(id="monitor-query", disabled=True)
         with Horizontal(id="monitor-body"):
             yield Timeline(cap=LIVE_CAP, clock=lambda: self.session.now().timestamp(), id="monitor-timeline")
             with Vertical(id="monitor-detail"):
@@ -285,6 +287,7 @@ class MonitorScreen(Screen[None]):
                     self._add(history)
                 self.waiting.extend(live)
                 self.waiting_total += len(live)
+                self.waiting_shown += len(self._shown(live))
             else:
                 self._add(new)
         count = len(new)
@@ -333,6 +336,8 @@ class MonitorScreen(Screen[None]):
 
     def _reshow(self) -> None:
         self.timeline.replace(self._shown(self.history if self.history is not None else self.records))
+        if self.paused:
+            self.waiting_shown = len(self._shown(list(self.waiting)))
         self._update_status()
 
     # --- the header bar and the status line -------------------------------------------------------
@@ -361,8 +366,14 @@ class MonitorScreen(Screen[None]):
                 )
             )
         elif self.paused:
+            # Filtered, all that came was "8 waiting", and a resume added 2 rows: the count is the filter's too.
+            through = (
+                f" ({self.waiting_shown:,} pass the filter)" if self.errors_only or self.matcher is not None else ""
+            )
             parts.append(
-                Text.assemble(("PAUSED ", "bold black on yellow"), f" {self.waiting_total:,} waiting · p resumes")
+                Text.assemble(
+                    ("PAUSED ", "bold black on yellow"), f" {self.waiting_total:,} waiting{through} · p resumes"
+                )
             )
         elif timeline.following:
             parts.append(Text("following", style="green"))
@@ -420,7 +431,7 @@ class MonitorScreen(Screen[None]):
         self.refresh_bindings()
         if not self.paused:
             waiting, self.waiting = list(self.waiting), deque(maxlen=WAITING_CAP)
-            self.waiting_total = 0
+            self.waiting_total = self.waiting_shown = 0
             self._add(waiting)
         self._update_status()
 
