@@ -245,7 +245,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
         yield FormRow("Webhook", choices, name="webhook", hint="a new one, or one of yours (loading…)")
         yield FormRow(
             "URL",
-            InOrderInput(placeholder="https://example.com/hooks/orders", compact=True, id="url"),
+            InOrderInput(placeholder="required: https://…", compact=True, id="url"),  # not an example: read as a value
             name="url",
             hint="http or https, with a hostname",
         )

@@ -26,7 +26,8 @@ class WebhookForm(FormScreen[Webhook]):
     def fields(self) -> ComposeResult:
         yield FormRow(
             "URL",
-            InOrderInput(placeholder="https://example.com/hooks/orders", id="url", compact=True),
+            # Not an example URL: shown grey in the field, it read as a value already there.
+            InOrderInput(placeholder="required: https://…", id="url", compact=True),
             name="url",
             hint="http or https, with a hostname; a port and a path are allowed",
         )
