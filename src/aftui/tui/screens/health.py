@@ -47,6 +47,9 @@ COLUMNS = [
 # scrolls sideways, the state glyph and the figures stay in sight, and most names read whole.
 SPARK_LEAST = 10
 NAME_GIVES = 8
+# Under this, a last error is noise ("Missing…r_email" at 120 columns with the sidebar): the sparkline's older
+# minutes give way to it first, down to SPARK_LEAST.
+MESSAGE_LEAST = 20
 
 
 _KIND = {"workflow": "wf", "source": "src"}
@@ -174,6 +177,10 @@ class HealthPane(Pane):
         pad = 2 * PADDING
         widths = {c.key: c.width for c in COLUMNS}
         spare = width - sum(w + pad for w in widths.values()) + widths["message"]
+        if 0 < spare < MESSAGE_LEAST:
+            given = min(MESSAGE_LEAST - spare, widths["spark"] - SPARK_LEAST)
+            widths["spark"] -= given
+            spare += given
         widths["message"] = max(0, spare)
         short = max(0, -spare)
         for key, gives in (("spark", widths["spark"] - SPARK_LEAST), ("name", NAME_GIVES)):
