@@ -472,3 +472,16 @@ async def test_a_key_typed_after_the_bulk_fixs_enter_goes_to_the_list_and_d_wait
         assert screen.focused is screen.query_one("DataTable")
         await pilot.press("f", "backspace")  # back to mend it: the text was selected, and went whole
         await wait_for(pilot, lambda: screen.query_one("#fix", Input).value == 'customer_email = "oncall@acme.test')
+
+
+def test_every_field_aftui_makes_runs_its_keys_in_order() -> None:
+    """A plain Input types the letters of a burst before its backspaces: each field is an InOrderInput."""
+    import re
+    from pathlib import Path
+
+    import aftui.tui
+
+    made = re.compile(r"(?<![\w.])Input\(")
+    root = Path(aftui.tui.__file__).parent
+    plain = [f"{path.relative_to(root)}" for path in root.rglob("*.py") if made.search(path.read_text())]
+    assert plain == []
