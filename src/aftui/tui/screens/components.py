@@ -26,7 +26,7 @@ from ...api import ApiError, NotFoundError
 from ...api.models import Component, ComponentProp, ComponentSearch
 from ...text import visible
 from ..change import Guarded
-from ..focus import focus_now, read_again
+from ..focus import focus_now
 from ..safe import long_text, plain
 from ..widgets.fields import Ago, Fields
 from ..widgets.in_order_input import InOrderInput
@@ -121,7 +121,9 @@ class ComponentsPane(Guarded, Pane):
         box = self.query_one("#query", Input)
         box.value = ""
         focus_now(box)
-        read_again(self.app, [event])  # typed there once the field has it (and has selected what it held)
+        # Typed in the field's own turn, after its focus (which selects what it holds) and before the letters
+        # read behind it, which reach it only now. Read again through the App, it came after them: "lacks".
+        box.call_later(box.insert_text_at_cursor, letter)
 
     # --- threshold -----------------------------------------------------------------------------------
 

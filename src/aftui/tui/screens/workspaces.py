@@ -104,8 +104,8 @@ class WorkspacesPane(Pane):
                 )
             )
         # The cursor on the workspace in use: with none, nothing said which row enter would choose.
-        ids = [org.id for org in user.orgs]
-        options.highlighted = ids.index(self.session.org_id) if self.session.org_id in ids else 0 if ids else None
+        ids, current = [org.id for org in user.orgs], self.session.org_id
+        options.highlighted = ids.index(current) if current in ids else (0 if ids else None)
         self._show_quotas()
 
     def _no_user_words(self) -> str:
