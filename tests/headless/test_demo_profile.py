@@ -39,14 +39,16 @@ def test_a_command_on_the_running_demo_uses_its_emulator_and_its_files(
 
 
 def test_without_a_running_demo_it_says_how_to_start_one(aftui: Aftui, demo_folder: Path) -> None:
+    """Exit 5, as when the service cannot be reached: a script talking to a demo that ended got 5 from the
+    command running as it ended and 2 ("usage") from the next one."""
     done = aftui("-p", "demo", "health")
-    assert done.code == 2 and done.out == ""
+    assert done.code == 5 and done.out == ""
     assert "no demo is running: start `aftui demo`, then `aftui -p demo COMMAND`" in done.err
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     demo_folder.mkdir(parents=True, exist_ok=True)
     record = {"pid": int(ended.stdout), "base_url": "http://127.0.0.1:9/v1", "api_key": "k"}
     (demo_folder / RUNNING_NAME).write_text(json.dumps(record))  # a demo that ended without forgetting itself
-    assert aftui("-p", "demo", "health").code == 2
+    assert aftui("-p", "demo", "health").code == 5
 
 
 def test_a_newer_demos_connection_is_not_forgotten_by_an_older_one(

@@ -280,7 +280,7 @@ def test_journal_stats_names_the_emitters(aftui: Aftui, emulator: ServerHandle, 
     assert re.search(rf"{order.id} +3  Order webhooks", aftui("journal", "stats", "--offline").out)
 
 
-def test_a_request_left_unanswered_is_said_on_a_terminal(
+def test_a_request_left_unanswered_is_said_on_stderr(
     aftui: Aftui, root: httpx.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Against a service that hung, `aftui whoami` was silent for two minutes before "timed out"."""
@@ -294,6 +294,11 @@ def test_a_request_left_unanswered_is_said_on_a_terminal(
     assert "aftui: no answer from 127.0.0.1:" in done.err and "; still waiting (ctrl+c stops)" in done.err
     quick = aftui("whoami")
     assert quick.code == 0 and "no answer" not in quick.err
+    # Off a terminal (a cron job's log) too, with the way out a script has.
+    monkeypatch.setattr(common, "_is_terminal", lambda stream: False)
+    root.post("/_emulator/faults", json={"path": "/v1/users/me", "delay": 2.5, "count": 1}).raise_for_status()
+    logged = aftui("whoami")
+    assert logged.code == 0 and "; still waiting (--max-time SECONDS gives up sooner)" in logged.err
 
 
 def test_max_time_bounds_a_request_and_its_retries_for_a_script(aftui: Aftui, root: httpx.Client) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, DemoNotRunning
 from .paths import make_private_dir, use_data_dir, user_data_dir
 from .profiles import Config, Profile, load_config
 
@@ -85,7 +85,7 @@ def running_demo() -> Profile:
     record = _read(demo_folder() / RUNNING_NAME)
     pid = record.get("pid")
     if not isinstance(pid, int) or not _alive(pid) or not all(isinstance(record.get(f), str) for f in _FIELDS[:2]):
-        raise ConfigError(
+        raise DemoNotRunning(
             f"no profile {DEMO_PROFILE!r} is configured and no demo is running: start `aftui demo`, "
             f"then `aftui -p {DEMO_PROFILE} COMMAND` in another terminal"
         )

@@ -44,6 +44,12 @@ class ConfigError(Exception):
         return self
 
 
+class DemoNotRunning(ConfigError):
+    """`-p demo` with no demo running (none started, or it ended). To a script the service is down, as when it
+    cannot be reached: a command exits 5 (network), not 2, which said "my usage is wrong" the moment a demo
+    that a script had been talking to ended."""
+
+
 class ProfileError(ConfigError):
     """An invalid profile; `key` is the offending field when there is one.
 

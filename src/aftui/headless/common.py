@@ -20,6 +20,7 @@ from ..api import (
     ValidationError,
 )
 from ..config import ConfigError, effective_profile, load_config
+from ..config.errors import DemoNotRunning
 from ..exitcodes import AUTH, NETWORK, NOT_FOUND, OK, USAGE
 from ..text import visible
 from .names import NoSuchName
@@ -56,7 +57,7 @@ def exit_code(error: BaseException) -> int:
         return AUTH
     if isinstance(error, (NotFoundError, NoSuchName)):
         return NOT_FOUND
-    if isinstance(error, (NetworkError, ServerError, RateLimitError)):
+    if isinstance(error, (NetworkError, ServerError, RateLimitError, DemoNotRunning)):
         return NETWORK
     if isinstance(error, (ValidationError, ConfigError, ReadOnlyError, ValueError, Refused)):
         return USAGE
@@ -90,30 +91,31 @@ def make_client(args: argparse.Namespace) -> Client:
     return client
 
 
-SILENT_S = 5.0  # a request unanswered this long is said on a terminal's stderr
+SILENT_S = 5.0  # a request unanswered this long is said on stderr
 _made: list[Client] = []  # the clients of the command running (`make_client`): their requests are watched
 
 
 async def _watched(command: Coroutine[Any, Any, int], err: TextIO) -> int:
-    """`command`, saying on a terminal when its requests go unanswered: against a service that hung,
-    `aftui whoami` was silent for two minutes (four attempts of 30 s) before "timed out"."""
-    watcher = asyncio.create_task(_say_when_silent(err)) if _is_terminal(err) else None
+    """`command`, saying when its requests go unanswered: against a service that hung, `aftui whoami` was
+    silent for two minutes (four attempts of 30 s) before "timed out". Off a terminal too: a cron job's
+    `health --failing` ran past five minutes with nothing in its log."""
+    watcher = asyncio.create_task(_say_when_silent(err, _is_terminal(err)))
     try:
         return await command
     finally:
-        if watcher is not None:
-            watcher.cancel()
+        watcher.cancel()
 
 
-async def _say_when_silent(err: TextIO) -> None:
+async def _say_when_silent(err: TextIO, terminal: bool) -> None:
     said = False
+    way_out = "ctrl+c stops" if terminal else "--max-time SECONDS gives up sooner"
     while True:
         await asyncio.sleep(1.0)
         waiting = [(client.waiting_for(), client) for client in _made]
         waited, client = max(waiting, key=lambda pair: pair[0], default=(0.0, None))
         if client is not None and waited >= SILENT_S and not said:
             where = visible(client.base_url.split("://", 1)[-1], 80)
-            print(f"aftui: no answer from {where} for {waited:.0f} s; still waiting (ctrl+c stops)", file=err)
+            print(f"aftui: no answer from {where} for {waited:.0f} s; still waiting ({way_out})", file=err)
             said = True
         elif waited < SILENT_S:
             said = False  # answered: a later wait is said again
