@@ -313,6 +313,17 @@ def test_max_time_bounds_a_request_and_its_retries_for_a_script(aftui: Aftui, ro
         assert aftui("--max-time", bad, "whoami").code == 2, bad
 
 
+def test_max_time_met_once_fails_the_commands_later_requests_at_once(aftui: Aftui, root: httpx.Client) -> None:
+    """`health --max-time 3` against a service that hung took 9 s: each of its requests waited out the bound."""
+    root.post("/_emulator/faults", json={"path": "/v1/orgs", "delay": 3, "count": 8}).raise_for_status()
+    try:
+        done = aftui("--max-time", "0.5", "health", "--failing")
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert done.code == 5 and done.out == ""
+    assert "not sent: the service left GET " in done.err and "unanswered for 0.5 s" in done.err
+
+
 def test_workflows_lists_what_it_could_and_exits_with_what_failed(aftui: Aftui, root: httpx.Client) -> None:
     assert aftui("workflows").code == 0
     root.post("/_emulator/faults", json={"path": "/v1/workflows", "status": 503, "count": 1000}).raise_for_status()

@@ -20,7 +20,7 @@ import re
 import ssl
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from urllib.parse import quote
@@ -196,6 +196,7 @@ class Client:
         # Seconds a request may take with its retries and their waits (None: as long as they take); a
         # script's bound (`aftui --max-time`). Streams are not requests here: they are not cut.
         self.deadline: float | None = None
+        self._unanswered: str | None = None  # the request that ran out the deadline: the service hung
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(timeouts.read, connect=timeouts.connect),
             headers={"User-Agent": USER_AGENT},
@@ -302,10 +303,21 @@ class Client:
         """`exchange` within the deadline, if one is set."""
         if self.deadline is None:
             return await exchange
+        if self._unanswered is not None:
+            # Not asked: each request of `health` waited out the bound in turn against a service that hung,
+            # and `--max-time 3` took 9 s. Once one has, the command's later requests fail at once.
+            if isinstance(exchange, Coroutine):
+                exchange.close()
+            raise NetworkError(
+                f"not sent: the service left {self._unanswered} unanswered for {self.deadline:g} s",
+                method=method,
+                url=url,
+            )
         try:
             async with asyncio.timeout(self.deadline):
                 return await exchange
         except TimeoutError:
+            self._unanswered = f"{method} {url}"
             raise NetworkError(
                 f"no answer within {self.deadline:g} s, retries included", method=method, url=url
             ) from None
