@@ -161,6 +161,7 @@ async def test_help_is_grouped_in_words_with_human_key_names(make_app, emulator)
         assert said in text, said
     lines = text.splitlines()
     assert any(line.split()[:2] == ["[", "Previous"] for line in lines if line.split())
+    assert any(line.split()[:2] == ["esc", "Back"] for line in lines if line.split())  # a detail's way back
     assert text.index("The JSON tree") < text.index("This screen") < text.index("Everywhere")
 
 

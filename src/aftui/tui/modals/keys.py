@@ -50,7 +50,7 @@ _AREAS = {
     "Button": "The button",
 }
 
-_HIDDEN_ACTIONS = {"app.pop_screen", "screen.copy_text"}  # the dialog's own close key, said at the bottom
+_HIDDEN_ACTIONS = {"screen.copy_text"}  # copying a selection, which every screen has: not a key to learn
 # Moving the cursor is the same in every list: said once at the bottom, not in each group.
 _MOVES = ("cursor_", "scroll_", "page_")
 _WORDS = {
