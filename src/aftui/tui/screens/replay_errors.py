@@ -283,36 +283,26 @@ class ErrorsTable(LiveEvents):
         A marked error replayed ok already was sent again with the rest, without a word, where `y` on it asks
         first: a second order run. It is left out, and said to be; `y` replays it again."""
         marked = [e for e in self.pager.items if (e.id or "") in self.marked]
-        if marked:
-            todo = [e for e in marked if needs_replay(self.states.get(e.id or ""))]
-            if todo:
-                self.bulk(
-                    todo, "marked" if len(todo) < len(marked) else f"{len(marked)} marked", left=len(marked) - len(todo)
-                )
-            else:
-                self.notify(
-                    "Every marked error was replayed ok, is pending or is a replay: y on one replays it again.",
-                    severity="warning",
-                    markup=False,
-                )
-            return
-        events = [e for e in self.rows if needs_replay(self.states.get(e.id or ""))]
-        left = len(self.rows) - len(events)
+        chosen = marked or self.rows
+        events = [e for e in chosen if needs_replay(self.states.get(e.id or ""))]
         if not events:
-            words = (
-                "There are no errors to replay."
-                if not self.rows
-                else "Every error shown was replayed ok, is pending or is a replay."
-            )
+            if marked:
+                words = "Every marked error was replayed ok, is pending or is a replay: y on one replays it again."
+            elif not self.rows:
+                words = "There are no errors to replay."
+            else:
+                words = "Every error shown was replayed ok, is pending or is a replay."
             self.notify(words, severity="warning", markup=False)
             return
-        if self.group is not None:
+        if marked:
+            what = "marked" if len(events) < len(marked) else f"{len(marked)} marked"
+        elif self.group is not None:
             what = f"the group {self.group_label}"
         elif self.filter_text:
             what = f"all matching “{self.filter_text}”"
         else:
             what = "all shown"
-        self.bulk(events, what, left=left)
+        self.bulk(events, what, left=len(chosen) - len(events))
 
     def bulk(self, events: list[EventSummary], what: str, *, left: int = 0) -> None:
         """The bulk replay of these errors (`left`: how many of those asked for were left out, replayed ok already
