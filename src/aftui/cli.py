@@ -88,6 +88,14 @@ def _list_command(
     return parser
 
 
+def _show_secrets(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help="webhook URLs whole: their tokens (a Slack URL's path, a ?token=) are masked otherwise",
+    )
+
+
 def _state_filters(parser: argparse.ArgumentParser, what: str) -> None:
     state = parser.add_mutually_exclusive_group()
     state.add_argument("--active", action="store_true", help=f"only active {what}")
@@ -443,6 +451,7 @@ def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     workflows.add_argument("--no-journal", action="store_true", help="do not journal the $errors read on the way")
     webhooks = _list_command(commands, "webhooks", "list the user's webhooks", "webhook", "List the user's webhooks.")
     _limit(webhooks, "webhooks")
+    _show_secrets(webhooks)
     subscriptions = _list_command(
         commands,
         "subscriptions",
@@ -553,6 +562,7 @@ def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "--raw", action="store_true", help="every field the service sent, as read (times in ISO 8601; no stable schema)"
     )
     get.add_argument("--fields", metavar="A,B", help="only these fields of the record")
+    _show_secrets(get)
     _environment(get)
 
 

@@ -25,6 +25,7 @@ from .api import ApiError, Client, iterate
 from .api.models import Page, Source, Subscription, Webhook
 from .api.paging import Fetch
 from .known import KnownWorkflows
+from .masking import url_secrets_masked
 from .text import visible
 
 GLOBS = {"p_*": "all workflows", "dc_*": "all sources"}
@@ -256,7 +257,7 @@ class Candidates:
             return self.workflows[ident]
         webhook = self.webhooks.get(ident)
         if webhook is not None:
-            return webhook.name or webhook.url
+            return webhook.name or url_secrets_masked(webhook.url)
         return None
 
 

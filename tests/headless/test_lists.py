@@ -347,3 +347,23 @@ def test_debug_logs_each_request_and_retry_without_the_key(
     assert re.search(r"GET \S+/users/me/webhooks: 503 again in [\d.]+ s", logged), logged
     assert re.search(r"GET \S+/users/me/webhooks: 200 \(attempt 2\)", logged), logged
     assert info["api_key"] not in logged
+
+
+SLACK = "https://hooks.slack.example/services/T04B1N2KX/B06QJ7R2M1L/9fQk2LxVb7TzR1mWc3YhN8sD"  # the demo's
+
+
+def test_webhook_urls_are_masked_unless_secrets_are_asked_for(aftui: Aftui) -> None:
+    """A Slack URL is its own credential: a table pasted into a ticket, or a log of --json, must not carry it."""
+    masked = "https://hooks.slack.example/services/T04B1N2KX/B06QJ7R2M1L/9fQk…sD"
+    table = aftui("webhooks")
+    assert table.code == 0, table.err
+    assert "hooks.slack.example/services/" in table.out and "9fQk2Lx" not in table.out
+    records = aftui("webhooks", "--json").records()
+    slack = next(r for r in records if r["name"] == "Slack #alerts")
+    assert slack["url"] == masked
+    for asked in (aftui("get", slack["id"], "--json"), aftui("get", slack["id"], "--raw")):
+        assert asked.code == 0, asked.err
+        assert "9fQk2Lx" not in asked.out and json.loads(asked.out)["url"] == masked
+    whole = aftui("webhooks", "--json", "--show-secrets").records()
+    assert next(r for r in whole if r["name"] == "Slack #alerts")["url"] == SLACK
+    assert json.loads(aftui("get", "Slack #alerts", "--raw", "--show-secrets").out)["url"] == SLACK

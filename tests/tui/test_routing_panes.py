@@ -10,11 +10,13 @@ from textual.widgets import OptionList, Static, TabbedContent
 from tui_helpers import palette_search
 from tui_helpers import wait_for as _wait_for
 
+from aftui.masking import url_secrets_masked
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.screens.sources import SourceScreen
 from aftui.tui.screens.subscriptions import SubscriptionScreen, SubscriptionsPane
 from aftui.tui.screens.webhooks import WebhookScreen, WebhooksPane
 from aftui.tui.widgets.fields import Fields
+from aftui.tui.widgets.json_view import JsonView
 from aftui.tui.widgets.paged_table import PagedTable
 
 SIZE = (120, 36)
@@ -90,6 +92,9 @@ async def _palette_open(app, pilot, ident: str) -> None:
     await pilot.press("enter")
 
 
+SLACK_TOKEN = "9fQk2LxVb7TzR1mWc3YhN8sD"  # the demo's Slack webhook's
+
+
 # --- webhooks ----------------------------------------------------------------------------------------------
 
 
@@ -99,7 +104,9 @@ async def test_webhooks_pane_lists_the_demo_webhooks(make_app, emulator) -> None
         table = await _pane_table(app, pilot, "webhooks")
         names = set(_cells(table, "name"))
         assert names == {"Relay to inbox", "Error audit", "Slack #alerts", "Ops intake"}
-        assert "https://hooks.slack.example/services/T000/B000/XXXX" in _cells(table, "url")
+        # The Slack URL's token is masked: whoever holds the URL can post to the channel.
+        assert "https://hooks.slack.example/services/T04B1N2KX/B06QJ7R2M1L/9fQk…sD" in _cells(table, "url")
+        assert not any(SLACK_TOKEN in cell for cell in _cells(table, "url"))
         assert set(_cells(table, "active")) == {"yes"}
         assert "4 of 4" in str(table.query_one(".status", Static).render())
         # The records do not name their workspace: the pane says it shows every one.
@@ -120,7 +127,7 @@ async def test_webhook_detail_shows_its_fields_and_the_subscriptions_that_feed_i
             relay.id,
             "Relay to inbox",
             "Loops events back into the Webhook inbox source",
-            relay.url,
+            url_secrets_masked(relay.url),  # its path holds the inbox source's endpoint key
             "yes",
             "2026-",
             "the API cannot change a webhook: add one",  # where a user looks for an edit key
@@ -170,7 +177,16 @@ async def test_palette_opens_a_webhook_by_id(make_app, emulator) -> None:
         screen = await _detail(app, pilot, WebhookScreen, slack.id)
         # Found by walking GET /users/me/webhooks: there is no GET /webhooks/{id}.
         assert screen.record.name == "Slack #alerts"
-        assert "https://hooks.slack.example/services/T000/B000/XXXX" in _fields_text(screen)
+        shown = _fields_text(screen)
+        assert "services/T04B1N2KX/B06QJ7R2M1L/9fQk…sD" in shown and "v shows it whole" in shown
+        assert SLACK_TOKEN not in shown
+        assert SLACK_TOKEN not in screen.query_one(JsonView).json_text()  # the JSON tab, and what c copies
+        await pilot.press("v")  # asked for: the URL whole, as it must be typed elsewhere
+        await pilot.pause()
+        assert f"https://hooks.slack.example/services/T04B1N2KX/B06QJ7R2M1L/{SLACK_TOKEN}" in _fields_text(screen)
+        await pilot.press("v")
+        await pilot.pause()
+        assert SLACK_TOKEN not in _fields_text(screen)
 
 
 async def test_an_unknown_webhook_id_is_said_in_place(make_app) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..files import write_private
-from ..masking import url_masked
+from ..masking import mask, url_masked
 from .errors import ConfigError, ProfileError, and_list, did_you_mean, or_list, toml_type
 from .paths import config_path, make_private_dir
 
@@ -52,10 +52,6 @@ _SECRET_FIELDS = ("api_key", "client_secret")
 # Optional text fields of a profile; the rest are name/base_url/environment
 # (text, always set) and read_only (bool).
 _OPTIONAL_TEXT_FIELDS = (*API_KEY_FIELDS, "client_id", *CLIENT_SECRET_FIELDS, "org_id", "project_id", "journal")
-
-# Secrets shorter than this are masked entirely: showing 6 characters of an
-# 8-character secret would give most of it away.
-_MASK_MIN_LENGTH = 12
 
 
 # -- profiles -----------------------------------------------------------------
@@ -206,13 +202,6 @@ def show_profile(profile: Profile) -> dict[str, Any]:
     if shown["journal"]:
         shown["journal"] = url_masked(shown["journal"])
     return shown
-
-
-def mask(secret: str) -> str:
-    """`secret` shortened to be recognisable but not usable: "pd_a…9f", or "****" when short."""
-    if len(secret) < _MASK_MIN_LENGTH:
-        return "****"
-    return f"{secret[:4]}…{secret[-2:]}"
 
 
 # -- the config file ----------------------------------------------------------

@@ -386,7 +386,12 @@ def _routing(core: Core, info: DemoInfo, sources: dict[str, Source], workflows: 
         core, uid, acme, _loopback(core, inbox, "errors"), "Error audit", "Every workflow error, for the audit log"
     )
     operations.create_webhook(
-        core, uid, acme, "https://hooks.slack.example/services/T000/B000/XXXX", "Slack #alerts", None
+        core,
+        uid,
+        acme,
+        "https://hooks.slack.example/services/T04B1N2KX/B06QJ7R2M1L/9fQk2LxVb7TzR1mWc3YhN8sD",
+        "Slack #alerts",
+        None,
     )
     operations.create_webhook(
         core, uid, acme, "https://ops.acme.example:8443/pd/events", "Ops intake", "Not wired to any emitter yet"

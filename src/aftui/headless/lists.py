@@ -21,7 +21,7 @@ from ..api.paging import Fetch
 from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
 from ..ids import KINDS
-from ..masking import masked
+from ..masking import masked, url_secrets_masked
 from ..subscriptions import channel_named, known_workflow_names, lookup_names, workspace_subscriptions
 from ..text import visible
 from . import output, seen
@@ -175,7 +175,7 @@ async def webhooks(args: argparse.Namespace) -> int:
     pick_fields("webhook", args.fields)
     async with make_client(args) as client:
         found = await _take(iterate(client.list_webhooks), _capped(args))
-    emit("webhook", (webhook_record(w) for w in found), args, org_key(client))
+    emit("webhook", (webhook_record(w, show_secrets=args.show_secrets) for w in found), args, org_key(client))
     return OK
 
 
@@ -208,7 +208,7 @@ async def _end_names(client: Client, names: Names, known: Any, ids: list[str]) -
     except ApiError as error:
         output.say(f"source names could not be read: {error.message}")
     try:
-        labels.update({w.id: w.name or w.url for w in await names.webhooks()})
+        labels.update({w.id: w.name or url_secrets_masked(w.url) for w in await names.webhooks()})
     except ApiError as error:
         output.say(f"webhook names could not be read: {error.message}")
     labels.update(await lookup_names(client, [i for i in ids if i not in labels]))
@@ -304,7 +304,7 @@ async def get(args: argparse.Namespace) -> int:
             names = Names(client, known=known, journal=journal_path())
             chosen = await names.resolve(text, ("source", "workflow", "webhook"))
             kind, text = chosen.kind, chosen.id
-        record, raw = await _fetch_one(client, kind, text)
+        record, raw = await _fetch_one(client, kind, text, show_secrets=args.show_secrets)
         if kind == "workflow":
             known.add(org_key(client), text, name=record.get("name"), found="opened")
     if args.raw:
@@ -355,9 +355,12 @@ async def _get_error(args: argparse.Namespace, error_id: str) -> int:
     return OK
 
 
-async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, Any], Any]:
+async def _fetch_one(
+    client: Client, kind: str, ident: str, *, show_secrets: bool = False
+) -> tuple[dict[str, Any], Any]:
     """The record of one id and the service's answer, by the id's kind: the fields it sent (`exclude_unset`:
-    none the model only defaults), as parsed (times in ISO 8601)."""
+    none the model only defaults), as parsed (times in ISO 8601). A webhook's URL is masked in both unless
+    `show_secrets`."""
     if kind == "source":
         source = await client.get_source(ident)
         return source_record(source), source.model_dump(mode="json", exclude_unset=True)
@@ -373,7 +376,10 @@ async def _fetch_one(client: Client, kind: str, ident: str) -> tuple[dict[str, A
     if kind == "webhook":
         for webhook in [w async for w in iterate(client.list_webhooks)]:
             if webhook.id == ident:
-                return webhook_record(webhook), webhook.model_dump(mode="json", exclude_unset=True)
+                raw = webhook.model_dump(mode="json", exclude_unset=True)
+                if not show_secrets and isinstance(raw.get("url"), str):
+                    raw["url"] = url_secrets_masked(raw["url"])
+                return webhook_record(webhook, show_secrets=show_secrets), raw
         raise NotFoundError(f"no webhook {ident} among the user's webhooks", status=404)
     if kind == "subscription":
         for sub in await workspace_subscriptions(client):

@@ -30,6 +30,7 @@ from ..api.models import Account, EventSummary, Source, Webhook
 from ..api.paging import Fetch
 from ..ids import KINDS
 from ..known import KnownWorkflows
+from ..masking import url_secrets_masked
 from ..text import visible
 from .workflows import discover, org_key
 
@@ -214,7 +215,9 @@ class Names:
                 for s in await self.sources()
             ]
         if kind == "webhook":
-            return [Candidate("webhook", w.id, w.name or w.url, w.url) for w in await self.webhooks()]
+            return [
+                Candidate("webhook", w.id, w.name or w.url, url_secrets_masked(w.url)) for w in await self.webhooks()
+            ]
         if kind == "account":
             return [
                 Candidate("account", a.id, a.name or "", a.app.name or "" if a.app else "")

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..api.models import Account, App, Component, Source, Subscription, Webhook, Workflow
 from ..connect import EndUser
+from ..masking import url_secrets_masked
 from .output import iso
 
 __all__ = [
@@ -85,13 +86,14 @@ def workflow_record(
     }
 
 
-def webhook_record(webhook: Webhook) -> dict[str, Any]:
+def webhook_record(webhook: Webhook, *, show_secrets: bool = False) -> dict[str, Any]:
+    """The webhook's record, its URL's tokens masked unless `show_secrets` (the URL is the credential)."""
     return {
         "kind": "webhook",
         "id": webhook.id,
         "name": webhook.name,
         "description": webhook.description,
-        "url": webhook.url,
+        "url": webhook.url if show_secrets else url_secrets_masked(webhook.url),
         "active": webhook.active,
         "created_at": iso(webhook.created_at),
         "updated_at": iso(webhook.updated_at),

@@ -23,6 +23,7 @@ from textual.widgets import Input, Select, Static
 
 from ...api import ApiError, NotFoundError
 from ...api.models import Subscription, Webhook
+from ...masking import url_secrets_masked
 from ...subscriptions import (
     GLOBS,
     Candidates,
@@ -153,7 +154,7 @@ class SubscriptionForm(FormScreen[Subscription]):
         self.found = found
         self.names.update({i: n for i, n in found.sources.items() if n})
         self.names.update({i: n for i, n in found.workflows.items() if n})
-        self.names.update({i: (w.name or w.url) for i, w in found.webhooks.items()})
+        self.names.update({i: (w.name or url_secrets_masked(w.url)) for i, w in found.webhooks.items()})
         more = " (first 500 sources; type an id for others)" if found.more_sources else ""
         for picker in self.query(EndPicker):
             options = emitter_options(found) if picker.role == "emitter" else listener_options(found)
@@ -283,7 +284,12 @@ class SendToWebhookForm(FormScreen[Subscription]):
         keep = chosen or (select.value if isinstance(select.value, str) else NEW_WEBHOOK)
         options: list[tuple[Any, str]] = [("a new webhook", NEW_WEBHOOK)]
         options += [
-            (Text.assemble(visible(w.name or "(no name)", 40), " → ", (visible(w.url, 80), "dim")), w.id)
+            (
+                Text.assemble(
+                    visible(w.name or "(no name)", 40), " → ", (visible(url_secrets_masked(w.url), 80), "dim")
+                ),
+                w.id,
+            )
             for w in self.webhooks.values()
         ]
         select.set_options(options)
@@ -319,7 +325,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
             self._set_choices(webhook.id)  # a retry below subscribes this one
         else:
             webhook = self.webhooks[str(choice)]
-        self.names[webhook.id] = webhook.name or webhook.url
+        self.names[webhook.id] = webhook.name or url_secrets_masked(webhook.url)
         try:
             return await client.subscribe(self.emitter, webhook.id, channel or None)
         except ApiError as error:
@@ -334,7 +340,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
 
     def done(self, result: Subscription) -> str:
         webhook = self.webhooks.get(result.listener_id)
-        where = f" → {visible(webhook.url, 80)}" if webhook else ""
+        where = f" → {visible(url_secrets_masked(webhook.url), 80)}" if webhook else ""
         return f"Sending {end_words(self.emitter, self.names)} ({channel_words(result.event_name or '')}) to webhook {end_words(result.listener_id, self.names)}{where}"
 
 

@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input
 
 from ...api.models import Webhook
+from ...masking import url_secrets_masked
 from ...text import visible
 from ...urls import webhook_url_problem
 from ..modals.confirm import ConfirmScreen
@@ -52,13 +53,13 @@ class WebhookForm(FormScreen[Webhook]):
         )
 
     def done(self, result: Webhook) -> str:
-        return f"Created webhook {result.name or result.id} → {result.url}"
+        return f"Created webhook {result.name or result.id} → {url_secrets_masked(result.url)}"
 
 
 def confirm_webhook_delete(webhook: Webhook, feeds: int | None) -> ConfirmScreen:
     what = [
         f"the webhook {visible(webhook.name or '(no name)', 80)} ({webhook.id})",
-        f"which delivers to {visible(webhook.url, 200)}",
+        f"which delivers to {visible(url_secrets_masked(webhook.url), 200)}",
     ]
     if feeds:
         what.append(f"and the {feeds} subscription{'s' if feeds != 1 else ''} that feed it")

@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 
 from ...api import ApiError, Client, NotFoundError, iterate
 from ...api.models import Page, PageInfo, Subscription, Webhook
+from ...masking import url_secrets_masked
 from ...subscriptions import lookup_names, subscription_key, webhook_org, workspace_subscriptions
 from ..change import Guarded, perform
 from ..host import session_of
@@ -52,7 +53,8 @@ def webhook_columns() -> list[Column[Webhook]]:
             min_width=16,
             cut="middle",
         ),
-        Column("url", "URL", lambda w: plain(w.url, 200), width=24, min_width=16),
+        # Masked: a Slack or Discord URL is its own credential (the detail's v shows it whole).
+        Column("url", "URL", lambda w: plain(url_secrets_masked(w.url), 200), width=24, min_width=16),
         Column("active", "Active", lambda w: flag(w.active), sort=lambda w: w.active, width=6),
         Column("id", "ID", lambda w: plain(w.id, 30, "cyan"), width=12),
         Column("created", "Created", lambda w: when(w.created_at), sort=lambda w: w.created_at, width=16),
@@ -172,6 +174,7 @@ class WebhookScreen(Guarded, DetailScreen):
     CHANGES = frozenset({"delete"})
     BINDINGS = [
         Binding("d", "delete", "Delete"),
+        Binding("v", "show_url", "Show/hide URL"),
         Binding("down", "enter_tab", "Into the tab", show=False),
         # Before the table's own escape (clear filter), which would keep it even with no filter to clear.
         Binding("escape", "back", "Back", priority=True),
@@ -181,6 +184,8 @@ class WebhookScreen(Guarded, DetailScreen):
         super().__init__(ident, crumbs, record=record)
         self._given = record is not None
         self.names: dict[str, str] = {}
+        self.url_shown = False  # v: the URL whole, tokens and all, until v again or the screen is left
+        self._overview: Fields | None = None
 
     async def load(self) -> Webhook:
         client = self.session.client
@@ -197,13 +202,56 @@ class WebhookScreen(Guarded, DetailScreen):
                 return webhook
         raise NotFoundError(f"No webhook {self.ident} among yours (it may have been deleted).")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_url" and isinstance(self.record, Webhook):
+            # Dimmed where v would show nothing more: the URL has no token to unmask.
+            return url_secrets_masked(self.record.url) != self.record.url or None
+        return super().check_action(action, parameters)
+
+    def action_show_url(self) -> None:
+        self.url_shown = not self.url_shown
+        if self._overview is not None:
+            self._overview.set_rows(self._overview_rows())
+
+    def json_data(self) -> Any:
+        """The record with its URL's tokens masked: the JSON tab and `c` never carry them (v shows them)."""
+        data = super().json_data()
+        if isinstance(data, dict) and isinstance(data.get("url"), str):
+            data["url"] = url_secrets_masked(data["url"])
+        return data
+
+    def _url_text(self, url: str) -> Text:
+        shown = url_secrets_masked(url)
+        if shown == url or self.url_shown:
+            return long_text(url, 1000)
+        return Text.assemble(long_text(shown, 1000), ("  masked: v shows it whole", "dim"))
+
     def tabs(self) -> list[tuple[str, Widget]]:
+        self._overview = Fields(self._overview_rows())
+        fed_by = FedBy(
+            Static(
+                Text("Subscriptions whose listener is this webhook; enter opens the emitter."),
+                classes="fed-note",
+                id="fed-note",
+            ),
+            PagedTable(
+                self._feeds,
+                self._feed_columns(),
+                item_id=subscription_key,
+                noun="subscriptions",
+                classes="fed-by",
+                id="fed-by",
+            ),
+        )
+        return [("Overview", self._overview), ("Fed by", fed_by)]
+
+    def _overview_rows(self) -> list[tuple[str, Any]]:
         webhook: Webhook = self.record
         rows: list[tuple[str, Any]] = [
             ("ID", webhook.id),
             ("Name", webhook.name if webhook.name else Text("(no name)", style="dim")),
             ("Description", long_text(webhook.description) if webhook.description else Text("—", style="dim")),
-            ("URL", long_text(webhook.url, 1000)),
+            ("URL", self._url_text(webhook.url)),
             ("Active", flag(webhook.active)),
             ("Created", Ago(webhook.created_at, self.session.now)),
             ("Updated", Ago(webhook.updated_at, self.session.now)),
@@ -223,22 +271,7 @@ class WebhookScreen(Guarded, DetailScreen):
                 ),
             )
         )
-        fed_by = FedBy(
-            Static(
-                Text("Subscriptions whose listener is this webhook; enter opens the emitter."),
-                classes="fed-note",
-                id="fed-note",
-            ),
-            PagedTable(
-                self._feeds,
-                self._feed_columns(),
-                item_id=subscription_key,
-                noun="subscriptions",
-                classes="fed-by",
-                id="fed-by",
-            ),
-        )
-        return [("Overview", Fields(rows)), ("Fed by", fed_by)]
+        return rows
 
     def _feed_columns(self) -> list[Column[Subscription]]:
         return [
