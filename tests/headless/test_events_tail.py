@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -13,8 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+import pytest
 
 from aftui.emulator.server import ServerHandle
+from aftui.headless.since import parse_since
 from aftui.journal.store import Journal
 
 from .conftest import Aftui, source_named
@@ -225,3 +228,17 @@ def test_events_json_says_on_stderr_when_a_payload_was_cut_at_its_depth(aftui: A
     assert done.code == 0, done.err
     assert "nested deeper than 100 levels: what is deeper is cut" in done.err  # the line alone did not say it
     assert sum("is nested deeper" in line for line in done.err.splitlines()) == 1  # the one deep event
+
+
+def test_a_since_in_the_future_is_a_usage_error_and_a_few_minutes_are_skew() -> None:
+    """`--since 2026-12-01` (next month) kept nothing and exited 0: to a cron job, "no errors"."""
+    now = int(datetime(2026, 11, 28, 12, 0, tzinfo=UTC).timestamp() * 1000)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"is in the future \(it is 2026-11-28T12:00:00Z now\)"):
+        parse_since("2026-12-01", now_ms=now)
+    assert parse_since("2026-11-28T12:04:00Z", now_ms=now).ms == now + 4 * 60 * 1000  # the service's clock may lead
+    assert parse_since("1h", now_ms=now).ms == now - 3600 * 1000
+
+
+def test_errors_since_a_future_time_exits_2_saying_so(aftui: Aftui) -> None:
+    done = aftui("errors", "--since", "2099-01-01")
+    assert done.code == 2 and "is in the future" in done.err

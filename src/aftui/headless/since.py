@@ -16,6 +16,9 @@ __all__ = ["Since", "parse_since"]
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$")
+# A moment later than now by more than this is a mistake (a date of next month, a local time read as UTC
+# hours ahead): it kept nothing and exited 0, which a script reads as "no errors". Less is clock skew.
+FUTURE_SLACK_MS = 5 * 60 * 1000
 
 
 @dataclass(frozen=True)
@@ -45,4 +48,11 @@ def parse_since(text: str, *, now_ms: int | None = None) -> Since:
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return Since(int(moment.timestamp() * 1000), raw)
+    ms = int(moment.timestamp() * 1000)
+    if ms - now > FUTURE_SLACK_MS:
+        utc_now = datetime.fromtimestamp(now / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        raise argparse.ArgumentTypeError(
+            f"{raw!r} is in the future (it is {utc_now} now): nothing could be since then "
+            "(a time without an offset is UTC)"
+        )
+    return Since(ms, raw)
