@@ -83,6 +83,35 @@ async def test_where_the_row_is_short_every_lists_own_keys_give_way_before_the_p
         assert [k.description for k in shown(app)] == ["Filter", "Refresh", "Sort", "New webhook", "Delete", "On/off"]
 
 
+class Detailed(App[None]):
+    """A detail's keys (its r Refresh among them), then an error's verbs: more than 50 columns hold."""
+
+    BINDINGS = [
+        Binding("escape", "noop('esc')", "Back"),
+        Binding("r", "reload", "Refresh"),
+        Binding("y", "noop('y')", "Replay…"),
+        Binding("e", "noop('e')", "Edit & replay…"),
+        Binding("question_mark", "noop('?')", "Keys", key_display="?"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield KeyFooter()
+
+    def action_noop(self, key: str) -> None:
+        pass
+
+    def action_reload(self) -> None:
+        pass
+
+
+async def test_a_details_refresh_gives_way_before_its_verbs() -> None:
+    """An error's detail at 80 columns cut e Edit & replay… and kept r Refresh, which every detail has."""
+    app = Detailed()
+    async with app.run_test(size=(50, 5)) as pilot:
+        await pilot.pause(0.2)
+        assert [k.description for k in shown(app)] == ["Back", "Replay…", "Edit & replay…"]
+
+
 class Footed(App[None]):
     BINDINGS = [Binding("q", "quit", "Quit")]
 

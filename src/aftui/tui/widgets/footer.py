@@ -27,10 +27,11 @@ from textual.widgets._footer import FooterKey
 HELP_KEY = "question_mark"
 
 
-# Every list's own keys, the same on every pane and first in the row (the focused list's): where the row
-# is short (80 columns) they give way first, so the pane's own verbs (n New, d Delete, t On/off) stay in
-# sight rather than being cut at the end. `?` lists them all.
-YIELD_FIRST = ("sort", "refresh", "filter")
+# Every list's own keys, the same on every pane and first in the row (the focused list's), and a detail's
+# r Refresh: where the row is short (80 columns) they give way first, so the pane's own verbs (n New,
+# d Delete, t On/off; an error's e Edit & replay) stay in sight rather than being cut at the end. `?` lists
+# them all.
+YIELD_FIRST = ("sort", "refresh", "reload", "filter")
 
 
 class _WholeKeys(HorizontalLayout):
