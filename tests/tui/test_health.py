@@ -534,6 +534,22 @@ async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) ->
         await wait_for(pilot, lambda: app.alert_count == 0)  # Health is in front: seen at its next tick
 
 
+async def test_after_a_workspace_switch_health_names_the_workspace_it_counts(make_app, emulator) -> None:
+    """Switched by mistake, "nothing failed in the last hour · 0 workflows" read as the failure fixed."""
+    personal = next(o for o in emulator.emulator.store.orgs.values() if o.name == "Dana's workspace")
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+
+        def note() -> str:
+            return app.screen.query_one("#health-note", Phrases).text.plain
+
+        await wait_for(pilot, lambda: "sources in Acme Ops" in note())
+        app.set_workspace(personal.id)
+        await pilot.press("0")
+        await wait_for(pilot, lambda: "sources in Dana's workspace" in note())
+
+
 async def test_an_alert_while_a_dialog_is_open_is_counted_not_shown_over_it(make_app, emulator) -> None:
     """A form or `?` open: no notification over its fields (at 80x24 one covered a prop's hint and error); the
     header counts it once the dialog is closed, and the bell rings as configured."""

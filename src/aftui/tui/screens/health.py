@@ -306,7 +306,10 @@ class HealthPane(Pane):
             text.append(" · not every feed is live: figures may be behind", style="bold yellow")
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
-        text.append(f" · {workflows} workflows, {len(rows) - workflows} sources · enter: errors/events", style="dim")
+        # The workspace by name: after a switch, "nothing failed · 0 workflows" read as the failure fixed.
+        where = visible(self.session.workspace_label, 40)
+        text.append(f" · {workflows} workflows, {len(rows) - workflows} sources in {where}", style="dim")
+        text.append(" · enter: errors/events", style="dim")
         self.query_one("#health-note", Phrases).update(text)
 
     @on(Board.RowHighlighted, "#health-table")
