@@ -685,6 +685,31 @@ async def test_q_asks_before_it_quits_over_an_edit_not_sent_and_quits_at_once_ot
         await wait_for(pilot, lambda: not app.is_running)
 
 
+async def test_ctrl_q_in_the_editor_asks_before_it_quits_over_the_text_typed_there(make_app, emulator) -> None:
+    """ctrl+q (or the palette's quit) in the editor closed aftui at once: esc then ctrl+q asked."""
+    from aftui.tui.modals.confirm import ConfirmScreen
+
+    (error,) = post_orders(emulator, "ord_quit_editing")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen
+        await pilot.press("ctrl+q")  # nothing typed yet: nothing to lose
+        await wait_for(pilot, lambda: not app.is_running)
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen
+        editor.query_one(JsonEditor).text = '{"order_id": "ord_quit_editing", "customer_email": "a@b.example"}'
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "the payload being edited, not sent" in " ".join(app.screen.what)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is editor)
+        assert app.is_running and "a@b.example" in editor.query_one(JsonEditor).text
+
+
 async def test_a_bulk_replay_of_runs_none_can_send_offers_no_send_and_no_green_fix(make_app, emulator) -> None:
     """A timer's group: "✔ assignments: changes 0 of 0 payloads" in green, and ^s Replay all offered."""
     errors = [EventSummary.model_validate(e) for e in timer_errors(emulator)]

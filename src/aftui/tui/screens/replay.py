@@ -658,6 +658,17 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
     def editor(self) -> JsonEditor:
         return self.query_one(JsonEditor)
 
+    def held(self) -> str | None:
+        """What a quit would lose: text typed here (ctrl+q in the editor closed aftui without a word, where
+        esc then ctrl+q asked). The text it opened with is the replay screen's to name, if it holds one."""
+        editors = self.query(JsonEditor)
+        if not editors:
+            return None
+        text = editors.first().text
+        if text == self.text or text == safe_json(self.plan.payload):
+            return None
+        return "the payload being edited, not sent: ctrl+s sends it"
+
     def action_send(self) -> None:
         try:
             value = self.editor.value()
