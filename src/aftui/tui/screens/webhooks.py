@@ -224,7 +224,8 @@ class WebhookScreen(Guarded, DetailScreen):
         shown = url_secrets_masked(url)
         if shown == url or self.url_shown:
             return long_text(url, 1000)
-        return Text.assemble(long_text(shown, 1000), ("  masked: v shows it whole", "dim"))
+        # On a line of its own: at 80 columns, run on, it wrapped as "…/9fQk…s" over "D  masked: …".
+        return Text.assemble(long_text(shown, 1000), ("\nmasked: v shows it whole", "dim"))
 
     def tabs(self) -> list[tuple[str, Widget]]:
         self._overview = Fields(self._overview_rows())
