@@ -534,6 +534,18 @@ async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) ->
         await wait_for(pilot, lambda: app.alert_count == 0)  # Health is in front: seen at its next tick
 
 
+async def test_y_on_a_failing_row_says_where_replay_is(make_app) -> None:
+    """y and e replay everywhere else; on Health's failing row they did nothing and said nothing."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        pane = await ready(pilot)
+        assert pane.current() is not None and pane.current().subject.kind == "workflow"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any(n.title == "Replay" for n in app._notifications))
+        (said,) = [n.message for n in app._notifications if n.title == "Replay"]
+        assert "enter opens its Errors" in said and "y there replays one" in said
+
+
 async def test_after_a_workspace_switch_health_names_the_workspace_it_counts(make_app, emulator) -> None:
     """Switched by mistake, "nothing failed in the last hour · 0 workflows" read as the failure fixed."""
     personal = next(o for o in emulator.emulator.store.orgs.values() if o.name == "Dana's workspace")

@@ -62,5 +62,5 @@ def confirm_webhook_delete(webhook: Webhook, feeds: int | None) -> ConfirmScreen
         f"which delivers to {visible(url_secrets_masked(webhook.url), 200)}",
     ]
     if feeds:
-        what.append(f"and the {feeds} subscription{'s' if feeds != 1 else ''} that feed it")
+        what.append(f"and the {feeds} subscription{'s that feed' if feeds != 1 else ' that feeds'} it")
     return ConfirmScreen("Delete this webhook?", what)

@@ -143,6 +143,9 @@ class HealthPane(Pane):
         Binding("slash", "filter", "Filter"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
         Binding("down", "to_rows", "To the rows", show=False),  # from the filter's field, as enter
+        # y and e replay everywhere else: here they did nothing, and said nothing, on a failing row.
+        Binding("y", "replay_where", "Replay…", show=False),
+        Binding("e", "replay_where", "Edit & replay…", show=False),
     ]
     DEFAULT_CSS = """
     HealthPane > #health-filter { height: 3; }
@@ -361,6 +364,14 @@ class HealthPane(Pane):
             from .sources import SourceScreen
 
             self.app.push_screen(SourceScreen(subject.id, ("Health", subject.label), tab="Events"))
+
+    def action_replay_where(self) -> None:
+        row = self.current()
+        if row is not None and row.subject.kind == "workflow":
+            where = "enter opens its Errors, newest first: y there replays one, e edits it first, R a group"
+        else:
+            where = "a workflow's errors are replayed from its Errors: enter on a workflow opens them"
+        self.notify(where, title="Replay", timeout=6)
 
     def action_refresh(self) -> None:
         """List the sources and workflows again (new ones join the board)."""

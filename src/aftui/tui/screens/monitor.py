@@ -111,7 +111,7 @@ class MonitorScreen(Screen[None]):
         Binding("h", "history", "History"),
         Binding("space", "mark", "Mark ↓"),  # and the next row: space, space, space marks a run
         Binding("y", "replay", "Replay…"),
-        Binding("e", "edit_replay", "Edit+replay…"),
+        Binding("e", "edit_replay", "Edit & replay…"),
         Binding("R", "bulk_replay", "Replay marked…"),
         Binding("x", "export", "Export"),
         Binding("c", "copy", "Copy JSON"),
