@@ -186,6 +186,22 @@ async def test_s_sorts_by_the_columns_that_have_a_name_not_the_marks(make_app, e
         assert table.columns[table.sort_index or 0].key == "replay"
 
 
+async def test_esc_clears_the_marks_before_it_goes_back(make_app, emulator) -> None:
+    """0 refused to leave over the marks ("leave this one with esc first"), then esc dropped them unasked."""
+    app = make_app()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        table = await errors_tab(app, pilot, emulator.emulator.demo.order_workflow_id, rows=2)
+        detail = app.screen
+        await pilot.press("space", "space")
+        assert len(table.marked) == 2
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not table.marked)
+        assert app.screen is detail
+        assert any("2 marks cleared · esc again goes back" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not detail)
+
+
 async def test_the_errors_tab_updates_by_itself_while_shown(make_app, emulator) -> None:
     demo = emulator.emulator.demo
     app = make_app()

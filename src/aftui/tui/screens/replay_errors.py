@@ -203,15 +203,22 @@ class ErrorsTable(LiveEvents):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "clear_filter" and self.group is not None:
-            return True  # esc takes the group away, after any filter
+        if action == "clear_filter" and (self.group is not None or self.marked):
+            return True  # esc takes the group away, after any filter, then the marks
         return super().check_action(action, parameters)
 
     def action_clear_filter(self) -> None:
-        if not self.filter_text and not self.has_class("filtering") and self.group is not None:
+        if self.filter_text or self.has_class("filtering"):
+            super().action_clear_filter()
+        elif self.group is not None:
             self.show_group(None)
-            return
-        super().action_clear_filter()
+        elif self.marked:
+            # A pane key refused to leave over the marks ("leave this one with esc first"), and then esc left
+            # and dropped them without a word. Now esc unmarks first, as it clears a filter, and says so.
+            count, self.marked = len(self.marked), set()
+            self.redraw()
+            self.update_status()
+            self.notify(f"{count} mark{'s' * (count != 1)} cleared · esc again goes back", title="esc", timeout=4)
 
     # --- live (LiveEvents) --------------------------------------------------------------------------------
 
