@@ -49,6 +49,24 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Input { margin: 0; }
     ConfirmScreen Horizontal { height: auto; padding: 1 0 0 0; }
     ConfirmScreen Button { margin: 0 2 0 0; }
+    /* The focused button is the one filled: a solid red Delete beside a focused Cancel, marked only by its
+       reversed label, read as the one enter would press. Unfocused, the action is an outline in its colour. */
+    ConfirmScreen #yes, ConfirmScreen #no {
+        background: $surface; border-top: tall $surface-lighten-1; border-bottom: tall $surface-darken-1;
+    }
+    ConfirmScreen #yes.-error { color: $error; }
+    ConfirmScreen #yes.-warning { color: $warning; }
+    ConfirmScreen #yes:focus, ConfirmScreen #no:focus {
+        background: $accent; color: $background; text-style: bold;
+        border-top: tall $accent-lighten-2; border-bottom: tall $accent-darken-3;
+    }
+    ConfirmScreen #yes.-error:focus {
+        background: $error; color: $text; border-top: tall $error-lighten-2; border-bottom: tall $error-darken-3;
+    }
+    ConfirmScreen #yes.-warning:focus {
+        background: $warning; color: $background;
+        border-top: tall $warning-lighten-2; border-bottom: tall $warning-darken-3;
+    }
     """
 
     def __init__(
