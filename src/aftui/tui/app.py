@@ -137,6 +137,12 @@ class AftuiApp(App[None]):
         ui: UiChoices | None = None,
     ) -> None:
         super().__init__()
+        if self.no_color:  # Textual's greys lost the reds to the background (tui/nocolor.py)
+            from textual.filter import Monochrome
+
+            from .nocolor import ReadableMonochrome
+
+            self._filters = [ReadableMonochrome() if isinstance(f, Monochrome) else f for f in self._filters]
         read_esc_digits_as_alt()  # before the driver's parser reads a key: esc 4 is alt+4, not "¢"
         # None until the start screen has chosen (nothing configured): the demo or a new profile.
         self.session: Session | None = session
