@@ -701,6 +701,7 @@ def test_the_line_under_the_table_counts_a_failed_replays_own_errors_apart() -> 
     )
     assert _replayed(row(32, 30, 30)).plain == (
         " · fixed: all 30 of the hour's errors replayed ok (2 more were a failed replay's own)"
+        " and none since; the next runs say whether the cause is gone"  # replayed ok is not the cause gone
     )
     assert _replayed(row(5, 5, 0)).plain == " · none of the hour's errors replayed ok yet"
     after = HealthRow(Subject("workflow", "p_x", "X"), 5, 5, 1, "E: m", None, (0,) * 15, 5, 2, after_replayed_ok=3)

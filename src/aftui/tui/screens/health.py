@@ -100,7 +100,12 @@ def _replays_of_the_hour(row: HealthRow) -> Text:
     own = row.errors_1h - row.originals_1h
     also = f" ({own} more {'was' if own == 1 else 'were'} a failed replay's own)" if own > 0 else ""
     if row.fixed:
-        return Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok{also}", style="bold green")
+        # Replayed ok says what failed went through, not that the cause is gone: an incident was closed in the
+        # quiet before the next bad order failed again. The runs to come are what tell.
+        text = Text(f" · fixed: all {row.originals_1h} of the hour's errors replayed ok{also}", style="bold green")
+        if row.active is not False:
+            text.append(" and none since; the next runs say whether the cause is gone", style="green")
+        return text
     if row.unsendable_1h >= row.originals_1h:
         # "none replayed ok yet" read as nobody having tried, of runs no replay can send again.
         return Text(
