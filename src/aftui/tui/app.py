@@ -642,8 +642,11 @@ class AftuiApp(App[None]):
 
     @property
     def connection_state(self) -> str:
-        if self._slow and self._connection in ("ok", "connecting"):
+        if self._slow and self._connection != "offline":
+            # Whatever the last answer was (a 503, a feed reconnecting): a request waiting now is the news.
             return f"waiting {self._slow} s for an answer"
+        if self._connection == "partial":
+            return "some feeds failing"
         if self._connection == "offline" and self._down_since is not None:
             return f"unreachable since {self._down_since:%H:%M} UTC"
         if self._connection.startswith("failing "):

@@ -12,21 +12,30 @@ from collections.abc import Iterable
 from ..api import Client
 from .host import Host
 
+# The header's words for the feeds: none live and one reconnecting, or some live and others reconnecting.
+# A service failing its polls (503s) while the streams opened before stayed up read "● connected" for as
+# long as it lasted, where Health said its figures were behind.
+ALL_BEHIND, SOME_BEHIND = "retrying", "partial"
+
 
 class FeedsTold:
     """Reconnecting while no feed is live and one is reconnecting (even if a request of the session's client
-    got through meanwhile); ok once one is live again."""
+    got through meanwhile); "some feeds failing" while some are live and others reconnecting; ok once all
+    that were behind are live again."""
 
     def __init__(self) -> None:
-        self.retrying = False  # the header was last told "retrying" by these feeds
+        self.retrying = False  # the header was last told "retrying" or "partial" by these feeds
 
     def tell(self, app: Host, phases: Iterable[str]) -> None:
-        seen = set(phases)
-        if "live" not in seen and "reconnecting" in seen:
+        seen = list(phases)
+        live = "live" in seen
+        if "reconnecting" in seen:
             self.retrying = True
-            if app.connection_phase in ("ok", "connecting"):  # "unreachable since" or a key refused says more
-                app.connection("retrying")
-        elif "live" in seen and self.retrying:
+            said = SOME_BEHIND if live else ALL_BEHIND
+            # "unreachable since" or a key refused says more than these.
+            if app.connection_phase in ("ok", "connecting", ALL_BEHIND, SOME_BEHIND) and app.connection_phase != said:
+                app.connection(said)
+        elif live and self.retrying:
             self.retrying = False
             app.connection("ok")
 

@@ -103,6 +103,7 @@ _CONNECTION = {
     "connecting": ("●", "yellow"),
     "waiting": ("●", "yellow"),  # "waiting 12 s for an answer": requests sent, none answered yet
     "retrying": ("●", "yellow"),
+    "some": ("●", "yellow"),  # "some feeds failing": streams up, polls failing
     "reconnecting": ("●", "yellow"),
     "offline": ("●", "red"),
     "unreachable": ("●", "red"),
