@@ -135,7 +135,10 @@ async def test_the_failing_order_fixed_in_the_editor_succeeds(make_app, emulator
         editor = app.screen.query_one(JsonEditor)
         assert json.loads(editor.text) == {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de"}
         head = text_of(app.screen.query_one(".head", Static))  # what to mend, in sight while mending it
-        assert "It failed with ValidationError: Missing required field: customer_email (step validate)" in head
+        assert (
+            f"(error {error.id}) with ValidationError: Missing required field: customer_email (step validate)" in head
+        )
+        assert "It failed at " in head  # which of a few alike was opened
         editor.text = json.dumps(
             {"order_id": "ord_tui1", "sku": "SKU-1001", "country": "de", "customer_email": "fixed@shop.example"}
         )

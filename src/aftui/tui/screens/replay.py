@@ -37,6 +37,7 @@ from ...export import event_record, export_ndjson
 from ...masking import masked
 from ...replay import (
     OUTCOME_WORDS,
+    REPLAY_HEADER,
     BulkSummary,
     Planner,
     ReplayPlan,
@@ -158,7 +159,12 @@ def plan_text(
     text.no_wrap = False
     text.overflow = "fold"
     shown = ", ".join(request.headers) or "none"
-    text.append_text(Text.assemble(("\nheaders ", "dim"), visible(shown, 300)))
+    # The one header aftui adds: the README names it, and a receiver's logs show it.
+    text.append_text(
+        Text.assemble(
+            ("\nheaders ", "dim"), visible(shown, 300), (f" + {REPLAY_HEADER} (added: aftui's replay id)", "dim")
+        )
+    )
     if request.dropped:
         text.append_text(
             Text.assemble(
@@ -635,7 +641,10 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
             " ",
             visible(request.full_url, 200),
             # What to mend, in sight while mending it: it was on the screen left behind.
-            ("\nIt failed with ", "dim"),
+            # Which error: with a few alike in the list, the editor did not say which one it had opened.
+            ("\nIt failed at ", "dim"),
+            event_time(self.plan.event),
+            (f" UTC (error {visible(self.plan.event.id or '?', 40)}) with ", "dim"),
             (visible(f"{failed.code or 'Error'}: {failed.msg or ''}", 300), "red"),
             (f" (step {visible(self.plan.step, 60)})" if self.plan.step else "", "dim"),
             (
