@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import Console
 from test_keys import terminal_types
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 from tui_helpers import wait_for
 
 from aftui.api import RetryPolicy
@@ -475,6 +475,11 @@ async def test_component_search_ranks_and_opens_with_its_code(make_app) -> None:
         assert pane.scores["github-new-issue"] > 0.5
         row = pane.results.index(("source", "github-new-issue"))
         assert row == 0
+        # Numbered down the list, sources and actions alike: per type it read "1, 1, 2" as one ranking.
+        table = pane.query_one(DataTable)
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [
+            str(n) for n in range(1, len(pane.results) + 1)
+        ]
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ComponentScreen) and bool(app.screen.query("#code")))
         screen = app.screen

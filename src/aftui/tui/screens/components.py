@@ -201,12 +201,11 @@ class ComponentsPane(Guarded, Pane):
         self.scores = search_scores(result)
         self.results = [("source", key) for key in result.sources] + [("action", key) for key in result.actions]
         table.clear()
-        rank = {"source": 0, "action": 0}
-        for kind, key in self.results:
-            rank[kind] += 1
+        # Numbered down the list: per type, "1 source, 1 action" read as two firsts of one ranking.
+        for n, (kind, key) in enumerate(self.results, 1):
             score = self.scores.get(key)
             table.add_row(
-                Text(str(rank[kind]), style="dim"),
+                Text(str(n), style="dim"),
                 Text(kind, style="green" if kind == "source" else "yellow"),
                 plain(key, 120, "cyan"),
                 Text(f"{score:.3f}") if score is not None else Text("—", style="dim"),
