@@ -74,3 +74,26 @@ def test_a_table_aligns_wide_characters_by_the_columns_they_take() -> None:
 
     starts = {cell_len(line[: line.index("dc_")]) for line in lines[1:]}
     assert len(starts) == 1, lines  # the id column starts at the same column on every row
+
+
+def test_a_tables_cells_take_the_room_there_is_and_are_cut_widest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells were cut to 60 characters whatever the room: COLUMNS=250 still read "…/services/…"."""
+    url = "https://hooks.example/" + "x" * 90  # 112 characters
+    records = [{"id": "wh_1", "url": url, "name": "relay"}]
+    monkeypatch.setenv("COLUMNS", "250")
+    wide = io.StringIO()
+    output.table(records, ["id", "url", "name"], out=wide)
+    assert url in wide.getvalue()
+    monkeypatch.setenv("COLUMNS", "80")
+    narrow = io.StringIO()
+    output.table(records, ["id", "url", "name"], out=narrow)
+    row = narrow.getvalue().splitlines()[1]
+    assert len(row) <= 80 and "…" in row and row.startswith("wh_1") and row.endswith("relay")
+    monkeypatch.setenv("COLUMNS", "40")  # no room even for 60: cut to 60, the line runs on, as before
+    assert output.fitted([4, 112, 5], 40 - 4) == [4, 60, 5]
+
+
+def test_fitted_cuts_the_widest_column_first_and_none_below_the_floor() -> None:
+    assert output.fitted([10, 200, 100], 200) == [10, 90, 100]  # the widest, by what is over
+    assert output.fitted([10, 100, 100], 130) == [10, 60, 60]  # both cut, neither below the floor
+    assert output.fitted([10, 20], 100) == [10, 20]

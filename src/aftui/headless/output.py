@@ -34,7 +34,8 @@ __all__ = [
 ]
 
 BOLD, DIM, RED, GREEN, YELLOW, RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
-MAX_CELL = 60  # characters of one table cell for people; --json has the whole value
+MAX_CELL = 60  # characters a table cell is cut to when the line has no room for more; --json has the whole value
+WIDE_CELL = 400  # the most of one cell a table shows, however wide the room
 
 
 def colour_enabled(stream: TextIO) -> bool:
@@ -178,17 +179,35 @@ def cell(value: Any, field: str = "", limit: int = MAX_CELL, *, short_times: boo
     return visible(value, limit)
 
 
+def fitted(widths: Sequence[int], room: int) -> list[int]:
+    """Column widths within `room`: the widest cut first, none below MAX_CELL (the line may be longer then).
+
+    Cells were cut to MAX_CELL whatever the room: a wide terminal (or COLUMNS=250) still read
+    "https://hooks.slack.example/services/…", where the whole URL had fitted."""
+    caps = list(widths)
+    while sum(caps) > room:
+        widest = max(range(len(caps)), key=caps.__getitem__)
+        if caps[widest] <= MAX_CELL:
+            break
+        caps[widest] = max(MAX_CELL, caps[widest] - (sum(caps) - room))
+    return caps
+
+
 def table(records: Iterable[Mapping[str, Any]], fields: Sequence[str], *, out: TextIO | None = None) -> int:
     """Print `records` as plain aligned columns under a header of the field names; return the row count.
 
     The last column is not padded, so lines end where their text does.
     """
     stream = out or sys.stdout
-    rows = [[cell(record.get(field), field) for field in fields] for record in records]
+    rows = [[cell(record.get(field), field, WIDE_CELL) for field in fields] for record in records]
     if not rows:
         return 0
     headers = [field.upper() for field in fields]
     widths = [max(cell_len(headers[i]), *(cell_len(row[i]) for row in rows)) for i in range(len(fields))]
+    caps = fitted(widths, terminal_width() - 2 * (len(fields) - 1))
+    if caps != widths:
+        rows = [[clip(value, cap) for value, cap in zip(row, caps, strict=True)] for row in rows]
+        widths = [max(cell_len(headers[i]), *(cell_len(row[i]) for row in rows)) for i in range(len(fields))]
     header = "  ".join(pad(h, w) for h, w in zip(headers, widths, strict=True)).rstrip()
     print(colour(header, BOLD, stream), file=stream)
     for row in rows:
