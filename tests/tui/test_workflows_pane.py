@@ -158,6 +158,23 @@ async def test_forget_asks_first_and_then_drops_the_row(make_app) -> None:
         assert gone.id not in {r.id for r in table.rows}
 
 
+async def test_forgetting_a_failing_workflow_says_it_is_failing(make_app, emulator) -> None:
+    """Forgotten by mistake while it failed, it went from the list with nothing said of its errors."""
+    orders = emulator.emulator.demo.order_workflow_id
+    app = make_app(start_pane="health")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.health is not None and app.health.counted, timeout=15)
+        await pilot.press("3")
+        table = await discovered(app, pilot)
+        await wait_for(pilot, lambda: any(r.id == orders for r in table.rows))
+        table.go_to(lambda r: r.id == orders)
+        await wait_for(pilot, lambda: table.current is not None and table.current.id == orders)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(app.screen.what)
+        assert "It is failing now: " in said and "errors in the last hour" in said
+
+
 async def test_known_workflows_are_remembered_for_the_next_start(make_app, emulator, tmp_path) -> None:
     nightly = workflow_id(emulator, "Nightly report")
     app = make_app(start_pane="workflows")

@@ -36,7 +36,7 @@ from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded, describe_error, said_by
 from ..health_cells import health_columns
-from ..host import session_of
+from ..host import host, session_of
 from ..journaling import journaled, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
@@ -370,12 +370,23 @@ class WorkflowsPane(Guarded, Pane):
                 self.notify(f"Forgot {visible(row.title or row.id, 60)}", markup=False)
                 self.table.reload()
 
+        what = [
+            "aftui stops listing it in this workspace; the workflow itself is not touched.",
+            "It comes back if you add or open it, or on a later start if a subscription still names it.",
+        ]
+        # Forgotten by mistake while it fails, it went from the list with nothing said of its errors.
+        health = host(self).health
+        now_ms = int(self.session.now().timestamp() * 1000)
+        board_row = health.board.row(row.id, now_ms) if health is not None else None
+        if board_row is not None and board_row.state == "failing":
+            what.insert(
+                0,
+                f"It is failing now: {board_row.errors_1h} error{'s' * (board_row.errors_1h != 1)} in the last hour "
+                "(Health keeps counting it while aftui runs).",
+            )
         question = ConfirmScreen(
             f"Forget {visible(row.title or 'this workflow', 60)} ({visible(row.id, 30)})?",
-            [
-                "aftui stops listing it in this workspace; the workflow itself is not touched.",
-                "It comes back if you add or open it, or on a later start if a subscription still names it.",
-            ],
+            what,
             action="Forget",
             destructive=False,
         )
