@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tui_helpers import idle, palette_search, wait_for
 
+from aftui.masking import url_secrets_masked
 from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.detail import DetailScreen
 from aftui.tui.widgets.paged_table import PagedTable
@@ -124,7 +125,7 @@ async def test_columns_follow_the_tables_own_width_not_only_the_lists(make_app) 
     async with app.run_test(size=(170, 30)) as pilot:
         paged = await _listed(app, pilot, "webhooks")
         table = paged.table
-        longest = max(len(w.url) for w in paged.rows)
+        longest = max(len(url_secrets_masked(w.url)) for w in paged.rows)  # as the column shows them
         await wait_for(pilot, lambda: table.widths["url"] == longest)
         table.styles.width = 100  # the table narrows, the list around it does not
         await wait_for(pilot, lambda: table.widths["url"] < longest)
@@ -144,7 +145,8 @@ async def test_columns_follow_a_resize(make_app) -> None:
             pilot, lambda: bool(app.query("#webhooks PagedTable")) and app.query_one("#webhooks PagedTable").pager.done
         )
         table = app.query_one("#webhooks PagedTable", PagedTable).table
-        longest = max(len(w.url) for w in app.query_one("#webhooks PagedTable", PagedTable).rows)
+        rows = app.query_one("#webhooks PagedTable", PagedTable).rows
+        longest = max(len(url_secrets_masked(w.url)) for w in rows)  # as the column shows them
         await wait_for(pilot, lambda: table.widths["url"] == longest)
 
         def fits() -> bool:
