@@ -167,6 +167,12 @@ async def workspace_subscriptions(client: Client) -> list[Subscription]:
     return [s async for s in iterate(lambda **p: subscriptions_page(client, **p))]
 
 
+def webhook_label(webhook: Webhook) -> str:
+    """A webhook as named wherever aftui shows it: its name, else its URL with the tokens masked (a Slack
+    URL is its own credential: `masking.url_secrets_masked`)."""
+    return webhook.name or url_secrets_masked(webhook.url)
+
+
 def webhook_org(webhook: Webhook) -> str | None:
     """The workspace of a webhook, if the record says (the spec's record does not)."""
     extra = webhook.model_extra or {}
@@ -257,7 +263,7 @@ class Candidates:
             return self.workflows[ident]
         webhook = self.webhooks.get(ident)
         if webhook is not None:
-            return webhook.name or url_secrets_masked(webhook.url)
+            return webhook_label(webhook)
         return None
 
 

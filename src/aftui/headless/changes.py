@@ -21,7 +21,15 @@ from ..connect import connect_read, connect_read_all
 from ..discovery import triggered_by
 from ..export import ndjson
 from ..masking import url_secrets_masked
-from ..subscriptions import channel_named, channel_words, end_label, ends_of, lookup_names, workspace_subscriptions
+from ..subscriptions import (
+    channel_named,
+    channel_words,
+    end_label,
+    ends_of,
+    lookup_names,
+    webhook_label,
+    workspace_subscriptions,
+)
 from ..text import visible
 from . import output, seen
 from .common import OK, Refused, confirm, make_client, refuse_read_only
@@ -340,9 +348,7 @@ async def _delete_webhooks(client: Client, args: argparse.Namespace) -> None:
     for c in chosen:
         if c.id not in webhooks:
             raise NotFoundError(f"no webhook {c.id} among the user's webhooks", status=404)
-    listed = ", ".join(
-        f"{visible(webhooks[c.id].name or url_secrets_masked(webhooks[c.id].url), 60)} ({c.id})" for c in chosen
-    )
+    listed = ", ".join(f"{visible(webhook_label(webhooks[c.id]), 60)} ({c.id})" for c in chosen)
     confirm(f"Delete webhook{'s' if len(chosen) > 1 else ''} {listed}? Nothing is delivered there afterwards.", args)
     for c in chosen:
         await client.delete_webhook(c.id)
@@ -376,7 +382,7 @@ async def _delete_subscription(client: Client, args: argparse.Namespace) -> None
     unnamed = [end for end, typed in ((emitter, args.emitter), (listener, args.listener)) if not typed]
     found = await lookup_names(client, [end for end in unnamed if not end.startswith("wh_")])
     if any(end.startswith("wh_") for end in unnamed):  # webhooks have no GET by id: the user's list names them
-        found.update({w.id: w.name or url_secrets_masked(w.url) for w in await names.webhooks()})
+        found.update({w.id: webhook_label(w) for w in await names.webhooks()})
     ends = {
         end: end_label(end, typed or found.get(end))
         for end, typed in ((emitter, args.emitter), (listener, args.listener))

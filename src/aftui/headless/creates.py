@@ -17,8 +17,7 @@ from ..api import Client
 from ..api.models import Subscription
 from ..connect import external_id_problem, redirect_problem, webhook_uri_problem
 from ..export import ndjson
-from ..masking import url_secrets_masked
-from ..subscriptions import channel_named, channel_words, end_label, ends_of, workspace_subscriptions
+from ..subscriptions import channel_named, channel_words, end_label, ends_of, webhook_label, workspace_subscriptions
 from ..text import visible
 from ..urls import webhook_url_problem
 from . import output, seen
@@ -56,9 +55,7 @@ async def _create_webhook(client: Client, args: argparse.Namespace) -> None:
     confirm(f"Create a webhook{named} to {visible(url, 200)}?", args)
     webhook = await client.create_webhook(url, name=args.name, description=args.description)
     seen.remember(org_key(client), "webhook", [(webhook.id, webhook.name)], replace=False)
-    output.say(
-        f"created webhook {visible(webhook.name or url_secrets_masked(webhook.url) or webhook.id, 60)} ({webhook.id})"
-    )
+    output.say(f"created webhook {visible(webhook_label(webhook) or webhook.id, 60)} ({webhook.id})")
     output.one_record(webhook_record(webhook), as_json=args.json)
 
 

@@ -22,7 +22,7 @@ from ..connect import connect_read, connect_read_all, group_end_users
 from ..export import ndjson
 from ..ids import KINDS
 from ..masking import masked, url_secrets_masked
-from ..subscriptions import channel_named, known_workflow_names, lookup_names, workspace_subscriptions
+from ..subscriptions import channel_named, known_workflow_names, lookup_names, webhook_label, workspace_subscriptions
 from ..text import visible
 from . import output, seen
 from .common import OK, exit_code, make_client
@@ -208,7 +208,7 @@ async def _end_names(client: Client, names: Names, known: Any, ids: list[str]) -
     except ApiError as error:
         output.say(f"source names could not be read: {error.message}")
     try:
-        labels.update({w.id: w.name or url_secrets_masked(w.url) for w in await names.webhooks()})
+        labels.update({w.id: webhook_label(w) for w in await names.webhooks()})
     except ApiError as error:
         output.say(f"webhook names could not be read: {error.message}")
     labels.update(await lookup_names(client, [i for i in ids if i not in labels]))

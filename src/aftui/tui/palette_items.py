@@ -21,8 +21,8 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
-from ..masking import url_secrets_masked
 from ..monitor import Target
+from ..subscriptions import webhook_label
 from ..text import visible
 from .host import host
 from .screens.monitor import open_monitor
@@ -46,7 +46,7 @@ class Action:
 # Pane id -> (the word for one of its rows, how a row is named)
 _LISTED: dict[str, tuple[str, Callable[[Any], str | None]]] = {
     "sources": ("source", lambda s: s.name),
-    "webhooks": ("webhook", lambda w: w.name or url_secrets_masked(w.url)),
+    "webhooks": ("webhook", webhook_label),
     "accounts": ("account", lambda a: " · ".join(p for p in (a.name, a.app.name if a.app else None) if p)),
     "connect": ("Connect user", lambda u: u.external_id),
 }

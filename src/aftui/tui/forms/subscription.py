@@ -33,6 +33,7 @@ from ...subscriptions import (
     listener_problem,
     load_candidates,
     pair_problems,
+    webhook_label,
 )
 from ...text import visible
 from ...urls import webhook_url_problem
@@ -154,7 +155,7 @@ class SubscriptionForm(FormScreen[Subscription]):
         self.found = found
         self.names.update({i: n for i, n in found.sources.items() if n})
         self.names.update({i: n for i, n in found.workflows.items() if n})
-        self.names.update({i: (w.name or url_secrets_masked(w.url)) for i, w in found.webhooks.items()})
+        self.names.update({i: webhook_label(w) for i, w in found.webhooks.items()})
         more = " (first 500 sources; type an id for others)" if found.more_sources else ""
         for picker in self.query(EndPicker):
             options = emitter_options(found) if picker.role == "emitter" else listener_options(found)
@@ -325,7 +326,7 @@ class SendToWebhookForm(FormScreen[Subscription]):
             self._set_choices(webhook.id)  # a retry below subscribes this one
         else:
             webhook = self.webhooks[str(choice)]
-        self.names[webhook.id] = webhook.name or url_secrets_masked(webhook.url)
+        self.names[webhook.id] = webhook_label(webhook)
         try:
             return await client.subscribe(self.emitter, webhook.id, channel or None)
         except ApiError as error:

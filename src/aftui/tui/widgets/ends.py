@@ -18,8 +18,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static
 
-from ...masking import url_secrets_masked
-from ...subscriptions import GLOBS, SPECIAL_CHANNELS, Candidates, end_kind
+from ...subscriptions import GLOBS, SPECIAL_CHANNELS, Candidates, end_kind, webhook_label
 from ...text import visible
 from ..safe import plain
 from .in_order_input import InOrderInput
@@ -120,7 +119,7 @@ def emitter_options(found: Candidates) -> list[tuple[Text, str]]:
 def listener_options(found: Candidates) -> list[tuple[Text, str]]:
     options = [_option("workflow", i, n) for i, n in sorted(found.workflows.items(), key=lambda kv: kv[1].casefold())]
     options += [_option("source", i, n) for i, n in sorted(found.sources.items(), key=lambda kv: kv[1].casefold())]
-    options += [_option("webhook", w.id, w.name or url_secrets_masked(w.url)) for w in found.webhooks.values()]
+    options += [_option("webhook", w.id, webhook_label(w)) for w in found.webhooks.values()]
     return options
 
 
