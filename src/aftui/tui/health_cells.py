@@ -22,13 +22,18 @@ T = TypeVar("T")
 _NOTHING = Text("·", style="dim")
 
 
+def health_row(node: DOMNode, subject_id: str) -> tuple[HealthRow | None, int]:
+    """The health board's row of a source or workflow (None: not counted, or Health not started), and now in ms."""
+    health = host(node).health
+    now = int(session_of(node).now().timestamp() * 1000)
+    return (health.board.row(subject_id, now) if health is not None else None), now
+
+
 def health_columns(node: DOMNode, ident: Callable[[T], str]) -> list[Column[T]]:
     """The three columns, for rows whose subject id `ident` gives (a source's or workflow's id)."""
 
     def row_of(item: T) -> tuple[HealthRow | None, int]:
-        health = host(node).health
-        now = int(session_of(node).now().timestamp() * 1000)
-        return (health.board.row(ident(item), now) if health is not None else None), now
+        return health_row(node, ident(item))
 
     def errors_1h(item: T) -> Text:
         row, _ = row_of(item)

@@ -35,8 +35,8 @@ from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded, describe_error, said_by
-from ..health_cells import health_columns
-from ..host import host, session_of
+from ..health_cells import health_columns, health_row
+from ..host import session_of
 from ..journaling import journaled, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
@@ -375,9 +375,7 @@ class WorkflowsPane(Guarded, Pane):
             "It comes back if you add or open it, or on a later start if a subscription still names it.",
         ]
         # Forgotten by mistake while it fails, it went from the list with nothing said of its errors.
-        health = host(self).health
-        now_ms = int(self.session.now().timestamp() * 1000)
-        board_row = health.board.row(row.id, now_ms) if health is not None else None
+        board_row, _ = health_row(self, row.id)
         if board_row is not None and board_row.state == "failing":
             what.insert(
                 0,
