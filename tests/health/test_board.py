@@ -6,7 +6,18 @@ from pathlib import Path
 from typing import Any
 
 from aftui.api.models import EventSummary
-from aftui.health import AlertTracker, HealthBoard, Subject, age, age_words, load_history, read_replays, sparkline
+from aftui.health import (
+    Alert,
+    AlertTracker,
+    HealthBoard,
+    Subject,
+    Unseen,
+    age,
+    age_words,
+    load_history,
+    read_replays,
+    sparkline,
+)
 from aftui.health.board import DAY_MS, EVENT_IDS, HOUR_ERRORS_KEPT, HOUR_MS, MINUTE_MS, REPLAY, SPARK_MINUTES
 from aftui.journal.store import Journal
 
@@ -364,3 +375,14 @@ def test_the_runs_a_timer_started_are_counted_as_runs_no_replay_can_send() -> No
     row = only_timed.row("p_sync", NOW)
     assert row is not None and row.state == "failing"
     assert _replayed(row).plain.startswith(" · a timer started these runs: no replay can send them again")
+
+
+def test_unseen_alerts_count_every_one_and_keep_the_newest() -> None:
+    unseen = Unseen()
+    alerts = [Alert("spike", "p_1", "Orders", "fp", "E: boom", 5, ms) for ms in range(Unseen.KEEP + 10)]
+    unseen.add(alerts[:10])
+    unseen.add(alerts[10:])
+    assert unseen.count == Unseen.KEEP + 10
+    taken = unseen.take()
+    assert taken == alerts[10:]  # the newest, oldest first
+    assert unseen.count == 0 and unseen.take() == []

@@ -309,7 +309,8 @@ async def test_names_cut_to_fit_80_columns_are_cut_in_the_middle_and_told_apart(
         table = pane.table
         width = table.widths["name"]
         drawn = [table._draw(index, (False, False), table.size.width).text for index in range(table.row_count)]
-        names = [line[4 : 4 + width].rstrip() for line in drawn]  # after the state glyph and two paddings
+        start = table.widths["state"] + 3  # after the state's cell and its paddings, and the name's left one
+        names = [line[start : start + width].rstrip() for line in drawn]
         acme = sorted(name for name in names if name.startswith("New issu"))
         assert len(acme) == 3 and len(set(acme)) == 3, acme
         assert all(len(name) <= width for name in acme)
@@ -509,6 +510,46 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         await pilot.press("0")  # Health shown: the count is read
         await wait_for(pilot, lambda: app.alert_count == 0)
         assert "alert" not in text_of(app.screen.query_one(StatusHeader))
+
+
+async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_opened(make_app, emulator) -> None:
+    """The notification may go unread (expired, or behind a dialog) and `0` cleared the header's count: nothing
+    then said which rows the alerts were of, nor that a new kind of error hid behind a familiar last error."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        pane = await ready(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(app.query(WorkflowsPane)) and app.query_one(WorkflowsPane).display)
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
+        assert told(app)
+        await pilot.press("0")
+        await wait_for(pilot, lambda: app.alert_count == 0)
+
+        def flaky() -> int:
+            return next(n for n, row in enumerate(pane.rows) if row.subject.label == FLAKY)
+
+        await wait_for(pilot, lambda: str(pane.table.row(flaky())[0]).endswith("!"))
+        assert told(app) == []  # its notification is down: the board says it now, and it covered the last rows
+        assert (
+            "1 alerted while you were elsewhere: marked ! until opened"
+            in pane.query_one("#health-note", Phrases).text.plain
+        )
+        others = [str(pane.table.row(n)[0]) for n in range(len(pane.rows)) if n != flaky()]
+        assert not any(cell.endswith("!") for cell in others)
+        pane.table.move_cursor(row=flaky())
+        await wait_for(
+            pilot, lambda: "Alerted while you were elsewhere: new error at" in text_of(pane.query_one("#health-detail"))
+        )
+        assert "PartnerTimeoutError: partner API timed out" in text_of(pane.query_one("#health-detail"))
+        await pilot.press("enter")  # read
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, WorkflowScreen))
+        await wait_for(pilot, lambda: not str(pane.table.row(flaky())[0]).endswith("!"))
+        assert "alerted while you were elsewhere" not in pane.query_one("#health-note", Phrases).text.plain
+        assert "Alerted while" not in text_of(pane.query_one("#health-detail"))
 
 
 async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) -> None:

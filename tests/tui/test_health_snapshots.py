@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from tui_helpers import SIZES, idle, serve_fixed, settled, snapshot_app_factory, wait_for
 
 from aftui.emulator.server import ServerHandle
+from aftui.health import Alert
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.health import HealthPane
 
@@ -44,3 +45,26 @@ async def health_steady(pilot: Pilot) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_health_pane(snap_compare, app, size) -> None:
     assert snap_compare(app(start_pane="health"), terminal_size=size, run_before=settled(health_steady, wait=idle))
+
+
+async def health_with_missed_alerts(pilot: Pilot) -> None:
+    """Two alerts of the failing workflow, raised while the user was on another pane: its row marked `!`, the
+    note and the line under the board saying them."""
+    await health_steady(pilot)
+    pane = pilot.app.query_one(HealthPane)
+    row = pane.rows[0]
+    at = row.last_error_ms or 0
+    wf, name = row.subject.id, row.subject.label
+    new = Alert(
+        "new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at - 60_000
+    )
+    spike = Alert("spike", wf, name, "fp-old", row.last_error, 9, at)
+    pane.mark_missed([new, spike])
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_health_pane_with_alerts_missed(snap_compare, app, size) -> None:
+    assert snap_compare(
+        app(start_pane="health"), terminal_size=size, run_before=settled(health_with_missed_alerts, wait=idle)
+    )

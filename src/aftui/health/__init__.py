@@ -7,7 +7,7 @@
 The TUI's Health pane (tui/screens/health.py) and the App's header count only show what these say.
 """
 
-from .alerts import Alert, AlertTracker
+from .alerts import Alert, AlertTracker, Unseen
 from .board import HealthBoard, HealthRow, Subject, age, age_words, sparkline
 from .watch import HealthWatch, History, load_history, read_replays
 
@@ -19,6 +19,7 @@ __all__ = [
     "HealthWatch",
     "History",
     "Subject",
+    "Unseen",
     "age",
     "age_words",
     "load_history",

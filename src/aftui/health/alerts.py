@@ -113,6 +113,29 @@ class AlertTracker:
         return Alert("spike", workflow_id, workflow_name, print_, error_line(event), recent, ms)
 
 
+class Unseen:
+    """Alerts raised while the user was away from the Health pane: the header's count, and what Health marks
+    once shown (`take`). The newest KEEP are kept: in an outage's storm the count goes on, the marks are of the
+    latest."""
+
+    KEEP = 100
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._recent: deque[Alert] = deque(maxlen=self.KEEP)
+
+    def add(self, alerts: list[Alert]) -> None:
+        self.count += len(alerts)
+        self._recent.extend(alerts)
+
+    def take(self) -> list[Alert]:
+        """The alerts kept, oldest first; the count is back to 0."""
+        taken = list(self._recent)
+        self.count = 0
+        self._recent.clear()
+        return taken
+
+
 def _insert(times: deque[int], ms: int, *, keep_from: int) -> None:
     """Add `ms` in order (errors mostly come in order) and drop what is older than `keep_from`."""
     if not times or ms >= times[-1]:

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 from ..api import ApiError, AuthError, Client, NetworkError
 from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
-from ..health import Alert, HealthWatch, Subject, load_history, read_replays
+from ..health import Alert, HealthWatch, Subject, Unseen, load_history, read_replays
 from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .change import describe_error, said_by
@@ -176,8 +176,8 @@ class AftuiApp(App[None]):
         # kept for every screen so the header counts what is new wherever the user is.
         self.health: HealthWatch | None = None
         self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
-        self._alert_count = 0
-        self._alerts_elsewhere: dict[str, int] = {}  # other workspaces' alerts not yet seen on their Health
+        self._unseen = Unseen()  # alerts raised away from the Health pane, until it is shown
+        self._unseen_elsewhere: dict[str, Unseen] = {}  # other workspaces' alerts not yet seen on their Health
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
@@ -609,9 +609,9 @@ class AftuiApp(App[None]):
             return
         left, session.client.org_id = session.client.org_id, org_id
         # Its own board, started afresh, knows the errors that raised the count: the count comes back with it.
-        if left is not None and self._alert_count:
-            self._alerts_elsewhere[left] = self._alert_count
-        self._alert_count = self._alerts_elsewhere.pop(org_id, 0)
+        if left is not None and self._unseen.count:
+            self._unseen_elsewhere[left] = self._unseen
+        self._unseen = self._unseen_elsewhere.pop(org_id, Unseen())
         self._workspace_changed()
         self.notify(f"Workspace: {visible(session.workspace_label, 60)}", markup=False)
 
@@ -932,7 +932,7 @@ class AftuiApp(App[None]):
             return
         alerted = self._health_take(health)
         self._health_told.tell(self, (state.phase for state in health.states.values()))
-        if not alerted and self._alert_count and self._health_on_screen():
+        if not alerted and self._unseen.count and self._health_on_screen():
             self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
         self._show_health()
 
@@ -1030,7 +1030,7 @@ class AftuiApp(App[None]):
         if not isinstance(self.screen, ModalScreen) and not on_health:
             self._notify_alerts(alerts)
         if not on_health:
-            self._alert_count += len(alerts)
+            self._unseen.add(alerts)
             self._show_alert_count()
         if self.bell_on_alert:
             self.bell()
@@ -1067,16 +1067,23 @@ class AftuiApp(App[None]):
     @property
     def alert_count(self) -> int:
         """Alerts (new error groups, spikes) raised since the Health pane was last shown."""
-        return self._alert_count
+        return self._unseen.count
 
     def alerts_seen(self) -> None:
-        self._alert_count = 0
+        """The Health pane is shown: the header's count goes, and the pane marks the rows those alerts were of."""
+        missed = self._unseen.take()
+        self._alert_toasts_down()  # what they said is on the board now, and they covered its last rows
+        if missed:
+            from .screens.health import HealthPane  # imported already: the Health pane is the first one built
+
+            for pane in self.screen_stack[0].query(HealthPane):
+                pane.mark_missed(missed)
         self._show_alert_count()
 
     def _show_alert_count(self) -> None:
         for screen in self.screen_stack:
             for header in screen.query(StatusHeader):
-                header.alerts = self._alert_count
+                header.alerts = self._unseen.count
 
     def on_view_value(self, message: ViewValue) -> None:
         from .screens.value import ValueScreen

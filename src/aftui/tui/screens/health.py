@@ -18,8 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
-from ...health import HealthRow, age, age_words, sparkline
-from ...health.board import DAY_MS, HOUR_MS
+from ...health import Alert, HealthRow, age, age_words, sparkline
+from ...health.alerts import WINDOW_MS
+from ...health.board import DAY_MS, HOUR_MS, MINUTE_MS
 from ...text import visible
 from ..focus import focus_now
 from ..host import host
@@ -31,7 +32,7 @@ from ..widgets.phrases import Phrases
 
 STATE = {"failing": ("✖", "bold red"), "fixed": ("✔", "bold green"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS = [
-    BoardColumn("state", " ", 1),
+    BoardColumn("state", " ", 2),  # the state's glyph, and `!` on a row alerted while the user was elsewhere
     BoardColumn("name", "Name", 24, cut="middle"),
     BoardColumn("kind", "Kind", 4),
     BoardColumn("e1h", "✖1h", 4),
@@ -54,10 +55,14 @@ MESSAGE_LEAST = 20
 
 _KIND = {"workflow": "wf", "source": "src"}
 COUNTING = Text("…", style="dim")  # a number not known yet: the journal and the feeds are still being read
+MISSED_MARK = ("!", "bold reverse yellow")
+MISSED_SAID = 3  # a row's latest alerts its line says; older ones are counted
 
 
-def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Text]:
-    """A row's cells; while `counting`, every figure is `…`: a 0 before the journal is read would say healthy."""
+def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False, missed: bool = False) -> list[Text]:
+    """A row's cells; while `counting`, every figure is `…`: a 0 before the journal is read would say healthy.
+
+    `missed`: the row raised an alert while the user was away from this pane, not opened since (`!`)."""
     subject = row.subject
     if counting:
         name = Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis")
@@ -68,7 +73,7 @@ def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False) -> list[Te
     # Off: no run comes to say whether it is fixed, and the line says so.
     kind = Text("off", style="bold yellow") if row.active is False else Text(_KIND[subject.kind], style="dim")
     return [
-        Text(glyph, style=style),
+        Text.assemble((glyph, style), MISSED_MARK) if missed else Text(glyph, style=style),
         Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis", style="bold" if failing else ""),
         kind,
         _count(row.errors_1h, "bold red" if failing else "green"),
@@ -141,6 +146,24 @@ def _clock(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%H:%M:%S UTC")
 
 
+def _missed_words(alerts: list[Alert]) -> Text:
+    """What a row's alerts said while the user was elsewhere, the latest first: the notification may have gone
+    unread (behind a dialog, or expired), and the row's last error hides a new kind of error among old ones."""
+    said = []
+    for alert in reversed(alerts[-MISSED_SAID:]):
+        if alert.kind == "new":
+            said.append(f"new error at {_clock(alert.at_ms)}: {alert.message}")
+        else:
+            said.append(f"spike at {_clock(alert.at_ms)}, {alert.count} in {WINDOW_MS // MINUTE_MS} min")
+    more = len(alerts) - MISSED_SAID
+    text = Text.assemble(MISSED_MARK)
+    text.append(f" Alerted while you were elsewhere: {'; '.join(said)}", style="bold yellow")
+    if more > 0:
+        text.append(f"; {more} more before", style="yellow")
+    text.append(". ")
+    return text
+
+
 class HealthPane(Pane):
     TITLE = "Health"
     BINDINGS = [
@@ -160,6 +183,7 @@ class HealthPane(Pane):
         super().__init__()
         self.rows: list[HealthRow] = []  # those shown: the board's, that the filter lets through
         self._opened: str | None = None  # the subject last opened (enter), while the cursor stays on it
+        self._missed: dict[str, list[Alert]] = {}  # by workflow: alerts raised away from here, until it is opened
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -221,6 +245,12 @@ class HealthPane(Pane):
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
         self._detail()
 
+    def mark_missed(self, alerts: list[Alert]) -> None:
+        """Mark the rows these alerts were of (raised while the user was on another pane), until each is opened."""
+        for alert in alerts:
+            self._missed.setdefault(alert.workflow_id, []).append(alert)
+        self.health_changed()
+
     def _matches(self, row: HealthRow) -> bool:
         wanted = self.filter_text.casefold()
         return wanted in row.subject.label.casefold() or wanted in row.subject.id.casefold()
@@ -281,7 +311,8 @@ class HealthPane(Pane):
         table = self.table
         keys = [r.subject.id for r in rows]
         old = [r.subject.id for r in self.rows]
-        cells = {row.subject.id: row_cells(row, now_ms, counting=counting) for row in rows}
+        missed = self._missed
+        cells = {r.subject.id: row_cells(r, now_ms, counting=counting, missed=r.subject.id in missed) for r in rows}
         if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
             for ident, new in cells.items():
                 table.update_row(ident, new)  # drawn again only if it changed: each tick mostly gives the same text
@@ -312,6 +343,9 @@ class HealthPane(Pane):
             text.append(f" · {fixed} fixed by replay", style="green")
         if not live:  # a feed reconnecting or failed: "nothing failed" may only be nothing heard
             text.append(" · not every feed is live: figures may be behind", style="bold yellow")
+        alerted = sum(1 for r in rows if r.subject.id in self._missed)
+        if alerted:
+            text.append(f" · {alerted} alerted while you were elsewhere: marked ! until opened", style="bold yellow")
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         # The workspace by name: after a switch, "nothing failed · 0 workflows" read as the failure fixed.
@@ -340,6 +374,9 @@ class HealthPane(Pane):
             pass  # still counting: "no error" would be a guess
         elif row is not None:
             # Named: the line is the highlighted row's, and read alone it passed for the latest error of all.
+            missed = self._missed.get(row.subject.id)
+            if missed:
+                text.append_text(_missed_words(missed))
             text.append(visible(row.subject.label, 40), style="bold")
             if row.last_error_ms is None:
                 text.append(": no error in the last 24 hours seen by aftui.", style="dim")
@@ -360,6 +397,8 @@ class HealthPane(Pane):
             return
         subject = row.subject
         self._opened = subject.id
+        if self._missed.pop(subject.id, None):
+            self._draw()  # read: its mark goes
         # Imported on first use: the start, which opens on this pane, does not pay for the detail screens.
         if subject.kind == "workflow":
             from .workflows import WorkflowScreen
