@@ -52,6 +52,21 @@ async def test_a_list_says_what_failed_then_recovers_by_itself(
         assert app.is_running
 
 
+async def test_a_lists_failure_says_when_its_next_try_is_under_way(make_app, inject, info: dict) -> None:
+    """A slow service times out again and again: "trying again in 2 s" stayed on screen through the next try,
+    which took as long to fail (a minute, out of tests), and read as a retry not yet made."""
+    app = make_app(start_pane="sources")
+    app.session.client.timeouts = Timeouts(connect=2, read=2, total=0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(app.query("#sources PagedTable")) and _sources(app).pager.done)
+        table = _sources(app)
+        inject(f"/v1/orgs/{info['org_id']}/sources", count=4, delay=1.0)  # the client's 3 attempts, then 1 more
+        table.reload()
+        await until(pilot, lambda: "trying again now…" in _said(table))
+        assert table.has_class("failed") and "no complete answer within" in _said(table)
+        await until(pilot, lambda: not table.has_class("failed") and table.pager.done)
+
+
 async def test_a_detail_says_what_failed_then_recovers_by_itself(
     make_app, inject, info: dict, api: httpx.Client
 ) -> None:

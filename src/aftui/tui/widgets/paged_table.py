@@ -272,6 +272,10 @@ class PagedTable(Vertical, Generic[T]):
     async def _load(self, first: bool) -> None:
         self._loading = True
         self.table.loading = first
+        if self._error is not None and self.query(".error"):
+            # The failure's box stays until this try ends: its "trying again in 2 s" read as a retry not yet
+            # made while the service took a minute to time out again.
+            self._say_failure(self._error, "trying again now…")
         self._update_status()
         before = len(self.pager.items)
         failure: ApiError | None = None
@@ -325,16 +329,19 @@ class PagedTable(Vertical, Generic[T]):
         self._server_refused = self._server_text
         self.call_later(self.reload)
 
-    def _failed(self, error: ApiError) -> None:
-        self._error = error.message
-        note = self._retry.schedule(error) or ("" if isinstance(error, SetupProblem) else "press r to retry")
+    def _say_failure(self, message: str, note: str) -> None:
         self.query_one(".error", Static).update(
             Text.assemble(
                 ("Could not load " + self.noun + ": ", "bold"),
-                visible(error.message, 300),
+                visible(message, 300),
                 ("\n" + note if note else "", "dim"),
             )
         )
+
+    def _failed(self, error: ApiError) -> None:
+        self._error = error.message
+        note = self._retry.schedule(error) or ("" if isinstance(error, SetupProblem) else "press r to retry")
+        self._say_failure(error.message, note)
         self.set_class(True, "failed")
         if not self.pager.items:  # no stale rows under the message
             self.rows = []
