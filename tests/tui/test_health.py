@@ -849,8 +849,10 @@ async def test_r_on_health_while_the_service_fails_says_so_and_the_header_says_f
         await wait_for(pilot, lambda: header.connection == "ok", timeout=20)
 
 
-async def test_an_alerts_notification_is_taken_down_when_a_dialog_opens_over_it(make_app, emulator) -> None:
-    """Raised just before a form was opened, it stayed in the corner over the form's buttons for its 10 s."""
+@pytest.mark.parametrize("opens", ["question_mark", "enter"], ids=["dialog", "screen"])
+async def test_an_alerts_notification_is_taken_down_when_a_screen_opens_over_it(make_app, emulator, opens) -> None:
+    """Raised just before a form was opened, it stayed in the corner over the form's buttons for its 10 s; before
+    the bulk replay was, over its last rows and its progress."""
     app = health_app(make_app)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
@@ -859,11 +861,13 @@ async def test_an_alerts_notification_is_taken_down_when_a_dialog_opens_over_it(
         control(emulator, "clock", {"advance": 1})  # after the watch started: what fails now is new
         flaky_fails(emulator)
         await wait_for(pilot, lambda: len(told(app)) == 1, timeout=10)
-        await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        await pilot.press(opens)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, KeysScreen if opens == "question_mark" else WorkflowScreen)
+        )
         await wait_for(pilot, lambda: told(app) == [], timeout=5)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
         assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
 
 

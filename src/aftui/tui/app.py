@@ -183,6 +183,7 @@ class AftuiApp(App[None]):
         self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
         self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
+        self._screens_deep = 0  # screens in the stack at the last change: more now is a screen opened
         self._health_unshown = False  # health changed while the main screen was covered
         self._type_ahead = TypeAhead()  # keys read with the one that opened a field go into it (focus.py)
         self._opening = KeysForOpening(self)  # and those read with the enter that opens a row, into what it opens
@@ -1014,7 +1015,9 @@ class AftuiApp(App[None]):
     def _screen_changed(self, screen: Screen[Any]) -> None:
         self._paint_keys_at_once(screen)
         self._opening.screen_changed()
-        if isinstance(screen, ModalScreen):
+        opened = len(self.screen_stack) > self._screens_deep
+        self._screens_deep = len(self.screen_stack)
+        if opened or isinstance(screen, ModalScreen):
             self._alert_toasts_down()
         if self._health_unshown and self.screen_stack and screen is self.screen_stack[0]:
             self._show_health()
@@ -1053,8 +1056,10 @@ class AftuiApp(App[None]):
         self.post_message(Notify(toast))
 
     def _alert_toasts_down(self) -> None:
-        """A dialog opened (a form, a question): the alerts' notifications raised before it go, as none is raised
-        over one. Shown on until they ran out, they covered a form's buttons at 80x24; the header counts them."""
+        """A screen opened (a detail, the bulk replay) or a dialog (a form, a question): the alerts' notifications
+        raised before it go, as none is raised over a dialog. Shown on until they ran out, they covered a form's
+        buttons and the bulk replay's last rows and progress at 80x24; the header counts them, and Health marks
+        their rows once shown."""
         toasts, self._alert_toasts = self._alert_toasts, []
         for toast in toasts:
             if toast in self._notifications:
