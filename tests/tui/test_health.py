@@ -22,13 +22,14 @@ from tui_helpers import control, inject, wait_for
 
 from aftui.config import UiChoices
 from aftui.emulator.server import ServerHandle
+from aftui.health import Alert
 from aftui.journal import retention
 from aftui.journal.opening import OpenedJournal
 from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.error_groups import ErrorGroupsView
-from aftui.tui.screens.health import HealthPane
+from aftui.tui.screens.health import HealthPane, Missed, _missed_words
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
 from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
@@ -951,3 +952,12 @@ async def test_on_the_health_pane_a_new_error_is_its_row_not_a_notification_over
         await wait_for(pilot, lambda: rang == [1], timeout=10)  # the alert was raised
         await wait_for(pilot, lambda: any(r.subject.label == FLAKY and r.state == "failing" for r in pane.rows))
         assert told(app) == [] and app.alert_count == 0
+
+
+def test_a_rows_missed_alerts_say_the_latest_and_count_the_rest() -> None:
+    missed = Missed()
+    for n in range(5):
+        missed.add(Alert("spike", "p_1", ORDERS, "fp", "E: boom", 5 + n, 1_800_000_000_000 + n * 300_000))
+    said = _missed_words(missed).plain
+    assert said.startswith("! Alerted while you were elsewhere: spike at 08:20:00 UTC, 9 in 5 min; spike at")
+    assert said.count("spike at") == 3 and "; 2 more before." in said

@@ -10,6 +10,7 @@ its Events tab. `/` filters the rows by name or id, as every list does.
 
 from __future__ import annotations
 
+from collections import deque
 from datetime import UTC, datetime
 
 from rich.text import Text
@@ -146,16 +147,29 @@ def _clock(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%H:%M:%S UTC")
 
 
-def _missed_words(alerts: list[Alert]) -> Text:
+class Missed:
+    """A row's alerts raised while the user was elsewhere: how many, and the latest MISSED_SAID (a row left
+    unopened through a weekend's spikes keeps a few, not all)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.latest: deque[Alert] = deque(maxlen=MISSED_SAID)
+
+    def add(self, alert: Alert) -> None:
+        self.count += 1
+        self.latest.append(alert)
+
+
+def _missed_words(missed: Missed) -> Text:
     """What a row's alerts said while the user was elsewhere, the latest first: the notification may have gone
     unread (behind a dialog, or expired), and the row's last error hides a new kind of error among old ones."""
     said = []
-    for alert in reversed(alerts[-MISSED_SAID:]):
+    for alert in reversed(missed.latest):
         if alert.kind == "new":
             said.append(f"new error at {_clock(alert.at_ms)}: {alert.message}")
         else:
             said.append(f"spike at {_clock(alert.at_ms)}, {alert.count} in {WINDOW_MS // MINUTE_MS} min")
-    more = len(alerts) - MISSED_SAID
+    more = missed.count - len(missed.latest)
     text = Text.assemble(MISSED_MARK)
     text.append(f" Alerted while you were elsewhere: {'; '.join(said)}", style="bold yellow")
     if more > 0:
@@ -183,7 +197,7 @@ class HealthPane(Pane):
         super().__init__()
         self.rows: list[HealthRow] = []  # those shown: the board's, that the filter lets through
         self._opened: str | None = None  # the subject last opened (enter), while the cursor stays on it
-        self._missed: dict[str, list[Alert]] = {}  # by workflow: alerts raised away from here, until it is opened
+        self._missed: dict[str, Missed] = {}  # by workflow: alerts raised away from here, until it is opened
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -248,7 +262,7 @@ class HealthPane(Pane):
     def mark_missed(self, alerts: list[Alert]) -> None:
         """Mark the rows these alerts were of (raised while the user was on another pane), until each is opened."""
         for alert in alerts:
-            self._missed.setdefault(alert.workflow_id, []).append(alert)
+            self._missed.setdefault(alert.workflow_id, Missed()).add(alert)
         self.health_changed()
 
     def _matches(self, row: HealthRow) -> bool:
@@ -375,7 +389,7 @@ class HealthPane(Pane):
         elif row is not None:
             # Named: the line is the highlighted row's, and read alone it passed for the latest error of all.
             missed = self._missed.get(row.subject.id)
-            if missed:
+            if missed is not None:
                 text.append_text(_missed_words(missed))
             text.append(visible(row.subject.label, 40), style="bold")
             if row.last_error_ms is None:
