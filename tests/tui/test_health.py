@@ -30,6 +30,8 @@ from aftui.tui.app import AftuiApp
 from aftui.tui.modals.keys import KeysScreen
 from aftui.tui.screens.error_groups import ErrorGroupsView
 from aftui.tui.screens.health import HealthPane, Missed, _missed_words
+from aftui.tui.screens.replay import ReplayEditorScreen, ReplayScreen
+from aftui.tui.screens.replay_bulk import BulkReplayScreen
 from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
 from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
@@ -551,6 +553,27 @@ async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_o
         await wait_for(pilot, lambda: not str(pane.table.row(flaky())[0]).endswith("!"))
         assert "alerted while you were elsewhere" not in pane.query_one("#health-note", Phrases).text.plain
         assert "Alerted while" not in text_of(pane.query_one("#health-detail"))
+
+
+async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app, emulator) -> None:
+    """At 80x24 a notification covered the payload being edited, and the bulk replay's last rows and progress:
+    there, as over a dialog, the header counts the alert and the bell rings."""
+    assert ReplayScreen.QUIET_FOR_ALERTS and ReplayEditorScreen.QUIET_FOR_ALERTS
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.press("enter")  # the failing workflow's Errors
+        await wait_for(pilot, lambda: bool(app.screen.query(ErrorsTable)), timeout=10)
+        table = app.screen.query_one(ErrorsTable)
+        await wait_for(pilot, lambda: bool(table.rows) and app.focused is table.table, timeout=10)
+        await pilot.press("space", "R")
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen), timeout=10)
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
+        await pilot.pause(0.3)
+        assert told(app) == []
+        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) -> None:

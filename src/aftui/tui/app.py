@@ -1026,11 +1026,13 @@ class AftuiApp(App[None]):
         """Say new error groups and spikes: a notification, the header's count, the bell if wanted.
 
         Not a notification over a dialog (a form, a question, `?`): at 80x24 it covered the field being typed
-        in, its hint and its error. The count is in the header once the dialog is closed, and the bell rings.
+        in, its hint and its error; nor over a screen where a replay is being readied or run (`QUIET_FOR_ALERTS`):
+        it covered the payload being edited, and the bulk replay's last rows and progress. The count is in the
+        header, and the bell rings.
         Neither on the Health pane, where the alert is the board's row, failing on top: a notification there
         covered four of its rows at start, and the header did not count it either."""
         on_health = self._health_on_screen()
-        if not isinstance(self.screen, ModalScreen) and not on_health:
+        if not _quiet_for_alerts(self.screen) and not on_health:
             self._notify_alerts(alerts)
         if not on_health:
             self._unseen.add(alerts)
@@ -1135,3 +1137,8 @@ async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
 
 # mypy holds the App to what screens take it for: a member missing from AftuiApp, or typed otherwise, fails here.
 _IMPLEMENTS_HOST: type[Host] = AftuiApp
+
+
+def _quiet_for_alerts(screen: Screen[Any]) -> bool:
+    """No alert's notification over this screen: a dialog, or a screen that says so (a replay being readied)."""
+    return isinstance(screen, ModalScreen) or bool(getattr(screen, "QUIET_FOR_ALERTS", False))

@@ -201,6 +201,7 @@ def export_dir(session: Session) -> Path:
 
 
 class ReplayScreen(Screen[None]):
+    QUIET_FOR_ALERTS = True  # alerts are counted in the header, not put over the work (app._alerted)
     BINDINGS = [
         Binding("escape", "back", "Back"),
         # Sending is ctrl+s, as in every form: never a key that `r r` (refresh) or esc/enter could hit.
@@ -617,6 +618,8 @@ class EditResult:
 
 class ReplayEditorScreen(Screen["EditResult | None"]):
     """The payload as JSON; ctrl+s sends it (only when it parses), esc goes back and keeps the text."""
+
+    QUIET_FOR_ALERTS = True  # alerts are counted in the header, not put over the work (app._alerted)
 
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", priority=True),

@@ -164,6 +164,7 @@ def left_out(count: int) -> str:
 
 
 class BulkReplayScreen(Screen["BulkSummary | None"]):
+    QUIET_FOR_ALERTS = True  # alerts are counted in the header, not put over the work (app._alerted)
     BINDINGS = [
         Binding("ctrl+s", "start", "Replay all"),  # not r: `r r` to refresh must never send
         Binding("d", "dry_run", "Dry run"),
