@@ -67,6 +67,9 @@ def test_deploy_a_registry_key_with_a_timer_and_a_name(aftui: Aftui, api: httpx.
     again = ("deploy", "schedule-every-interval", "--prop", "timer=15m", "--name", "Quarter hour", "--yes")
     refused = aftui(*again)
     assert refused.code == 2 and f"a source named 'Quarter hour' exists already ({record['id']})" in refused.err
+    # Names are looked up regardless of case: "quarter hour" beside it made "QUARTER HOUR" ambiguous.
+    other_case = aftui("deploy", "schedule-every-interval", "--prop", "timer=15m", "--name", "quarter HOUR", "--yes")
+    assert other_case.code == 2 and f"a source named 'Quarter hour' exists already ({record['id']})" in other_case.err
     assert aftui(*again, "--allow-duplicate").code == 0
     assert [r["name"] for r in aftui("sources", "--json").records()].count("Quarter hour") == 2
 

@@ -338,10 +338,24 @@ def test_an_unknown_field_of_an_error_is_named_in_a_sentence(aftui: Aftui) -> No
     assert done.code == 2 and "--fields: bogus is not a field of an error; the fields are: kind, id" in done.err
 
 
+def test_a_workflow_without_errors_is_said_by_name(aftui: Aftui, emulator: ServerHandle) -> None:
+    quiet = next(w for w in emulator.emulator.store.workflows.values() if w.name == "GitHub issues to Slack")
+    done = aftui("errors", "GitHub issues to Slack")
+    assert done.code == 0 and done.out == ""
+    assert f"no errors of GitHub issues to Slack ({quiet.id})" in done.err
+
+
 def test_usage_errors_of_replay(aftui: Aftui) -> None:
     assert aftui("replay").code == 2
     done = aftui("replay", "--workflow", WORKFLOW, "--yes")
     assert done.code == 2 and "--since" in done.err
+    # Ids with a selection: the selection was ignored, and an error outside it sent all the same.
+    for selection in (("--since", "5m"), ("--fingerprint", "ffff")):
+        done = aftui("replay", "1793517360000-0", "--workflow", WORKFLOW, *selection, "--dry-run")
+        assert done.code == 2 and "give the ids, or the selection, not both" in done.err, done.err
+        assert done.out == ""
+    done = aftui("replay", "notanid", "--dry-run")
+    assert done.code == 2 and "'notanid' is not an error id: they read like 1795896786205-0" in done.err
 
 
 def test_an_error_the_service_no_longer_keeps_is_replayed_from_the_journal(

@@ -259,6 +259,7 @@ def test_journal_search_takes_an_emitters_name_and_says_when_it_knows_none(
     assert {r["metadata"]["emitter_id"] for r in by_name.records()} == {workflow}
     unknown = aftui("journal", "search", "customer_email", "--emitter", "Validate orders")
     assert unknown.code == 4 and "did you mean: 'Validate and forward orders'" in unknown.err, unknown
+    assert "(`aftui sources` or `aftui workflows` run once names them)" in unknown.err  # health did not
     people = aftui("journal", "search", "customer_email", "-n", "1")  # the emitter by name, as tail names it
     assert "  Validate and fo…  $errors  " in people.out and workflow not in people.out, people.out
     nothing = aftui("journal", "search", "zzzqqq")

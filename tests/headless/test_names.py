@@ -70,6 +70,16 @@ def test_a_name_shared_by_a_source_and_a_webhook_is_ambiguous_to_get(
     assert aftui("get", webhook.id, "--json").records()[0]["name"] == "Relay to inbox"
 
 
+def test_webhooks_of_one_name_are_told_apart_by_state_and_url(aftui: Aftui, emulator: ServerHandle) -> None:
+    relay = next(w for w in emulator.emulator.store.webhooks.values() if w.name == "Relay to inbox")
+    made = aftui("create", "webhook", "https://b.example/h2", "--name", "Relay to inbox", "--yes", "--json")
+    assert made.code == 0, made.err
+    done = aftui("get", "Relay to inbox")
+    assert done.code == 2
+    assert f"{made.records()[0]['id']}" in done.err and "(active, https://b.example/h2)" in done.err
+    assert relay.id in done.err
+
+
 def test_an_unknown_name_is_exit_4_with_the_nearest_names(aftui: Aftui) -> None:
     done = aftui("get", "Order")
     assert done.code == 4

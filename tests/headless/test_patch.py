@@ -61,7 +61,7 @@ def test_assignments(text: str, path: list, value: object) -> None:
     ("text", "words"),
     [
         ("no equals sign", "not an assignment"),
-        (" = 1", "path of"),
+        (" = 1", "' = 1' names no field before =: write path = value"),
         ("a..b = 1", "cannot read the path"),
         ('a = {"broken": ', "looks like JSON but is not valid"),
         ("customer_email =", 'nothing after = for customer_email: write a value, or "" for an empty string'),

@@ -36,6 +36,7 @@ from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
 from aftui.tui.screens.value import ValueScreen
 from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.json_view import JsonView
+from aftui.tui.widgets.paged_table import ListTable
 from aftui.tui.widgets.phrases import Phrases
 from aftui.tui.widgets.status import StatusHeader
 
@@ -955,7 +956,12 @@ async def test_a_key_typed_with_enter_waits_for_the_errors_list_it_is_for(make_a
         # Health's polls of it wait as well.
         inject(emulator, {"path": errors, "delay": 3, "count": 50})
         terminal_types(app, "\rg")
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
+
+        def composed() -> bool:  # the list and its table: on a loaded machine the table came a frame later
+            found = app.screen.query(ErrorsTable) if isinstance(app.screen, WorkflowScreen) else None
+            return bool(found) and bool(found.first().query(ListTable))
+
+        await wait_for(pilot, composed)
         table = app.screen.query_one(ErrorsTable)
         assert table.table.loading or not table.rows  # the first page was not in when the keys were read
         view = app.screen.query_one(ErrorGroupsView)

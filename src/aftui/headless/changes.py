@@ -183,11 +183,14 @@ async def deploy(args: argparse.Namespace) -> int:
 async def _name_is_free(client: Client, name: str) -> None:
     """Names address sources everywhere (`aftui update NAME`, `tail NAME`): a second source of one name made
     both ambiguous, and a script's deploy run twice made a second."""
-    same = [s for s in await Names(client).sources() if s.name == name]
+    # Regardless of case, as names are looked up: "order webhooks" beside "Order webhooks" made
+    # "ORDER WEBHOOKS" ambiguous.
+    folded = name.casefold()
+    same = [s for s in await Names(client).sources() if (s.name or "").casefold() == folded]
     if same:
         raise ValueError(
-            f"a source named {visible(name, 60)!r} exists already ({same[0].id}): `aftui update {same[0].id}` "
-            "changes it; --allow-duplicate deploys another of the same name"
+            f"a source named {visible(same[0].name or name, 60)!r} exists already ({same[0].id}): "
+            f"`aftui update {same[0].id}` changes it; --allow-duplicate deploys another of the same name"
         )
 
 

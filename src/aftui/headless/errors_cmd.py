@@ -253,7 +253,10 @@ async def errors(args: argparse.Namespace) -> int:
     else:
         _lines(records)
     if not records and not args.json:
-        output.say(f"no errors of {workflow_id}" + (f" since {since.text}" if since else ""))
+        named = (
+            f"{visible(workflow.name, 80)} ({workflow_id})" if workflow is not None and workflow.name else workflow_id
+        )
+        output.say(f"no errors of {named}" + (f" since {since.text}" if since else ""))
     return OK
 
 

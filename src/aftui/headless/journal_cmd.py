@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p_search.add_argument(
         "query", help='FTS5 query: words, "a phrase", OR, NOT, prefix*; anything else is searched as a phrase'
     )
-    p_search.add_argument("-n", type=int, default=20, help="how many, newest first (default: 20)")
+    p_search.add_argument("-n", type=int, default=20, help="how many, the newest (default: 20); printed oldest first")
     p_search.add_argument("--emitter", help="only events of this emitter: a source or workflow, by id or name")
     p_search.add_argument("--channel", help="only events of this channel")
     p_search.add_argument("--json", action="store_true", help="NDJSON, one event per line")
@@ -147,7 +147,7 @@ def _emitter_id(journal: EventJournal, text: str) -> str:
     if len(found) > 1:
         raise Ambiguous(text, found)
     if not found:
-        where = " among the names aftui keeps (a list or `aftui health` run once names them)"
+        where = " among the names aftui keeps (`aftui sources` or `aftui workflows` run once names them)"
         raise NoSuchName(text, ["source", "workflow"], near(text, pool), where)
     return found[0].id
 

@@ -216,7 +216,8 @@ class Names:
             ]
         if kind == "webhook":
             return [
-                Candidate("webhook", w.id, w.name or w.url, url_secrets_masked(w.url)) for w in await self.webhooks()
+                Candidate("webhook", w.id, w.name or w.url, _webhook_note(w.url, w.active))
+                for w in await self.webhooks()
             ]
         if kind == "account":
             return [
@@ -319,3 +320,9 @@ class Names:
 
     async def webhook(self, text: str) -> str:
         return await self.id_of(text, ("webhook",))
+
+
+def _webhook_note(url: str, active: bool | None) -> str:
+    """Its state, as a source's, then where it posts (masked): two of one name differ by one or the other."""
+    state = "" if active is None else ("active, " if active else "inactive, ")
+    return state + url_secrets_masked(url)

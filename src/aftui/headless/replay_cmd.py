@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..api import Client, NotFoundError, ReadOnlyError
+from ..api.eventid import event_key
 from ..api.models import EventSummary
 from ..export import ndjson
 from ..fingerprint import error_key
@@ -104,6 +105,19 @@ async def replay(args: argparse.Namespace) -> int:
         raise ValueError("name the errors to replay (ERROR_ID...), or a workflow with --workflow WORKFLOW --since WHEN")
     if not args.error_ids and args.since is None and args.fingerprint is None:
         raise ValueError("--workflow replays the errors --since a time (or of one --fingerprint): say which")
+    if args.error_ids and (args.since is not None or args.fingerprint is not None):
+        # Ids are sent as named: the filter was ignored, and an error outside it was sent all the same.
+        given = "--since" if args.since is not None else "--fingerprint"
+        raise ValueError(
+            f"{given} chooses among a workflow's errors (with --workflow), and errors named by id are replayed "
+            "as named: give the ids, or the selection, not both"
+        )
+    malformed = [i for i in args.error_ids if event_key(i) is None]
+    if malformed:
+        raise ValueError(
+            f"{visible(malformed[0], 80)!r} is not an error id: they read like 1795896786205-0 "
+            "(`aftui errors WORKFLOW` lists them)"
+        )
     if args.timeout <= 0:
         raise ValueError("--timeout must be a positive number of seconds")
     async with make_client(args) as client:

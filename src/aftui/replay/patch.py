@@ -99,6 +99,8 @@ def parse_assignment(text: str) -> tuple[Path, Any]:
     where, sep, raw = text.partition("=")
     if not sep:
         raise PatchError(f"{text!r} is not an assignment: write path = value (customer.email = ops@example.com)")
+    if not where.strip():  # "the path of '' is empty" quoted nothing of what was typed
+        raise PatchError(f"{text!r} names no field before =: write path = value (customer.email = ops@example.com)")
     path = parse_path(where)
     value_text = raw.strip()
     if not value_text:

@@ -56,6 +56,9 @@ class Session:
     # The journal's open (started by `start_journal`, or by the first who needs it), then what it gave.
     journal_opening: JournalOpening | OpenedJournal | None = field(default=None, repr=False)
     _feeds: Monitor | None = field(default=None, repr=False)
+    # The fix last typed on a bulk replay, by workflow and what it replays (a group): esc, esc had thrown away a
+    # fix worked out at night. Given back when the same is opened again (`BulkReplayScreen`).
+    bulk_fixes: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
 
     @property
     def me(self) -> str | None:

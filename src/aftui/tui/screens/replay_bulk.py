@@ -199,6 +199,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         self.found: dict[str, list[Change]] = {}  # event id -> what the fix changes
         self.dry_run_done = False
         self.checked: Edit | None = self.edit  # the fix the Change column and the line beside it are for
+        self._given_back: str | None = None  # the fix typed when this was last open, put back in the field
 
     @property
     def session(self) -> Session:
@@ -265,6 +266,14 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             )
         table.focus()
         self._plan_all()
+        kept = self.session.bulk_fixes.get(self._fix_key)
+        if kept:
+            self._given_back = kept  # said beside the fix's check while it is unchanged
+            self.query_one("#fix", Input).value = kept  # checked as if typed (`_fix_changed`)
+
+    @property
+    def _fix_key(self) -> tuple[str, str]:
+        return (self.workflow_id, self.what or "")
 
     def on_unmount(self) -> None:
         if self.journal is not None:
@@ -362,6 +371,11 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
     @on(Input.Changed, "#fix")
     def _fix_changed(self, event: Input.Changed) -> None:
+        kept = self.session.bulk_fixes
+        if event.value.strip():
+            kept[self._fix_key] = event.value
+        else:
+            kept.pop(self._fix_key, None)
         try:
             self.edit, self.edit_problem = parse_edit(event.value), None
         except PatchError as problem:
@@ -426,11 +440,13 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return Text("none of these can be replayed: the fix has nothing to change", style="yellow")
         kind = "merge patch" if self.edit.patch is not None else "assignments"
         changed = sum(1 for found in self.found.values() if found)
-        return Text.assemble(
-            ("✔ ", "bold green"),
-            f"{kind}: changes {changed} of {len(self.bodies)} payloads",
-            (" · enter: to the list", "dim"),
-        )
+        text = Text.assemble(("✔ ", "bold green"), f"{kind}: changes {changed} of {len(self.bodies)} payloads")
+        if self._given_back is not None and self.query_one("#fix", Input).value == self._given_back:
+            # Not a fix typed just now: one sent with it unseen would be a replay the user did not mean.
+            text.append(" · typed when you were last here: ctrl+u in the field clears it", style="bold yellow")
+        else:
+            text.append(" · enter: to the list", style="dim")
+        return text
 
     def _fix_refusal(self) -> str | None:
         if self.checked is not self.edit:
