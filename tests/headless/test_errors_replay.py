@@ -345,6 +345,20 @@ def test_a_workflow_without_errors_is_said_by_name(aftui: Aftui, emulator: Serve
     assert f"no errors of GitHub issues to Slack ({quiet.id})" in done.err
 
 
+def test_an_error_named_with_another_workflow_is_taken_as_its_own(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str
+) -> None:
+    """`--workflow` was read alone: the error, which the journal knew was another workflow's, was "not found"."""
+    error = fail_order(emulator, root, api, "ord_other_workflow")
+    assert aftui("errors", WORKFLOW).code == 0  # journaled, with its workflow
+    flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == "Flaky partner sync")
+    done = aftui("replay", error, "--workflow", flaky.id, "--dry-run", "--json")
+    assert done.code == 0, done.err
+    assert f"{error}: an error of {order_workflow}, not of {flaky.id}; taken as {order_workflow}'s" in done.err
+    [plan] = done.records()
+    assert plan["error_id"] == error and plan["workflow_id"] == order_workflow
+
+
 def test_usage_errors_of_replay(aftui: Aftui) -> None:
     assert aftui("replay").code == 2
     done = aftui("replay", "--workflow", WORKFLOW, "--yes")

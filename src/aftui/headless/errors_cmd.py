@@ -70,14 +70,17 @@ async def read_errors(client: Client, workflow_id: str, keeper: Keeper) -> tuple
 ErrorsOf = dict[str, tuple[list[EventSummary], Workflow | None]]  # workflow id -> its errors, and it when read
 
 
-async def errors_by_id(client: Client, wanted: list[str], keeper: Keeper, *, whole: bool, hint: str) -> ErrorsOf:
+async def errors_by_id(
+    client: Client, wanted: list[str], keeper: Keeper, *, whole: bool, hint: str, also: str | None = None
+) -> ErrorsOf:
     """Errors by id, by workflow (with the workflow when it can be read), in `wanted`'s order.
 
     Each error's workflow is found in the journal first, else among the known workflows' retained
     errors, else among those the workspace's subscriptions and errors name (a discovery, as `aftui
     workflows` runs). An error the service no longer keeps (it keeps a workflow's last 100) is the
     journal's copy; `whole` leaves out a copy the journal cut (a replay needs the payload whole).
-    `hint` ends the message of an id found nowhere.
+    `hint` ends the message of an id found nowhere. `also` is a workflow to look in with the known ones
+    (`replay --workflow`), first among them.
     """
     found = await _journaled_by_workflow(client, wanted, keeper, whole)
     known, looked = user_known(), set(found)
@@ -87,7 +90,8 @@ async def errors_by_id(client: Client, wanted: list[str], keeper: Keeper, *, who
             break
         if discovering:
             await discover(client, known, None, [])
-        todo = [wf for wf in known.in_workspace(org_key(client)) if wf not in looked]
+        places = [also] if also is not None else []
+        todo = [wf for wf in dict.fromkeys([*places, *known.in_workspace(org_key(client))]) if wf not in looked]
         looked.update(todo)
         found.update(await _retained(client, todo, set(missing), keeper))
     seen = {e.id for es, _ in found.values() for e in es}

@@ -31,7 +31,7 @@ import logging
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,7 @@ from ..replay.states import ReplayState, needs_replay
 from ..text import visible
 from . import output
 from .common import FAILED, OK, confirm, make_client
-from .errors_cmd import MAX_ERRORS, errors_by_id, older_from_journal, read_errors, read_replay_states, steps_of
+from .errors_cmd import errors_by_id, older_from_journal, read_errors, read_replay_states, steps_of
 from .journaling import Keeper
 from .names import Names
 from .output import event_ms
@@ -163,29 +163,39 @@ async def _errors(
 ) -> dict[str, list[EventSummary]]:
     """The errors to replay, by workflow."""
     since: Since | None = args.since
-    if workflow_id is not None:
-        events, workflow = await read_errors(client, workflow_id, keeper)
-        if args.error_ids:
-            chosen = _by_id(events, args.error_ids, f"among the last {MAX_ERRORS} errors of {workflow_id}")
-        else:
-            chosen = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
-            if since is not None:
-                chosen = older_from_journal(keeper, workflow_id, since, events) + chosen
-            if args.fingerprint:
-                steps = steps_of(workflow)
-                known = [e for e in events if e.error() is not None] + chosen
-                if not any(_fingerprint(e, steps, workflow_id).startswith(args.fingerprint) for e in known):
-                    # A typo in a script read as "nothing left to replay" (exit 0).
-                    raise NotFoundError(
-                        f"no error of {workflow_id} has a fingerprint starting {args.fingerprint!r}: "
-                        f"aftui errors {workflow_id} --group lists them"
-                    )
-                chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
-        return {workflow_id: chosen} if chosen else {}
-    found = await errors_by_id(
-        client, list(dict.fromkeys(args.error_ids)), keeper, whole=True, hint="name its workflow with --workflow"
-    )
-    return {wf: events for wf, (events, _) in found.items()}
+    if args.error_ids:
+        # Found where the journal saw them first, --workflow only among the places looked in: read alone, it
+        # missed an error past its last 100 that the journal had, and one of another workflow was "not found".
+        found = await errors_by_id(
+            client,
+            list(dict.fromkeys(args.error_ids)),
+            keeper,
+            whole=True,
+            hint="name its workflow with --workflow",
+            also=workflow_id,
+        )
+        for wf, (events, _) in found.items():
+            if workflow_id is not None and wf != workflow_id:
+                output.say(
+                    f"{', '.join(e.id or '' for e in events)}: an error of {wf}, not of {workflow_id}; taken as {wf}'s"
+                )
+        return {wf: events for wf, (events, _) in found.items()}
+    assert workflow_id is not None  # `replay` refused a call with neither ids nor --workflow
+    events, workflow = await read_errors(client, workflow_id, keeper)
+    chosen = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
+    if since is not None:
+        chosen = older_from_journal(keeper, workflow_id, since, events) + chosen
+    if args.fingerprint:
+        steps = steps_of(workflow)
+        known = [e for e in events if e.error() is not None] + chosen
+        if not any(_fingerprint(e, steps, workflow_id).startswith(args.fingerprint) for e in known):
+            # A typo in a script read as "nothing left to replay" (exit 0).
+            raise NotFoundError(
+                f"no error of {workflow_id} has a fingerprint starting {args.fingerprint!r}: "
+                f"aftui errors {workflow_id} --group lists them"
+            )
+        chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
+    return {workflow_id: chosen} if chosen else {}
 
 
 def _needing_replay(
@@ -230,14 +240,6 @@ def _replayed_words(state: ReplayState) -> str:
 def _fingerprint(event: EventSummary, steps: dict[str, str], workflow_id: str) -> str:
     key = error_key(event, steps, workflow_id)
     return key.fingerprint if key else ""
-
-
-def _by_id(events: Iterable[EventSummary], wanted: list[str], where: str) -> list[EventSummary]:
-    found = {e.id: e for e in events if e.id}
-    missing = [i for i in wanted if i not in found]
-    if missing:
-        raise NotFoundError(f"no error {', '.join(missing)} {where} (the service keeps the last {MAX_ERRORS})")
-    return [found[i] for i in dict.fromkeys(wanted)]
 
 
 # --- dry run ---------------------------------------------------------------------------------------------
