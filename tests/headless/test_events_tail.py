@@ -165,11 +165,11 @@ def test_tail_since_prints_what_is_kept_then_follows_without_a_repeat(
     newest = max(kept, key=lambda e: e["indexed_at_ms"])
     errors = api.get(f"/workflows/{workflow_id}/$errors/event_summaries", params={"limit": 100}).json()["data"]
     tail = running(
-        "tail", "Order webhooks", "--errors", "Validate and forward orders", "--since", "2026-11-01T08:50:00Z", "--json"
+        "tail", "Order webhooks", "--errors", "Validate and forward orders", "--since", "2026-11-01T07:00:00Z", "--json"
     )
     assert tail.wait_for(lambda: tail.said("connected") and tail.said("polling $errors")), tail.err
     assert tail.said(f"connected, resuming after {newest['id']}")
-    since_ms = int(datetime(2026, 11, 1, 8, 50, tzinfo=UTC).timestamp() * 1000)
+    since_ms = int(datetime(2026, 11, 1, 7, 0, tzinfo=UTC).timestamp() * 1000)
     expected_events = sorted((e["id"] for e in kept if e["indexed_at_ms"] >= since_ms), key=key)
     expected_errors = sorted((e["id"] for e in errors if e["indexed_at_ms"] >= since_ms), key=key)
     want = len(expected_events) + len(expected_errors)
@@ -183,6 +183,9 @@ def test_tail_since_prints_what_is_kept_then_follows_without_a_repeat(
     failed = [r["id"] for r in records if r["metadata"].get("name") == "$errors"]
     assert streamed == expected_events
     assert failed[:-1] == expected_errors and len(failed) == len(set(failed))
+    # Oldest first across the feeds: a source's backlog, then older errors, misled a script keeping the last id.
+    backlog = [r["id"] for r in records[:want]]
+    assert backlog == sorted(expected_events + expected_errors, key=key)
     assert records[-1]["event"]["original_event"]["body"]["order_id"] == "ord_new"
 
 

@@ -55,15 +55,20 @@ async def tail(args: argparse.Namespace) -> int:
         sources = [await names.resolve(text, ("source",)) for text in args.source_ids]
         workflows = [await names.resolve(text, ("workflow",)) for text in args.errors]
         labels = await _labels(names, sources, workflows)
+        source_ids = list(dict.fromkeys(s.id for s in sources))
+        workflow_ids = list(dict.fromkeys(w.id for w in workflows))
         with Keeper(not args.no_journal) as keeper:
             printer = Printer(args, keeper, labels)
+            after: dict[str, Any] = {}  # where each live feed starts: past what --since printed
+            if args.since is not None:
+                await _backlog(client, args, keeper, source_ids, workflow_ids, queue, after)
             tasks = [
-                asyncio.create_task(_stream(client, sid, queue, args, keeper, labels[sid]))
-                for sid in dict.fromkeys(s.id for s in sources)
+                asyncio.create_task(_stream(client, sid, queue, args, keeper, labels[sid], after.get(sid)))
+                for sid in source_ids
             ]
             tasks += [
-                asyncio.create_task(_errors(client, wid, queue, args, labels[wid]))
-                for wid in dict.fromkeys(w.id for w in workflows)
+                asyncio.create_task(_errors(client, wid, queue, args, labels[wid], after.get(wid)))
+                for wid in workflow_ids
             ]
             printing = asyncio.create_task(printer.run(queue))
             try:
@@ -124,19 +129,51 @@ def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = Fa
         output.say(f"{who}: {words}", style=output.RED if failure else output.DIM)
 
 
-async def _stream(
-    client: Client, source_id: str, queue: Events, args: argparse.Namespace, keeper: Keeper, label: str
+async def _backlog(
+    client: Client,
+    args: argparse.Namespace,
+    keeper: Keeper,
+    source_ids: list[str],
+    workflow_ids: list[str],
+    queue: Events,
+    after: dict[str, Any],
 ) -> None:
-    resume: str | None = None
-    since: Since | None = args.since
-    if since is not None:
+    """`--since`: what every feed's service still keeps from then on, merged oldest first before any live event.
+
+    Each feed's own backlog put in as it was read printed a source's events, then older errors: a script keeping
+    the last id it saw was misled. `after` gets where each live feed starts (a source's newest id, a workflow's
+    newest error key)."""
+    since: Since = args.since
+    found: list[tuple[str, EventSummary]] = []
+    for source_id in source_ids:
         kept = await client.kept_source_events(source_id)
         keeper.keep(kept, source_id)
         newest = max((e for e in kept if e.key is not None), key=lambda e: e.key or (0, 0), default=None)
-        resume = newest.id if newest is not None else None
-        for event in sorted(kept, key=lambda e: e.key or (event_ms(e) or 0, 0)):
-            if since.keeps(event_ms(event)) and (args.channel is None or event.channel == args.channel):
-                await queue.put((source_id, event))
+        after[source_id] = newest.id if newest is not None else None
+        found += [
+            (source_id, e)
+            for e in kept
+            if since.keeps(event_ms(e)) and (args.channel is None or e.channel == args.channel)
+        ]
+    for workflow_id in workflow_ids:
+        page = await client.list_workflow_errors(workflow_id, expand=True, limit=MAX_RETAINED)
+        listed = [e for e in page.items if e.key is not None]
+        after[workflow_id] = max((e.key for e in listed if e.key is not None), default=None)
+        found += [(workflow_id, e) for e in listed if since.keeps(event_ms(e))]
+    for item in sorted(found, key=lambda item: item[1].key or (event_ms(item[1]) or 0, 0)):
+        queue.put_nowait(item)
+
+
+async def _stream(
+    client: Client,
+    source_id: str,
+    queue: Events,
+    args: argparse.Namespace,
+    keeper: Keeper,
+    label: str,
+    resume: str | None,
+) -> None:
+    """The source's live events, after `resume` (the newest `--since` printed; None: from now)."""
     stream: SourceStream = client.stream_source(source_id, last_event_id=resume)
     who = _who(label, source_id)
 
@@ -163,7 +200,15 @@ async def _stream(
             await queue.put((source_id, summary))
 
 
-async def _errors(client: Client, workflow_id: str, queue: Events, args: argparse.Namespace, label: str) -> None:
+async def _errors(
+    client: Client,
+    workflow_id: str,
+    queue: Events,
+    args: argparse.Namespace,
+    label: str,
+    last_key: tuple[int, int] | None,
+) -> None:
+    """The workflow's new errors, polled, after `last_key` (the newest `--since` printed; None: from now)."""
     failing = False
     first = True
     who = _who(label, workflow_id)
@@ -185,16 +230,9 @@ async def _errors(client: Client, workflow_id: str, queue: Events, args: argpars
         failing = True
         _state(args, who, f"polling $errors failed, backing off: {error.message}")
 
-    since: Since | None = args.since
-    poller = EventPoller(fetch, interval_s=POLL_INTERVAL_S, from_now=since is None, on_error=report)
-    if since is not None:
-        page = await fetch(limit=MAX_RETAINED)
-        listed = [e for e in page.items if e.key is not None]
-        if listed:
-            poller.last_key = max(e.key for e in listed if e.key is not None)
-        for event in sorted(listed, key=lambda e: e.key or (0, 0)):
-            if since.keeps(event_ms(event)):
-                await queue.put((workflow_id, event))
+    poller = EventPoller(fetch, interval_s=POLL_INTERVAL_S, from_now=args.since is None, on_error=report)
+    if last_key is not None:
+        poller.last_key = last_key
     async for event in poller:
         await queue.put((workflow_id, event))
 
