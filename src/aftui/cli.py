@@ -9,7 +9,7 @@ import logging
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from .exitcodes import HELP as EXIT_CODES
 from .exitcodes import SHARED as SHARED_EXIT_CODES
@@ -566,8 +566,24 @@ def _list_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     _environment(get)
 
 
+GLOBAL_OPTIONS = ("-p", "--profile", "--read-only", "--debug", "--max-time")
+
+
+class _Parser(argparse.ArgumentParser):
+    """aftui's own parser: an option of aftui's given after the command says where it goes."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments:"):
+            given = [word.partition("=")[0] for word in message.split()[2:]]
+            stray = next((option for option in given if option in GLOBAL_OPTIONS), None)
+            if stray is not None:
+                # `aftui health --failing --max-time 5` said only "unrecognized arguments" to a cron job's log.
+                message += f" ({stray} is aftui's own option: it goes before the command, `aftui {stray} … COMMAND`)"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="aftui",
         description="A terminal UI for the workflow automation service, with a local emulator of the service.",
         epilog=EXIT_CODES,

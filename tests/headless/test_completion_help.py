@@ -109,3 +109,12 @@ def test_building_the_parser_imports_no_client() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_an_option_of_aftuis_after_the_command_says_where_it_goes(aftui: Aftui) -> None:
+    """`aftui health --failing --max-time 5` said only "unrecognized arguments" to a cron job's log."""
+    done = aftui("health", "--failing", "--max-time", "5")
+    assert done.code == 2 and done.out == ""
+    assert "--max-time is aftui's own option: it goes before the command, `aftui --max-time … COMMAND`" in done.err
+    other = aftui("health", "--bogus")
+    assert other.code == 2 and "unrecognized arguments: --bogus" in other.err and "own option" not in other.err
