@@ -235,3 +235,38 @@ def test_a_poll_says_live_only_once_what_the_service_kept_is_delivered(emulator:
     asyncio.run(asyncio.wait_for(first_poll(), timeout=10))
     assert told[0] == "connecting" and told[2] == "live", told
     assert isinstance(told[1], int) and told[1] > 0, "the demo's kept errors, before live"
+
+
+def test_a_poll_answered_late_says_so_until_it_is(emulator: ServerHandle, info: dict, monkeypatch) -> None:
+    """The service taking the request and answering none: the feed said "live" for the client's whole timeout,
+    and Health nothing of its figures behind. Past SLOW_POLL_S it says "reconnecting (no answer in …)"."""
+    from aftui.monitor import feeds
+
+    monkeypatch.setattr(feeds, "SLOW_POLL_S", 1.0)
+    orders = emulator.emulator.demo.order_workflow_id
+    path = f"/v1/workflows/{orders}/$errors/event_summaries"
+    told: list[str] = []
+
+    async def polls() -> None:
+        client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"])
+        feed = asyncio.create_task(
+            poll_feed(
+                client,
+                Target("errors", orders, "orders"),
+                FeedCursor(),
+                lambda _target, _events, _backlog: None,
+                lambda _target, state: told.append(str(state)),
+                interval_s=0.05,
+            )
+        )
+        while "live" not in told:
+            await asyncio.sleep(0.01)
+        fault = httpx.post(f"{emulator.root_url}/_emulator/faults", json={"path": path, "count": 1, "delay": 2.5})
+        assert fault.is_success, fault.text
+        while told[-1] != "live" or len(told) < 3:
+            await asyncio.sleep(0.01)
+        feed.cancel()
+        await client.aclose()
+
+    asyncio.run(asyncio.wait_for(polls(), timeout=15))
+    assert told == ["connecting", "live", "reconnecting (no answer in 1 s)", "live"], told

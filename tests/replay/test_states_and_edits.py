@@ -8,7 +8,7 @@ import pytest
 
 from aftui.api.models import EventSummary
 from aftui.fingerprint import group_errors
-from aftui.journal.replays import ReplayLog
+from aftui.journal.replays import ReplayLog, ReplayRow
 from aftui.replay.patch import MISSING, Change, PatchError, changes, parse_edit
 from aftui.replay.states import group_state, replay_states, still_failing
 
@@ -69,6 +69,32 @@ def test_states_links_both_ways_and_a_group_fixed_on_the_second_try(tmp_path: Pa
     # The group counts 6: its 4 originals' words, and the 2 a replay led to, so the parts add up to the count.
     assert state.words() == "1 replay pending · 1 never replayed · 2 replayed ok · 2 a failed replay's own"
     assert [e.id for e in still_failing(group, states)] == ["4000-0"]
+
+
+def row(replay_id: str, event_id: str, at: float, outcome: str) -> ReplayRow:
+    return ReplayRow(
+        replay_id, "p_wf", event_id, "p_wf", at, at + 1, "POST", "u", False, 200, outcome, None, None, None
+    )
+
+
+def test_a_replay_that_succeeded_is_not_undone_by_a_later_one_that_failed() -> None:
+    """Replayed ok, then sent again (a teammate, a second y) and that failed: the order went through once, so the
+    error is replayed ok, and the group's replay leaves it out; it said "failed again" and sent it a third time."""
+    events = [error("1000-0"), error("2000-0"), error("3000-0")]
+    rows = [
+        row("rp_ok", "1000-0", 10.0, "succeeded"),
+        row("rp_dup", "1000-0", 20.0, "failed"),
+        row("rp_f1", "2000-0", 10.0, "failed"),
+        row("rp_f2", "2000-0", 20.0, "pending"),
+        row("rp_p", "3000-0", 10.0, "succeeded"),
+        row("rp_q", "3000-0", 20.0, "pending"),
+    ]
+    states = replay_states(events, rows)
+    assert {k: s.kind for k, s in states.items()} == {"1000-0": "succeeded", "2000-0": "pending", "3000-0": "succeeded"}
+    assert [r.replay_id for r in states["1000-0"].replays] == ["rp_dup", "rp_ok"]  # the detail lists both, newest first
+    (group,) = group_errors(events, workflow_id="p_wf")
+    assert still_failing(group, states) == []
+    assert group_state(group, states).words() == "1 replay pending · 2 replayed ok"
 
 
 @pytest.mark.parametrize(

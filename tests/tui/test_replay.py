@@ -20,6 +20,7 @@ from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
 from aftui.replay import REPLAY_HEADER
 from aftui.replay.who import name_of
+from aftui.tui.modals.confirm import ConfirmScreen
 from aftui.tui.screens.replay import (
     ReplayEditorScreen,
     ReplayJournal,
@@ -335,13 +336,68 @@ async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_a
         db.commit()
         db.close()
         screen = await replay_screen(app, pilot, error)
-        await wait_for(pilot, lambda: "replayed by alice 3 min ago, succeeded" in outcome(app), timeout=10)
+        assert "replayed by alice 3 min ago, succeeded" in outcome(app)  # read before ctrl+s can send
+        # Replayed ok already: the first ctrl+s asks, as a second send from the screen does; it sent at once.
+        assert offered(screen).get("replay_again") == "Send again…"
         await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(app.screen.what)
+        assert "This error was replayed by alice 3 min ago, succeeded." in said
+        assert "This sends the original payload, as it was." in said
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause(0.3)
+        assert screen.result is None and not screen.running
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         me = name_of(await app.session.client.me())
     with ReplayLog(path) as log:
         rows = log.of_event(workflow, error.id or "")
     assert [r.replayed_by for r in rows] == [me, "alice"]  # this replay names the profile's user
+
+
+async def test_an_edit_of_an_error_replayed_ok_asks_before_it_goes_and_a_no_keeps_it(make_app, emulator) -> None:
+    """The editor's ctrl+s over an error the journal says was replayed ok (with an edit) asks first; no keeps
+    the edit, not sent, for ctrl+s on the replay screen, which asks again."""
+    (error,) = post_orders(emulator, "ord_tui_edit_ok")
+    workflow = error.metadata.emitter_id or ""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path) as log:
+            log.started(
+                "rp_ok", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
+                method="POST", target_url="https://e.test/", edited=True,
+            )  # fmt: skip
+            log.finished("rp_ok", outcome="succeeded", status_code=200)
+            log.started(
+                "rp_dup", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
+                method="POST", target_url="https://e.test/", edited=False,
+            )  # fmt: skip
+            log.finished("rp_dup", outcome="failed", status_code=200)  # a later one failed: still done once
+        screen = await replay_screen(app, pilot, error, edit=True)
+        editor = app.screen.query_one(JsonEditor)
+        editor.text = json.dumps({"order_id": "ord_tui_edit_ok", "sku": "SKU-1001", "customer_email": "a@b.example"})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(app.screen.what)
+        assert "succeeded, with an edited payload." in said and "This sends your edit." in said
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause(0.3)
+        assert screen.result is None and screen.pending_edit
+        assert offered(screen).get("replay_edit") == "Send your edit"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        assert "✔ succeeded" in outcome(app)
+    with ReplayLog(path) as log:
+        rows = log.of_event(workflow, error.id or "")
+    assert [(r.outcome, r.edited) for r in rows] == [("succeeded", True), ("failed", False), ("succeeded", True)]
 
 
 async def test_invalid_json_is_refused_with_line_and_column(make_app, emulator) -> None:

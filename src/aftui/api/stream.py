@@ -67,7 +67,8 @@ class StreamState:
 
     def __str__(self) -> str:
         if self.phase == "reconnecting":
-            return f"reconnecting {self.attempt}" + (f" ({self.reason})" if self.reason else "")
+            # attempt 0: a request not answered yet, before any failed ("reconnecting (no answer in 6 s)")
+            return f"reconnecting {self.attempt or ''}".rstrip() + (f" ({self.reason})" if self.reason else "")
         if self.phase == "failed":
             return f"failed: {self.reason}"
         return self.phase

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 Deliver: TypeAlias = "Callable[[Target, list[EventSummary | RawEvent], bool], None]"  # a string: no model at import
 Report = Callable[[Target, StreamState], None]
 
+# A poll not answered in this long (or two intervals) makes its feed "reconnecting" until it is: with the
+# service taking requests and answering none, the feed stayed "live" for the client's whole timeout, and
+# Health said nothing of figures behind.
+SLOW_POLL_S = 6.0
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
 BACKFILL = KEPT_EVENTS  # what the service keeps per emitter: read to fill a gap the journal has
 
@@ -130,9 +134,15 @@ async def poll_feed(
     state: StreamState | None = None
     backlog = True  # the first poll gives what the service kept from before: not arriving now
     report(target, StreamState("connecting"))
+
+    def slow(waited_s: float) -> None:
+        nonlocal state
+        state = StreamState("reconnecting", failures, f"no answer in {waited_s:.0f} s")
+        report(target, state)
+
     while True:
         try:
-            events = await poller.poll_once()
+            events = await _answered(poller.poll_once, max(SLOW_POLL_S, 2 * interval_s), slow)
         except FINAL as error:
             report(target, StreamState("failed", failures, error.message))
             return
@@ -153,3 +163,17 @@ async def poll_feed(
             state = StreamState("live")
             report(target, state)
         await asyncio.sleep(interval_s)
+
+
+async def _answered(
+    poll: Callable[[], Awaitable[list[EventSummary]]], slow_s: float, slow: Callable[[float], None]
+) -> list[EventSummary]:
+    """`poll()`'s answer; `slow(slow_s)` is called once if it takes longer than `slow_s` (the poll goes on)."""
+    task = asyncio.ensure_future(poll())
+    try:
+        done, _ = await asyncio.wait({task}, timeout=slow_s)
+        if not done:
+            slow(slow_s)
+        return await task
+    finally:
+        task.cancel()  # cancelled while waiting: the request goes too (a no-op once it is done)

@@ -6,7 +6,9 @@ its outcome and the event that showed it. So for a list of errors:
 
 - an error's own state is its newest replay's outcome: never replayed,
   pending (sent, outcome not in yet), succeeded, failed again, or another
-  outcome (refused, unknown, not sent);
+  outcome (refused, unknown, not sent); but once any replay of it succeeded,
+  it is replayed ok whatever came after (a run went through: sending it
+  again is a second order, not a fix);
 - an error that a replay led to (the replay failed again) is a replay of the
   original: found by the row's outcome event, or by the `x-aftui-replay`
   header the replayed request carried (then even a replay whose outcome was
@@ -61,7 +63,7 @@ STATE_WORDS: dict[str, str] = {
 class ReplayState:
     """What the journal knows of one error's replays."""
 
-    kind: str = "never"  # "never", or the newest replay's outcome ("pending", "succeeded", "failed", ...)
+    kind: str = "never"  # "never", "succeeded" if any replay was, else the newest's outcome ("pending", "failed", ...)
     replays: tuple[ReplayRow, ...] = ()  # of this error, newest first
     replay_of: str | None = None  # this error is what a replay of that error led to (its id)
     replay_id: str | None = None  # ... and that replay's id
@@ -110,13 +112,24 @@ def replay_states(events: Iterable[EventSummary], rows: Iterable[ReplayRow]) -> 
         parent = by_outcome.get(ident) or (by_replay.get(header) if header else None)
         became = tuple(r.outcome_event_id for r in replays if r.outcome == "failed" and r.outcome_event_id)
         states[ident] = ReplayState(
-            kind=replays[0].outcome if replays else "never",
+            kind=_kind(replays),
             replays=replays,
             replay_of=parent.event_id if parent is not None else None,
             replay_id=(parent.replay_id if parent is not None else None) or header,
             became=became,
         )
     return {ident: _followed(ident, states) for ident in states}
+
+
+def _kind(replays: tuple[ReplayRow, ...]) -> str:
+    """The state of an error with these replays (newest first). A replay that succeeded is not undone by a later
+    one that failed: the newest alone said "failed again" of an error whose order had gone through, and the
+    group's bulk replay sent it a third time."""
+    if not replays:
+        return "never"
+    if any(r.outcome == "succeeded" for r in replays):
+        return "succeeded"
+    return replays[0].outcome
 
 
 def read_states(log: ReplayStore, workflow_id: str, events: list[EventSummary]) -> dict[str, ReplayState]:

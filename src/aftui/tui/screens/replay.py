@@ -34,6 +34,7 @@ from ...api import ApiError, Client, ReadOnlyError
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
+from ...journal.replays import ReplayRow
 from ...masking import masked
 from ...replay import (
     OUTCOME_WORDS,
@@ -135,6 +136,21 @@ def again_question(result: ReplayResult | None, *, edited: bool) -> ConfirmScree
     return ConfirmScreen("Replay this error again?", what, action="Send again", destructive=False)
 
 
+def done_question(row: ReplayRow, *, edit: bool, me: str | None) -> ConfirmScreen:
+    """Asked before the first send from the screen of an error the journal says was replayed ok: ctrl+s sent it
+    again with no question, a second run of an order that had gone through, where the screen's own second
+    send asks."""
+    last = f"This error was {replayed_words(row, me=me)}" + (", with an edited payload." if row.edited else ".")
+    if edit:
+        sends = "This sends your edit."
+    elif row.edited:
+        sends = "This sends the original payload, as it was, not the edit that worked (aftui does not keep it)."
+    else:
+        sends = "This sends the original payload, as it was."
+    what = [last, sends, "Each replay is a new run of the workflow: its steps run again."]
+    return ConfirmScreen("Replay it again?", what, action="Send again", destructive=False)
+
+
 def plan_text(
     plan: ReplayPlan,
     *,
@@ -231,6 +247,7 @@ class ReplayScreen(Screen[None]):
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
         self.sent_here = False  # a replay was sent from this screen (whatever came of it)
+        self.earlier: list[ReplayRow] = []  # the journal's replays of this error before this screen, newest first
         self.journal: ReplayJournal | None = None
         self._typed_ahead: list[events.Key] = []  # keys read while the editor asked for (`e`) is not open yet
         self._planning = True  # from the start: keys read with the `e` that opened it come before its mount
@@ -259,7 +276,25 @@ class ReplayScreen(Screen[None]):
         """What ctrl+s does now: sends the edit not sent, else the original, asking first once one was sent."""
         if self.pending_edit:
             return "replay_edit"
-        return "replay_again" if self.sent_here else "replay"
+        return "replay_again" if self.sent_here or self._ok_before() is not None else "replay"
+
+    def _ok_before(self) -> ReplayRow | None:
+        """The newest replay of this error that succeeded, before this screen: the first send asks over it."""
+        return next((row for row in self.earlier if row.outcome == "succeeded"), None)
+
+    def _asked_if_done(self, send: Callable[[], None], *, edit: bool) -> None:
+        """`send` at once, or once answered yes when the journal says this error was replayed ok already and
+        nothing was sent from here yet (after that, the screen's own outcome is what a second send asks over)."""
+        row = self._ok_before()
+        if row is None or self.sent_here:
+            send()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self._refusal() is None:
+                send()
+
+        self.app.push_screen(done_question(row, edit=edit, me=self.session.me), answered)
 
     def compose(self) -> ComposeResult:
         error = self.event.error()
@@ -388,15 +423,26 @@ class ReplayScreen(Screen[None]):
                 self.query_one("#facts", Fields).set_rows(self._facts())
                 self.query_one("#original-event", Static).update(self._event_text())
                 self.query_one("#error", Static).update(self._error_text())
-            self.plan = await Planner(client).plan(self.event, self.workflow_id)
+            plan = await Planner(client).plan(self.event, self.workflow_id)
         except ApiError as error:
             self.query_one("#plan", Static).update(
                 Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300))
             )
             return
+        # Read before the plan is set, which lets ctrl+s send: a send before the rows came did not ask over a
+        # replay that had succeeded.
+        self.earlier = await asyncio.to_thread(self._previous_replays, plan)
+        self.plan = plan
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
-        await asyncio.to_thread(self._previous_replays)
+        rows = self.earlier
+        if rows and self.result is None:
+            self._show_outcome(
+                Text.assemble(
+                    ("Not replayed in this screen yet.", "dim"),
+                    f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0], me=self.session.me)}",
+                )
+            )
 
     def hold_typed_ahead(self, event: events.Key) -> bool:
         """True when a key read before the editor asked for with `e` is open is kept for it (`focus.KeyHolder`,
@@ -409,20 +455,13 @@ class ReplayScreen(Screen[None]):
             self._typed_ahead.append(event)
         return True
 
-    def _previous_replays(self) -> None:
-        """Runs on a thread: the journal's record of earlier replays of this error, under the outcome."""
+    def _previous_replays(self, plan: ReplayPlan) -> list[ReplayRow]:
+        """Runs on a thread: the journal's record of earlier replays of this error, newest first."""
         assert self.journal is not None
         self.journal.open()
-        plan = self.plan
-        if self.journal.log is None or plan is None:
-            return
-        rows = self.journal.log.of_event(plan.emitter_id, plan.event_id)
-        if rows and self.result is None:
-            text = Text.assemble(
-                ("Not replayed in this screen yet.", "dim"),
-                f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0], me=self.session.me)}",
-            )
-            self.app.call_from_thread(self._show_outcome, text)
+        if self.journal.log is None:
+            return []
+        return self.journal.log.of_event(plan.emitter_id, plan.event_id)
 
     # --- actions ----------------------------------------------------------------------------------------
 
@@ -461,12 +500,18 @@ class ReplayScreen(Screen[None]):
         if refusal is not None:
             self.notify(visible(refusal, 400), severity="warning", markup=False)
             return
+        if not self.sent_here:
+            self._asked_if_done(self._send_original, edit=False)
+            return
 
         def answered(yes: bool | None) -> None:
             if yes and self._refusal() is None:
                 self._send(None, edited=False)
 
         self.app.push_screen(again_question(self.result, edited=self.sent_edited is not None), answered)
+
+    def _send_original(self) -> None:
+        self._send(None, edited=False)
 
     def action_replay_edit(self) -> None:
         """The edit left with esc, sent as the editor's ctrl+s would; the editor again if it does not parse."""
@@ -481,8 +526,12 @@ class ReplayScreen(Screen[None]):
             self.notify(f"Not sent: your edit is not valid JSON at {problem}", severity="error", markup=False)
             self.action_edit()
             return
-        self.draft_sent = True
-        self._send(value, edited=True)
+
+        def send() -> None:
+            self.draft_sent = True
+            self._send(value, edited=True)
+
+        self._asked_if_done(send, edit=True)
 
     def action_refresh(self) -> None:
         """Work the plan out again (the workflow or its trigger may have changed); never sends."""
@@ -514,12 +563,16 @@ class ReplayScreen(Screen[None]):
         if result is None:
             return
         self.draft = result.text
-        self.draft_sent = result.send
+        self.draft_sent = False
         self.draft_changed = self.plan is not None and result.text != safe_json(self.plan.payload)
-        if result.send:
-            self._send(result.value, edited=True)
-        else:
-            self._show_plan()  # the body line and ctrl+s now say the edit
+        self._show_plan()  # the body line and ctrl+s now say the edit
+        if result.send:  # a "no" to the question keeps the edit, not sent, for ctrl+s or e
+
+            def send() -> None:
+                self.draft_sent = True
+                self._send(result.value, edited=True)
+
+            self._asked_if_done(send, edit=True)
 
     @work(group="replay-send", exclusive=True, exit_on_error=False)
     async def _send(self, body: Any, *, edited: bool) -> None:
