@@ -328,3 +328,26 @@ async def test_an_error_that_does_not_say_how_the_run_started_goes_to_the_only_h
         and other.reason
         == "the error does not say how the run started, and no HTTP trigger or HTTP source feeds this workflow"
     )
+
+
+async def test_a_workflow_the_service_fails_to_give_is_not_ready_yet_not_unreplayable(emulator, client, demo) -> None:
+    """A 503 reading the workflow made "Cannot be replayed: the workflow could not be read" in an outage, read
+    as final. The plan says it is transient and why; once the service answers, a new plan can send it."""
+    import httpx
+
+    await post_order(emulator, demo.order_endpoint_key, order(71), path="/hooks/shop")
+    error = await newest_error(client, demo.order_workflow_id, "ord_71")
+    faults = f"{emulator.root_url}/_emulator/faults"
+    path = f"/v1/workflows/{demo.order_workflow_id}"
+    async with httpx.AsyncClient() as admin:
+        await admin.post(faults, json={"path": path, "method": "GET", "count": 20, "status": 503})
+        try:
+            plan = await plan_replay(client, error, demo.order_workflow_id)
+        finally:
+            await admin.delete(faults)
+    assert not plan.replayable and plan.transient
+    assert plan.reason is not None and plan.reason.startswith("the workflow could not be read (HTTP 503: ")
+    again = await plan_replay(client, error, demo.order_workflow_id)
+    assert again.replayable and not again.transient
+    gone = await plan_replay(client, error, "p_NoSuchWorkflow")  # a 404 will not pass by itself
+    assert not gone.replayable and not gone.transient and "HTTP 404" in (gone.reason or "")

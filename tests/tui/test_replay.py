@@ -817,3 +817,25 @@ async def test_a_bulk_replay_of_runs_none_can_send_offers_no_send_and_no_green_f
         await pilot.press("ctrl+s")
         await pilot.pause(0.3)
         assert app.screen is screen and screen.summary is None
+
+
+async def test_a_replay_the_service_could_not_plan_for_a_moment_says_r_tries_again(make_app, emulator) -> None:
+    """In an outage the screen said "Cannot be replayed: the workflow could not be read", read as final."""
+    (error,) = post_orders(emulator, "ord_tui_503")
+    faults = f"{emulator.root_url}/_emulator/faults"
+    workflow = error.metadata.emitter_id or ""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 20, "status": 503})
+        try:
+            screen = await replay_screen(app, pilot, error)
+        finally:
+            httpx.delete(faults)
+        plan = text_of(screen.query_one("#plan", Static))
+        assert plan.startswith("✖ Not ready to replay: the workflow could not be read (HTTP 503: "), plan
+        assert "r tries again" in plan and "Cannot be replayed" not in plan
+        assert "r tries again" in outcome(app)
+        assert "replay" not in offered(screen) and offered(screen).get("refresh") == "Refresh"
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.plan is not None and screen.plan.replayable, timeout=10)
+        assert text_of(screen.query_one("#plan", Static)).startswith("Will send POST")

@@ -10,6 +10,7 @@ from .errors import (
     ReadOnlyError,
     ServerError,
     ValidationError,
+    is_transient,
 )
 from .paging import Pager, iterate
 from .stream import SourceStream, StreamState
@@ -30,5 +31,6 @@ __all__ = [
     "StreamState",
     "Timeouts",
     "ValidationError",
+    "is_transient",
     "iterate",
 ]

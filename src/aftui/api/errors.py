@@ -77,6 +77,11 @@ class NetworkError(ApiError):
     """No answer: the connection failed, dropped or timed out."""
 
 
+def is_transient(error: ApiError) -> bool:
+    """A failure that may pass by itself (no answer, a 5xx, rate limited): trying again later can work."""
+    return isinstance(error, (NetworkError, ServerError, RateLimitError))
+
+
 class ReadOnlyError(Exception):
     """A mutating call in a read-only profile; raised before anything is sent."""
 

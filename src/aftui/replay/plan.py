@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..api import ApiError, Client, iterate
+from ..api import ApiError, Client, is_transient, iterate
 from ..api.models import (
     EventSummary,
     Source,
@@ -47,6 +47,7 @@ class ReplayPlan:
     reason: str | None = None  # why there is no request
     warning: str | None = None  # sendable, but likely refused (an inactive workflow or source)
     step: str | None = None  # the namespace of the step that threw, when the workflow still has it
+    transient: bool = False  # no plan for now only: what it needed could not be read (a 503, no answer)
 
     @property
     def replayable(self) -> bool:
@@ -71,7 +72,13 @@ class PlanMaker(Protocol):
     """A plan for the error at hand, from what the caller found out: where to send it, or why not."""
 
     def __call__(
-        self, trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None
+        self,
+        trigger: str,
+        request: ReplayRequest | None = None,
+        reason: str | None = None,
+        warning: str | None = None,
+        *,
+        transient: bool = False,
     ) -> ReplayPlan: ...
 
 
@@ -102,15 +109,24 @@ class Planner:
         step: str | None = None
 
         def plan(
-            trigger: str, request: ReplayRequest | None = None, reason: str | None = None, warning: str | None = None
+            trigger: str,
+            request: ReplayRequest | None = None,
+            reason: str | None = None,
+            warning: str | None = None,
+            *,
+            transient: bool = False,
         ) -> ReplayPlan:
-            return ReplayPlan(event, error, wf_id, name, trigger, request, reason, warning, step)
+            return ReplayPlan(event, error, wf_id, name, trigger, request, reason, warning, step, transient)
 
         if not wf_id:
             return plan("unknown", reason="the error does not say which workflow failed")
         workflow = await self._workflow(wf_id)
         if isinstance(workflow, ApiError):
-            return plan("unknown", reason=f"the workflow could not be read: {workflow.message}")
+            return plan(
+                "unknown",
+                reason=f"the workflow could not be read ({_said(workflow)})",
+                transient=is_transient(workflow),
+            )
         name = workflow.name or name
         step = next((s.namespace for s in workflow.steps if s.id and s.id == error.error.cellId), None)
         inactive = (
@@ -176,7 +192,9 @@ class Planner:
         source = await self._source(source_id)
         if isinstance(source, ApiError):
             return plan(
-                f"source {source_id}", reason=f"the source that started this run could not be read: {source.message}"
+                f"source {source_id}",
+                reason=f"the source that started this run could not be read ({_said(source)})",
+                transient=is_transient(source),
             )
         label = f"HTTP source {source.name} ({source.id})" if source.name else f"HTTP source {source.id}"
         url = source.endpoint_url
@@ -228,6 +246,11 @@ class Planner:
             if not isinstance(source, ApiError) and source.endpoint_url:
                 out.append(source_id)
         return out
+
+
+def _said(error: ApiError) -> str:
+    """ "HTTP 503: Service Unavailable": the status says a moment's outage where the message may not."""
+    return f"HTTP {error.status}: {error.message}" if error.status else error.message
 
 
 def _feeds(sub: Subscription) -> bool:

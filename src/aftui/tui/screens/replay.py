@@ -30,7 +30,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...api import ApiError, Client, ReadOnlyError
+from ...api import ApiError, Client, ReadOnlyError, is_transient
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
@@ -164,6 +164,13 @@ def plan_text(
     `sent`: it went from this screen (it said "Will send" of what had been sent); `draft`: the size of an edit
     left with esc, which ctrl+s sends next."""
     request = plan.request
+    if request is None and plan.transient:  # "Cannot be replayed" of a 503 read as final, in an outage
+        return Text.assemble(
+            ("✖ Not ready to replay: ", "bold yellow"),
+            visible(plan.reason or "the service did not answer", 400),
+            ("\nThe service may be down for a moment: r tries again.", "bold"),
+            (" c copies the original event, x exports it as NDJSON.", "dim"),
+        )
     if request is None:
         return Text.assemble(
             ("✖ Cannot be replayed: ", "bold yellow"),
@@ -392,7 +399,12 @@ class ReplayScreen(Screen[None]):
             plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here, draft=draft)
         )
         if not plan.replayable and self.result is None:  # "Not replayed yet" promised what cannot come
-            self._show_outcome(Text("None: this run cannot be replayed (said above).", style="dim"))
+            words = (
+                "None yet: r tries again (said above)."
+                if plan.transient
+                else "None: this run cannot be replayed (said above)."
+            )
+            self._show_outcome(Text(words, style="dim"))
         self.refresh_bindings()
 
     def _show_outcome(self, text: Text) -> None:
@@ -426,7 +438,11 @@ class ReplayScreen(Screen[None]):
             plan = await Planner(client).plan(self.event, self.workflow_id)
         except ApiError as error:
             self.query_one("#plan", Static).update(
-                Text.assemble(("Could not work out the replay: ", "bold red"), visible(error.message, 300))
+                Text.assemble(
+                    ("Could not work out the replay: ", "bold red"),
+                    visible(error.message, 300),
+                    ("\nr tries again.", "bold") if is_transient(error) else "",
+                )
             )
             return
         # Read before the plan is set, which lets ctrl+s send: a send before the rows came did not ask over a
@@ -484,6 +500,8 @@ class ReplayScreen(Screen[None]):
             return "A replay is already on its way."
         if self.session.read_only:
             return READ_ONLY_WORDS
+        if not self.plan.replayable and self.plan.transient:
+            return f"The replay could not be worked out: {self.plan.reason}. r tries again."
         if not self.plan.replayable:
             return f"This error cannot be replayed: {self.plan.reason}. c copies the original event, x exports it."
         return None
