@@ -355,3 +355,31 @@ def test_scaled_sources_are_timers_that_fire_when_due() -> None:
             assert events["page_info"]["total_count"] == 1
     finally:
         scaled.stop()
+
+
+def test_a_request_cut_short_by_the_shutdown_or_its_client_is_no_traceback_in_the_log() -> None:
+    """The demo's log filled with twenty-line tracebacks of requests held by a delay fault: cancelled when the
+    demo quit, or left by a client that timed out. Neither is a failure of the emulator."""
+    import logging
+    import threading
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    server_log, keep = logging.getLogger("uvicorn.error"), Keep()
+    server_log.addHandler(keep)
+    handle = serve_in_thread(Options(port=0, seed=1))
+    try:
+        httpx.post(f"{handle.root_url}/_emulator/faults", json={"path": "/v1/users/me", "delay": 30, "count": 5})
+        with pytest.raises(httpx.ReadTimeout):  # its client leaves
+            httpx.get(f"{handle.base_url}/users/me", timeout=0.2)
+        held = threading.Thread(target=lambda: httpx.get(f"{handle.base_url}/users/me", timeout=30), daemon=True)
+        held.start()  # still waiting when the server stops
+        threading.Event().wait(0.5)  # room for its request to reach the delay
+    finally:
+        handle.stop()
+        server_log.removeHandler(keep)
+    assert not [r for r in records if r.exc_info], [r.getMessage() for r in records]

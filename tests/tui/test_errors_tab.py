@@ -701,3 +701,37 @@ def test_a_bulk_row_that_failed_again_with_its_own_error_does_not_spell_it_again
     assert _result_cell(SimpleNamespace(**vars(row), outcome=other)).plain == (  # type: ignore[arg-type]
         "✖ failed again: TypeError: x is undefined"
     )
+
+
+async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make_app, emulator) -> None:
+    """Health counted a workflow's errors from the journal, and with the service answering 503 the workflow
+    opened on "Could not load" alone. Its errors of the day are shown from the journal, with why; r (or the
+    service answering again) brings the whole detail back."""
+    from aftui.tui.screens.workflows import WorkflowScreen
+
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_outage1", "ord_outage2")
+    shown = {e["id"] for e in listed(emulator, workflow)}
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await errors_tab(app, pilot, workflow)  # listed: journaled
+        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
+        await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
+        await pilot.press("escape")
+        httpx.post(faults, json={"path": "/v1", "count": 10_000, "status": 503})
+        try:
+            app.open_id(workflow)
+            await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.built >= 1, timeout=20)
+            screen = app.screen
+            assert screen.down is not None and screen.down.status == 503
+            table = screen.query_one(ErrorsTable)
+            await wait_for(pilot, lambda: {e.id for e in table.rows} == shown, timeout=10)
+            hint = screen.query_one(ErrorsTab).query_one(".hint", Phrases).text.plain
+            assert hint.startswith("⚠ The service did not answer: its errors as the journal kept them, of the last day")
+            assert "the service's last 100" not in hint
+            assert not screen.check_action("toggle_active", ())  # nothing to change while it does not answer
+        finally:
+            httpx.delete(faults)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)

@@ -77,9 +77,15 @@ class NetworkError(ApiError):
     """No answer: the connection failed, dropped or timed out."""
 
 
-def is_transient(error: ApiError) -> bool:
+def is_transient(error: BaseException) -> bool:
     """A failure that may pass by itself (no answer, a 5xx, rate limited): trying again later can work."""
-    return isinstance(error, (NetworkError, ServerError, RateLimitError))
+    # By kind first: an error aftui raises itself has no status (0, as a dropped connection's), and "no
+    # subscription … (it may have been deleted)" was tried again every few seconds.
+    if isinstance(error, (AuthError, NotFoundError, ValidationError)):
+        return False
+    if isinstance(error, (NetworkError, RateLimitError, ServerError)):
+        return True
+    return isinstance(error, ApiError) and (error.status == 0 or error.status == 429 or error.status >= 500)
 
 
 class ReadOnlyError(Exception):

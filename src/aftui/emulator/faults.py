@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import bad_request
@@ -155,11 +156,20 @@ async def _answer(send: Send, fault: Fault) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class _HideInjectedDrops(logging.Filter):
+# Not failures of the emulator, and each a traceback of twenty lines in the demo's log (helper walks found
+# it full of them): a fault's dropped connection, a client gone before its answer (a request that timed out
+# under a delay fault), and a request cut short by the shutdown (the demo quit while a delay held requests).
+_UNREMARKABLE: tuple[type[BaseException], ...] = (InjectedDrop, ClientDisconnect, asyncio.CancelledError)
+
+
+class _HideUnremarkable(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not isinstance(exc, InjectedDrop)
+        return not isinstance(exc, _UNREMARKABLE)
 
 
-def quiet_injected_drops() -> None:
-    logging.getLogger("uvicorn.error").addFilter(_HideInjectedDrops())
+def quiet_unremarkable() -> None:
+    """uvicorn's "Exception in ASGI application" left out for `_UNREMARKABLE`; its one-line notes stay."""
+    server = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _HideUnremarkable) for f in server.filters):  # once, however many servers start
+        server.addFilter(_HideUnremarkable())

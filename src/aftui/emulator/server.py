@@ -21,7 +21,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import demo
 from .core import Core
 from .errors import ApiProblem
-from .faults import FaultMiddleware, quiet_injected_drops
+from .faults import FaultMiddleware, quiet_unremarkable
 from .http import json_response, problem_response
 from .identity import description
 from .routes import connect, control, endpoints, management, oauth, routing, sources
@@ -97,6 +97,9 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
 
 async def _crash(request: Request, exc: Exception) -> Response:
     """A bug of ours: logged here, a plain message there, never a traceback in the body."""
+    if isinstance(exc, ClientDisconnect):  # the client left before its body was read: no bug, nobody to answer
+        log.info("%s %s: the client went away before its request was read", request.method, request.url.path)
+        return Response(status_code=499)
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return json_response({"error": "internal error in the emulator"}, 500)
 
@@ -153,7 +156,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 def server_config(em: Emulator, host: str, port: int, log_level: str, *, own_logging: bool = True) -> uvicorn.Config:
     """`own_logging`: uvicorn sets up its console logging (a server in the foreground); else the process's
     logging setup takes its records (the demo: aftui's log file, as a console line would land on the TUI)."""
-    quiet_injected_drops()
+    quiet_unremarkable()
     return uvicorn.Config(
         build_app(em),
         host=host,

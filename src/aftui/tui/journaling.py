@@ -4,7 +4,8 @@ The journal keeps every event aftui sees, streamed, polled or listed (the
 Events and Errors tabs of details): a fetch wrapped so each page it returns
 is queued for writing. Queuing is an append to the journal writer's buffer;
 SQLite is written on the writer's thread. A workflow's Errors tab also shows
-the journal's errors the service no longer keeps (`with_older_errors`).
+the journal's errors the service no longer keeps (`with_older_errors`), and
+only the journal's while the service does not answer (`kept_errors`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..api.models import EventSummary, Page
-from ..health.watch import errors_beyond_window
+from ..api.models import EventSummary, Page, PageInfo
+from ..health.board import DAY_MS
+from ..health.watch import OLDER_MOST, errors_beyond_window
 from .session import Session
 
 log = logging.getLogger("aftui.tui")
@@ -57,3 +59,28 @@ def with_older_errors(session: Session, fetch: Fetch, workflow_id: str) -> Fetch
         return Page[EventSummary](items=items, page_info=info)
 
     return fetch_with_older
+
+
+def kept_errors_of_the_day(session: Session, workflow_id: str, limit: int = OLDER_MOST) -> list[EventSummary]:
+    """The workflow's errors of the last day as the journal kept them, newest first (none without a journal).
+    Blocking: call it off the UI's loop."""
+    writer = session.journal
+    if writer is None:
+        return []
+    journal = writer.journal
+    try:
+        return journal.errors_since(workflow_id, int(session.now().timestamp() * 1000) - DAY_MS, limit)
+    except journal.errors as error:
+        log.warning("the journal's errors of %s could not be read: %s", workflow_id, error)
+        return []
+
+
+def kept_errors(session: Session, workflow_id: str) -> Fetch:
+    """A fetch of the workflow's errors from the journal alone, one page: the Errors tab while the service does
+    not answer (an outage), where Health had counted errors that could not then be opened."""
+
+    async def fetch_kept(**params: Any) -> Page[EventSummary]:
+        items = [] if params.get("after") else await asyncio.to_thread(kept_errors_of_the_day, session, workflow_id)
+        return Page[EventSummary](items=items, page_info=PageInfo(total_count=len(items), count=len(items)))
+
+    return fetch_kept

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..api import ApiError, AuthError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError
+from ..api import ApiError
+from ..api import is_transient as api_is_transient
 
 FIRST_S = 2.0
 MOST_S = 30.0
@@ -29,13 +30,8 @@ class SetupProblem(ApiError):
 
 
 def is_transient(error: BaseException) -> bool:
-    # By kind first: an error aftui raises itself has no status (0, as a dropped connection's), and "no
-    # subscription … (it may have been deleted)" was tried again every few seconds.
-    if isinstance(error, (SetupProblem, AuthError, NotFoundError, ValidationError)):
-        return False
-    if isinstance(error, (NetworkError, RateLimitError, ServerError)):
-        return True
-    return isinstance(error, ApiError) and (error.status == 0 or error.status == 429 or error.status >= 500)
+    """`api.is_transient`, but never a `SetupProblem` (no status, as a dropped connection has none)."""
+    return not isinstance(error, SetupProblem) and api_is_transient(error)
 
 
 class AutoRetry:

@@ -36,10 +36,11 @@ from ..widgets.board import cut_message
 from ..widgets.phrases import Phrases
 from .replay_errors import ErrorsTable, unsendable
 
-ERRORS_HINT = (
-    "$errors, newest first (the service's last 100, then the journal's), live · enter opens one · y replays, e edits first (ctrl+s sends) · "
-    "space marks, R replays in bulk · g groups · / filters · l replay link"
+ERRORS_KEYS = (
+    "enter opens one · y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk · g groups · "
+    "/ filters · l replay link"
 )
+ERRORS_HINT = f"$errors, newest first (the service's last 100, then the journal's), live · {ERRORS_KEYS}"
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike) · "
     "still failing first · enter lists a group's errors · R replays a group · g back to all errors"
@@ -246,10 +247,12 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
             super().__init__()
             self.group = group
 
-    def __init__(self, errors: ErrorsTable) -> None:
+    def __init__(self, errors: ErrorsTable, *, note: Text | None = None) -> None:
+        """`note`: said first in the hint (where the errors come from, when not from the service)."""
         super().__init__()
         self.errors = errors
         self.groups = ErrorGroupsView(errors)
+        self.note = note
 
     def compose(self) -> ComposeResult:
         yield Phrases(ERRORS_HINT, classes="hint")
@@ -271,6 +274,8 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
                 visible(errors.group_label, 80),
                 f" ({len(errors.rows)}) · esc all errors · R replays these · g groups · / filters · l replay link",
             )
+        elif self.note is not None:  # says where these errors come from, in place of the service's window
+            text = Text.assemble(self.note, " · ", ERRORS_KEYS)
         else:
             text = Text(ERRORS_HINT)
         problem = errors.journal.problem if errors.journal is not None else None

@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from rich.text import Text
@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...api import ApiError, AuthError, Client
+from ...api import ApiError, AuthError, Client, is_transient
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ...known import KnownWorkflows, workflow_id_in
@@ -37,9 +37,10 @@ from ...text import visible
 from ..change import Guarded, describe_error, said_by
 from ..health_cells import health_columns, health_row
 from ..host import session_of
-from ..journaling import journaled, with_older_errors
+from ..journaling import journaled, kept_errors, kept_errors_of_the_day, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
+from ..retry import AutoRetry
 from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
 from ..widgets.footer import KeyFooter
@@ -485,13 +486,81 @@ class WorkflowScreen(Guarded, DetailScreen):
     def is_template(self) -> bool:
         return self.ident.startswith("tch_")
 
+    # The service did not answer (a 503, no answer) and the journal has the workflow's errors of the day: they
+    # are shown, from the journal, with what is known of the workflow. In an outage Health counted errors that
+    # could then not be opened: "Could not load" was all the workflow showed.
+    down: ApiError | None = None
+
     async def load(self) -> Workflow:
-        workflow = await self.session.client.get_workflow(self.ident)
+        try:
+            workflow = await self.session.client.get_workflow(self.ident)
+        except ApiError as error:
+            if self.is_template or not is_transient(error):
+                raise
+            kept = await asyncio.to_thread(kept_errors_of_the_day, self.session, self.ident, 1)
+            if not kept:
+                raise
+            self.down = error
+            name = (self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}).get("name")
+            return Workflow(id=self.ident, name=name if isinstance(name, str) else None)
+        self.down = None
         if not self.is_template:
             self.session.known.add(self.session.org_id or "", self.ident, name=workflow.name, found="opened")
         return workflow
 
+    def loaded(self) -> None:
+        if self.down is not None:
+            self._probe.schedule(self.down)
+        else:
+            self._probe.cancel()
+
+    @cached_property
+    def _probe(self) -> AutoRetry:
+        return AutoRetry(self, self._probe_service)
+
+    @work(group="probe", exclusive=True, exit_on_error=False)
+    async def _probe_service(self) -> None:
+        """While the journal's errors are shown: the workflow again, and the whole detail once it answers (not
+        rebuilt at each try, which took the cursor away from the error being read)."""
+        try:
+            await self.session.client.get_workflow(self.ident)
+        except ApiError as error:
+            if self.down is not None:
+                self.down = error
+                self._probe.schedule(error)
+            return
+        self.action_reload()
+
+    def _down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
+        """The workflow as the journal knows it: its name and errors, and why that is all."""
+        why = f"HTTP {down.status}: {down.message}" if down.status else down.message
+        said = Text.assemble(
+            ("⚠ The service did not answer ", "bold yellow"),
+            f"({visible(why, 200)}): its triggers and steps are not known. Its errors are the journal's, of the "
+            "last day. It is asked again by itself; r: now.",
+        )
+        errors = ErrorsTable(
+            kept_errors(self.session, self.ident),
+            error_columns({}),
+            workflow_id=self.ident,
+            peek=partial(self.session.client.list_workflow_errors, self.ident),
+            noun="errors",
+            id="errors",
+        )
+        note = Text(
+            "⚠ The service did not answer: its errors as the journal kept them, of the last day.", "bold yellow"
+        )
+        overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
+        return [("Overview", Fields(overview)), ("Errors", ErrorsTab(errors, note=note))]
+
+    def json_data(self) -> Any:
+        if self.down is not None:
+            return {"id": self.ident, "note": "not read: the service did not answer"}
+        return super().json_data()
+
     def tabs(self) -> list[tuple[str, Widget]]:
+        if self.down is not None:
+            return self._down_tabs(self.down)
         workflow: Workflow = self.record
         client = self.session.client
         tabs: list[tuple[str, Widget]] = [
@@ -581,7 +650,7 @@ class WorkflowScreen(Guarded, DetailScreen):
     # --- changes (forms/lifecycle.py, forms/subscription.py); a template has none ----------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.CHANGES and self.is_template:
+        if action in self.CHANGES and (self.is_template or self.down is not None):
             return False
         return super().check_action(action, parameters)
 
