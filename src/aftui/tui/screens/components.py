@@ -31,6 +31,7 @@ from ..safe import long_text, plain
 from ..widgets.fields import Ago, Fields
 from ..widgets.in_order_input import InOrderInput
 from ..widgets.pane import Pane
+from ..widgets.row_table import RowTable
 from .detail import DetailScreen
 from .sources import deploy_form
 
@@ -82,7 +83,7 @@ class ComponentsPane(Guarded, Pane):
             yield InOrderInput(placeholder="app (optional)", id="search-app")
         yield Static(id="threshold", classes="line")
         yield Static(id="search-status", classes="line")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="results")
+        table: DataTable[Text] = RowTable(id="results")
         table.add_column("#", key="rank", width=3)
         table.add_column("Type", key="type", width=6)
         table.add_column("Key", key="key", width=32)
@@ -259,7 +260,7 @@ def _range(prop: ComponentProp) -> Text:
 
 
 def props_table(props: list[ComponentProp]) -> DataTable[Text]:
-    table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="props")
+    table: DataTable[Text] = RowTable(id="props")
     # What deploying needs first (the app an account is for, whether it must be set): at 80 columns the
     # App and Options columns were past the right edge. The label, longest and least needed, comes last.
     for key, label in (

@@ -34,6 +34,7 @@ from ..host import session_of
 from ..safe import plain
 from ..widgets.board import cut_message
 from ..widgets.phrases import Phrases
+from ..widgets.row_table import RowTable
 from .replay_errors import ErrorsTable, unsendable
 
 ERRORS_KEYS = (
@@ -114,7 +115,7 @@ class ErrorGroupsView(Vertical):
         return state.replays if state is not None else ()
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = RowTable()
         _add_columns(table, None)
         yield table
         yield Phrases(classes="detail")

@@ -50,6 +50,7 @@ from ..session import Session
 from ..widgets.board import cut_message
 from ..widgets.footer import KeyFooter
 from ..widgets.leaving_input import LeavingInput
+from ..widgets.row_table import RowTable
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
@@ -239,7 +240,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
                 placeholder='path.to.field = value   or   {"a": "JSON merge patch"}', id="fix", select_on_focus=False
             )
         yield Static(Text(NO_FIX, style="dim"), id="fix-check")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = RowTable()
         table.add_column("#", key="n", width=3)
         table.add_column("Time", key="time", width=14)
         table.add_column("Error", key="error", width=self._error_width)
