@@ -488,3 +488,29 @@ def test_get_of_an_error_masks_a_callers_credentials_for_people_and_json_keeps_t
     people = aftui("get", error_id)
     assert people.code == 0 and "SECRET" not in people.out and '"cookie":"****"' in people.out
     assert "session=SECRET" in aftui("get", error_id, "--json").out  # asked for as it is
+
+
+def test_in_an_outage_get_gives_the_journals_copy_and_a_dry_run_says_not_ready(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
+) -> None:
+    """With the service answering 503, `get ERROR_ID` failed on the 503 though the journal had the error, and
+    a dry run said "cannot be replayed" (exit 1), read as final. Now: the journal's copy, and "not ready to
+    replay" with exit 5, as a command the service did not answer."""
+    error_id = fail_order(emulator, root, api, "ord_get_outage")
+    assert aftui("errors", WORKFLOW, "--json").code == 0  # listed: journaled
+    root.post("/_emulator/faults", json={"path": "/v1", "status": 503, "count": 10_000}).raise_for_status()
+    try:
+        got = aftui("get", error_id, "--json")
+        dry = aftui("replay", error_id, "--dry-run")
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert got.code == 0, got.err
+    [record] = got.records()
+    assert (record["kind"], record["id"], record["message"]) == (
+        "error",
+        error_id,
+        "Missing required field: customer_email",
+    )
+    assert "the journal's copies are given" in got.err
+    assert dry.code == 5, (dry.code, dry.err)
+    assert dry.out.startswith(f"{error_id}  not ready to replay: the workflow could not be read (HTTP 503: ")

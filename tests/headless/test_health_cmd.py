@@ -114,3 +114,26 @@ def test_a_workflow_whose_errors_cannot_be_read_is_unknown_and_a_check_cannot_pa
     finally:
         root.delete("/_emulator/faults").raise_for_status()
     assert aftui("health", "--failing", "--no-journal").code == 1  # read again: failing
+
+
+def test_in_an_outage_the_journal_still_says_what_was_failing(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, later: int
+) -> None:
+    """With every read answered 503, `health` failed on the sources' list (exit 5, nothing printed) though
+    the journal held the hour's errors. It reports the workflows as the journal has them, and says once,
+    not a line a workflow, what could not be read."""
+    fail_order(emulator, root, api, "ord_outage")
+    assert aftui("health", "--failing").code == 1  # read once: journaled
+    root.post("/_emulator/faults", json={"path": "/v1", "status": 503, "count": 10_000}).raise_for_status()
+    try:
+        down = aftui("health", "--failing", "--json")
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert down.code == 1, (down.code, down.err)  # failing, as far as the journal can tell
+    failing = [r for r in down.records() if r["state"] == "failing"]
+    assert [r["name"] for r in failing] == [WORKFLOW] and failing[0]["errors_1h"] == 1
+    assert "the sources could not be listed: only workflows are reported" in down.err
+    said = [line for line in down.err.splitlines() if "could not be read" in line and "errors" in line]
+    assert (
+        len(said) == 1 and said[0].startswith("aftui: the errors of ") and " workflows could not be read: " in said[0]
+    )

@@ -22,7 +22,7 @@ import asyncio
 import sys
 from typing import Any
 
-from ..api import ApiError, Client, NotFoundError
+from ..api import ApiError, Client, NotFoundError, is_transient
 from ..api.models import EventSummary, Workflow
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
@@ -110,7 +110,14 @@ async def _journaled_by_workflow(client: Client, wanted: list[str], keeper: Keep
     journaled = _journaled_errors(keeper, set(wanted))
     found: ErrorsOf = {}
     for wf in dict.fromkeys(wf for wf, _ in journaled.values()):
-        events, workflow = await read_errors(client, wf, keeper)
+        try:
+            events, workflow = await read_errors(client, wf, keeper)
+        except ApiError as error:
+            if not is_transient(error):
+                raise
+            # In an outage the journal's copy is what there is: `get ERROR_ID` failed with the 503 itself.
+            output.say(f"{wf}: its errors could not be read ({error.message}): the journal's copies are given")
+            events, workflow = [], None
         ids = [i for i in wanted if i in journaled and journaled[i][0] == wf]
         retained = {e.id: e for e in events if e.id in ids}
         kept = [retained.get(i) or journaled[i][1] for i in ids]

@@ -47,7 +47,7 @@ async def health(args: argparse.Namespace) -> int:
     unread: set[str] = set()  # the workflows whose errors the service did not give
     async with make_client(args) as client:
         with Keeper(not args.no_journal) as keeper:
-            board, now = await _filled(client, keeper, args.no_discover, problems, unread)
+            board, now, listed = await _filled(client, keeper, args.no_discover, problems, unread)
     for problem in problems:
         output.say(problem)
     records = [_told(health_record(r), unread) for r in board.rows(now)]
@@ -60,8 +60,12 @@ async def health(args: argparse.Namespace) -> int:
         if not args.fields:  # people: a deactivated workflow's state says so where they read it
             records = [{**r, "state": f"{r['state']} (off)"} if r["active"] is False else r for r in records]
         output.table(records, fields if args.fields else COLUMNS["health"])
+    elif not listed:  # "nothing failing" of a service that did not answer read as all clear
+        output.say("could not tell what is failing: see above")
     else:
         output.say("nothing failing in the last hour" if args.failing else "no workflow or source to report on")
+    if not listed:  # partial: the workflows alone, and then a check cannot pass (a 1 if the journal says failing)
+        return FAILING if args.failing and failing else NETWORK
     unknown = sum(r["state"] == UNKNOWN for r in records)
     if unknown and not failing:
         output.say(f"could not tell whether {unknown} workflow{'s are' if unknown != 1 else ' is'} failing: see above")
@@ -79,8 +83,9 @@ def _told(record: dict[str, Any], unread: set[str]) -> dict[str, Any]:
 
 async def _filled(
     client: Client, keeper: Keeper, no_discover: bool, problems: list[str], unread: set[str]
-) -> tuple[HealthBoard, int]:
-    """The board of the workspace's workflows and sources, as the Health pane has it; and its now."""
+) -> tuple[HealthBoard, int, bool]:
+    """The board of the workspace's workflows and sources, as the Health pane has it; its now; and whether the
+    sources were listed (else the board holds the workflows alone)."""
     known = user_known()
     found = Discovery() if no_discover else await discover(client, known, keeper, problems)
     await read_details(client, known, found)
@@ -88,8 +93,8 @@ async def _filled(
         Subject("workflow", ident, _name(entry) or _detail_name(found, ident))
         for ident, entry in known.in_workspace(org_key(client)).items()
     ]
-    # The workspace's, as `aftui sources` and the Health pane list them.
-    sources = [Subject("source", s.id, s.name or "") async for s in iterate(source_fetch(client))]
+    listed = await _sources(client, problems)
+    sources = listed or []
     board = HealthBoard()
     for subject in [*workflows, *sources]:
         board.know(subject)
@@ -100,7 +105,17 @@ async def _filled(
     for ident, workflow in found.details.items():  # read above: off, no run comes to say whether it is fixed
         board.set_active(ident, workflow.active)
     await _replays(board, keeper, problems)
-    return board, now
+    return board, now, listed is not None
+
+
+async def _sources(client: Client, problems: list[str]) -> list[Subject] | None:
+    """The workspace's, as `aftui sources` and the Health pane list them; None when the service does not give
+    them. In an outage the whole command failed on them, where the journal had the workflows' errors."""
+    try:
+        return [Subject("source", s.id, s.name or "") async for s in iterate(source_fetch(client))]
+    except ApiError as error:
+        problems.append(f"the sources could not be listed: only workflows are reported ({error.message})")
+        return None
 
 
 def now_ms() -> int:
@@ -154,13 +169,14 @@ async def _from_service(
 ) -> None:
     """Each workflow's retained `$errors`, and each one's and each source's newest event, a few requests at a time."""
     limit = asyncio.Semaphore(DETAILS_AT_ONCE)
+    failed: dict[tuple[str, str], list[str]] = {}  # (what, the service's message): whose could not be read
 
     async def errors(subject: Subject) -> None:
         async with limit:
             try:
                 page = await client.list_workflow_errors(subject.id, expand=True, limit=MAX_ERRORS)
             except ApiError as error:
-                problems.append(f"{subject.name or subject.id}: its errors could not be read: {error.message}")
+                failed.setdefault(("errors", error.message), []).append(subject.name or subject.id)
                 unread.add(subject.id)
                 return
         keeper.keep(page.items, subject.id)
@@ -173,12 +189,22 @@ async def _from_service(
             try:
                 page = await read(subject.id, limit=1)
             except ApiError as error:
-                problems.append(f"{subject.name or subject.id}: its events could not be read: {error.message}")
+                failed.setdefault(("events", error.message), []).append(subject.name or subject.id)
                 return
         for event in page.items:
             board.note_last_event(subject.id, event_ms(event))
 
     await asyncio.gather(*(errors(s) for s in workflows), *(newest(s) for s in [*workflows, *sources]))
+    problems.extend(_unread_words(what, message, names) for (what, message), names in failed.items())
+
+
+def _unread_words(what: str, message: str, names: list[str]) -> str:
+    """One line for the reads that failed alike: in an outage, a line per workflow and source filled stderr."""
+    if len(names) == 1:
+        return f"{names[0]}: its {what} could not be read: {message}"
+    shown = ", ".join(sorted(names)[:3]) + (", …" if len(names) > 3 else "")
+    whose = "workflows" if what == "errors" else "workflows and sources"
+    return f"the {what} of {len(names)} {whose} could not be read: {message} ({shown})"
 
 
 async def _replays(board: HealthBoard, keeper: Keeper, problems: list[str]) -> None:

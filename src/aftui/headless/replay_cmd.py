@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..api import Client, NotFoundError, ReadOnlyError
 from ..api.eventid import event_key
 from ..api.models import EventSummary
+from ..exitcodes import NETWORK
 from ..export import ndjson
 from ..fingerprint import error_key
 from ..replay import Planner, ReplayPlan, ReplayResult, full_errors, original_order, replay_one
@@ -137,10 +138,13 @@ async def replay(args: argparse.Namespace) -> int:
             if not plans:
                 output.say("no errors to replay" + (f" since {args.since.text}" if args.since else ""))
                 return OK
+            # A plan the service's outage stopped (a 503 reading the workflow) is no refusal: exit 5, as any
+            # command the service did not answer, so a script tries again rather than give the error up.
+            down = NETWORK if any(p.transient for p in plans) else FAILED
             if args.dry_run:
                 _show_plans(plans, bodies, edits, args, fields)
                 # As the same command without --dry-run would end: an error that cannot be replayed is a 1.
-                return OK if all(p.replayable for p in plans) else FAILED
+                return OK if all(p.replayable for p in plans) else down
             replayable = sum(1 for p in plans if p.replayable)
             targets = ", ".join(sorted({p.workflow_name or p.workflow_id for p in plans}))
             confirm(
@@ -152,7 +156,7 @@ async def replay(args: argparse.Namespace) -> int:
             )
             results = await _send_all(client, plans, bodies, edits, keeper, args, fields)
     _summary(results)
-    return OK if results and all(r.outcome.kind == "succeeded" for r in results) else FAILED
+    return OK if results and all(r.outcome.kind == "succeeded" for r in results) else down
 
 
 # --- which errors -----------------------------------------------------------------------------------------
@@ -269,6 +273,7 @@ def _show_plans(
     plans: list[ReplayPlan], bodies: list[Any], edits: Edits, args: argparse.Namespace, fields: tuple[str, ...]
 ) -> None:
     records = [_plan_record(plan, body, edits) for plan, body in zip(plans, bodies, strict=True)]
+    plan_of = {plan.event_id: plan for plan in plans}
     if args.json:
         for record in records:
             print(ndjson(only(record, fields)))
@@ -285,6 +290,9 @@ def _show_plans(
                 print(f"  body  {visible(text, BODY_SHOWN)}")
                 if record["warning"]:
                     print(f"  note  {visible(record['warning'], 300)}")
+            elif plan_of[record["error_id"]].transient:
+                why = visible(record["reason"] or "", 300)
+                print(f"{record['error_id']}  not ready to replay: {why}; the service may be down for a moment")
             else:
                 print(f"{record['error_id']}  cannot be replayed: {visible(record['reason'] or '', 300)}")
     replayable = sum(1 for p in plans if p.replayable)
