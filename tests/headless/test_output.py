@@ -97,3 +97,18 @@ def test_fitted_cuts_the_widest_column_first_and_none_below_the_floor() -> None:
     assert output.fitted([10, 200, 100], 200) == [10, 90, 100]  # the widest, by what is over
     assert output.fitted([10, 100, 100], 130) == [10, 60, 60]  # both cut, neither below the floor
     assert output.fitted([10, 20], 100) == [10, 20]
+
+
+def test_one_record_gives_its_times_whole_as_people_read_them_and_a_table_to_the_minute() -> None:
+    """`get` printed `at 2026-11-28T22:20:42.219Z` where every table writes `2026-11-28 22:20`."""
+    record = {"at": "2026-11-28T22:20:42.219Z", "created_at": "2026-11-01T08:00:00.000Z", "name": "T12:00Z"}
+    out = io.StringIO()
+    output.key_values(record, list(record), out=out)
+    assert out.getvalue().splitlines() == [
+        "at          2026-11-28 22:20:42.219 UTC",
+        "created_at  2026-11-01 08:00:00.000 UTC",
+        "name        T12:00Z",
+    ]
+    out = io.StringIO()
+    output.table([record], ["at", "created_at"], out=out)
+    assert out.getvalue().splitlines()[1] == "2026-11-28 22:20  2026-11-01 08:00"

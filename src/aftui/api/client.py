@@ -309,7 +309,9 @@ class Client:
             if isinstance(exchange, Coroutine):
                 exchange.close()
             raise NetworkError(
-                f"not sent: the service left {self._unanswered} unanswered for {self.deadline:g} s",
+                # The request that ran out named first read as this one's: it is said as the reason.
+                f"not sent: --max-time had run out on an earlier request ({self._unanswered}, unanswered for "
+                f"{self.deadline:g} s)",
                 method=method,
                 url=url,
             )

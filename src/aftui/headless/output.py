@@ -166,8 +166,11 @@ def cell(value: Any, field: str = "", limit: int = MAX_CELL, *, short_times: boo
         return "yes" if value else "no"
     if field == "event_name" and value == "":
         return DEFAULT_CHANNEL
-    if short_times and isinstance(value, str) and field.endswith("_at") and len(value) >= 16 and value[10:11] == "T":
-        return value[:10] + " " + value[11:16]  # an ISO time of a record: minutes are enough in a table
+    if isinstance(value, str) and _iso_time(field, value):
+        if short_times:
+            return value[:10] + " " + value[11:16]  # an ISO time of a record: minutes are enough in a table
+        if value.endswith("Z"):  # whole, as the tables write their times: "T" and "Z" read as noise
+            return value[:10] + " " + value[11:-1] + " UTC"
     if isinstance(value, (list, tuple)):
         if value and all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in value):
             return visible(", ".join(v["kind"] for v in value), limit)  # a workflow's triggers: their kinds
@@ -177,6 +180,11 @@ def cell(value: Any, field: str = "", limit: int = MAX_CELL, *, short_times: boo
     if isinstance(value, dict):
         return visible(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str), limit)
     return visible(value, limit)
+
+
+def _iso_time(field: str, value: str) -> bool:
+    """An ISO time of a record (`at`, `created_at`, `last_error_at`...), as `iso` writes them."""
+    return (field == "at" or field.endswith("_at")) and len(value) >= 16 and value[10:11] == "T"
 
 
 def fitted(widths: Sequence[int], room: int) -> list[int]:
