@@ -59,7 +59,7 @@ async def health_with_missed_alerts(pilot: Pilot) -> None:
         "new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at - 60_000
     )
     spike = Alert("spike", wf, name, "fp-old", row.last_error, 9, at)
-    pane.mark_missed([new, spike])
+    pane.alerts_missed([new, spike])
     await pilot.pause(0.3)
 
 

@@ -22,6 +22,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import ApiError, Client
@@ -59,15 +60,15 @@ async def tail(args: argparse.Namespace) -> int:
         workflow_ids = list(dict.fromkeys(w.id for w in workflows))
         with Keeper(not args.no_journal) as keeper:
             printer = Printer(args, keeper, labels)
-            after: dict[str, Any] = {}  # where each live feed starts: past what --since printed
+            starts = Starts()
             if args.since is not None:
-                await _backlog(client, args, keeper, source_ids, workflow_ids, queue, after)
+                starts = await _backlog(client, args, keeper, source_ids, workflow_ids, queue)
             tasks = [
-                asyncio.create_task(_stream(client, sid, queue, args, keeper, labels[sid], after.get(sid)))
+                asyncio.create_task(_stream(client, sid, queue, args, keeper, labels[sid], starts.events.get(sid)))
                 for sid in source_ids
             ]
             tasks += [
-                asyncio.create_task(_errors(client, wid, queue, args, labels[wid], after.get(wid)))
+                asyncio.create_task(_errors(client, wid, queue, args, labels[wid], starts.errors.get(wid)))
                 for wid in workflow_ids
             ]
             printing = asyncio.create_task(printer.run(queue))
@@ -129,6 +130,14 @@ def _state(args: argparse.Namespace, who: str, words: str, *, failure: bool = Fa
         output.say(f"{who}: {words}", style=output.RED if failure else output.DIM)
 
 
+@dataclass
+class Starts:
+    """Where each live feed starts: past what `--since` printed (nothing there: from now)."""
+
+    events: dict[str, str | None] = field(default_factory=dict)  # a source's newest event id, its stream's resume
+    errors: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # a workflow's newest error key
+
+
 async def _backlog(
     client: Client,
     args: argparse.Namespace,
@@ -136,20 +145,20 @@ async def _backlog(
     source_ids: list[str],
     workflow_ids: list[str],
     queue: Events,
-    after: dict[str, Any],
-) -> None:
-    """`--since`: what every feed's service still keeps from then on, merged oldest first before any live event.
+) -> Starts:
+    """`--since`: what every feed's service still keeps from then on, merged oldest first before any live event;
+    and where each live feed starts, past it.
 
     Each feed's own backlog put in as it was read printed a source's events, then older errors: a script keeping
-    the last id it saw was misled. `after` gets where each live feed starts (a source's newest id, a workflow's
-    newest error key)."""
+    the last id it saw was misled."""
     since: Since = args.since
+    starts = Starts()
     found: list[tuple[str, EventSummary]] = []
     for source_id in source_ids:
         kept = await client.kept_source_events(source_id)
         keeper.keep(kept, source_id)
         newest = max((e for e in kept if e.key is not None), key=lambda e: e.key or (0, 0), default=None)
-        after[source_id] = newest.id if newest is not None else None
+        starts.events[source_id] = newest.id if newest is not None else None
         found += [
             (source_id, e)
             for e in kept
@@ -158,10 +167,11 @@ async def _backlog(
     for workflow_id in workflow_ids:
         page = await client.list_workflow_errors(workflow_id, expand=True, limit=MAX_RETAINED)
         listed = [e for e in page.items if e.key is not None]
-        after[workflow_id] = max((e.key for e in listed if e.key is not None), default=None)
+        starts.errors[workflow_id] = max((e.key for e in listed if e.key is not None), default=None)
         found += [(workflow_id, e) for e in listed if since.keeps(event_ms(e))]
     for item in sorted(found, key=lambda item: item[1].key or (event_ms(item[1]) or 0, 0)):
         queue.put_nowait(item)
+    return starts
 
 
 async def _stream(

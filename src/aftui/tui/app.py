@@ -1081,10 +1081,8 @@ class AftuiApp(App[None]):
         missed = self._unseen.take()
         self._alert_toasts_down()  # what they said is on the board now, and they covered its last rows
         if missed:
-            from .screens.health import HealthPane  # imported already: the Health pane is the first one built
-
-            for pane in self.screen_stack[0].query(HealthPane):
-                pane.mark_missed(missed)
+            for pane in self.screen_stack[0].query(Pane):
+                pane.alerts_missed(missed)
         self._show_alert_count()
 
     def _show_alert_count(self) -> None:

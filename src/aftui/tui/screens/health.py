@@ -259,7 +259,7 @@ class HealthPane(Pane):
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
         self._detail()
 
-    def mark_missed(self, alerts: list[Alert]) -> None:
+    def alerts_missed(self, alerts: list[Alert]) -> None:
         """Mark the rows these alerts were of (raised while the user was on another pane), until each is opened."""
         for alert in alerts:
             self._missed.setdefault(alert.workflow_id, Missed()).add(alert)

@@ -7,6 +7,7 @@ from textual.dom import DOMNode
 from textual.widget import Widget
 
 from ...api import Client
+from ...health.alerts import Alert
 from ..host import session_of
 from ..session import Session
 
@@ -56,3 +57,7 @@ class Pane(Vertical):
 
     def health_changed(self) -> None:
         """The health board has news (the App calls it about once a second while the pane is shown)."""
+
+    def alerts_missed(self, alerts: list[Alert]) -> None:
+        """Alerts raised while the user was elsewhere, handed over when the Health pane is shown (it marks
+        their rows; the other panes show none of them)."""
