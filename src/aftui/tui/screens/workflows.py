@@ -547,9 +547,7 @@ class WorkflowScreen(Guarded, DetailScreen):
             noun="errors",
             id="errors",
         )
-        note = Text(
-            "⚠ The service did not answer: its errors as the journal kept them, of the last day.", "bold yellow"
-        )
+        note = Text("⚠ The service did not answer: its errors as the journal kept them, of the last day", "bold yellow")
         overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
         return [("Overview", Fields(overview)), ("Errors", ErrorsTab(errors, note=note))]
 
