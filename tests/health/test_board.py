@@ -375,6 +375,11 @@ def test_the_runs_a_timer_started_are_counted_as_runs_no_replay_can_send() -> No
     row = only_timed.row("p_sync", NOW)
     assert row is not None and row.state == "failing"
     assert _replayed(row).plain.startswith(" · a timer started these runs: no replay can send them again")
+    # It emits nothing: its runs that succeed show nowhere, and "the next runs say" had a newcomer wait for them.
+    assert _replayed(row).plain.endswith("a run that succeeds shows nothing: no new error is what says it is fixed")
+    only_timed.note_last_event("p_sync", NOW - MINUTE_MS)
+    row = only_timed.row("p_sync", NOW)
+    assert row is not None and _replayed(row).plain.endswith("; the next runs say if it is fixed")
 
 
 def test_unseen_alerts_count_every_one_and_keep_the_newest() -> None:

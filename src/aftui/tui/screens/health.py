@@ -86,6 +86,16 @@ def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False, missed: bo
     ]
 
 
+def _next_runs(row: HealthRow) -> str:
+    """What tells whether runs no replay can send are fixed: the next runs; of a workflow that emits nothing,
+    no new error is all there is to see (a helper waited for its successful runs to show, and none did)."""
+    if row.active is False:
+        return ""
+    if row.last_event_ms is None:
+        return "; it emits no events, so a run that succeeds shows nothing: no new error is what says it is fixed"
+    return "; the next runs say if it is fixed"
+
+
 def _count(n: int, style: str) -> Text:
     return Text(str(n), style=style) if n else Text("0", style="dim")
 
@@ -115,8 +125,7 @@ def _replays_of_the_hour(row: HealthRow) -> Text:
     if row.unsendable_1h >= row.originals_1h:
         # "none replayed ok yet" read as nobody having tried, of runs no replay can send again.
         return Text(
-            f" · {row.unsendable_by} started these runs: no replay can send them again"
-            + ("" if row.active is False else "; the next runs say if it is fixed"),
+            f" · {row.unsendable_by} started these runs: no replay can send them again" + _next_runs(row),
             style="dim",
         )
     if row.unsendable_1h:
