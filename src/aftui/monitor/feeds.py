@@ -35,6 +35,9 @@ Report = Callable[[Target, StreamState], None]
 # service taking requests and answering none, the feed stayed "live" for the client's whole timeout, and
 # Health said nothing of figures behind.
 SLOW_POLL_S = 6.0
+# A failing poll tries again at least this often, as a stream reconnects (`SourceStream.max_backoff_s`): at
+# 30 s the header said "retrying" for most of a minute after the service was back.
+POLL_BACKOFF_MOST_S = 10.0
 INPUT_FIRST_S = 0.1  # the longest the feeds step back for a key press (Gate.hold): its frame is painted sooner
 BACKFILL = KEPT_EVENTS  # what the service keeps per emitter: read to fill a gap the journal has
 
@@ -124,7 +127,7 @@ async def poll_feed(
     report: Report,
     *,
     interval_s: float = 2.0,
-    max_interval_s: float = 30.0,
+    max_interval_s: float = POLL_BACKOFF_MOST_S,
 ) -> None:
     """A workflow's emitted events or `$errors`, polled by id; failures back off (doubling, capped) and say why."""
     lister = client.list_workflow_errors if target.kind == "errors" else client.list_workflow_events
