@@ -839,3 +839,29 @@ async def test_a_replay_the_service_could_not_plan_for_a_moment_says_r_tries_aga
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.plan is not None and screen.plan.replayable, timeout=10)
         assert text_of(screen.query_one("#plan", Static)).startswith("Will send POST")
+
+
+async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(make_app, emulator) -> None:
+    """In an outage every row said "can't: the workflow could not be read" and the summary "None of these
+    can be replayed", read as final."""
+    errors = post_orders(emulator, "ord_bulk_503a", "ord_bulk_503b")
+    workflow = errors[0].metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 100, "status": 503})
+        try:
+            open_bulk_replay(app, errors, workflow)
+            await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=20)
+        finally:
+            httpx.delete(faults)
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        cells = [table.get_row_at(n) for n in range(table.row_count)]
+        assert all(
+            any(str(c).startswith("– not ready: the workflow could not be read (HTTP 503") for c in row)
+            for row in cells
+        )
+        summary = text_of(screen.query_one("#summary", Static))
+        assert summary.startswith("The service did not answer for some of these: esc, then R again once it does.")
+        assert "None of these can be replayed" not in summary

@@ -155,6 +155,14 @@ def _edit_all(
     return bodies, problems, found
 
 
+def _plan_cell(plan: ReplayPlan) -> Text:
+    """The Replay cell before the run: ready, or why not (for now only, when the service did not answer)."""
+    if plan.replayable:
+        return Text("ready", style="dim")
+    said = "– not ready: " if plan.transient else "– can't: "
+    return Text.assemble((said, "yellow"), plain(plan.reason, 80, "dim"))
+
+
 def left_out(count: int) -> str:
     """What the title's count leaves out, said after what it takes, so that "19 errors of … (the group …; 1 more
     left out: …)" reads as 19 of 20: said first, a newcomer could not tell whether 19 counted it."""
@@ -315,12 +323,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
                 self._cell(index, Text.assemble(("can't tell: ", "yellow"), plain(error.message, 80)))
                 continue
             self.plans[self._ident(event, index)] = plan
-            self._cell(
-                index,
-                Text("ready", style="dim")
-                if plan.replayable
-                else Text.assemble(("– can't: ", "yellow"), plain(plan.reason, 80, "dim")),
-            )
+            self._cell(index, _plan_cell(plan))
         self.planned = True
         self._apply_edit()
         self._say(self._ready_text())
@@ -332,6 +335,12 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         ready = self._ready()
         if self.session.read_only:
             return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  d dry run · esc goes back", "dim"))
+        if any(p.transient for p in self.plans.values()):  # "None of these can be replayed" read as final
+            return Text.assemble(
+                ("The service did not answer for some of these: esc, then R again once it does. ", "yellow"),
+                (f"{ready} ready", "bold") if ready else "",
+                (" · esc goes back", "dim"),
+            )
         if not ready:
             return Text.assemble(
                 ("None of these can be replayed (see why beside each). ", "yellow"), ("esc goes back", "dim")
@@ -492,7 +501,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         if ident in self.found:
             return change_lines(self.found[ident]) or [Text("the fix changes nothing in this payload", style="dim")]
         if plan is not None and not plan.replayable:
-            return [Text.assemble(("cannot be replayed: ", "dim"), visible(plan.reason or "", 200))]
+            said = "not ready to replay: " if plan.transient else "cannot be replayed: "
+            return [Text.assemble((said, "dim"), visible(plan.reason or "", 200))]
         return [Text("still being checked", style="dim")]
 
     # --- the dry run -----------------------------------------------------------------------------
