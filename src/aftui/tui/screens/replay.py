@@ -14,6 +14,7 @@ shows the plan but does not send it, and says so.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,6 +63,8 @@ from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_bulk import BulkReplayScreen
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
+
+log = logging.getLogger("aftui.tui")
 
 MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
 VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
@@ -477,7 +480,11 @@ class ReplayScreen(Screen[None]):
         self.journal.open()
         if self.journal.log is None:
             return []
-        return self.journal.log.of_event(plan.emitter_id, plan.event_id)
+        try:
+            return self.journal.log.of_event(plan.emitter_id, plan.event_id)
+        except Exception as error:  # noqa: BLE001 - a journal that cannot be read must not stop the replay
+            log.warning("the journal's replays of %s could not be read: %s", plan.event_id, error)
+            return []
 
     # --- actions ----------------------------------------------------------------------------------------
 

@@ -522,12 +522,13 @@ class WorkflowScreen(Guarded, DetailScreen):
     async def _probe_service(self) -> None:
         """While the journal's errors are shown: the workflow again, and the whole detail once it answers (not
         rebuilt at each try, which took the cursor away from the error being read)."""
+        if self.down is None:
+            return  # loaded whole meanwhile (r)
         try:
             await self.session.client.get_workflow(self.ident)
         except ApiError as error:
-            if self.down is not None:
-                self.down = error
-                self._probe.schedule(error)
+            self.down = error
+            self._probe.schedule(error)
             return
         self.action_reload()
 
