@@ -11,7 +11,7 @@ from aftui.api import Client
 from aftui.emulator.server import ServerHandle
 from aftui.monitor import Target
 from aftui.monitor.dedupe import FeedCursor
-from aftui.monitor.feeds import poll_feed
+from aftui.monitor.feeds import Deliver, Report, poll_feed
 
 from .conftest import Taker, deploy, inject
 
@@ -210,6 +210,16 @@ def test_what_the_service_kept_from_before_is_shown_and_journaled_but_not_counte
     assert sum(monitor.take().rates) == 7
 
 
+def errors_poll(
+    info: dict, workflow_id: str, deliver: Deliver, report: Report, interval_s: float = 2.0
+) -> tuple[asyncio.Task[None], Client]:
+    """A poll of the workflow's `$errors` on a client of its own, started: its task, and the client to close."""
+    client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"])
+    target = Target("errors", workflow_id, "orders")
+    feed = asyncio.create_task(poll_feed(client, target, FeedCursor(), deliver, report, interval_s=interval_s))
+    return feed, client
+
+
 def test_a_poll_says_live_only_once_what_the_service_kept_is_delivered(emulator: ServerHandle, info: dict) -> None:
     """The UI takes from the feeds' thread at any moment: "live" told before the kept errors were delivered
     showed an empty feed as caught up, for a take."""
@@ -217,15 +227,11 @@ def test_a_poll_says_live_only_once_what_the_service_kept_is_delivered(emulator:
     told: list[object] = []
 
     async def first_poll() -> None:
-        client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"])
-        feed = asyncio.create_task(
-            poll_feed(
-                client,
-                Target("errors", orders, "orders"),
-                FeedCursor(),
-                lambda _target, events, _backlog: told.append(len(events)),
-                lambda _target, state: told.append(state.phase),
-            )
+        feed, client = errors_poll(
+            info,
+            orders,
+            lambda _target, events, _backlog: told.append(len(events)),
+            lambda _target, state: told.append(state.phase),
         )
         while "live" not in told:
             await asyncio.sleep(0.01)
@@ -248,16 +254,8 @@ def test_a_poll_answered_late_says_so_until_it_is(emulator: ServerHandle, info: 
     told: list[str] = []
 
     async def polls() -> None:
-        client = Client(info["base_url"], api_key=info["api_key"], org_id=info["org_id"])
-        feed = asyncio.create_task(
-            poll_feed(
-                client,
-                Target("errors", orders, "orders"),
-                FeedCursor(),
-                lambda _target, _events, _backlog: None,
-                lambda _target, state: told.append(str(state)),
-                interval_s=0.05,
-            )
+        feed, client = errors_poll(
+            info, orders, lambda _target, _events, _backlog: None, lambda _target, state: told.append(str(state)), 0.05
         )
         while "live" not in told:
             await asyncio.sleep(0.01)

@@ -318,6 +318,16 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
     ]  # type: ignore[union-attr]
 
 
+def replayed_before(log: ReplayLog, replay_id: str, error: EventSummary, outcome: str, *, edited: bool = False) -> None:
+    """A replay of `error` in the journal, as another aftui (or a teammate) recorded it."""
+    workflow = error.metadata.emitter_id or ""
+    log.started(
+        replay_id, emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
+        method="POST", target_url="https://e.test/", edited=edited,
+    )  # fmt: skip
+    log.finished(replay_id, outcome=outcome, status_code=200)
+
+
 async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_app, emulator) -> None:
     (error,) = post_orders(emulator, "ord_tui_who")
     workflow = error.metadata.emitter_id or ""
@@ -326,11 +336,7 @@ async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_a
         path = ReplayJournal(app.session).path()
         assert path is not None
         with ReplayLog(path, by="alice") as log:  # a teammate replayed it three minutes ago
-            log.started(
-                "rp_alice", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
-                method="POST", target_url="https://e.test/", edited=False,
-            )  # fmt: skip
-            log.finished("rp_alice", outcome="succeeded", status_code=200)
+            replayed_before(log, "rp_alice", error, "succeeded")
         db = sqlite3.connect(path)
         db.execute("UPDATE replays SET started_at = started_at - 185")
         db.commit()
@@ -368,16 +374,8 @@ async def test_an_edit_of_an_error_replayed_ok_asks_before_it_goes_and_a_no_keep
         path = ReplayJournal(app.session).path()
         assert path is not None
         with ReplayLog(path) as log:
-            log.started(
-                "rp_ok", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
-                method="POST", target_url="https://e.test/", edited=True,
-            )  # fmt: skip
-            log.finished("rp_ok", outcome="succeeded", status_code=200)
-            log.started(
-                "rp_dup", emitter_id=workflow, event_id=error.id or "", workflow_id=workflow,
-                method="POST", target_url="https://e.test/", edited=False,
-            )  # fmt: skip
-            log.finished("rp_dup", outcome="failed", status_code=200)  # a later one failed: still done once
+            replayed_before(log, "rp_ok", error, "succeeded", edited=True)
+            replayed_before(log, "rp_dup", error, "failed")  # a later one failed: still done once
         screen = await replay_screen(app, pilot, error, edit=True)
         editor = app.screen.query_one(JsonEditor)
         editor.text = json.dumps({"order_id": "ord_tui_edit_ok", "sku": "SKU-1001", "customer_email": "a@b.example"})
