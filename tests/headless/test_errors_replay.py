@@ -490,7 +490,7 @@ def test_get_of_an_error_masks_a_callers_credentials_for_people_and_json_keeps_t
     assert "session=SECRET" in aftui("get", error_id, "--json").out  # asked for as it is
 
 
-def test_in_an_outage_get_gives_the_journals_copy_and_a_dry_run_says_not_ready(
+def test_in_an_outage_get_and_errors_give_the_journals_copies_and_a_dry_run_says_not_ready(
     aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client
 ) -> None:
     """With the service answering 503, `get ERROR_ID` failed on the 503 though the journal had the error, and
@@ -502,8 +502,15 @@ def test_in_an_outage_get_gives_the_journals_copy_and_a_dry_run_says_not_ready(
     try:
         got = aftui("get", error_id, "--json")
         dry = aftui("replay", error_id, "--dry-run")
+        listed = aftui("errors", WORKFLOW, "--json")
     finally:
         root.delete("/_emulator/faults").raise_for_status()
+    # The list too, from the journal, and exit 5: what came since the journal last read it is not known.
+    assert listed.code == 5, (listed.code, listed.err)
+    assert error_id in [r["id"] for r in listed.records()]
+    assert (
+        "the service did not answer (injected fault: the service failed): these are the journal's errors" in listed.err
+    )
     assert got.code == 0, got.err
     [record] = got.records()
     assert (record["kind"], record["id"], record["message"]) == (

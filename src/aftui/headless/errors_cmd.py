@@ -24,6 +24,7 @@ from typing import Any
 
 from ..api import ApiError, Client, NotFoundError, is_transient
 from ..api.models import EventSummary, Workflow
+from ..exitcodes import NETWORK
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
 from ..health.watch import SERVICE_KEEPS, errors_beyond_window
@@ -167,6 +168,23 @@ def older_from_journal(keeper: Keeper, workflow_id: str, since: Since, kept: lis
     return [e for e in reversed(older) if e.error() is not None and since.keeps(event_ms(e))]
 
 
+def kept_errors(keeper: Keeper, workflow_id: str, since: Since | None) -> list[EventSummary]:
+    """The workflow's errors the journal has, oldest first: since `since`, else its newest MAX_ERRORS (as many
+    as the service keeps)."""
+    journal = keeper.journal
+    if journal is None:
+        return []
+    try:
+        if since is not None:
+            found = journal.errors_since(workflow_id, since.ms, JOURNAL_SCAN)
+        else:
+            found = journal.errors_since(workflow_id, 0, MAX_ERRORS)
+    except journal.errors as error:
+        output.say(f"the journal could not be read ({error})")
+        return []
+    return sorted(found, key=lambda e: e.key or (event_ms(e) or 0, 0))
+
+
 def steps_of(workflow: Workflow | None) -> dict[str, str]:
     """A step's id (`cellId` in an error) -> its namespace."""
     return {s.id: s.namespace for s in (workflow.steps if workflow else []) if s.id}
@@ -244,8 +262,15 @@ async def errors(args: argparse.Namespace) -> int:
         names = Names(client, known=user_known(), journal=journal_path())
         workflow_id = await names.workflow(args.workflow)
         with Keeper(not args.no_journal) as keeper:
-            events, workflow = await read_errors(client, workflow_id, keeper)
-            if since is not None:  # past the service's window, what the journal saw (Health counts them too)
+            down: ApiError | None = None
+            try:
+                events, workflow = await read_errors(client, workflow_id, keeper)
+            except ApiError as error:
+                if not is_transient(error) or keeper.journal is None:
+                    raise
+                down, workflow = error, None  # in an outage, what the journal kept: the command failed on the 503
+                events = kept_errors(keeper, workflow_id, since)
+            if since is not None and down is None:  # past the service's window, what the journal saw (as Health)
                 events = older_from_journal(keeper, workflow_id, since, events) + events
             # All of them, not only those shown: a replay's error links to its original, shown or not.
             states = read_replay_states(keeper, workflow_id, events)
@@ -268,6 +293,10 @@ async def errors(args: argparse.Namespace) -> int:
             f"{visible(workflow.name, 80)} ({workflow_id})" if workflow is not None and workflow.name else workflow_id
         )
         output.say(f"no errors of {named}" + (f" since {since.text}" if since else ""))
+    if down is not None:  # partial: what the service kept since the journal last read it is not known
+        span = f"since {since.text}" if since else f"(its newest {MAX_ERRORS} at most)"
+        output.say(f"the service did not answer ({down.message}): these are the journal's errors {span}")
+        return NETWORK
     return OK
 
 
