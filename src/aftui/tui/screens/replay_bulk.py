@@ -337,9 +337,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  d dry run · esc goes back", "dim"))
         if any(p.transient for p in self.plans.values()):  # "None of these can be replayed" read as final
             return Text.assemble(
-                ("The service did not answer for some of these: esc, then R again once it does. ", "yellow"),
-                (f"{ready} ready", "bold") if ready else "",
-                (" · esc goes back", "dim"),
+                ("The service did not answer for some of these: esc, then R again once it does.", "yellow"),
+                (f" {ready} ready: ctrl+s replays them.", "bold") if ready else "",
             )
         if not ready:
             return Text.assemble(
