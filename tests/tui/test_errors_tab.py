@@ -735,3 +735,36 @@ async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make
             httpx.delete(faults)
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)
+
+
+async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_seconds(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Against a service that hung, the workflow showed its loading dots for 95 s (the client's tries) before
+    the journal's errors. Past HANG_S it shows them, and the whole detail once the service answers."""
+    from aftui.tui.screens import workflows
+    from aftui.tui.screens.workflows import WorkflowScreen
+
+    monkeypatch.setattr(workflows, "HANG_S", 0.5)
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_hang1")
+    shown = {e["id"] for e in listed(emulator, workflow)}
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await errors_tab(app, pilot, workflow)  # listed: journaled
+        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
+        await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
+        await pilot.press("escape")
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 1, "delay": 20})
+        try:
+            app.open_id(workflow)
+            await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and app.screen.built >= 1, timeout=5)
+            screen = app.screen
+            assert screen.down is not None and screen.down.message == "no answer in 0.5 s"
+            table = screen.query_one(ErrorsTable)
+            await wait_for(pilot, lambda: {e.id for e in table.rows} == shown, timeout=10)
+        finally:
+            httpx.delete(faults)
+        # The probe's next try is answered (the fault held one request): the whole detail, by itself.
+        await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)

@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...api import ApiError, AuthError, Client, is_transient
+from ...api import ApiError, AuthError, Client, NetworkError, is_transient
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ...known import KnownWorkflows, workflow_id_in
@@ -54,6 +54,10 @@ from .events import EventScreen, event_columns, event_time
 from .live_events import LiveEvents
 from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
+
+# A workflow's detail waits this long for the service before it shows the journal's errors instead (as the
+# header's "waiting N s for an answer" begins then); without them, it waits as long as the client does.
+HANG_S = 5.0
 
 FOUND_WORDS = {
     "subscription": "subscription",
@@ -493,12 +497,9 @@ class WorkflowScreen(Guarded, DetailScreen):
 
     async def load(self) -> Workflow:
         try:
-            workflow = await self.session.client.get_workflow(self.ident)
+            workflow = await self._read()
         except ApiError as error:
-            if self.is_template or not is_transient(error):
-                raise
-            kept = await asyncio.to_thread(kept_errors_of_the_day, self.session, self.ident, 1)
-            if not kept:
+            if self.is_template or not is_transient(error) or not await self._kept():
                 raise
             self.down = error
             name = (self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}).get("name")
@@ -507,6 +508,22 @@ class WorkflowScreen(Guarded, DetailScreen):
         if not self.is_template:
             self.session.known.add(self.session.org_id or "", self.ident, name=workflow.name, found="opened")
         return workflow
+
+    async def _read(self) -> Workflow:
+        """The workflow; unanswered past HANG_S, a NetworkError when the journal has its errors to show instead:
+        against a service that hung, the detail showed its loading dots for 95 s before saying anything."""
+        request = asyncio.ensure_future(self.session.client.get_workflow(self.ident))
+        try:
+            done, _ = await asyncio.wait({request}, timeout=HANG_S)
+            if not done and not self.is_template and await self._kept():
+                raise NetworkError(f"no answer in {HANG_S:g} s")
+            return await request
+        finally:
+            request.cancel()  # left unanswered, or this screen closed: the request goes too (a no-op once done)
+
+    async def _kept(self) -> bool:
+        """The journal has errors of this workflow of the last day (a blocking read, on a thread)."""
+        return bool(await asyncio.to_thread(kept_errors_of_the_day, self.session, self.ident, 1))
 
     def loaded(self) -> None:
         if self.down is not None:
