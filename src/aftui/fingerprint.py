@@ -68,13 +68,16 @@ class ErrorKey:
     """What makes two errors the same failure."""
 
     workflow_id: str
-    step: str | None
+    step: str | None  # its namespace when the workflow was read, else its id: for people
     name: str
     message: str  # normalised
+    # The step's id, which the fingerprint is made of: by the namespace when the workflow could be read, the
+    # fingerprint of one failure changed in an outage (and differed from Health's alerts, made without it).
+    cell: str | None = field(default=None, compare=False)
 
     @property
     def fingerprint(self) -> str:
-        return fingerprint(self.workflow_id, self.step, self.name, self.message)
+        return fingerprint(self.workflow_id, self.cell, self.name, self.message)
 
 
 def fingerprint(workflow_id: str, step: str | None, name: str, message: str) -> str:
@@ -110,7 +113,7 @@ def error_key(
     cell = error.error.cellId
     step = (steps or {}).get(cell, cell) if cell else None
     name, message = name_and_message(error)
-    return ErrorKey(wf, step, name, normalise_message(message))
+    return ErrorKey(wf, step, name, normalise_message(message), cell)
 
 
 @dataclass
