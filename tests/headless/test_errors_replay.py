@@ -216,10 +216,12 @@ def test_the_same_selection_twice_sends_nothing_twice(
     forced = aftui("replay", "--workflow", WORKFLOW, "--since", moment, *fix, "--again", "--dry-run", "--json")
     assert [r["error_id"] for r in forced.records()] == ids, "never a replay's own error beside its original"
     assert f"{became}: the error of a replay of {ids[0]}, which is sent instead" in forced.err
-    assert f"{ids[1]}: replayed ok: would be sent again, as asked" in forced.err, "a dry run sends nothing"
+    assert f"{ids[1]}: replayed ok; --again: it would be sent again (a new run" in forced.err, "a dry run sends nothing"
     named = aftui("replay", ids[1], "--workflow", WORKFLOW, *fix, "--dry-run", "--json")
     assert [r["error_id"] for r in named.records()] == [ids[1]]
-    assert f"{ids[1]}: replayed ok: would be sent again, as asked" in named.err
+    assert f"{ids[1]}: replayed ok; named: it would be sent again (a new run of the workflow)" in named.err
+    sent = aftui("replay", ids[1], "--workflow", WORKFLOW, *fix, "--dry-run")
+    assert "sent again once confirmed" not in sent.err  # a dry run: nothing to confirm
 
 
 def test_an_error_another_aftui_is_replaying_now_is_not_sent_twice(

@@ -97,6 +97,22 @@ def test_a_replay_that_succeeded_is_not_undone_by_a_later_one_that_failed() -> N
     assert group_state(group, states).words() == "1 replay pending · 2 replayed ok"
 
 
+def test_a_replay_whose_outcome_is_unknown_is_not_sent_again_by_a_selection() -> None:
+    """Sent in an outage, nothing seen of it: it may have run. A later one that failed read "failed again", and the
+    next bulk replay forwarded the order a second time (helper's walk)."""
+    events = [error("1000-0"), error("2000-0")]
+    rows = [
+        row("rp_blind", "1000-0", 10.0, "unknown"),
+        row("rp_later", "1000-0", 20.0, "failed"),
+        row("rp_ok", "2000-0", 10.0, "unknown"),
+        row("rp_ok2", "2000-0", 20.0, "succeeded"),
+    ]
+    states = replay_states(events, rows)
+    assert {k: s.kind for k, s in states.items()} == {"1000-0": "unknown", "2000-0": "succeeded"}
+    (group,) = group_errors(events, workflow_id="p_wf")
+    assert still_failing(group, states) == []
+
+
 @pytest.mark.parametrize(
     ("text", "patch", "assignments"),
     [

@@ -863,3 +863,23 @@ async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(
         summary = text_of(screen.query_one("#summary", Static))
         assert summary.startswith("The service did not answer for some of these: esc, then R again once it does.")
         assert "None of these can be replayed" not in summary
+
+
+async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_again(make_app, emulator) -> None:
+    """A replay sent in an outage was "outcome unknown" though it had run; y and ctrl+s sent it again at once."""
+    (error,) = post_orders(emulator, "ord_tui_unknown")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path) as log:
+            replayed_before(log, "rp_blind", error, "unknown")
+        screen = await replay_screen(app, pilot, error)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(app.screen.what)
+        assert "outcome unknown. It may have run: nothing was seen of it either way." in said, said
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause(0.3)
+        assert screen.result is None and not screen.running

@@ -219,12 +219,14 @@ def _needing_replay(
         if chosen:
             # Never a replay's own error beside its original: the same request twice in one run.
             twice = {i for i, s in done.items() if s.is_replay and s.replay_of in states}
-            verb = "would be sent again" if args.dry_run else "sent again"
+            # Said before the question: "sent again, as asked" read as done, and as asked for, before either.
+            why = "named" if args.error_ids else "--again"
+            verb = f"{why}: it would be sent again" if args.dry_run else f"{why}: it is sent again once confirmed"
             for event_id, state in done.items():
                 if event_id in twice:
                     output.say(f"{event_id}: {_replayed_words(state)}, which is sent instead")
                 else:
-                    output.say(f"{event_id}: {_replayed_words(state)}: {verb}, as asked")
+                    output.say(f"{event_id}: {_replayed_words(state)}; {verb} (a new run of the workflow)")
             out[workflow_id] = [e for e in events if e.id not in twice]
             continue
         if done:

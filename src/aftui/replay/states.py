@@ -8,7 +8,8 @@ its outcome and the event that showed it. So for a list of errors:
   pending (sent, outcome not in yet), succeeded, failed again, or another
   outcome (refused, unknown, not sent); but once any replay of it succeeded,
   it is replayed ok whatever came after (a run went through: sending it
-  again is a second order, not a fix);
+  again is a second order, not a fix); else, once one was sent with its
+  outcome unknown, it is unknown (it may have run);
 - an error that a replay led to (the replay failed again) is a replay of the
   original: found by the row's outcome event, or by the `x-aftui-replay`
   header the replayed request carried (then even a replay whose outcome was
@@ -129,6 +130,10 @@ def _kind(replays: tuple[ReplayRow, ...]) -> str:
         return "never"
     if any(r.outcome == "succeeded" for r in replays):
         return "succeeded"
+    # Sent, and nothing seen of it (the service did not answer the watch, in an outage): it may have run. A
+    # later replay that failed said "failed again", and the next bulk replay forwarded the order a second time.
+    if any(r.outcome == "unknown" for r in replays):
+        return "unknown"
     return replays[0].outcome
 
 
@@ -202,8 +207,9 @@ def group_state(group: ErrorGroup, states: Mapping[str, ReplayState]) -> GroupSt
 
 
 def needs_replay(state: ReplayState | None) -> bool:
-    """Not replayed ok, not waiting for an outcome, and not itself what a replay led to (its original is replayed)."""
-    return state is None or (not state.is_replay and state.kind not in ("succeeded", "pending"))
+    """Not replayed ok, not waiting for an outcome, not sent with an outcome unknown (it may have run), and not
+    itself what a replay led to (its original is replayed)."""
+    return state is None or (not state.is_replay and state.kind not in ("succeeded", "pending", "unknown"))
 
 
 def still_failing(group: ErrorGroup, states: Mapping[str, ReplayState]) -> list[EventSummary]:

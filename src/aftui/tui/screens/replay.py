@@ -144,6 +144,8 @@ def done_question(row: ReplayRow, *, edit: bool, me: str | None) -> ConfirmScree
     again with no question, a second run of an order that had gone through, where the screen's own second
     send asks."""
     last = f"This error was {replayed_words(row, me=me)}" + (", with an edited payload." if row.edited else ".")
+    if row.outcome == "unknown":  # sent in an outage, say: nothing was seen of it, and it may have gone through
+        last += " It may have run: nothing was seen of it either way."
     if edit:
         sends = "This sends your edit."
     elif row.edited:
@@ -289,8 +291,13 @@ class ReplayScreen(Screen[None]):
         return "replay_again" if self.sent_here or self._ok_before() is not None else "replay"
 
     def _ok_before(self) -> ReplayRow | None:
-        """The newest replay of this error that succeeded, before this screen: the first send asks over it."""
-        return next((row for row in self.earlier if row.outcome == "succeeded"), None)
+        """The newest replay of this error that succeeded (else one whose outcome is unknown: it may have run),
+        before this screen: the first send asks over it."""
+        for outcome in ("succeeded", "unknown"):
+            row = next((row for row in self.earlier if row.outcome == outcome), None)
+            if row is not None:
+                return row
+        return None
 
     def _asked_if_done(self, send: Callable[[], None], *, edit: bool) -> None:
         """`send` at once, or once answered yes when the journal says this error was replayed ok already and

@@ -169,7 +169,7 @@ def left_out(count: int) -> str:
     if not count:
         return ""
     which = "itself a replay" if count == 1 else "replays themselves"
-    return f"; {count} more left out: replayed ok already, pending, or {which}"
+    return f"; {count} more left out: replayed ok already, pending, sent with the outcome unknown, or {which}"
 
 
 class BulkReplayScreen(Screen["BulkSummary | None"]):

@@ -294,11 +294,11 @@ class ErrorsTable(LiveEvents):
         events = [e for e in chosen if needs_replay(self.states.get(e.id or ""))]
         if not events:
             if marked:
-                words = "Every marked error was replayed ok, is pending or is a replay: y on one replays it again."
+                words = "Every marked error was replayed ok, is pending, has an outcome unknown or is a replay: y on one replays it again."
             elif not self.rows:
                 words = "There are no errors to replay."
             else:
-                words = "Every error shown was replayed ok, is pending or is a replay."
+                words = "Every error shown was replayed ok, is pending, has an outcome unknown or is a replay."
             self.notify(words, severity="warning", markup=False)
             return
         if marked:
