@@ -351,3 +351,31 @@ async def test_a_workflow_the_service_fails_to_give_is_not_ready_yet_not_unrepla
     assert again.replayable and not again.transient
     gone = await plan_replay(client, error, "p_NoSuchWorkflow")  # a 404 will not pass by itself
     assert not gone.replayable and not gone.transient and "HTTP 404" in (gone.reason or "")
+
+
+async def test_a_bulk_replay_stops_once_an_outcome_cannot_be_looked_for(emulator, client, demo) -> None:
+    """In an outage (the lists answering 503, the endpoint taking requests) the run went on through every
+    error, each "outcome unknown" though each had run. It stops after the first it cannot see."""
+    import httpx
+
+    for n in range(3):
+        await post_order(emulator, demo.order_endpoint_key, order(f"blind{n}"))
+    errors = [await newest_error(client, demo.order_workflow_id, f"ord_blind{n}") for n in range(3)]
+    faults = f"{emulator.root_url}/_emulator/faults"
+    base = f"/v1/workflows/{demo.order_workflow_id}"
+    async with httpx.AsyncClient() as admin:
+        planner = Planner(client)
+        for event in errors:
+            await planner.plan(event, demo.order_workflow_id)  # planned before the outage: the workflow is read
+        for path in (f"{base}/event_summaries", f"{base}/$errors/event_summaries"):
+            await admin.post(faults, json={"path": path, "status": 503, "count": 10_000})
+        try:
+            summary = await replay_bulk(client, errors, None, planner=planner, watch_timeout=0.5)
+        finally:
+            await admin.delete(faults)
+    assert [r.outcome.kind for r in summary.results] == ["unknown"]
+    assert summary.results[0].outcome.blind and summary.stopped
+    assert (
+        summary.line()
+        == "1 unknown · 2 not replayed (stopped: the service did not answer: its outcome could not be seen)"
+    )

@@ -156,6 +156,8 @@ async def replay(args: argparse.Namespace) -> int:
             )
             results = await _send_all(client, plans, bodies, edits, keeper, args, fields)
     _summary(results)
+    if any(r.outcome.blind for r in results):
+        return NETWORK  # the service did not answer: a script tries again, once it can tell what ran
     return OK if results and all(r.outcome.kind == "succeeded" for r in results) else down
 
 
@@ -365,6 +367,10 @@ async def _send_all(
                 print(ndjson(only(record, fields)), flush=True)
             elif not args.fields:
                 print(_result_line(record, styled), flush=True)
+            if result.outcome.blind and index < len(plans):  # sending on would send blind (an outage)
+                left = len(plans) - index
+                output.say(f"stopped: the service did not answer, so its outcome could not be seen; {left} not sent")
+                break
     finally:
         if replay_log is not None:
             replay_log.close()

@@ -161,6 +161,9 @@ class BulkSummary:
     total: int
     results: list[ReplayResult] = field(default_factory=list)
     stopped: bool = False
+    # Why the run stopped by itself: a replay's outcome could not be looked for (the service did not answer),
+    # and sending on would send blind: in an outage the run went on through every error, each "unknown".
+    halted: str | None = None
 
     def count(self, kind: str) -> int:
         return sum(1 for r in self.results if r.outcome.kind == kind)
@@ -184,7 +187,9 @@ class BulkSummary:
             n = self.count(kind)
             if n:
                 parts.append(f"{n} {words}")
-        if self.stopped and self.not_reached:
+        if self.halted and self.not_reached:
+            parts.append(f"{self.not_reached} not replayed (stopped: {self.halted})")
+        elif self.stopped and self.not_reached:
             parts.append(f"{self.not_reached} not replayed (stopped)")
         return " · ".join(parts) or "nothing replayed"
 
@@ -253,7 +258,11 @@ async def replay_bulk(
             summary.results.append(result)
             if on_progress is not None:
                 on_progress(index, summary, result)
-        summary.stopped = stop is not None and stop.is_set() and summary.not_reached > 0
+            if result.outcome.blind and summary.not_reached:
+                summary.halted = "the service did not answer: its outcome could not be seen"
+                break
+        asked = stop is not None and stop.is_set()
+        summary.stopped = (asked or summary.halted is not None) and summary.not_reached > 0
     finally:
         await http.aclose()
     return summary

@@ -45,6 +45,7 @@ class Outcome:
     kind: OutcomeKind
     detail: str  # plain words: the new error, the event seen, or why nothing is known
     event: EventSummary | None = None  # the event that tells (the new error, or the emitted event)
+    blind: bool = False  # unknown because the service did not answer the looks (an outage), not for want of a sign
 
     @property
     def words(self) -> str:
@@ -100,7 +101,8 @@ class OutcomeWatcher:
                 return Outcome("unknown", "stopped while waiting for the outcome")
             if loop.time() >= deadline:
                 why = f"; the last look failed: {problem}" if problem else ""
-                return Outcome("unknown", f"no new error and no event carrying the payload within {timeout:g} s{why}")
+                detail = f"no new error and no event carrying the payload within {timeout:g} s{why}"
+                return Outcome("unknown", detail, blind=problem is not None)
             await _sleep(min(delay, max(0.0, deadline - loop.time())), stop)
             delay = min(delay * 1.5, 3.0)
 
