@@ -391,3 +391,17 @@ def test_unseen_alerts_count_every_one_and_keep_the_newest() -> None:
     taken = unseen.take()
     assert taken == alerts[10:]  # the newest, oldest first
     assert unseen.count == 0 and unseen.take() == []
+
+
+def test_an_ok_row_whose_feed_is_not_live_is_a_question_not_a_green_dot() -> None:
+    """In an outage Health drew a green ● for workflows it could not read; `aftui health` said unknown."""
+    from aftui.tui.screens.health import row_cells
+
+    board = board_of(SYNC)
+    row = board.row("p_sync", NOW)
+    assert row is not None and row.state == "ok"
+    assert row_cells(row, NOW)[0].plain == "●"
+    assert row_cells(row, NOW, unheard=True)[0].plain == "?"
+    board.add_error("p_sync", error(NOW - MINUTE_MS, workflow="p_sync"))
+    failing = board.row("p_sync", NOW)
+    assert failing is not None and row_cells(failing, NOW, unheard=True)[0].plain == "✖"  # what was heard stands

@@ -234,6 +234,18 @@ class HealthWatch:
             return None
         return self.tracker.seen(subject_id, self._names.get(subject_id, ""), event)
 
+    def unheard(self) -> set[str]:
+        """The subjects with a feed not live at the last take (reconnecting, failed): whether they fail now is not
+        known, and an `ok` of theirs is only what was heard before."""
+        if self._tap is None:
+            return set()
+        states = self.states
+        return {
+            t.emitter_id
+            for t in self._tap.targets
+            if t.key in states and states[t.key].phase in ("reconnecting", "failed")
+        }
+
     @property
     def live(self) -> bool:
         """Every feed has answered at least once (live now); False before the first take."""

@@ -31,6 +31,7 @@ from ..widgets.leaving_input import LeavingInput
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
 
+UNHEARD = ("?", "bold yellow")  # an `ok` row whose feeds are not live: not known
 STATE = {"failing": ("✖", "bold red"), "fixed": ("✔", "bold green"), "errors": ("▲", "yellow"), "ok": ("●", "green")}
 COLUMNS = [
     BoardColumn("state", " ", 2),  # the state's glyph, and `!` on a row alerted while the user was elsewhere
@@ -60,16 +61,20 @@ MISSED_MARK = ("!", "bold reverse yellow")
 MISSED_SAID = 3  # a row's latest alerts its line says; older ones are counted
 
 
-def row_cells(row: HealthRow, now_ms: int, *, counting: bool = False, missed: bool = False) -> list[Text]:
+def row_cells(
+    row: HealthRow, now_ms: int, *, counting: bool = False, missed: bool = False, unheard: bool = False
+) -> list[Text]:
     """A row's cells; while `counting`, every figure is `…`: a 0 before the journal is read would say healthy.
 
-    `missed`: the row raised an alert while the user was away from this pane, not opened since (`!`)."""
+    `missed`: the row raised an alert while the user was away from this pane, not opened since (`!`).
+    `unheard`: a feed of it is not live: an `ok` is a `?` (in an outage a green ● read as healthy, where
+    `aftui health` said unknown)."""
     subject = row.subject
     if counting:
         name = Text(visible(subject.label, 60), no_wrap=True, overflow="ellipsis")
         kind = Text(_KIND[subject.kind], style="dim")
         return [Text(" "), name, kind, *[COUNTING] * (len(COLUMNS) - 3)]
-    glyph, style = STATE[row.state]
+    glyph, style = UNHEARD if unheard and row.state == "ok" else STATE[row.state]
     failing = row.state == "failing"
     # Off: no run comes to say whether it is fixed, and the line says so.
     kind = Text("off", style="bold yellow") if row.active is False else Text(_KIND[subject.kind], style="dim")
@@ -262,7 +267,7 @@ class HealthPane(Pane):
         now = self.now_ms()
         rows = health.board.rows(now)
         shown = [r for r in rows if self._matches(r)] if self.filter_text else rows
-        self._show(shown, now, counting=not health.counted)
+        self._show(shown, now, counting=not health.counted, unheard=health.unheard())
         self._note(rows, health.counted, health.live)
         said = visible(self.filter_text, 40)
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
@@ -330,12 +335,17 @@ class HealthPane(Pane):
         event.stop()
         focus_now(self.table)  # the rows it let through, to open one with enter
 
-    def _show(self, rows: list[HealthRow], now_ms: int, *, counting: bool) -> None:
+    def _show(self, rows: list[HealthRow], now_ms: int, *, counting: bool, unheard: set[str]) -> None:
         table = self.table
         keys = [r.subject.id for r in rows]
         old = [r.subject.id for r in self.rows]
         missed = self._missed
-        cells = {r.subject.id: row_cells(r, now_ms, counting=counting, missed=r.subject.id in missed) for r in rows}
+        cells = {
+            r.subject.id: row_cells(
+                r, now_ms, counting=counting, missed=r.subject.id in missed, unheard=r.subject.id in unheard
+            )
+            for r in rows
+        }
         if keys == old:  # the same rows in the same order: cells in place, the cursor and scroll untouched
             for ident, new in cells.items():
                 table.update_row(ident, new)  # drawn again only if it changed: each tick mostly gives the same text
@@ -410,6 +420,10 @@ class HealthPane(Pane):
                 text.append(f"last error {_clock(row.last_error_ms)} ({age_words(row.last_error_ms, now_ms)} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
+            if row.subject.id in health.unheard():
+                if text.plain.endswith("."):
+                    text.right_crop(1)
+                text.append(" · its feed is not live: what it does now is not known", style="bold yellow")
         self.query_one("#health-detail", FloorNote).update(text)
 
     @on(Board.RowSelected, "#health-table")
