@@ -837,6 +837,8 @@ async def test_a_replay_the_service_could_not_plan_for_a_moment_says_r_tries_aga
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.plan is not None and screen.plan.replayable, timeout=10)
         assert text_of(screen.query_one("#plan", Static)).startswith("Will send POST")
+        await pilot.pause(0.5)
+        assert outcome(app).strip() == "Not replayed yet."  # "None yet: r tries again" stayed
 
 
 async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(make_app, emulator) -> None:

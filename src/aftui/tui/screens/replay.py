@@ -469,6 +469,8 @@ class ReplayScreen(Screen[None]):
                     f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0], me=self.session.me)}",
                 )
             )
+        elif plan.replayable and self.result is None and not self.sent_here:  # after `r`: "None yet: r tries…"
+            self._show_outcome(Text("Not replayed yet.", style="dim"))
 
     def hold_typed_ahead(self, event: events.Key) -> bool:
         """True when a key read before the editor asked for with `e` is open is kept for it (`focus.KeyHolder`,
