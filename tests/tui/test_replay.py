@@ -885,3 +885,28 @@ async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.pause(0.3)
         assert screen.result is None and not screen.running
+
+
+async def test_a_plan_the_service_leaves_unanswered_says_how_long_it_waits(make_app, emulator, monkeypatch) -> None:
+    """Against a service that hung, the screen said "Working out how this run started…" for a minute under keys
+    that did nothing."""
+    from aftui.tui.screens import replay as replay_screen_module
+
+    monkeypatch.setattr(replay_screen_module, "WAIT_SAID_S", 0.5)
+    (error,) = post_orders(emulator, "ord_tui_wait")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 1, "delay": 4})
+        try:
+            open_replay(app, error, workflow)
+            await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            screen = app.screen
+            said = lambda: text_of(screen.query_one("#plan", Static)) if screen.query("#plan") else ""  # noqa: E731
+            await wait_for(pilot, lambda: "the service has not answered for" in said(), timeout=5)
+            assert "ctrl+s and e wait for it; esc goes back" in said()
+        finally:
+            httpx.delete(faults)
+        await wait_for(pilot, lambda: screen.plan is not None, timeout=15)
+        assert said().startswith("Will send POST")

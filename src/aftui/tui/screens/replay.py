@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,7 @@ from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 log = logging.getLogger("aftui.tui")
 
+WAIT_SAID_S = 5.0  # as the header's "waiting N s for an answer"
 MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
 VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
 STACK_LINES = 8
@@ -427,6 +429,9 @@ class ReplayScreen(Screen[None]):
         """The full event when the summary was cut, then the plan; then the editor, when asked for."""
         client = self.session.client
         self._planning = True
+        started = time.monotonic()
+        # Against a service that hangs the screen said "Working out…" for a minute, under keys that did nothing.
+        waiting = self.set_interval(1.0, lambda: self._say_waiting(time.monotonic() - started))
         try:
             await self._plan(client)
             typed, self._typed_ahead = self._typed_ahead, []
@@ -434,7 +439,19 @@ class ReplayScreen(Screen[None]):
                 self.edit_first = False
                 self.action_edit(typed=typed)
         finally:
+            waiting.stop()
             self._planning = False  # whatever came of it: no key is held any longer
+
+    def _say_waiting(self, waited_s: float) -> None:
+        """Past WAIT_SAID_S of working the plan out, how long the service has left it unanswered."""
+        if waited_s >= WAIT_SAID_S and self.plan is None:
+            self.query_one("#plan", Static).update(
+                Text.assemble(
+                    ("Working out how this run started… ", "dim"),
+                    (f"the service has not answered for {waited_s:.0f} s", "bold yellow"),
+                    (" (ctrl+s and e wait for it; esc goes back)", "dim"),
+                )
+            )
 
     async def _plan(self, client: Client) -> None:
         """The full event when the summary was cut, the plan, and the replays of this error in the journal."""
