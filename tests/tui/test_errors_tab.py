@@ -708,6 +708,14 @@ def test_a_bulk_row_that_failed_again_with_its_own_error_does_not_spell_it_again
     )
 
 
+async def journaled_and_left(app, pilot, workflow: str, shown: set[str]) -> None:
+    """The workflow's Errors listed (so journaled, `shown` among them), then left for the main screen."""
+    await errors_tab(app, pilot, workflow)
+    await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
+    await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
+    await pilot.press("escape")
+
+
 async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make_app, emulator) -> None:
     """Health counted a workflow's errors from the journal, and with the service answering 503 the workflow
     opened on "Could not load" alone. Its errors of the day are shown from the journal, with why; r (or the
@@ -720,10 +728,7 @@ async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make
     faults = f"{emulator.root_url}/_emulator/faults"
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await errors_tab(app, pilot, workflow)  # listed: journaled
-        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
-        await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
-        await pilot.press("escape")
+        await journaled_and_left(app, pilot, workflow, shown)
         httpx.post(faults, json={"path": "/v1", "count": 10_000, "status": 503})
         try:
             app.open_id(workflow)
@@ -757,10 +762,7 @@ async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_second
     faults = f"{emulator.root_url}/_emulator/faults"
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await errors_tab(app, pilot, workflow)  # listed: journaled
-        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
-        await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(workflow, 500)})
-        await pilot.press("escape")
+        await journaled_and_left(app, pilot, workflow, shown)
         httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 1, "delay": 20})
         try:
             app.open_id(workflow)
