@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -910,3 +911,43 @@ async def test_a_plan_the_service_leaves_unanswered_says_how_long_it_waits(make_
             httpx.delete(faults)
         await wait_for(pilot, lambda: screen.plan is not None, timeout=15)
         assert said().startswith("Will send POST")
+
+
+async def test_a_replay_sent_while_the_service_fails_its_user_still_names_its_sender(make_app, emulator) -> None:
+    """A replay sent while /users/me answered 503 named nobody: the user read at the start names it."""
+    (error,) = post_orders(emulator, "ord_tui_signed")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.session.me is not None, timeout=10)
+        me = app.session.me
+        httpx.post(faults, json={"path": "/v1/users/me", "count": 100, "status": 503})
+        try:
+            screen = await replay_screen(app, pilot, error)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        finally:
+            httpx.delete(faults)
+        path = ReplayJournal(app.session).path()
+    assert path is not None
+    with ReplayLog(path) as log:
+        assert [r.replayed_by for r in log.of_event(workflow, error.id or "")] == [me]
+
+
+async def test_who_replayed_before_is_said_again_as_time_goes_by(make_app, emulator, monkeypatch) -> None:
+    """ "replayed by you 24 s ago" stayed 24 s while the question over it said 34."""
+    from aftui.tui.screens import replay as replay_screen_module
+
+    monkeypatch.setattr(replay_screen_module, "EARLIER_S", 0.2)
+    (error,) = post_orders(emulator, "ord_tui_ago")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path, by="alice") as log:
+            replayed_before(log, "rp_ago", error, "failed")
+        screen = await replay_screen(app, pilot, error)
+        await wait_for(pilot, lambda: "replayed by alice just now, failed again" in outcome(app), timeout=5)
+        screen.earlier = [replace(row, started_at=row.started_at - 185) for row in screen.earlier]  # time goes by
+        await wait_for(pilot, lambda: "replayed by alice 3 min ago, failed again" in outcome(app), timeout=5)

@@ -67,6 +67,7 @@ from .replay_journal import READ_ONLY_WORDS, ReplayJournal
 
 log = logging.getLogger("aftui.tui")
 
+EARLIER_S = 10.0  # how often "replayed by you N s ago" is said again
 WAIT_SAID_S = 5.0  # as the header's "waiting N s for an answer"
 MAX_COPY = 1024 * 1024  # OSC 52 through a terminal: bigger payloads are exported instead
 VIEW_CHARS = 12_000  # of the original event shown; the rest is copied or exported
@@ -336,6 +337,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
         self.journal = ReplayJournal(self.session)
+        self.set_interval(EARLIER_S, self._say_earlier)
         self._prepare()
 
     def on_unmount(self) -> None:
@@ -478,16 +480,24 @@ class ReplayScreen(Screen[None]):
         self.plan = plan
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
-        rows = self.earlier
-        if rows and self.result is None:
-            self._show_outcome(
-                Text.assemble(
-                    ("Not replayed in this screen yet.", "dim"),
-                    f"\nReplayed {len(rows)} time{'s' if len(rows) > 1 else ''} before; last {replayed_words(rows[0], me=self.session.me)}",
-                )
-            )
+        if self.earlier:
+            self._say_earlier()
         elif plan.replayable and self.result is None and not self.sent_here:  # after `r`: "None yet: r tries…"
             self._show_outcome(Text("Not replayed yet.", style="dim"))
+
+    def _say_earlier(self) -> None:
+        """The journal's earlier replays under the outcome, until one is sent from here; again every EARLIER_S,
+        so that "replayed by you 24 s ago" does not stay 24 s while the question over it says 34."""
+        rows = self.earlier
+        if not rows or self.sent_here or self.result is not None:
+            return
+        times = f"time{'s' if len(rows) > 1 else ''}"
+        self._show_outcome(
+            Text.assemble(
+                ("Not replayed in this screen yet.", "dim"),
+                f"\nReplayed {len(rows)} {times} before; last {replayed_words(rows[0], me=self.session.me)}",
+            )
+        )
 
     def hold_typed_ahead(self, event: events.Key) -> bool:
         """True when a key read before the editor asked for with `e` is open is kept for it (`focus.KeyHolder`,

@@ -48,6 +48,11 @@ class ReplayJournal:
         except Exception as error:  # noqa: BLE001 - a locked or unwritable journal must not stop a replay
             log.warning("the journal cannot be opened for replays: %s", error)
             self.problem = f"{type(error).__name__}: {error}"
+            return
+        # Signed with the user read at the start: asked again at the send (`who.sign`), a replay sent while
+        # /users/me answered 503 named nobody.
+        if self.log.by is None:
+            self.log.by = self.session.me
 
     def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
         """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
