@@ -76,6 +76,8 @@ class StatusHeader(Static):
         dot, style = _CONNECTION.get(self.connection.split(" ")[0], ("●", "yellow"))
         # "ok" beside a board of failing workflows was read as "all is well": it is the connection that is.
         connection = ("ok" if short else "connected") if self.connection == "ok" else self.connection
+        if short:  # at 80 columns "waiting 12 s for an answer" beside an alert cut "press 0" to "· press"
+            connection = _short_connection(connection)
         text.append(f"{dot} {connection}", style=style)
         if self.journal:  # events seen and not kept: "no event ever lost" is the journal's promise
             text.append(f"  ✖ {visible(self.journal, 60)}", style="bold red")
@@ -95,6 +97,15 @@ class StatusHeader(Static):
 
 
 _SHORT = {"production": "prod", "development": "dev"}
+
+
+def _short_connection(words: str) -> str:
+    """The connection's state in fewer words: "waiting 12 s", "feeds failing", "unreachable since 14:02"."""
+    for long, short in ((" for an answer", ""), ("some feeds failing", "feeds failing"), (" UTC", "")):
+        words = words.replace(long, short)
+    return words
+
+
 WORKSPACE_CHARS = 28  # a workspace's name, where the line has room
 MIN_WORKSPACE_CHARS = 8
 
