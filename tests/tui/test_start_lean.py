@@ -25,10 +25,10 @@ imported = [name for name in LATER if name in sys.modules]
 first_rows = []
 show = HealthPane._show
 
-def spy(self, rows, now_ms, *, counting):
+def spy(self, rows, now_ms, **kwargs):
     if rows and not first_rows:
         first_rows.append(([name for name in LATER if name in sys.modules], len(rows)))
-    show(self, rows, now_ms, counting=counting)
+    show(self, rows, now_ms, **kwargs)
 
 HealthPane._show = spy
 
