@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..api import ApiError, Client, StreamState
 from ..api.client import KEPT_EVENTS
+from ..api.lateness import answered
 from ..api.poll import EventPoller
 from ..api.rawevent import RawEvent
 from ..api.stream import FINAL
@@ -138,14 +139,16 @@ async def poll_feed(
     backlog = True  # the first poll gives what the service kept from before: not arriving now
     report(target, StreamState("connecting"))
 
-    def slow(waited_s: float) -> None:
+    late_s = max(SLOW_POLL_S, 2 * interval_s)
+
+    async def slow() -> None:  # the poll goes on: the feed says it is not live meanwhile
         nonlocal state
-        state = StreamState("reconnecting", failures, f"no answer in {waited_s:.0f} s")
+        state = StreamState("reconnecting", failures, f"no answer in {late_s:.0f} s")
         report(target, state)
 
     while True:
         try:
-            events = await _answered(poller.poll_once, max(SLOW_POLL_S, 2 * interval_s), slow)
+            events = await answered(poller.poll_once(), late_s, slow)
         except FINAL as error:
             report(target, StreamState("failed", failures, error.message))
             return
@@ -166,17 +169,3 @@ async def poll_feed(
             state = StreamState("live")
             report(target, state)
         await asyncio.sleep(interval_s)
-
-
-async def _answered(
-    poll: Callable[[], Awaitable[list[EventSummary]]], slow_s: float, slow: Callable[[float], None]
-) -> list[EventSummary]:
-    """`poll()`'s answer; `slow(slow_s)` is called once if it takes longer than `slow_s` (the poll goes on)."""
-    task = asyncio.ensure_future(poll())
-    try:
-        done, _ = await asyncio.wait({task}, timeout=slow_s)
-        if not done:
-            slow(slow_s)
-        return await task
-    finally:
-        task.cancel()  # cancelled while waiting: the request goes too (a no-op once it is done)

@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from ...api import ApiError, AuthError, Client, NetworkError, is_transient
+from ...api.lateness import answered
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ...known import KnownWorkflows, workflow_id_in
@@ -512,14 +513,12 @@ class WorkflowScreen(Guarded, DetailScreen):
     async def _read(self) -> Workflow:
         """The workflow; unanswered past HANG_S, a NetworkError when the journal has its errors to show instead:
         against a service that hung, the detail showed its loading dots for 95 s before saying anything."""
-        request = asyncio.ensure_future(self.session.client.get_workflow(self.ident))
-        try:
-            done, _ = await asyncio.wait({request}, timeout=HANG_S)
-            if not done and not self.is_template and await self._kept():
+
+        async def give_way() -> None:
+            if not self.is_template and await self._kept():
                 raise NetworkError(f"no answer in {HANG_S:g} s")
-            return await request
-        finally:
-            request.cancel()  # left unanswered, or this screen closed: the request goes too (a no-op once done)
+
+        return await answered(self.session.client.get_workflow(self.ident), HANG_S, give_way)
 
     async def _kept(self) -> bool:
         """The journal has errors of this workflow of the last day (a blocking read, on a thread)."""
