@@ -88,6 +88,11 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, ApiError) and (error.status == 0 or error.status == 429 or error.status >= 500)
 
 
+def with_status(error: ApiError) -> str:
+    """ "HTTP 503: Service Unavailable": the status says a moment's outage where the message alone may not."""
+    return f"HTTP {error.status}: {error.message}" if error.status else error.message
+
+
 class ReadOnlyError(Exception):
     """A mutating call in a read-only profile; raised before anything is sent."""
 

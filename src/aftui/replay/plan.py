@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..api import ApiError, Client, is_transient, iterate
+from ..api.errors import with_status
 from ..api.models import (
     EventSummary,
     Source,
@@ -124,7 +125,7 @@ class Planner:
         if isinstance(workflow, ApiError):
             return plan(
                 "unknown",
-                reason=f"the workflow could not be read ({_said(workflow)})",
+                reason=f"the workflow could not be read ({with_status(workflow)})",
                 transient=is_transient(workflow),
             )
         name = workflow.name or name
@@ -193,7 +194,7 @@ class Planner:
         if isinstance(source, ApiError):
             return plan(
                 f"source {source_id}",
-                reason=f"the source that started this run could not be read ({_said(source)})",
+                reason=f"the source that started this run could not be read ({with_status(source)})",
                 transient=is_transient(source),
             )
         label = f"HTTP source {source.name} ({source.id})" if source.name else f"HTTP source {source.id}"
@@ -246,11 +247,6 @@ class Planner:
             if not isinstance(source, ApiError) and source.endpoint_url:
                 out.append(source_id)
         return out
-
-
-def _said(error: ApiError) -> str:
-    """ "HTTP 503: Service Unavailable": the status says a moment's outage where the message may not."""
-    return f"HTTP {error.status}: {error.message}" if error.status else error.message
 
 
 def _feeds(sub: Subscription) -> bool:

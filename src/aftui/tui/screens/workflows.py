@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from ...api import ApiError, AuthError, Client, NetworkError, is_transient
+from ...api.errors import with_status
 from ...api.lateness import answered
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
@@ -550,10 +551,9 @@ class WorkflowScreen(Guarded, DetailScreen):
 
     def _down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
         """The workflow as the journal knows it: its name and errors, and why that is all."""
-        why = f"HTTP {down.status}: {down.message}" if down.status else down.message
         said = Text.assemble(
             ("⚠ The service did not answer ", "bold yellow"),
-            f"({visible(why, 200)}): its triggers and steps are not known. Its errors are the journal's, of the "
+            f"({visible(with_status(down), 200)}): its triggers and steps are not known. Its errors are the journal's, of the "
             "last day. It is asked again by itself; r: now.",
         )
         errors = ErrorsTable(
