@@ -267,11 +267,12 @@ class HealthPane(Pane):
         now = self.now_ms()
         rows = health.board.rows(now)
         shown = [r for r in rows if self._matches(r)] if self.filter_text else rows
-        self._show(shown, now, counting=not health.counted, unheard=health.unheard())
+        unheard = health.unheard()
+        self._show(shown, now, counting=not health.counted, unheard=unheard)
         self._note(rows, health.counted, health.live)
         said = visible(self.filter_text, 40)
         self.table.say_empty(f"nothing named “{said}” · esc clears the filter" if rows and not shown else "")
-        self._detail()
+        self._detail(unheard)
 
     def alerts_missed(self, alerts: list[Alert]) -> None:
         """Mark the rows these alerts were of (raised while the user was on another pane), until each is opened."""
@@ -398,8 +399,10 @@ class HealthPane(Pane):
         row = self.table.cursor_row
         return self.rows[row] if self.rows and 0 <= row < len(self.rows) else None
 
-    def _detail(self) -> None:
-        """The highlighted row's last error in full width, wrapped: on 80 columns the table cuts it."""
+    def _detail(self, unheard: set[str] | None = None) -> None:
+        """The highlighted row's last error in full width, wrapped: on 80 columns the table cuts it.
+
+        `unheard`: the watch's, when the caller has just asked it (None: asked here)."""
         row = self.current()
         text = Text()
         health = host(self).health
@@ -420,7 +423,7 @@ class HealthPane(Pane):
                 text.append(f"last error {_clock(row.last_error_ms)} ({age_words(row.last_error_ms, now_ms)} ago): ")
                 text.append(row.last_error, style="red" if row.state == "failing" else "")
                 text.append_text(_replayed(row))
-            if row.subject.id in health.unheard():
+            if row.subject.id in (health.unheard() if unheard is None else unheard):
                 if text.plain.endswith("."):
                     text.right_crop(1)
                 text.append(" · its feed is not live: what it does now is not known", style="bold yellow")
