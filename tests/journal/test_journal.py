@@ -177,6 +177,29 @@ def test_the_replays_touching_events_on_every_backend(any_journal: Journal) -> N
     log.close()
 
 
+def test_an_unknown_outcome_is_settled_once_on_every_backend(any_journal: Journal) -> None:
+    """A replay sent with its outcome unknown takes the outcome found later, once: a second finding (a teammate's
+    aftui looking at the same time) changes nothing, and an outcome already known is never overwritten."""
+    log = any_journal.replays()
+    tag = uuid.uuid4().hex[:8]  # the team's server is one for the whole run
+    for replay_id in (f"rp_u{tag}", f"rp_k{tag}"):
+        log.started(
+            replay_id, emitter_id="p_wf", event_id=f"{replay_id}-0", workflow_id="p_wf",
+            method="POST", target_url="https://e.test/", edited=False,
+        )  # fmt: skip
+    log.finished(f"rp_u{tag}", outcome="unknown", status_code=200, detail="no look answered")
+    log.finished(f"rp_k{tag}", outcome="failed", status_code=200, outcome_emitter_id="p_wf", outcome_event_id="5-0")
+    found = {"outcome": "succeeded", "detail": "found later", "outcome_emitter_id": "p_wf", "outcome_event_id": "7-0"}
+    assert log.settled(f"rp_u{tag}", **found) is True
+    assert log.settled(f"rp_u{tag}", **{**found, "outcome": "failed"}) is False
+    assert log.settled(f"rp_k{tag}", **found) is False
+    [settled] = log.of_event("p_wf", f"rp_u{tag}-0")
+    assert (settled.outcome, settled.outcome_event_id, settled.status_code) == ("succeeded", "7-0", 200)
+    [kept] = log.of_event("p_wf", f"rp_k{tag}-0")
+    assert (kept.outcome, kept.outcome_event_id) == ("failed", "5-0")
+    log.close()
+
+
 def test_one_replay_of_an_event_at_a_time_whoever_sends_it(any_journal: Journal) -> None:
     """Two aftuis (a cron job, a teammate) replaying the same errors at once: each error is claimed by one of them,
     the other is told by whom and sends nothing. A claim lasts while pending, and at most CLAIM_S."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api import ApiError, Client, NotFoundError, is_transient
 from ..api.models import EventSummary, Workflow
@@ -28,7 +28,8 @@ from ..exitcodes import NETWORK
 from ..export import ndjson
 from ..fingerprint import ErrorGroup, error_key, group_errors, name_and_message
 from ..health.watch import SERVICE_KEEPS, errors_beyond_window
-from ..replay.states import STATE_WORDS, ReplayState, group_state, read_states
+from ..replay.settle import look_again, record_found, unknown_of
+from ..replay.states import STATE_WORDS, ReplayState, group_state, replay_states, touching_rows
 from ..text import visible
 from . import output
 from .common import OK, make_client
@@ -38,6 +39,10 @@ from .output import event_ms, iso_ms
 from .schemas import COLUMNS, only, pick_fields
 from .since import Since
 from .workflows import discover, org_key, user_known
+
+if TYPE_CHECKING:
+    from ..journal.backend import ReplayStore
+    from ..journal.replays import ReplayRow
 
 __all__ = [
     "error_record",
@@ -190,20 +195,54 @@ def steps_of(workflow: Workflow | None) -> dict[str, str]:
     return {s.id: s.namespace for s in (workflow.steps if workflow else []) if s.id}
 
 
-def read_replay_states(keeper: Keeper, workflow_id: str, events: list[EventSummary]) -> dict[str, ReplayState] | None:
-    """What the journal knows of the replays of `events`, by error id; None when there is no journal to read."""
+async def read_replay_states(
+    keeper: Keeper, workflow_id: str, events: list[EventSummary], *, client: Client | None = None
+) -> dict[str, ReplayState] | None:
+    """What the journal knows of the replays of `events`, by error id; None when there is no journal to read.
+
+    With `client`, a replay sent with its outcome unknown is looked for again first (`replay.settle`): an
+    outage's unknown replays otherwise stayed unknown, left out of every selection for good."""
     journal = keeper.journal
     if journal is None:
         return None
     try:
         log = journal.replays()
         try:
-            return read_states(log, workflow_id, events)
+            rows = touching_rows(log, workflow_id, events)
+            if client is not None and unknown_of(rows) and await _settled(client, log, rows, events):
+                rows = touching_rows(log, workflow_id, events)
+            return replay_states(events, rows)
         finally:
             log.close()
     except journal.errors as error:
         output.say(f"the journal's replays cannot be read: replay states unknown ({error})")
         return None
+
+
+async def _settled(client: Client, log: ReplayStore, rows: list[ReplayRow], events: list[EventSummary]) -> bool:
+    """Look again for the outcomes of the unknown replays among `rows`; each found is said and recorded."""
+    unknown = unknown_of(rows)
+    try:
+        found = await look_again(client, rows, {e.id: e for e in events if e.id})
+    except ApiError as error:
+        output.say(f"{_replays(len(unknown))} with an unknown outcome: not looked for again ({error.message})")
+        return False
+    recorded = record_found(log, found)
+    for f in recorded:
+        words = STATE_WORDS["succeeded" if f.outcome == "succeeded" else "failed"]
+        output.say(
+            f"{f.row.event_id}: its replay {f.row.replay_id}, sent with the outcome unknown, is now seen: {words}"
+        )
+    left = len(unknown) - len(recorded)
+    if left:
+        output.say(
+            f"{_replays(left)} still with an unknown outcome: nothing of it in the service's last errors and events"
+        )
+    return bool(recorded)
+
+
+def _replays(n: int) -> str:
+    return "1 replay" if n == 1 else f"{n} replays"
 
 
 def error_record(
@@ -273,7 +312,7 @@ async def errors(args: argparse.Namespace) -> int:
             if since is not None and down is None:  # past the service's window, what the journal saw (as Health)
                 events = older_from_journal(keeper, workflow_id, since, events) + events
             # All of them, not only those shown: a replay's error links to its original, shown or not.
-            states = read_replay_states(keeper, workflow_id, events)
+            states = await read_replay_states(keeper, workflow_id, events, client=None if down else client)
     shown = [e for e in events if e.error() is not None and (since is None or since.keeps(event_ms(e)))]
     if count is not None:
         shown = shown[-count:]

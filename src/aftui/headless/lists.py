@@ -330,7 +330,7 @@ async def _get_error(args: argparse.Namespace, error_id: str) -> int:
                 hint="`aftui errors WORKFLOW` lists a workflow's errors with their ids",
             )
             wf, (events, workflow) = next(iter(found.items()))
-            states = read_replay_states(keeper, wf, events)
+            states = await read_replay_states(keeper, wf, events, client=client)
     event = events[0]
     record = error_record(event, wf, workflow, states)
     if args.raw:

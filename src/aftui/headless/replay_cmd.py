@@ -128,7 +128,7 @@ async def replay(args: argparse.Namespace) -> int:
         with Keeper(True) as keeper:
             names = Names(client, known=known, journal=keeper.path)
             workflow_id = await names.workflow(args.workflow) if args.workflow else None
-            batches = _needing_replay(await _errors(client, args, workflow_id, keeper), keeper, args)
+            batches = await _needing_replay(client, await _errors(client, args, workflow_id, keeper), keeper, args)
             planner = Planner(client)
             plans: list[ReplayPlan] = []
             for wf, events in batches.items():
@@ -204,8 +204,8 @@ async def _errors(
     return {workflow_id: chosen} if chosen else {}
 
 
-def _needing_replay(
-    batches: dict[str, list[EventSummary]], keeper: Keeper, args: argparse.Namespace
+async def _needing_replay(
+    client: Client, batches: dict[str, list[EventSummary]], keeper: Keeper, args: argparse.Namespace
 ) -> dict[str, list[EventSummary]]:
     """What a selection (--since, --fingerprint) sends: not the errors already replayed ok or still pending, nor those
     a replay led to (their original is in the count), as the TUI's group replay; said on stderr, `--again` keeps
@@ -213,7 +213,7 @@ def _needing_replay(
     chosen = bool(args.error_ids) or args.again
     out: dict[str, list[EventSummary]] = {}
     for workflow_id, events in batches.items():
-        states = read_replay_states(keeper, workflow_id, events)
+        states = await read_replay_states(keeper, workflow_id, events, client=client)
         if states is None:  # no journal to read (said): what was replayed cannot be told apart
             out[workflow_id] = events
             continue

@@ -52,6 +52,12 @@ class ReplayStore(Protocol):
         outcome_event_id: str | None = None,
     ) -> None: ...
 
+    def settled(
+        self, replay_id: str, *, outcome: str, detail: str, outcome_emitter_id: str, outcome_event_id: str
+    ) -> bool:
+        """Give a replay whose outcome was unknown the one found later; False when it was not unknown (any more)."""
+        ...
+
     def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]: ...
 
     def touching(

@@ -152,6 +152,16 @@ class ReplayLog:
                 (time.time(), status_code, outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
             )
 
+    def settled(
+        self, replay_id: str, *, outcome: str, detail: str, outcome_emitter_id: str, outcome_event_id: str
+    ) -> bool:
+        with self._lock:
+            cursor = self._db.execute(
+                queries.replay_settled(queries.SQLITE),
+                (outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
+            )
+        return cursor.rowcount == 1
+
     def of_event(self, emitter_id: str, event_id: str) -> list[ReplayRow]:
         """The replays of one event, newest first."""
         return self._rows(*queries.replays_of_event(queries.SQLITE, REPLAY_COLUMNS, emitter_id, event_id))

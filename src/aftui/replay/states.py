@@ -46,6 +46,7 @@ __all__ = [
     "replay_id_of",
     "replay_states",
     "still_failing",
+    "touching_rows",
 ]
 
 STATE_WORDS: dict[str, str] = {
@@ -138,11 +139,16 @@ def _kind(replays: tuple[ReplayRow, ...]) -> str:
 
 
 def read_states(log: ReplayStore, workflow_id: str, events: list[EventSummary]) -> dict[str, ReplayState]:
-    """What `log` knows of a workflow's errors, by id: the rows touching them (`ReplayStore.touching`: their
-    replays, those that led to them, those their requests name). Blocking (SQLite, the team's server)."""
+    """What `log` knows of a workflow's errors, by id. Blocking (SQLite, the team's server)."""
+    return replay_states(events, touching_rows(log, workflow_id, events))
+
+
+def touching_rows(log: ReplayStore, workflow_id: str, events: list[EventSummary]) -> list[ReplayRow]:
+    """The replay rows touching a workflow's errors (`ReplayStore.touching`: their replays, those that led to them,
+    those their requests name), newest first. Blocking."""
     ids = [e.id for e in events if e.id]
     carried = [r for r in (replay_id_of(e) for e in events) if r]
-    return replay_states(events, log.touching(workflow_id, ids, carried))
+    return log.touching(workflow_id, ids, carried)
 
 
 def _followed(ident: str, states: dict[str, ReplayState]) -> ReplayState:

@@ -129,7 +129,7 @@ async def _sleep(seconds: float, stop: asyncio.Event | None) -> None:
         await asyncio.wait_for(stop.wait(), timeout=seconds)
 
 
-def _replay_header(value: Any) -> str | None:
+def replay_header(value: Any) -> str | None:
     if isinstance(value, dict) and isinstance(value.get("headers"), dict):
         for name, header in value["headers"].items():
             if str(name).lower() == REPLAY_HEADER:
@@ -139,7 +139,7 @@ def _replay_header(value: Any) -> str | None:
 
 def is_our_error(error: WorkflowError, replay_id: str, sent_body: Any) -> bool:
     original = error.original_event
-    header = _replay_header(original)
+    header = replay_header(original)
     if header is not None:
         return header == replay_id
     return original == sent_body and sent_body is not None
@@ -147,7 +147,7 @@ def is_our_error(error: WorkflowError, replay_id: str, sent_body: Any) -> bool:
 
 def carries(payload: Any, replay_id: str, sent_body: Any) -> bool:
     """Whether an emitted event is the outcome of the request we sent (see the module's rules)."""
-    header = _replay_header(payload)
+    header = replay_header(payload)
     if header is not None:
         return header == replay_id
     nested = payload.get("body") if isinstance(payload, dict) else None
