@@ -775,3 +775,49 @@ async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_second
             httpx.delete(faults)
         # The probe's next try is answered (the fault held one request): the whole detail, by itself.
         await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)
+
+
+# --- replays sent with the outcome unknown ------------------------------------------------------------
+
+
+def sent_unknown(emulator: ServerHandle, path: Path, error: dict[str, Any], replay_id: str, body: dict) -> None:
+    """What an outage leaves: the replay reached the endpoint, and the journal says its outcome is unknown."""
+    demo = emulator.emulator.demo
+    with ReplayLog(path) as log:
+        log.started(
+            replay_id, emitter_id=demo.order_workflow_id, event_id=error["id"], workflow_id=demo.order_workflow_id,
+            method="POST", target_url="https://e.test/", edited=True,
+        )  # fmt: skip
+        httpx.post(
+            f"{emulator.root_url}/e/{demo.order_endpoint_key}/", json=body, headers={"x-aftui-replay": replay_id}
+        ).raise_for_status()
+        log.finished(replay_id, outcome="unknown", status_code=200, detail="the looks failed")
+    with sqlite3.connect(path) as db:  # sent at the emulator's time: its clock stands at the demo's date
+        db.execute(
+            "UPDATE replays SET started_at = ? WHERE replay_id = ?", (emulator.emulator.store.clock.now(), replay_id)
+        )
+
+
+async def test_a_replay_of_an_outcome_unknown_is_found_replayed_ok_once_the_service_answers(make_app, emulator) -> None:
+    """An outage's replay stayed "? unknown", out of every bulk replay, though it had run."""
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_unknown_ran")
+    error = next(
+        e for e in listed(emulator, workflow) if e["event"]["original_event"]["body"]["order_id"] == "ord_unknown_ran"
+    )
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        fixed = {**error["event"]["original_event"]["body"], "customer_email": "ops@example.com"}
+        sent_unknown(emulator, path, error, "rp_0000000000000ok1", fixed)
+        table = await errors_tab(app, pilot, workflow)
+        await wait_for(pilot, lambda: replay_cell(table, error["id"]) == "✔ replayed ok", timeout=10)
+        await wait_for(pilot, lambda: any(n.title == "Replay outcome found" for n in app._notifications))
+        said = next(n.message for n in app._notifications if n.title == "Replay outcome found")
+        assert said.startswith("1 replayed ok: a replay sent with the outcome unknown, now seen"), said
+    with ReplayLog(path) as log:
+        [row] = log.of_event(workflow, error["id"])
+    assert row.outcome == "succeeded" and row.outcome_event_id in {
+        e["id"] for e in listed(emulator, workflow, "event_summaries")
+    }

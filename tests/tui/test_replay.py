@@ -888,6 +888,37 @@ async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_
         assert screen.result is None and not screen.running
 
 
+async def test_an_outcome_unknown_that_failed_again_is_found_and_sent_without_the_question(make_app, emulator) -> None:
+    """The replay went out in an outage and failed again; its outcome was unknown, and the next send asked "it may
+    have run" of an order that had not gone through. Looked for again, it is "failed again": sent without asking."""
+    (error,) = post_orders(emulator, "ord_tui_unknown_failed")
+    workflow = error.metadata.emitter_id or ""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        with ReplayLog(path) as log:
+            replayed_before(log, "rp_0000000000fail01", error, "unknown")
+        original = (error.error().original_event or {}) if error.error() else {}
+        demo = emulator.emulator.demo
+        httpx.post(  # the replay as it reached the endpoint: the order as it was, so the workflow fails again
+            f"{emulator.root_url}/e/{demo.order_endpoint_key}/",
+            json=original["body"],
+            headers={REPLAY_HEADER: "rp_0000000000fail01"},
+            timeout=10,
+        ).raise_for_status()
+        screen = await replay_screen(app, pilot, error)
+        assert screen.earlier[0].outcome == "failed", screen.earlier
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        assert screen.result.outcome.kind == "failed"
+    with ReplayLog(path) as log:
+        rows = log.of_event(workflow, error.id or "")
+    assert [r.outcome for r in rows] == ["failed", "failed"]
+    carried = [e for e in workflow_output(emulator, "$errors/event_summaries") if e["id"] == rows[1].outcome_event_id]
+    assert carried[0]["event"]["original_event"]["headers"][REPLAY_HEADER] == "rp_0000000000fail01"
+
+
 async def test_a_plan_the_service_leaves_unanswered_says_how_long_it_waits(make_app, emulator, monkeypatch) -> None:
     """Against a service that hung, the screen said "Working out how this run started…" for a minute under keys
     that did nothing."""

@@ -49,6 +49,7 @@ from ...replay import (
     full_errors,
     replay_one,
 )
+from ...replay.settle import unknown_of
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..clipboard import copy_text
@@ -477,6 +478,14 @@ class ReplayScreen(Screen[None]):
         # Read before the plan is set, which lets ctrl+s send: a send before the rows came did not ask over a
         # replay that had succeeded.
         self.earlier = await asyncio.to_thread(self._previous_replays, plan)
+        # An outcome unknown may be seen by now: the question then says what became of it, not "it may have run".
+        journal = self.journal
+        if (
+            unknown_of(self.earlier)
+            and journal
+            and await journal.settle(self.earlier, {self.event.id or "": self.event})
+        ):
+            self.earlier = await asyncio.to_thread(self._previous_replays, plan)
         self.plan = plan
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read

@@ -18,6 +18,7 @@ again; an error a replay led to is tagged `↻ of` the original's time, and
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,8 +30,10 @@ from textual.screen import Screen
 
 from ...api.models import EventSummary, Page
 from ...fingerprint import error_key
+from ...journal.replays import ReplayRow
 from ...replay import BulkSummary
-from ...replay.states import ReplayState, needs_replay, read_states
+from ...replay.settle import unknown_of
+from ...replay.states import ReplayState, needs_replay, replay_states, touching_rows
 from ...replay.who import sent_by
 from ...starts import unsendable_start_of
 from ...text import visible
@@ -45,6 +48,7 @@ from .replay import open_bulk_replay, open_replay
 from .replay_journal import ReplayJournal
 
 STATE_S = 1.0  # how often an error's detail reads its replays again: the answer to "is it fixed?"
+LOOK_AGAIN_S = 30.0  # how often replays of an outcome unknown are looked for again (two reads of the service)
 PAYLOAD_SEARCHED = 65_536  # characters of an error's payload its filter searches
 
 STATE_CELLS: dict[str, tuple[str, str]] = {
@@ -113,6 +117,7 @@ class ErrorsTable(LiveEvents):
         self._payloads: dict[str, str] = {}  # error id -> its payload as the filter searches it
         self._said_problem = False  # the journal cannot be read: said in the hint once
         self._away = False  # a replay screen was opened from here: its errors may have grown
+        self._looked_again = float("-inf")  # when replays of an outcome unknown were last looked for (monotonic)
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well: Textual calls each class's
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
@@ -232,12 +237,16 @@ class ErrorsTable(LiveEvents):
     async def read_states(self) -> None:
         """Each error's replay state from the journal (on a thread); the rows are drawn again if one changed."""
         items = list(self.pager.items)
-        states = await asyncio.to_thread(self._states_of, items)
-        if states is None:
+        read = await asyncio.to_thread(self._states_of, items)
+        if read is None:
             if self.journal is not None and self.journal.problem and not self._said_problem:
                 self._said_problem = True
                 self.post_message(self.Updated())
             return
+        rows, states = read
+        if unknown_of(rows) and time.monotonic() - self._looked_again >= LOOK_AGAIN_S:
+            self._looked_again = time.monotonic()
+            self._look_again(rows, items)
         changed = any(self.states.get(ident) != state for ident, state in states.items())
         self.states = states
         if not changed:
@@ -245,14 +254,36 @@ class ErrorsTable(LiveEvents):
         self.redraw()  # the rows read their state as they are drawn (a replay's cell names its original too)
         self.post_message(self.Updated())
 
-    def _states_of(self, items: list[EventSummary]) -> dict[str, ReplayState] | None:
+    def _states_of(self, items: list[EventSummary]) -> tuple[list[ReplayRow], dict[str, ReplayState]] | None:
+        """The replay rows touching `items`, and each one's state; None with no journal to read (blocking)."""
         journal = self.journal
         if journal is None:
             return None
         journal.open()
         if journal.log is None:  # no journal to read: every state unknown (the tab's hint says why)
             return None
-        return read_states(journal.log, self.workflow_id, items)
+        rows = touching_rows(journal.log, self.workflow_id, items)
+        return rows, replay_states(items, rows)
+
+    @work(group="errors-settle", exclusive=True, exit_on_error=False)
+    async def _look_again(self, rows: list[ReplayRow], items: list[EventSummary]) -> None:
+        """The replays sent with an outcome unknown, looked for among the workflow's newest errors and events: an
+        outage's replays otherwise stayed "? unknown", out of every bulk replay, for good."""
+        journal = self.journal
+        if journal is None:
+            return
+        found = await journal.settle(rows, {e.id: e for e in items if e.id})
+        if not found:
+            return
+        ok = sum(1 for f in found if f.outcome == "succeeded")
+        words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
+        self.notify(
+            f"{' · '.join(words)}: {'replays' if len(found) > 1 else 'a replay'} sent with the outcome unknown, "
+            "now seen in the workflow's errors and events",
+            title="Replay outcome found",
+            timeout=8,
+        )
+        self.read_states()
 
     # --- actions ------------------------------------------------------------------------------------------
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ...api import ApiError
 from ...api.models import EventSummary
 from ...journal.backend import ReplayStore
 from ...journal.location import default_path
-from ...journal.replays import ReplayLog
+from ...journal.replays import ReplayLog, ReplayRow
+from ...replay.settle import Found, look_again, record_found
 from ..session import Session
 
 log = logging.getLogger("aftui.tui")
 
 READ_ONLY_WORDS = "Replay is off: read-only profile (a replay runs the workflow again)."
+# How long a look for unknown outcomes may take before it is given up for this time: the replay screen waits
+# for it before ctrl+s asks its question, and a service slow to answer must not hold the send back.
+LOOK_AGAIN_WAIT_S = 3.0
 
 
 class ReplayJournal:
@@ -57,6 +63,24 @@ class ReplayJournal:
     def seen(self, workflow_id: str) -> Callable[[list[EventSummary]], None]:
         """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
         return lambda events: self.session.journal_events(events, workflow_id)
+
+    async def settle(self, rows: Iterable[ReplayRow], originals: dict[str, EventSummary]) -> list[Found]:
+        """Look again for the outcomes of the unknown replays among `rows` (`replay.settle`), and record what is
+        found; those recorded. Nothing when the service does not answer in time or the log cannot be written:
+        they stay unknown, and are asked about as such."""
+        try:
+            found = await asyncio.wait_for(look_again(self.session.client, rows, originals), LOOK_AGAIN_WAIT_S)
+        except (ApiError, TimeoutError) as error:
+            log.info("unknown replays not looked for again: %s", getattr(error, "message", "no answer in time"))
+            return []
+        store = self.log
+        if not found or store is None:
+            return []
+        try:
+            return await asyncio.to_thread(record_found, store, found)
+        except Exception as error:  # noqa: BLE001 - a journal that cannot be written leaves them unknown
+            log.warning("the replays found could not be recorded: %s", error)
+            return []
 
     def close(self) -> None:
         if self.log is not None:
