@@ -919,6 +919,33 @@ async def test_an_outcome_unknown_that_failed_again_is_found_and_sent_without_th
     assert carried[0]["event"]["original_event"]["headers"][REPLAY_HEADER] == "rp_0000000000fail01"
 
 
+async def test_a_replay_sent_blind_shows_its_outcome_once_the_service_answers(make_app, emulator, monkeypatch) -> None:
+    """Sent while the service's reads answered 503, the replay's box said "? outcome unknown" for good, after the
+    service was back and the run it started could be seen."""
+    from functools import partial
+
+    from aftui.tui.screens import replay as replay_screen_module
+
+    monkeypatch.setattr(replay_screen_module, "EARLIER_S", 0.5)
+    monkeypatch.setattr(replay_screen_module, "replay_one", partial(replay_screen_module.replay_one, watch_timeout=1.5))
+    (error,) = post_orders(emulator, "ord_tui_blind")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 1000, "status": 503})
+        try:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+            assert screen.result.outcome.kind == "unknown" and screen.result.outcome.blind
+            assert outcome(app).startswith("? outcome unknown")
+        finally:
+            httpx.delete(faults)
+        await wait_for(pilot, lambda: outcome(app).startswith("✖ failed again"), timeout=10)
+        assert "found later" in outcome(app)
+
+
 async def test_a_plan_the_service_leaves_unanswered_says_how_long_it_waits(make_app, emulator, monkeypatch) -> None:
     """Against a service that hung, the screen said "Working out how this run started…" for a minute under keys
     that did nothing."""

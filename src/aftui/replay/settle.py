@@ -18,7 +18,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..api import Client
 from ..api.models import EventSummary
@@ -44,7 +44,7 @@ class Found:
     """The outcome of a replay that was unknown, found later."""
 
     row: ReplayRow
-    outcome: str  # "succeeded" or "failed"
+    outcome: Literal["succeeded", "failed"]
     event: EventSummary  # the event that tells: the new error, or the event emitted
     detail: str
 

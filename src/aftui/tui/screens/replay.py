@@ -18,7 +18,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,8 @@ from ...replay import (
     full_errors,
     replay_one,
 )
-from ...replay.settle import unknown_of
+from ...replay.settle import Found, unknown_of
+from ...replay.watch import Outcome
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..clipboard import copy_text
@@ -338,7 +339,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
         self.journal = ReplayJournal(self.session)
-        self.set_interval(EARLIER_S, self._say_earlier)
+        self.set_interval(EARLIER_S, self._tick)
         self._prepare()
 
     def on_unmount(self) -> None:
@@ -480,12 +481,11 @@ class ReplayScreen(Screen[None]):
         self.earlier = await asyncio.to_thread(self._previous_replays, plan)
         # An outcome unknown may be seen by now: the question then says what became of it, not "it may have run".
         journal = self.journal
-        if (
-            unknown_of(self.earlier)
-            and journal
-            and await journal.settle(self.earlier, {self.event.id or "": self.event})
-        ):
-            self.earlier = await asyncio.to_thread(self._previous_replays, plan)
+        if unknown_of(self.earlier) and journal:
+            found = await journal.settle(self.earlier, {self.event.id or "": self.event})
+            if found:
+                self.earlier = await asyncio.to_thread(self._previous_replays, plan)
+                self._found_own(found)
         self.plan = plan
         self._show_plan()
         self.query_one("#facts", Fields).set_rows(self._facts())  # the step by name, now the workflow is read
@@ -493,6 +493,31 @@ class ReplayScreen(Screen[None]):
             self._say_earlier()
         elif plan.replayable and self.result is None and not self.sent_here:  # after `r`: "None yet: r tries…"
             self._show_outcome(Text("Not replayed yet.", style="dim"))
+
+    def _tick(self) -> None:
+        self._say_earlier()
+        result = self.result
+        if result is not None and result.outcome.kind == "unknown" and result.replay_id and not self.running:
+            self._look_again_own()
+
+    @work(group="replay-settle", exclusive=True, exit_on_error=False)
+    async def _look_again_own(self) -> None:
+        """The replay sent from here with its outcome unknown (the service did not answer the watch), looked for
+        again every EARLIER_S: the box said "? outcome unknown" after the service was back and the run seen."""
+        journal, plan = self.journal, self.plan
+        if journal is None or plan is None:
+            return
+        rows = await asyncio.to_thread(self._previous_replays, plan)
+        self._found_own(await journal.settle(rows, {self.event.id or "": self.event}))
+
+    def _found_own(self, found: list[Found]) -> None:
+        """Show what was found of this screen's own replay, if it was among `found`."""
+        result = self.result
+        mine = next((f for f in found if result is not None and f.row.replay_id == result.replay_id), None)
+        if result is None or mine is None:
+            return
+        self.result = replace(result, outcome=Outcome(mine.outcome, mine.detail, mine.event))
+        self._show_outcome(outcome_text(self.result))
 
     def _say_earlier(self) -> None:
         """The journal's earlier replays under the outcome, until one is sent from here; again every EARLIER_S,
