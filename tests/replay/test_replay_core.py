@@ -131,6 +131,41 @@ async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emit
     assert (row.outcome_emitter_id, row.outcome_event_id) == (demo.order_workflow_id, result.outcome.event.id)  # type: ignore[union-attr]
 
 
+async def test_a_replay_left_while_it_watches_is_recorded_unknown_then_found(emulator, client, demo, tmp_path) -> None:
+    """The replay screen left (or the app quit) while the outcome was watched for: the row stayed "pending", and
+    its error out of every selection for good. It is unknown, and found once looked for again."""
+    import httpx
+
+    from aftui.replay.settle import look_again, record_found
+
+    await post_order(emulator, demo.order_endpoint_key, order(44))
+    error = await newest_error(client, demo.order_workflow_id, "ord_44")
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+    faults = f"{emulator.root_url}/_emulator/faults"
+    errors = emulator.emulator.store.log(demo.order_workflow_id)
+    before = errors.newest_first("$errors")[0].id
+    async with httpx.AsyncClient() as root:  # the watch's looks fail: it goes on looking until cancelled
+        await root.post(faults, json={"path": "/v1/workflows/", "method": "GET", "count": 1000, "status": 503})
+        with ReplayLog(tmp_path / "journal.sqlite3") as log:
+            try:
+                task = asyncio.ensure_future(replay_one(client, plan, log=log, watch_timeout=60))
+                for _ in range(100):  # until the request has reached the endpoint: its run failed again
+                    await asyncio.sleep(0.05)
+                    if errors.newest_first("$errors")[0].id != before:
+                        break
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+            finally:
+                await root.delete(faults)
+            [row] = log.of_event(demo.order_workflow_id, error.id or "")
+            assert row.outcome == "unknown" and "left before its outcome was seen" in (row.detail or "")
+            found = await look_again(client, [row], {error.id or "": error})
+            assert [f.outcome for f in record_found(log, found)] == ["failed"]
+            [row] = log.of_event(demo.order_workflow_id, error.id or "")
+    assert row.outcome == "failed" and row.outcome_event_id not in (None, error.id)
+
+
 async def test_replay_as_is_fails_again_with_the_error(emulator, client, demo, tmp_path) -> None:
     await post_order(emulator, demo.order_endpoint_key, order(43))
     error = await newest_error(client, demo.order_workflow_id, "ord_43")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from aftui.api.models import EventSummary
 from aftui.fingerprint import group_errors
-from aftui.journal.replays import ReplayLog, ReplayRow
+from aftui.journal.replays import CLAIM_S, ReplayLog, ReplayRow
 from aftui.replay.patch import MISSING, Change, PatchError, changes, parse_edit
+from aftui.replay.settle import unknown_of
 from aftui.replay.states import group_state, replay_states, still_failing
+from aftui.replay.who import replayed_words
 
 
 def error(event_id: str, replay_id: str | None = None) -> EventSummary:
@@ -72,8 +75,10 @@ def test_states_links_both_ways_and_a_group_fixed_on_the_second_try(tmp_path: Pa
 
 
 def row(replay_id: str, event_id: str, at: float, outcome: str) -> ReplayRow:
+    """A replay sent `at` seconds after a moment a minute ago (a pending one is fresh unless `at` is far back)."""
+    started = time.time() - 60 + at
     return ReplayRow(
-        replay_id, "p_wf", event_id, "p_wf", at, at + 1, "POST", "u", False, 200, outcome, None, None, None
+        replay_id, "p_wf", event_id, "p_wf", started, started + 1, "POST", "u", False, 200, outcome, None, None, None
     )
 
 
@@ -109,6 +114,19 @@ def test_a_replay_whose_outcome_is_unknown_is_not_sent_again_by_a_selection() ->
     ]
     states = replay_states(events, rows)
     assert {k: s.kind for k, s in states.items()} == {"1000-0": "unknown", "2000-0": "succeeded"}
+    (group,) = group_errors(events, workflow_id="p_wf")
+    assert still_failing(group, states) == []
+
+
+def test_a_replay_left_pending_by_an_aftui_that_died_is_unknown_and_looked_for() -> None:
+    """Its aftui killed while it watched (an SSH session dropped): the row stayed "pending" for good, its error out
+    of every selection and "… pending" in the list. Past CLAIM_S it may have run, and nothing says: unknown."""
+    events = [error("1000-0"), error("2000-0")]
+    rows = [row("rp_dead", "1000-0", -CLAIM_S - 5, "pending"), row("rp_live", "2000-0", 50.0, "pending")]
+    states = replay_states(events, rows)
+    assert {k: s.kind for k, s in states.items()} == {"1000-0": "unknown", "2000-0": "pending"}
+    assert [r.replay_id for r in unknown_of(rows)] == ["rp_dead"]
+    assert replayed_words(rows[0]).endswith(", outcome unknown")
     (group,) = group_errors(events, workflow_id="p_wf")
     assert still_failing(group, states) == []
 

@@ -79,7 +79,7 @@ class PgReplayLog:
         with self._pool.connection() as conn:
             cursor = conn.execute(
                 queries.replay_settled(queries.POSTGRES),
-                (outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
+                (outcome, detail, outcome_emitter_id, outcome_event_id, replay_id, time.time() - CLAIM_S),
             )
         return cursor.rowcount == 1
 

@@ -149,12 +149,13 @@ def replay_finished(d: Dialect) -> str:
 
 def replay_settled(d: Dialect) -> str:
     """Give a replay sent with the outcome unknown the outcome found later; parameters: outcome, detail,
-    outcome_emitter_id, outcome_event_id, replay_id. Only while it is still unknown: settled once, by whoever
-    looks first (a teammate's aftui may look at the same time)."""
+    outcome_emitter_id, outcome_event_id, replay_id, and the time before which a pending one was left (`CLAIM_S`
+    ago). Only while it is still unknown: settled once, by whoever looks first (a teammate's aftui may look at the
+    same time)."""
     m = d.mark
     return (
         f"UPDATE {d.replays} SET outcome = {m}, detail = {m}, outcome_emitter_id = {m}, outcome_event_id = {m} "
-        f"WHERE replay_id = {m} AND outcome = 'unknown'"
+        f"WHERE replay_id = {m} AND (outcome = 'unknown' OR (outcome = 'pending' AND started_at < {m}))"
     )
 
 

@@ -68,6 +68,16 @@ class ReplayRow:
     outcome_event_id: str | None
     replayed_by: str | None = None  # the user (`/users/me`) of the profile that sent it
 
+    def left_pending(self, now: float | None = None) -> bool:
+        """Pending past `CLAIM_S`: its aftui died (killed, its SSH session dropped) before the outcome came. It may
+        have been sent: taken as sent with its outcome unknown, where it stayed pending, and held, for good."""
+        return self.outcome == "pending" and self.started_at < (time.time() if now is None else now) - CLAIM_S
+
+    @property
+    def outcome_now(self) -> str:
+        """The outcome as it stands: `unknown` for a replay left pending."""
+        return "unknown" if self.left_pending() else self.outcome
+
 
 # A replay pending for less than this holds its event: another aftui (a teammate, a cron job) does not send it too.
 # Longer, it is taken for one whose aftui died before its outcome came (an outcome is watched for 20 s by default).
@@ -158,7 +168,7 @@ class ReplayLog:
         with self._lock:
             cursor = self._db.execute(
                 queries.replay_settled(queries.SQLITE),
-                (outcome, detail, outcome_emitter_id, outcome_event_id, replay_id),
+                (outcome, detail, outcome_emitter_id, outcome_event_id, replay_id, time.time() - CLAIM_S),
             )
         return cursor.rowcount == 1
 

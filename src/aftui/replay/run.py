@@ -121,8 +121,15 @@ async def replay_one(
             return ReplayResult(
                 plan, None, request, None, Outcome("skipped", f"being replayed by {who} now: not sent twice")
             )
-    sent = await send(request, replay_id, http=http)
-    outcome = await _outcome(watcher, sent, replay_id, request, watch_timeout, stop)
+    try:
+        sent = await send(request, replay_id, http=http)
+        outcome = await _outcome(watcher, sent, replay_id, request, watch_timeout, stop)
+    except asyncio.CancelledError:
+        # Cancelled once the request may have gone (the screen left, the app quit): left "pending", the row held
+        # its error for good (no selection takes a pending one). Unknown, it is looked for again (`settle`).
+        if log is not None:
+            log.finished(replay_id, outcome="unknown", detail="left before its outcome was seen (it may have run)")
+        raise
     if log is not None:
         log.finished(
             replay_id,

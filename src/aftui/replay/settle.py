@@ -50,8 +50,9 @@ class Found:
 
 
 def unknown_of(rows: Iterable[ReplayRow]) -> list[ReplayRow]:
-    """The replays among `rows` whose outcome is still to be found (with a workflow to look in)."""
-    return [r for r in rows if r.outcome == "unknown" and r.workflow_id]
+    """The replays among `rows` whose outcome is still to be found (with a workflow to look in): unknown, or left
+    pending by an aftui that died."""
+    return [r for r in rows if r.outcome_now == "unknown" and r.workflow_id]
 
 
 async def look_again(client: Client, rows: Iterable[ReplayRow], originals: Mapping[str, EventSummary]) -> list[Found]:

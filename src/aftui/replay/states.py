@@ -131,9 +131,10 @@ def _kind(replays: tuple[ReplayRow, ...]) -> str:
         return "never"
     if any(r.outcome == "succeeded" for r in replays):
         return "succeeded"
-    # Sent, and nothing seen of it (the service did not answer the watch, in an outage): it may have run. A
-    # later replay that failed said "failed again", and the next bulk replay forwarded the order a second time.
-    if any(r.outcome == "unknown" for r in replays):
+    # Sent, and nothing seen of it (the service did not answer the watch, in an outage; its aftui died while it
+    # watched): it may have run. A later replay that failed said "failed again", and the next bulk replay
+    # forwarded the order a second time.
+    if any(r.outcome_now == "unknown" for r in replays):
         return "unknown"
     return replays[0].outcome
 

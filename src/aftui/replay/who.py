@@ -40,7 +40,8 @@ async def sign(client: Client, store: ReplayStore) -> None:
 
 def replayed_words(row: ReplayRow, now: float | None = None, me: str | None = None) -> str:
     """'replayed by alice 3 min ago, succeeded' (or 'replayed 3 min ago, …' when the row names nobody)."""
-    outcome = PENDING_WORDS if row.outcome == "pending" else OUTCOME_WORDS.get(row.outcome, visible(row.outcome, 40))
+    kind = row.outcome_now  # left pending by an aftui that died: unknown, not "watching for its outcome" for good
+    outcome = PENDING_WORDS if kind == "pending" else OUTCOME_WORDS.get(kind, visible(kind, 40))
     return f"replayed {sent_by(row, now, me)}, {outcome}"
 
 

@@ -149,7 +149,7 @@ def done_question(row: ReplayRow, *, edit: bool, me: str | None) -> ConfirmScree
     again with no question, a second run of an order that had gone through, where the screen's own second
     send asks."""
     last = f"This error was {replayed_words(row, me=me)}" + (", with an edited payload." if row.edited else ".")
-    if row.outcome == "unknown":  # sent in an outage, say: nothing was seen of it, and it may have gone through
+    if row.outcome_now == "unknown":  # sent in an outage, say: nothing was seen of it, and it may have gone through
         last += " It may have run: nothing was seen of it either way."
     if edit:
         sends = "This sends your edit."
@@ -299,7 +299,7 @@ class ReplayScreen(Screen[None]):
         """The newest replay of this error that succeeded (else one whose outcome is unknown: it may have run),
         before this screen: the first send asks over it."""
         for outcome in ("succeeded", "unknown"):
-            row = next((row for row in self.earlier if row.outcome == outcome), None)
+            row = next((row for row in self.earlier if row.outcome_now == outcome), None)
             if row is not None:
                 return row
         return None
