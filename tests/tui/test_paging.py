@@ -113,3 +113,38 @@ async def test_a_list_removed_while_its_page_loads_lets_the_page_go_without_an_e
         answer.set()
         await pilot.pause(0.2)
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+
+
+async def test_a_reload_that_fails_keeps_the_rows_shown_and_tries_the_reload_again(tmp_path: Path) -> None:
+    """In an outage, `r` (or back from a replay) emptied the list under "Could not load": what was being read was
+    gone until the service answered."""
+    import httpx
+
+    handle = serve_in_thread(Options(port=0, scale=300))
+    faults = f"{handle.root_url}/_emulator/faults"
+    try:
+        session = demo_session(handle.base_url, handle.emulator.describe(), data=tmp_path)
+        session.now = lambda: FIXED_NOW
+        app = AftuiApp(session)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("2")
+            await wait_for(pilot, lambda: len(app.query_one("#sources PagedTable").pager.items) == 100, timeout=10)
+            table = app.query_one("#sources PagedTable", PagedTable)
+            await pilot.press("ctrl+end")
+            await wait_for(pilot, lambda: len(table.pager.items) == 200, timeout=10)
+            shown = [table.item_id(s) for s in table.rows]
+            httpx.post(faults, json={"path": "/v1", "method": "GET", "count": 10_000, "status": 503})
+            try:
+                table.reload()
+                await wait_for(pilot, lambda: table.has_class("failed"), timeout=20)
+                said = str(table.query_one(".error").render())
+                assert "Could not load sources" in said and "below: the list as it was before" in said, said
+                assert [table.item_id(s) for s in table.rows] == shown
+                assert len(table.pager.items) == 200 and "200 of 326" in str(table.query_one(".status").render())
+            finally:
+                httpx.delete(faults)
+            # The retry is the reload again, not the page after the rows put back (which read page 3 onto them).
+            await wait_for(pilot, lambda: not table.has_class("failed"), timeout=20)
+            assert len(table.pager.items) == 100 and len({table.item_id(s) for s in table.pager.items}) == 100
+    finally:
+        handle.stop()

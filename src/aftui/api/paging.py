@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -64,6 +65,17 @@ class Pager(Generic[T]):
         else:
             self._cursor = cursor
         return page.items
+
+    def kept(self) -> Pager[T]:
+        """A copy of where it stands (its items, its place), for `restore` when a reload fails."""
+        twin = copy.copy(self)
+        twin.items, twin._seen_cursors = list(self.items), set(self._seen_cursors)
+        return twin
+
+    def restore(self, kept: Pager[T]) -> None:
+        """Back to where `kept` stood: the items shown before a reload that failed, and the page after them."""
+        self._params, self.items, self.total, self.done = kept._params, kept.items, kept.total, kept.done
+        self._cursor, self._seen_cursors = kept._cursor, kept._seen_cursors
 
     def reset(self, **params: Any) -> None:
         """Start again from the first page with exactly these parameters (none: an unfiltered list)."""

@@ -190,7 +190,7 @@ class PagedTable(Vertical, Generic[T]):
         self.server_filter = server_filter
         self.noun = noun
         self.pager: Pager[T] = Pager(fetch, page_size=PAGE_SIZE)
-        self._retry = AutoRetry(self, lambda: self._load(first=not self.pager.items))
+        self._retry = AutoRetry(self, self._try_again)
         self.rows: list[T] = []  # what the table shows: loaded items, filtered and sorted
         self.filter_text = ""
         self.sort_index: int | None = None
@@ -200,6 +200,10 @@ class PagedTable(Vertical, Generic[T]):
         self._loading = False
         self._debounce: Timer | None = None
         self._error: str | None = None
+        # The list as it stood before a reload (`r`, back from a replay), put back if the reload fails: in an
+        # outage a reload emptied the list under "Could not load", and the errors being read were gone.
+        self._before_reload: Pager[T] | None = None
+        self._stale = False  # what is shown is from before a reload that failed: the retry reloads
         self._server_text = ""  # the filter text the loaded rows were asked for with
         # A filter text the service knows nothing by (a 404: no app "live"): the rows are matched here instead.
         self._server_refused: str | None = None
@@ -258,11 +262,19 @@ class PagedTable(Vertical, Generic[T]):
         if not self.query(ListTable):
             return  # removed while it was being mounted (its detail reloaded meanwhile): nothing to load into
         self._remember_cursor()
+        self._before_reload = self.pager.kept() if self.pager.items else None
         asked = self.server_filter is not None and self.filter_text != self._server_refused
         self._server_text = self.filter_text if asked else ""
         params = {self.server_filter: self._server_text} if self.server_filter and self._server_text else {}
         self.pager.reset(**params)
         self._load(first=True)
+
+    def _try_again(self) -> None:
+        """The retry after a failure: the reload again when the rows shown are from before it, else the page."""
+        if self._stale:
+            self.reload()
+        else:
+            self._load(first=not self.pager.items)
 
     def load_more(self) -> None:
         if not self.pager.done and not self._loading:
@@ -300,6 +312,9 @@ class PagedTable(Vertical, Generic[T]):
         if failure is not None and first and self._server_text and failure.status == 404:
             self._not_known_to_server()
         elif failure is not None:
+            if first and self._before_reload is not None:
+                self.pager.restore(self._before_reload)  # the rows still shown stay, under the failure's box
+                self._stale = True
             self._failed(failure)
         self._update_status()
         if first:
@@ -315,6 +330,8 @@ class PagedTable(Vertical, Generic[T]):
         self._measure(new, first=first)
         self.set_class(False, "failed")
         self._error = None
+        if first:
+            self._before_reload, self._stale = None, False
         self._retry.succeeded()
         self._rebuild(full=first)
         rows_kept(len(self.pager.items) - before)  # long-lived: out of the collector's way
@@ -341,6 +358,8 @@ class PagedTable(Vertical, Generic[T]):
     def _failed(self, error: ApiError) -> None:
         self._error = error.message
         note = self._retry.schedule(error) or ("" if isinstance(error, SetupProblem) else "press r to retry")
+        if self._stale:
+            note += " · below: the list as it was before" if note else "below: the list as it was before"
         self._say_failure(error.message, note)
         self.set_class(True, "failed")
         if not self.pager.items:  # no stale rows under the message
