@@ -946,6 +946,33 @@ async def test_a_replay_sent_blind_shows_its_outcome_once_the_service_answers(ma
         assert "found later" in outcome(app)
 
 
+async def test_a_replay_left_while_its_outcome_is_watched_is_unknown_not_pending(make_app, emulator) -> None:
+    """esc while the outcome was watched for left the row "pending" for good: its error out of every selection,
+    "… pending" in the list."""
+    (error,) = post_orders(emulator, "ord_tui_left")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        screen = await replay_screen(app, pilot, error)
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 1000, "status": 503})
+        try:
+            await pilot.press("ctrl+s")
+
+            def outcomes() -> list[str]:
+                with ReplayLog(path) as log:
+                    return [r.outcome for r in log.of_event(workflow, error.id or "")]
+
+            await wait_for(pilot, lambda: outcomes() == ["pending"], timeout=15)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is not screen)
+            await wait_for(pilot, lambda: outcomes() == ["unknown"], timeout=5)
+        finally:
+            httpx.delete(faults)
+
+
 async def test_a_plan_the_service_leaves_unanswered_says_how_long_it_waits(make_app, emulator, monkeypatch) -> None:
     """Against a service that hung, the screen said "Working out how this run started…" for a minute under keys
     that did nothing."""

@@ -689,14 +689,15 @@ class ReplayScreen(Screen[None]):
         assert journal is not None
         try:
             await asyncio.to_thread(journal.open)
-            result = await replay_one(
-                self.session.client,
-                plan,
-                body=body,
-                edited=edited,
-                log=journal.log,
-                on_seen=journal.seen(plan.workflow_id),
-            )
+            with journal.sending():
+                result = await replay_one(
+                    self.session.client,
+                    plan,
+                    body=body,
+                    edited=edited,
+                    log=journal.log,
+                    on_seen=journal.seen(plan.workflow_id),
+                )
         except ReadOnlyError:
             self._show_outcome(Text(READ_ONLY_WORDS, style="red"))
             return

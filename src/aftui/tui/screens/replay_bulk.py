@@ -601,17 +601,18 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         assert journal is not None
         try:
             await asyncio.to_thread(journal.open)
-            self.summary = await replay_bulk(
-                self.session.client,
-                self.events,
-                self.workflow_id,
-                log=journal.log,
-                on_seen=journal.seen(self.workflow_id),
-                on_progress=self._progress,
-                stop=self.stop_event,
-                planner=self.planner,
-                edit=None if self.edit.empty else self._edited_body,
-            )
+            with journal.sending():
+                self.summary = await replay_bulk(
+                    self.session.client,
+                    self.events,
+                    self.workflow_id,
+                    log=journal.log,
+                    on_seen=journal.seen(self.workflow_id),
+                    on_progress=self._progress,
+                    stop=self.stop_event,
+                    planner=self.planner,
+                    edit=None if self.edit.empty else self._edited_body,
+                )
         except ReadOnlyError:
             self._say(Text(READ_ONLY_WORDS, style="red"))
             return

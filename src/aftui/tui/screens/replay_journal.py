@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ...api import ApiError
@@ -34,6 +35,8 @@ class ReplayJournal:
         self.session = session
         self.log: ReplayStore | None = None
         self.problem: str | None = None
+        self._sending = 0  # replays on their way through it (`sending`)
+        self._close_when_sent = False
 
     def path(self) -> Path | None:
         """The session's journal file; the user's when the session has none open; None on a team's server."""
@@ -82,7 +85,24 @@ class ReplayJournal:
             log.warning("the replays found could not be recorded: %s", error)
             return []
 
+    @contextmanager
+    def sending(self) -> Iterator[None]:
+        """Around a replay's send: a `close` meanwhile waits for its end. A screen left while its replay was
+        watched closed the log at once, and the cancelled replay could not record its outcome: "pending" for
+        good, its error out of every selection."""
+        self._sending += 1
+        try:
+            yield
+        finally:
+            self._sending -= 1
+            if self._close_when_sent and not self._sending:
+                self.close()
+
     def close(self) -> None:
+        """Now, or once the replays on their way have recorded their outcome."""
+        if self._sending:
+            self._close_when_sent = True
+            return
         if self.log is not None:
             self.log.close()
             self.log = None
