@@ -115,10 +115,17 @@ async def test_a_list_removed_while_its_page_loads_lets_the_page_go_without_an_e
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 
-async def test_a_reload_that_fails_keeps_the_rows_shown_and_tries_the_reload_again(tmp_path: Path) -> None:
+async def test_a_reload_that_fails_keeps_the_rows_shown_and_tries_the_reload_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """In an outage, `r` (or back from a replay) emptied the list under "Could not load": what was being read was
-    gone until the service answered."""
+    gone until the service answered. And its retry waited out its backoff (up to 30 s) under a header that said
+    "connected": the service answering again makes it at once."""
     import httpx
+
+    from aftui.tui import retry
+
+    monkeypatch.setattr(retry, "FIRST_S", 60.0)  # a retry far off: only the service's return makes it now
 
     handle = serve_in_thread(Options(port=0, scale=300))
     faults = f"{handle.root_url}/_emulator/faults"
@@ -144,7 +151,9 @@ async def test_a_reload_that_fails_keeps_the_rows_shown_and_tries_the_reload_aga
             finally:
                 httpx.delete(faults)
             # The retry is the reload again, not the page after the rows put back (which read page 3 onto them).
-            await wait_for(pilot, lambda: not table.has_class("failed"), timeout=20)
+            assert app.connection_phase == "failing 503"
+            await app.session.client.me()  # any answer of the service (the header's, Health's polls) is its return
+            await wait_for(pilot, lambda: not table.has_class("failed"), timeout=10)
             assert len(table.pager.items) == 100 and len({table.item_id(s) for s in table.pager.items}) == 100
     finally:
         handle.stop()

@@ -669,6 +669,9 @@ class AftuiApp(App[None]):
         self._show_connection()
         if back:
             self._user_back()
+            from .retry import retry_all_now  # on first use: the start does not load it
+
+            retry_all_now()  # the lists and details that failed meanwhile: not after their backoff's 30 s
 
     def _show_connection(self) -> None:
         for screen in self.screen_stack:

@@ -5,11 +5,15 @@ recovers from a 503 or the VPN comes back: a list or detail whose load
 failed with a network error, a timeout, a 429 or a 5xx schedules its own
 retry (2, 4, 8, 16, then every 30 seconds) and says when. A refusal that
 will not pass by itself (401, 403, 404, a bad parameter, a `SetupProblem`)
-is left to the user.
+is left to the user. Once the service answers again (the header's
+"connected"), every retry waiting goes at once (`retry_all_now`): after a
+long outage the wait had grown to 30 s, and a list said "Could not load"
+under a header that said connected.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from textual.timer import Timer
@@ -20,6 +24,8 @@ from ..api import is_transient as api_is_transient
 
 FIRST_S = 2.0
 MOST_S = 30.0
+
+_waiting: weakref.WeakSet[AutoRetry] = weakref.WeakSet()  # the retries scheduled and not yet made
 
 
 class SetupProblem(ApiError):
@@ -60,6 +66,7 @@ class AutoRetry:
         if isinstance(retry_after, (int, float)) and retry_after > wait:
             wait = min(float(retry_after), 300.0)
         self._timer = self.owner.set_timer(wait, self._fire)
+        _waiting.add(self)
         return f"trying again in {wait:.0f} s" + (f" ({self.now_key}: now)" if self.now_key else "")
 
     def succeeded(self) -> None:
@@ -67,11 +74,25 @@ class AutoRetry:
         self.failures = 0
 
     def cancel(self) -> None:
+        _waiting.discard(self)
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
 
+    def now(self) -> None:
+        """The retry at once, if one is waiting."""
+        if self._timer is not None:
+            self.cancel()
+            self._fire()
+
     def _fire(self) -> None:
+        _waiting.discard(self)
         self._timer = None
         if self.owner.is_attached:
             self.retry()
+
+
+def retry_all_now() -> None:
+    """Every retry waiting, made now: the service answers again."""
+    for retry in list(_waiting):
+        retry.now()
