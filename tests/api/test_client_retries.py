@@ -195,6 +195,25 @@ async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> No
     assert heard == ["retrying", "ok"]
 
 
+async def test_a_request_held_from_before_the_service_came_back_does_not_say_it_is_down(make_client, faults) -> None:
+    """A hanging service's held requests timed out after it was back: the header said "unreachable" for 20 s over
+    lists that loaded. A failure of a request sent before one that was answered is old news."""
+    import asyncio
+
+    faults.add("/users/me", count=1, delay=0.8)
+    client = make_client(timeouts=Timeouts(connect=2, read=0.4, total=10), retry=RetryPolicy(attempts=1))
+    heard: list[str] = []
+    client.add_status_listener(heard.append)
+    held = asyncio.ensure_future(client.me())
+    await asyncio.sleep(0.1)
+    await client.list_apps()  # sent after the held one, answered: the service is back
+    await expect(NetworkError, held)
+    assert heard == ["ok"] and client.status == "ok"
+    faults.add("/users/me", count=1, drop=True)
+    await expect(NetworkError, client.me())  # sent after the last answer: news
+    assert heard == ["ok", "offline"]
+
+
 async def test_status_listeners_hear_a_service_that_answers_with_its_own_failure_then_recovers(
     make_client, faults
 ) -> None:

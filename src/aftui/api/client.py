@@ -189,6 +189,10 @@ class Client:
         self.environment = environment
         self.read_only = read_only
         self.status = "connecting"
+        # When the newest request that got an answer was sent (monotonic): a failure of a request sent before it
+        # is old news. Requests a hanging service held timed out after it was back, and the header said
+        # "unreachable" for 20 s over lists that loaded.
+        self._answered_sent_at = float("-inf")
         self._status_listeners: list[Callable[[str], None]] = []
         self.in_flight = InFlight()  # a twin (the monitor's, Health's) shares it: the header hears of theirs too
         self.timeouts = timeouts
@@ -259,26 +263,27 @@ class Client:
     ) -> httpx.Response:
         """`_exchange`, telling the status listeners how the connection is doing."""
         ticket = self.in_flight.sent()
+        sent_at = time.monotonic()
         try:
-            exchange = self._exchange(method, url, params=params, json=json, headers=headers)
+            exchange = self._exchange(method, url, params=params, json=json, headers=headers, sent_at=sent_at)
             response = await self._bounded(exchange, method, url)
         except NetworkError:
-            self._report("offline")
+            self._report("offline", sent_at)
             raise
         except AuthError:
-            self._report("auth")
+            self._report("auth", sent_at)
             raise
         except ServerError as error:
             # The service answered with a failure of its own (after the retries): every request failing with
             # a 503 read "● ok". A 200 whose body was not what was promised has no 5xx: the request failed.
-            self._report(f"failing {error.status}" if error.status >= 500 else "ok")
+            self._report(f"failing {error.status}" if error.status >= 500 else "ok", sent_at)
             raise
         except ApiError:
-            self._report("ok")  # the service answered; the request was what failed
+            self._report("ok", sent_at)  # the service answered; the request was what failed
             raise
         finally:
             self.in_flight.answered(ticket)
-        self._report("ok")
+        self._report("ok", sent_at)
         return response
 
     def waiting_for(self) -> float:
@@ -293,7 +298,12 @@ class Client:
         answered every attempt of a request with that 5xx)."""
         self._status_listeners.append(listener)
 
-    def _report(self, state: str) -> None:
+    def _report(self, state: str, sent_at: float) -> None:
+        """The connection's state, as the request sent at `sent_at` found it."""
+        if state == "ok":
+            self._answered_sent_at = max(self._answered_sent_at, sent_at)
+        elif sent_at < self._answered_sent_at:
+            return  # a request sent later was answered: this one's failure is from before the service came back
         if state != self.status:
             self.status = state
             for listener in self._status_listeners:
@@ -325,7 +335,7 @@ class Client:
             ) from None
 
     async def _exchange(
-        self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
+        self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str], sent_at: float
     ) -> httpx.Response:
         attempt, refreshed = 1, False
         while True:
@@ -337,7 +347,7 @@ class Client:
                     raise
                 delay = self.retry.delay(attempt)
                 log.debug("%s %s: %s (attempt %d); again in %.1f s", method, url, failure.message, attempt, delay)
-                self._report("retrying")
+                self._report("retrying", sent_at)
                 await self._pause(delay)
                 attempt += 1
                 continue
@@ -354,7 +364,7 @@ class Client:
             if wait is None:
                 raise error
             log.debug("%s %s: %d again in %.1f s", method, url, status, wait)
-            self._report("retrying")
+            self._report("retrying", sent_at)
             await self._pause(wait)
             attempt += 1
 
