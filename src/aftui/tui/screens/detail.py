@@ -71,6 +71,10 @@ class DetailScreen(Screen[None]):
         self.failed = False  # the last load failed: the body says why, and only r and i act
         self._loading = True  # from the start: keys read with the enter that opened it come before its mount
         self._typed_ahead: list[events.Key] = []  # keys read while loading, for the tabs (`hold_typed_ahead`)
+        # Its tabs are being taken down and put up: a reload then waits for the end (`_again`). Cancelled there,
+        # the body was left half removed and empty (`r` as the service came back, while its probe reloaded).
+        self._building = False
+        self._again = False
 
     @property
     def session(self) -> Session:
@@ -124,6 +128,9 @@ class DetailScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.retry.cancel()
+        if self._building:
+            self._again = True
+            return
         self._load()
 
     @work(group="detail", exclusive=True, exit_on_error=False)
@@ -134,10 +141,14 @@ class DetailScreen(Screen[None]):
             if built:
                 await self._first_page_in()
         finally:
+            self._building = False
             task = asyncio.current_task()
             if task is None or not task.cancelling():  # cancelled: a newer load (r) took over, and ends it
                 self._loading = False
         self._hand_on_typed_ahead(to_tabs=built)
+        if self._again:  # asked for while the tabs were put up: made now
+            self._again = False
+            self.call_later(self._load)
 
     async def _first_page_in(self) -> None:
         """Wait (at most FIRST_PAGE_WAIT_S) for the list of the tab opened on to have its first page: the keys
@@ -163,6 +174,7 @@ class DetailScreen(Screen[None]):
         try:
             self.record = await self.load()
         except ApiError as error:
+            self._building = True
             self._set_failed(True)
             body.loading = False
             await body.remove_children()
@@ -178,6 +190,7 @@ class DetailScreen(Screen[None]):
             if isinstance(error, AuthError):
                 self.app.post_message(AuthFailed(error))
             return False
+        self._building = True
         self.retry.succeeded()
         self._set_failed(False)
         self._rename_crumb()
