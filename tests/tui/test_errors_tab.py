@@ -752,10 +752,10 @@ async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_second
 ) -> None:
     """Against a service that hung, the workflow showed its loading dots for 95 s (the client's tries) before
     the journal's errors. Past HANG_S it shows them, and the whole detail once the service answers."""
-    from aftui.tui.screens import workflows
+    from aftui.tui.screens import stand_in
     from aftui.tui.screens.workflows import WorkflowScreen
 
-    monkeypatch.setattr(workflows, "HANG_S", 0.5)
+    monkeypatch.setattr(stand_in, "HANG_S", 0.5)
     workflow = emulator.emulator.demo.order_workflow_id
     post_orders(emulator, "ord_hang1")
     shown = {e["id"] for e in listed(emulator, workflow)}

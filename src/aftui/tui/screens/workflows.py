@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -28,9 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...api import ApiError, AuthError, Client, NetworkError, is_transient
-from ...api.errors import with_status
-from ...api.lateness import answered
+from ...api import ApiError, AuthError, Client
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ...known import KnownWorkflows, workflow_id_in
@@ -42,7 +40,6 @@ from ..host import session_of
 from ..journaling import journaled, kept_errors, kept_errors_of_the_day, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
-from ..retry import AutoRetry
 from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
 from ..widgets.footer import KeyFooter
@@ -50,16 +47,12 @@ from ..widgets.in_order_input import InOrderInput
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
-from .detail import DetailScreen
 from .error_groups import ErrorsTab
 from .events import EventScreen, event_columns, event_time
 from .live_events import LiveEvents
 from .replay_errors import ErrorEventScreen, ErrorsTable
 from .sources import prop_value
-
-# A workflow's detail waits this long for the service before it shows the journal's errors instead (as the
-# header's "waiting N s for an answer" begins then); without them, it waits as long as the client does.
-HANG_S = 5.0
+from .stand_in import StandInDetail
 
 FOUND_WORDS = {
     "subscription": "subscription",
@@ -478,7 +471,7 @@ class AddWorkflowScreen(ModalScreen["tuple[str, Workflow] | None"]):
 # --- the detail -------------------------------------------------------------------------------------
 
 
-class WorkflowScreen(Guarded, DetailScreen):
+class WorkflowScreen(Guarded, StandInDetail):
     """A workflow (`p_`) or a template (`tch_`): overview, triggers, steps, events, `$errors`, JSON."""
 
     CHANGES = frozenset({"toggle_active", "send_to_webhook", "route_errors"})
@@ -492,70 +485,27 @@ class WorkflowScreen(Guarded, DetailScreen):
     def is_template(self) -> bool:
         return self.ident.startswith("tch_")
 
-    # The service did not answer (a 503, no answer) and the journal has the workflow's errors of the day: they
-    # are shown, from the journal, with what is known of the workflow. In an outage Health counted errors that
-    # could then not be opened: "Could not load" was all the workflow showed.
-    down: ApiError | None = None
+    # The service did not answer (a 503, no answer, none in HANG_S) and the journal has the workflow's errors of
+    # the day: they are shown, from the journal, with what is known of the workflow (`StandInDetail`).
 
-    async def load(self) -> Workflow:
-        try:
-            workflow = await self._read()
-        except ApiError as error:
-            if self.is_template or not is_transient(error) or not await self._kept():
-                raise
-            self.down = error
-            name = (self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}).get("name")
-            return Workflow(id=self.ident, name=name if isinstance(name, str) else None)
-        self.down = None
+    async def read(self) -> Workflow:
+        workflow = await self.session.client.get_workflow(self.ident)
         if not self.is_template:
             self.session.known.add(self.session.org_id or "", self.ident, name=workflow.name, found="opened")
         return workflow
 
-    async def _read(self) -> Workflow:
-        """The workflow; unanswered past HANG_S, a NetworkError when the journal has its errors to show instead:
-        against a service that hung, the detail showed its loading dots for 95 s before saying anything."""
-
-        async def give_way() -> None:
-            if not self.is_template and await self._kept():
-                raise NetworkError(f"no answer in {HANG_S:g} s")
-
-        return await answered(self.session.client.get_workflow(self.ident), HANG_S, give_way)
-
-    async def _kept(self) -> bool:
+    async def kept(self) -> bool:
         """The journal has errors of this workflow of the last day (a blocking read, on a thread)."""
+        if self.is_template:
+            return False
         return bool(await asyncio.to_thread(kept_errors_of_the_day, self.session, self.ident, 1))
 
-    def loaded(self) -> None:
-        if self.down is not None:
-            self._probe.schedule(self.down)
-        else:
-            self._probe.cancel()
+    def stand_in(self) -> Workflow:
+        name = (self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}).get("name")
+        return Workflow(id=self.ident, name=name if isinstance(name, str) else None)
 
-    @cached_property
-    def _probe(self) -> AutoRetry:
-        return AutoRetry(self, self._probe_service)
-
-    @work(group="probe", exclusive=True, exit_on_error=False)
-    async def _probe_service(self) -> None:
-        """While the journal's errors are shown: the workflow again, and the whole detail once it answers (not
-        rebuilt at each try, which took the cursor away from the error being read)."""
-        if self.down is None:
-            return  # loaded whole meanwhile (r)
-        try:
-            await self.session.client.get_workflow(self.ident)
-        except ApiError as error:
-            self.down = error
-            self._probe.schedule(error)
-            return
-        self.action_reload()
-
-    def _down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
+    def down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
         """The workflow as the journal knows it: its name and errors, and why that is all."""
-        said = Text.assemble(
-            ("⚠ The service did not answer ", "bold yellow"),
-            f"({visible(with_status(down), 200)}): its triggers and steps are not known. Its errors are the journal's, of the "
-            "last day. It is asked again by itself; r: now.",
-        )
         errors = ErrorsTable(
             kept_errors(self.session, self.ident),
             error_columns({}),
@@ -565,17 +515,11 @@ class WorkflowScreen(Guarded, DetailScreen):
             id="errors",
         )
         note = Text("⚠ The service did not answer: its errors as the journal kept them, of the last day", "bold yellow")
+        said = self.down_said("its triggers and steps", "Its errors")
         overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
         return [("Overview", Fields(overview)), ("Errors", ErrorsTab(errors, note=note))]
 
-    def json_data(self) -> Any:
-        if self.down is not None:
-            return {"id": self.ident, "note": "not read: the service did not answer"}
-        return super().json_data()
-
-    def tabs(self) -> list[tuple[str, Widget]]:
-        if self.down is not None:
-            return self._down_tabs(self.down)
+    def full_tabs(self) -> list[tuple[str, Widget]]:
         workflow: Workflow = self.record
         client = self.session.client
         tabs: list[tuple[str, Widget]] = [
