@@ -747,6 +747,45 @@ async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make
         await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)
 
 
+async def test_in_an_outage_a_source_opens_on_the_events_the_journal_kept(make_app, emulator) -> None:
+    """Health showed when a source last emitted, from the journal, and with the service answering 503 the source
+    opened on "Could not load" alone. Its events of the day are shown from the journal, with why; the whole
+    detail comes back once the service answers."""
+    from aftui.tui.screens.live_events import LiveEvents
+    from aftui.tui.screens.sources import SourceScreen
+
+    source = next(s for s in emulator.emulator.store.sources.values() if s.name == "Webhook inbox")
+    httpx.post(f"{emulator.root_url}/e/{inbox_key(emulator)}/", json={"note": "kept"}, timeout=10).raise_for_status()
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.push_screen(SourceScreen(source.id, ("Health", "Webhook inbox"), tab="Events"))
+        await wait_for(
+            pilot, lambda: bool(app.screen.query(LiveEvents)) and bool(app.screen.query_one(LiveEvents).rows)
+        )
+        shown = {e.id for e in app.screen.query_one(LiveEvents).rows}
+        await wait_for(pilot, lambda: app.session.journal is not None and app.session.journal.journal is not None)
+        await wait_for(pilot, lambda: shown <= {e.id for e in app.session.journal.journal.recent(source.id, 500)})
+        await pilot.press("escape")
+        httpx.post(faults, json={"path": "/v1", "count": 10_000, "status": 503})
+        try:
+            app.push_screen(SourceScreen(source.id, ("Health", "Webhook inbox"), tab="Events"))
+            await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen) and app.screen.built >= 1, timeout=20)
+            screen = app.screen
+            assert screen.down is not None and screen.down.status == 503
+            table = screen.query_one(LiveEvents)
+            await wait_for(pilot, lambda: {e.id for e in table.rows} == shown, timeout=10)
+            said = screen.query_one(".hint", Phrases).text.plain
+            assert said.startswith("⚠ The service did not answer: its events as the journal kept them, of the last day")
+            assert not screen.check_action("delete_source", ())  # nothing to change while it does not answer
+            assert screen.json_data() == {"id": source.id, "note": "not read: the service did not answer"}
+        finally:
+            httpx.delete(faults)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.down is None and bool(screen.query("#events")), timeout=20)
+        assert screen.record.name == "Webhook inbox" and screen.check_action("delete_source", ()) is not False
+
+
 async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_seconds(
     make_app, emulator, monkeypatch
 ) -> None:

@@ -5,7 +5,8 @@ Events and Errors tabs of details): a fetch wrapped so each page it returns
 is queued for writing. Queuing is an append to the journal writer's buffer;
 SQLite is written on the writer's thread. A workflow's Errors tab also shows
 the journal's errors the service no longer keeps (`with_older_errors`), and
-only the journal's while the service does not answer (`kept_errors`).
+only the journal's while the service does not answer (`kept_errors`), as a
+source's Events tab does (`kept_events`).
 """
 
 from __future__ import annotations
@@ -81,6 +82,32 @@ def kept_errors(session: Session, workflow_id: str) -> Fetch:
 
     async def fetch_kept(**params: Any) -> Page[EventSummary]:
         items = [] if params.get("after") else await asyncio.to_thread(kept_errors_of_the_day, session, workflow_id)
+        return Page[EventSummary](items=items, page_info=PageInfo(total_count=len(items), count=len(items)))
+
+    return fetch_kept
+
+
+def kept_events_of_the_day(session: Session, emitter_id: str, limit: int = 100) -> list[EventSummary]:
+    """A source's events of the last day as the journal kept them, newest first, at most `limit` (as many as the
+    service keeps, by default). Blocking: call it off the UI's loop."""
+    writer = session.journal
+    if writer is None:
+        return []
+    journal = writer.journal
+    since_ms = int(session.now().timestamp() * 1000) - DAY_MS
+    try:
+        return [e for e in journal.recent(emitter_id, limit) if (e.indexed_at_ms or 0) >= since_ms]
+    except journal.errors as error:
+        log.warning("the journal's events of %s could not be read: %s", emitter_id, error)
+        return []
+
+
+def kept_events(session: Session, emitter_id: str) -> Fetch:
+    """A fetch of a source's events from the journal alone, one page: its Events tab while the service does not
+    answer."""
+
+    async def fetch_kept(**params: Any) -> Page[EventSummary]:
+        items = [] if params.get("after") else await asyncio.to_thread(kept_events_of_the_day, session, emitter_id)
         return Page[EventSummary](items=items, page_info=PageInfo(total_count=len(items), count=len(items)))
 
     return fetch_kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from typing import Any
 
@@ -14,6 +15,7 @@ from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...api import ApiError
 from ...api.models import Component, EventSummary, Source, Subscription
 from ...api.paging import iterate
 from ...event_deletion import outcome_words, watch_deletion
@@ -21,14 +23,15 @@ from ...schedule import describe_timer
 from ...text import visible
 from ..change import Guarded
 from ..health_cells import health_columns
-from ..journaling import journaled
+from ..journaling import journaled, kept_events, kept_events_of_the_day
 from ..safe import day, flag, plain
 from ..widgets.fields import Ago, Fields
+from ..widgets.listing import Listing
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
-from .detail import DetailScreen
 from .events import EventScreen, event_columns
 from .live_events import LiveEvents
+from .stand_in import StandInDetail
 
 MAX_CODE = 200_000
 SECRET_MASK = "••••••••"
@@ -138,7 +141,7 @@ class SourcesPane(Guarded, Pane):
         self.app.push_screen(SourceScreen(source.id, ("Sources", source.name or source.id), record=source))
 
 
-class SourceScreen(Guarded, DetailScreen):
+class SourceScreen(Guarded, StandInDetail):
     """Overview, configured props, the component's code, recent events, subscriptions."""
 
     CHANGES = frozenset(
@@ -153,10 +156,12 @@ class SourceScreen(Guarded, DetailScreen):
         Binding("E", "route_errors", "Route errors"),
     ]
 
-    async def load(self) -> Source:
+    component: Component | None = None
+
+    async def read(self) -> Source:
         client = self.session.client
         source = await client.get_source(self.ident)
-        self.component: Component | None = None
+        self.component = None
         if source.component_id:
             try:
                 self.component = await client.get_component(source.component_id)
@@ -164,7 +169,32 @@ class SourceScreen(Guarded, DetailScreen):
                 self.component = None
         return source
 
-    def tabs(self) -> list[tuple[str, Widget]]:
+    # The service did not answer and the journal has the source's events of the day: they are shown, from the
+    # journal, with its name (`StandInDetail`). In an outage Health showed when it last emitted, and opening
+    # it said "Could not load" alone.
+
+    async def kept(self) -> bool:
+        return bool(await asyncio.to_thread(kept_events_of_the_day, self.session, self.ident, 1))
+
+    def stand_in(self) -> Source:
+        self.component = None
+        return Source(id=self.ident, name=self.crumbs[-1] if len(self.crumbs) > 1 else None)
+
+    def down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
+        """The source as the journal knows it: its name and events, and why that is all."""
+        said = self.down_said("its props, code and subscriptions", "Its events")
+        note = Text("⚠ The service did not answer: its events as the journal kept them, of the last day", "bold yellow")
+        events = LiveEvents(
+            kept_events(self.session, self.ident),
+            event_columns(),
+            peek=partial(self.session.client.list_source_events, self.ident),
+            noun="events",
+            id="events",
+        )
+        overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
+        return [("Overview", Fields(overview)), ("Events", Listing(note, events))]
+
+    def full_tabs(self) -> list[tuple[str, Widget]]:
         source: Source = self.record
         return [
             ("Overview", Fields(self._overview(source))),

@@ -68,6 +68,11 @@ class StandInDetail(DetailScreen):
         if await self.kept():
             raise NetworkError(f"no answer in {HANG_S:g} s")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.down is not None and action in getattr(self, "CHANGES", ()):
+            return False  # nothing to change while the service does not answer: what it is now is not known
+        return super().check_action(action, parameters)
+
     def tabs(self) -> list[tuple[str, Widget]]:
         return self.down_tabs(self.down) if self.down is not None else self.full_tabs()
 

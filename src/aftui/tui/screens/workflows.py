@@ -22,7 +22,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -44,6 +44,7 @@ from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
 from ..widgets.footer import KeyFooter
 from ..widgets.in_order_input import InOrderInput
+from ..widgets.listing import Listing
 from ..widgets.paged_table import Column, PagedTable
 from ..widgets.pane import Pane
 from ..widgets.phrases import Phrases
@@ -609,7 +610,7 @@ class WorkflowScreen(Guarded, StandInDetail):
     # --- changes (forms/lifecycle.py, forms/subscription.py); a template has none ----------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.CHANGES and (self.is_template or self.down is not None):
+        if action in self.CHANGES and self.is_template:
             return False
         return super().check_action(action, parameters)
 
@@ -636,19 +637,6 @@ class WorkflowScreen(Guarded, StandInDetail):
         from ..forms.subscription import route_errors_form
 
         self.app.push_screen(route_errors_form(self.ident, self._names()))
-
-
-class Listing(ScrollableContainer, can_focus=False):
-    """A line saying what a tab's table holds (and so what an empty one means), above the table."""
-
-    def __init__(self, hint: str, table: PagedTable[Any]) -> None:
-        super().__init__()
-        self.hint = hint
-        self.table = table
-
-    def compose(self) -> ComposeResult:
-        yield Phrases(self.hint, classes="hint")
-        yield self.table
 
 
 KIND_TITLES = {"http": "HTTP", "timer": "Timer", "email": "Email", "source": "Source"}
