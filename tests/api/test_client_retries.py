@@ -196,8 +196,8 @@ async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> No
 
 
 async def test_a_request_held_from_before_the_service_came_back_does_not_say_it_is_down(make_client, faults) -> None:
-    """A hanging service's held requests timed out after it was back: the header said "unreachable" for 20 s over
-    lists that loaded. A failure of a request sent before one that was answered is old news."""
+    """A hanging service's held requests kept the header at "waiting 29 s for an answer" after it was back, then
+    "unreachable" for 20 s over lists that loaded. A request sent before one that was answered is old news."""
     import asyncio
 
     faults.add("/users/me", count=1, delay=0.8)
@@ -206,7 +206,9 @@ async def test_a_request_held_from_before_the_service_came_back_does_not_say_it_
     client.add_status_listener(heard.append)
     held = asyncio.ensure_future(client.me())
     await asyncio.sleep(0.1)
+    assert client.waiting_for() >= 0.1
     await client.list_apps()  # sent after the held one, answered: the service is back
+    assert client.waiting_for() == 0.0, "the held one waits still, but says nothing of the service now"
     await expect(NetworkError, held)
     assert heard == ["ok"] and client.status == "ok"
     faults.add("/users/me", count=1, drop=True)

@@ -88,6 +88,10 @@ class InFlight:
     def __init__(self) -> None:
         self._sent: dict[object, float] = {}
         self._lock = threading.Lock()
+        # When the newest request that got an answer was sent: those sent before it and still waiting (held by a
+        # service that hung, and now back) are not news of the service. The header said "waiting 29 s for an
+        # answer" for half a minute after the service was back, and "unreachable" once they timed out.
+        self.heard_sent_at = float("-inf")
 
     def sent(self) -> object:
         ticket = object()
@@ -99,10 +103,16 @@ class InFlight:
         with self._lock:
             self._sent.pop(ticket, None)
 
-    def oldest(self) -> float:
-        """Seconds the oldest has waited (0 when none waits)."""
+    def heard(self, sent_at: float) -> None:
+        """A request sent at `sent_at` (monotonic) was answered by the service."""
         with self._lock:
-            return time.monotonic() - min(self._sent.values()) if self._sent else 0.0
+            self.heard_sent_at = max(self.heard_sent_at, sent_at)
+
+    def oldest(self) -> float:
+        """Seconds the oldest has waited (0 when none waits), of those sent after the newest one answered."""
+        with self._lock:
+            waiting = [at for at in self._sent.values() if at > self.heard_sent_at]
+            return time.monotonic() - min(waiting) if waiting else 0.0
 
 
 @dataclass(frozen=True)
@@ -189,10 +199,6 @@ class Client:
         self.environment = environment
         self.read_only = read_only
         self.status = "connecting"
-        # When the newest request that got an answer was sent (monotonic): a failure of a request sent before it
-        # is old news. Requests a hanging service held timed out after it was back, and the header said
-        # "unreachable" for 20 s over lists that loaded.
-        self._answered_sent_at = float("-inf")
         self._status_listeners: list[Callable[[str], None]] = []
         self.in_flight = InFlight()  # a twin (the monitor's, Health's) shares it: the header hears of theirs too
         self.timeouts = timeouts
@@ -262,8 +268,8 @@ class Client:
         self, method: str, url: str, *, params: dict[str, Any], json: Any, headers: dict[str, str]
     ) -> httpx.Response:
         """`_exchange`, telling the status listeners how the connection is doing."""
-        ticket = self.in_flight.sent()
         sent_at = time.monotonic()
+        ticket = self.in_flight.sent()
         try:
             exchange = self._exchange(method, url, params=params, json=json, headers=headers, sent_at=sent_at)
             response = await self._bounded(exchange, method, url)
@@ -299,11 +305,13 @@ class Client:
         self._status_listeners.append(listener)
 
     def _report(self, state: str, sent_at: float) -> None:
-        """The connection's state, as the request sent at `sent_at` found it."""
+        """The connection's state, as the request sent at `sent_at` found it. A failure of a request sent before
+        one that was answered is old news (`InFlight.heard_sent_at`): held by a service that hung, it timed out
+        after the service was back, and the header said "unreachable" for 20 s over lists that loaded."""
         if state == "ok":
-            self._answered_sent_at = max(self._answered_sent_at, sent_at)
-        elif sent_at < self._answered_sent_at:
-            return  # a request sent later was answered: this one's failure is from before the service came back
+            self.in_flight.heard(sent_at)
+        elif sent_at < self.in_flight.heard_sent_at:
+            return
         if state != self.status:
             self.status = state
             for listener in self._status_listeners:
