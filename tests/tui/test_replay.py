@@ -868,6 +868,27 @@ async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(
         assert "None of these can be replayed" not in summary
 
 
+async def test_a_bulk_replays_long_reasons_end_in_an_ellipsis_within_the_screen(make_app, emulator) -> None:
+    """At 80 columns "not ready: the wo" ran off the screen's edge, cut with nothing to say so, and the table
+    scrolled sideways."""
+    errors = post_orders(emulator, "ord_bulk_80a", "ord_bulk_80b")
+    workflow = errors[0].metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 100, "status": 503})
+        try:
+            open_bulk_replay(app, errors, workflow)
+            await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=20)
+        finally:
+            httpx.delete(faults)
+        await pilot.pause(0.2)
+        table = app.screen.query_one(DataTable)
+        assert table.max_scroll_x == 0, "nothing beyond the screen's edge"
+        row = table.render_line(1).text  # the first row, as drawn
+        assert row.rstrip().endswith("…") and "– not ready: the" in row, row
+
+
 async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_again(make_app, emulator) -> None:
     """A replay sent in an outage was "outcome unknown" though it had run; y and ctrl+s sent it again at once."""
     (error,) = post_orders(emulator, "ord_tui_unknown")

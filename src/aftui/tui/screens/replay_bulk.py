@@ -28,6 +28,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, ProgressBar, Static
+from textual.widgets.data_table import ColumnKey
 
 from ...api import ApiError, ReadOnlyError
 from ...api.models import EventSummary
@@ -274,6 +275,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
                 key=self._key(event, n),
             )
         table.focus()
+        self.call_after_refresh(self._fit_result)
         self._plan_all()
         kept = self.session.bulk_fixes.get(self._fix_key)
         if kept:
@@ -298,7 +300,27 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
     def _cell(self, index: int, text: Text, column: str = "result") -> None:
         table = self.query_one(DataTable)
-        table.update_cell(self._key(self.events[index], index + 1), column, text, update_width=column == "result")
+        if (
+            column == "result"
+        ):  # one line, cut with an ellipsis at the column's end: the line under the table has it whole
+            text.no_wrap, text.overflow = True, "ellipsis"
+        table.update_cell(self._key(self.events[index], index + 1), column, text)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_result)  # once the table has its new size
+
+    def _fit_result(self) -> None:
+        """The Replay column takes the width the others leave: grown to its longest cell, "? unknown: no new error
+        and no…" ran off the screen's edge, cut there with nothing to say so (and the table scrolled sideways)."""
+        table = self.query_one(DataTable)
+        column = table.columns.get(ColumnKey("result"))
+        if column is None:
+            return
+        others = sum(c.get_render_width(table) for key, c in table.columns.items() if key != "result")
+        rest = table.size.width - others - table.styles.scrollbar_size_vertical - 2 * table.cell_padding
+        if rest > 8:
+            column.auto_width, column.width = False, rest
+            table.refresh()
 
     def _say(self, text: Text) -> None:
         self.query_one("#summary", Static).update(text)
