@@ -9,6 +9,15 @@ import pytest
 from aftui.api.lateness import answered
 
 
+async def hung(cancelled: asyncio.Event) -> None:
+    """A request that never answers; `cancelled` is set when it is given up."""
+    try:
+        await asyncio.sleep(60)
+    except asyncio.CancelledError:
+        cancelled.set()
+        raise
+
+
 async def test_a_late_answer_is_still_taken_after_saying_so() -> None:
     said: list[str] = []
 
@@ -37,40 +46,24 @@ async def test_a_prompt_answer_says_nothing() -> None:
 
 
 async def test_giving_way_cancels_the_request() -> None:
-    started = asyncio.Event()
     cancelled = asyncio.Event()
-
-    async def hung() -> None:
-        started.set()
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
 
     async def give_way() -> None:
         raise TimeoutError("given up")
 
     with pytest.raises(TimeoutError):
-        await answered(hung(), 0.05, give_way)
+        await answered(hung(cancelled), 0.05, give_way)
     await asyncio.sleep(0)  # the cancellation is delivered at the request's next step
-    assert started.is_set() and cancelled.is_set()
+    assert cancelled.is_set()
 
 
 async def test_a_cancelled_caller_takes_the_request_with_it() -> None:
     cancelled = asyncio.Event()
 
-    async def hung() -> None:
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-
     async def on_late() -> None:
         pass
 
-    waiter = asyncio.ensure_future(answered(hung(), 10.0, on_late))
+    waiter = asyncio.ensure_future(answered(hung(cancelled), 10.0, on_late))
     await asyncio.sleep(0.05)
     waiter.cancel()
     with pytest.raises(asyncio.CancelledError):

@@ -842,21 +842,26 @@ async def test_a_replay_the_service_could_not_plan_for_a_moment_says_r_tries_aga
         assert outcome(app).strip() == "Not replayed yet."  # "None yet: r tries again" stayed
 
 
+async def bulk_in_an_outage(app, pilot, emulator: ServerHandle, errors: list[EventSummary]) -> BulkReplayScreen:
+    """The bulk replay of `errors`, planned while the service answered its workflow with 503s."""
+    workflow = errors[0].metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 100, "status": 503})
+    try:
+        open_bulk_replay(app, errors, workflow)
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=20)
+    finally:
+        httpx.delete(faults)
+    return app.screen
+
+
 async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(make_app, emulator) -> None:
     """In an outage every row said "can't: the workflow could not be read" and the summary "None of these
     can be replayed", read as final."""
     errors = post_orders(emulator, "ord_bulk_503a", "ord_bulk_503b")
-    workflow = errors[0].metadata.emitter_id or ""
-    faults = f"{emulator.root_url}/_emulator/faults"
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 100, "status": 503})
-        try:
-            open_bulk_replay(app, errors, workflow)
-            await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=20)
-        finally:
-            httpx.delete(faults)
-        screen = app.screen
+        screen = await bulk_in_an_outage(app, pilot, emulator, errors)
         table = screen.query_one(DataTable)
         cells = [table.get_row_at(n) for n in range(table.row_count)]
         assert all(
@@ -872,18 +877,11 @@ async def test_a_bulk_replays_long_reasons_end_in_an_ellipsis_within_the_screen(
     """At 80 columns "not ready: the wo" ran off the screen's edge, cut with nothing to say so, and the table
     scrolled sideways."""
     errors = post_orders(emulator, "ord_bulk_80a", "ord_bulk_80b")
-    workflow = errors[0].metadata.emitter_id or ""
-    faults = f"{emulator.root_url}/_emulator/faults"
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}", "method": "GET", "count": 100, "status": 503})
-        try:
-            open_bulk_replay(app, errors, workflow)
-            await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=20)
-        finally:
-            httpx.delete(faults)
+        screen = await bulk_in_an_outage(app, pilot, emulator, errors)
         await pilot.pause(0.2)
-        table = app.screen.query_one(DataTable)
+        table = screen.query_one(DataTable)
         assert table.max_scroll_x == 0, "nothing beyond the screen's edge"
         row = table.render_line(1).text  # the first row, as drawn
         assert row.rstrip().endswith("…") and "– not ready: the" in row, row
