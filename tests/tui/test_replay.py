@@ -319,6 +319,13 @@ async def test_replay_as_is_fails_again_and_shows_the_new_error(make_app, emulat
     ]  # type: ignore[union-attr]
 
 
+def journal_path(app) -> Path:
+    """The journal file the app's replays are recorded in."""
+    path = ReplayJournal(app.session).path()
+    assert path is not None
+    return path
+
+
 def replayed_before(log: ReplayLog, replay_id: str, error: EventSummary, outcome: str, *, edited: bool = False) -> None:
     """A replay of `error` in the journal, as another aftui (or a teammate) recorded it."""
     workflow = error.metadata.emitter_id or ""
@@ -334,8 +341,7 @@ async def test_who_replayed_before_is_shown_and_a_replay_names_its_sender(make_a
     workflow = error.metadata.emitter_id or ""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path, by="alice") as log:  # a teammate replayed it three minutes ago
             replayed_before(log, "rp_alice", error, "succeeded")
         db = sqlite3.connect(path)
@@ -372,8 +378,7 @@ async def test_an_edit_of_an_error_replayed_ok_asks_before_it_goes_and_a_no_keep
     workflow = error.metadata.emitter_id or ""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path) as log:
             replayed_before(log, "rp_ok", error, "succeeded", edited=True)
             replayed_before(log, "rp_dup", error, "failed")  # a later one failed: still done once
@@ -652,8 +657,7 @@ async def test_a_bulk_replay_of_marked_errors_leaves_out_one_replayed_ok_already
     workflow = first.metadata.emitter_id or ""
     app = make_app()
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path, by="alice") as log:
             log.started(
                 "rp_ok", emitter_id=workflow, event_id=first.id or "", workflow_id=workflow,
@@ -892,8 +896,7 @@ async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_
     (error,) = post_orders(emulator, "ord_tui_unknown")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path) as log:
             replayed_before(log, "rp_blind", error, "unknown")
         screen = await replay_screen(app, pilot, error)
@@ -914,8 +917,7 @@ async def test_an_outcome_unknown_that_failed_again_is_found_and_sent_without_th
     workflow = error.metadata.emitter_id or ""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path) as log:
             replayed_before(log, "rp_0000000000fail01", error, "unknown")
         original = (error.error().original_event or {}) if error.error() else {}
@@ -973,8 +975,7 @@ async def test_a_replay_left_while_its_outcome_is_watched_is_unknown_not_pending
     faults = f"{emulator.root_url}/_emulator/faults"
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         screen = await replay_screen(app, pilot, error)
         httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 1000, "status": 503})
         try:
@@ -1033,8 +1034,7 @@ async def test_a_replay_sent_while_the_service_fails_its_user_still_names_its_se
             await wait_for(pilot, lambda: screen.result is not None, timeout=15)
         finally:
             httpx.delete(faults)
-        path = ReplayJournal(app.session).path()
-    assert path is not None
+        path = journal_path(app)
     with ReplayLog(path) as log:
         assert [r.replayed_by for r in log.of_event(workflow, error.id or "")] == [me]
 
@@ -1047,8 +1047,7 @@ async def test_who_replayed_before_is_said_again_as_time_goes_by(make_app, emula
     (error,) = post_orders(emulator, "ord_tui_ago")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        path = ReplayJournal(app.session).path()
-        assert path is not None
+        path = journal_path(app)
         with ReplayLog(path, by="alice") as log:
             replayed_before(log, "rp_ago", error, "failed")
         screen = await replay_screen(app, pilot, error)
