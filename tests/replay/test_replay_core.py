@@ -166,6 +166,37 @@ async def test_a_replay_left_while_it_watches_is_recorded_unknown_then_found(emu
     assert row.outcome == "failed" and row.outcome_event_id not in (None, error.id)
 
 
+async def test_a_replay_against_an_api_that_hangs_is_sent_at_once_and_unknown_in_time(
+    emulator, client, demo, tmp_path
+) -> None:
+    """Against a service whose API hung (its endpoints answering), the replay waited minutes for the watch's first
+    reads before it was sent, and its screen said "Sent" meanwhile; its looks went on past their 20 s."""
+    import time
+
+    import httpx
+
+    await post_order(emulator, demo.order_endpoint_key, order(45))
+    error = await newest_error(client, demo.order_workflow_id, "ord_45")
+    plan = await plan_replay(client, error, demo.order_workflow_id)
+    faults = f"{emulator.root_url}/_emulator/faults"
+    errors = emulator.emulator.store.log(demo.order_workflow_id)
+    before = errors.newest_first("$errors")[0].id
+    async with httpx.AsyncClient() as root:
+        await root.post(faults, json={"path": "/v1/", "count": 1000, "delay": 30})
+        try:
+            with ReplayLog(tmp_path / "journal.sqlite3") as log:
+                started = time.monotonic()
+                result = await replay_one(client, plan, log=log, watch_timeout=2)
+                took = time.monotonic() - started
+                [row] = log.of_event(demo.order_workflow_id, error.id or "")
+        finally:
+            await root.delete(faults)
+    assert errors.newest_first("$errors")[0].id != before, "sent: its run failed again"
+    assert result.outcome.kind == "unknown" and result.outcome.blind, result.outcome
+    assert result.outcome.detail.startswith("the service did not answer a look in 2 s"), result.outcome.detail
+    assert row.outcome == "unknown" and took < 15, took
+
+
 async def test_replay_as_is_fails_again_with_the_error(emulator, client, demo, tmp_path) -> None:
     await post_order(emulator, demo.order_endpoint_key, order(43))
     error = await newest_error(client, demo.order_workflow_id, "ord_43")

@@ -88,10 +88,14 @@ class InFlight:
     def __init__(self) -> None:
         self._sent: dict[object, float] = {}
         self._lock = threading.Lock()
-        # When the newest request that got an answer was sent: those sent before it and still waiting (held by a
-        # service that hung, and now back) are not news of the service. The header said "waiting 29 s for an
-        # answer" for half a minute after the service was back, and "unreachable" once they timed out.
+        # When the newest request that got an answer was sent: a network failure of one sent before it is old news
+        # (held by a service that hung, it timed out after the service was back, and the header said
+        # "unreachable" for 20 s over lists that loaded).
         self.heard_sent_at = float("-inf")
+        # When the first request answered after a failure was sent: those sent before it and still waiting are not
+        # waited on ("waiting 29 s for an answer" stayed half a minute after the service was back). Only after a
+        # failure: one endpoint that hangs while the others answer is still told.
+        self.back_sent_at = float("-inf")
 
     def sent(self) -> object:
         ticket = object()
@@ -103,15 +107,17 @@ class InFlight:
         with self._lock:
             self._sent.pop(ticket, None)
 
-    def heard(self, sent_at: float) -> None:
-        """A request sent at `sent_at` (monotonic) was answered by the service."""
+    def heard(self, sent_at: float, *, back: bool) -> None:
+        """A request sent at `sent_at` (monotonic) was answered by the service; `back`: after a failure."""
         with self._lock:
             self.heard_sent_at = max(self.heard_sent_at, sent_at)
+            if back:
+                self.back_sent_at = max(self.back_sent_at, sent_at)
 
     def oldest(self) -> float:
-        """Seconds the oldest has waited (0 when none waits), of those sent after the newest one answered."""
+        """Seconds the oldest has waited (0 when none waits), of those sent since the service was last back."""
         with self._lock:
-            waiting = [at for at in self._sent.values() if at > self.heard_sent_at]
+            waiting = [at for at in self._sent.values() if at > self.back_sent_at]
             return time.monotonic() - min(waiting) if waiting else 0.0
 
 
@@ -277,7 +283,7 @@ class Client:
             self._report("offline", sent_at)
             raise
         except AuthError:
-            self._report("auth", sent_at)
+            self._report("auth")
             raise
         except ServerError as error:
             # The service answered with a failure of its own (after the retries): every request failing with
@@ -304,13 +310,13 @@ class Client:
         answered every attempt of a request with that 5xx)."""
         self._status_listeners.append(listener)
 
-    def _report(self, state: str, sent_at: float) -> None:
-        """The connection's state, as the request sent at `sent_at` found it. A failure of a request sent before
-        one that was answered is old news (`InFlight.heard_sent_at`): held by a service that hung, it timed out
-        after the service was back, and the header said "unreachable" for 20 s over lists that loaded."""
-        if state == "ok":
-            self.in_flight.heard(sent_at)
-        elif sent_at < self.in_flight.heard_sent_at:
+    def _report(self, state: str, sent_at: float | None = None) -> None:
+        """The connection's state, as the request sent at `sent_at` found it. No answer ("offline", "retrying" after a
+        network failure: `sent_at` given) from a request sent before one that was answered is old news
+        (`InFlight.heard_sent_at`); a failure the service answered with (a 503) is news whenever it was sent."""
+        if state == "ok" and sent_at is not None:
+            self.in_flight.heard(sent_at, back=self.status not in ("ok", "connecting"))
+        elif state in ("offline", "retrying") and sent_at is not None and sent_at < self.in_flight.heard_sent_at:
             return
         if state != self.status:
             self.status = state
@@ -372,7 +378,7 @@ class Client:
             if wait is None:
                 raise error
             log.debug("%s %s: %d again in %.1f s", method, url, status, wait)
-            self._report("retrying", sent_at)
+            self._report("retrying")  # the service answered, with a failure: news
             await self._pause(wait)
             attempt += 1
 

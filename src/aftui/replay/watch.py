@@ -30,6 +30,8 @@ from .request import REPLAY_HEADER
 
 OutcomeKind = Literal["succeeded", "failed", "rejected", "unknown", "not sent", "skipped"]
 
+PRIME_S = 3.0  # longest the watch waits to note where the lists stand before the replay is sent
+
 OUTCOME_WORDS: dict[str, str] = {
     "succeeded": "succeeded",
     "failed": "failed again",
@@ -69,9 +71,14 @@ class OutcomeWatcher:
         self._errors = EventPoller(partial(client.list_workflow_errors, workflow_id, expand=True), from_now=False)
         self._events = EventPoller(partial(client.list_workflow_events, workflow_id, expand=True), from_now=False)
 
-    async def prime(self) -> None:
-        """Note where both lists stand. After a failure here every retained event counts as new,
-        and the matching rules still tell ours apart."""
+    async def prime(self, within: float = PRIME_S) -> None:
+        """Note where both lists stand, for at most `within` seconds. After a failure here every retained event
+        counts as new, and the matching rules still tell ours apart. Bounded: against a service that hung, the
+        replay waited minutes for these reads before it was sent (its endpoint, not the API, is what sends it)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._prime(), within)
+
+    async def _prime(self) -> None:
         for poller in (self._errors, self._events):
             with contextlib.suppress(ApiError):
                 await poller.poll_once()
@@ -89,20 +96,22 @@ class OutcomeWatcher:
         deadline = loop.time() + timeout
         delay = interval
         problem: str | None = None
+        looked = False  # a look was answered: "nothing seen" means something only then
         while True:
             try:
-                outcome = await self._look(replay_id, sent_body)
-                problem = None
+                # Within what is left of the time: a look the service held went on past it, for minutes.
+                outcome = await asyncio.wait_for(self._look(replay_id, sent_body), max(0.1, deadline - loop.time()))
+                problem, looked = None, True
             except ApiError as exc:
                 outcome, problem = None, exc.message
+            except TimeoutError:
+                outcome, problem = None, "no answer"
             if outcome is not None:
                 return outcome
             if stop is not None and stop.is_set():
                 return Outcome("unknown", "stopped while waiting for the outcome")
             if loop.time() >= deadline:
-                why = f"; the last look failed: {problem}" if problem else ""
-                detail = f"no new error and no event carrying the payload within {timeout:g} s{why}"
-                return Outcome("unknown", detail, blind=problem is not None)
+                return Outcome("unknown", _nothing_seen(timeout, problem, looked), blind=problem is not None)
             await _sleep(min(delay, max(0.0, deadline - loop.time())), stop)
             delay = min(delay * 1.5, 3.0)
 
@@ -119,6 +128,14 @@ class OutcomeWatcher:
             if carries(event.event, replay_id, sent_body):
                 return Outcome("succeeded", "the workflow ran it through and emitted an event", event)
         return None
+
+
+def _nothing_seen(timeout: float, problem: str | None, looked: bool) -> str:
+    """Why the outcome is unknown: nothing came, or the service did not let it be looked for."""
+    if problem is not None and not looked:
+        return f"the service did not answer a look in {timeout:g} s ({problem}): nothing could be seen either way"
+    why = f"; the last look failed: {problem}" if problem else ""
+    return f"no new error and no event carrying the payload within {timeout:g} s{why}"
 
 
 async def _sleep(seconds: float, stop: asyncio.Event | None) -> None:

@@ -6,6 +6,7 @@ everyone's replays are there, so "replayed by alice 3 min ago, succeeded" stops 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -21,6 +22,7 @@ __all__ = ["name_of", "replayed_words", "sent_by", "sign"]
 log = logging.getLogger(__name__)
 
 PENDING_WORDS = "outcome not known yet"
+SIGN_S = 3.0  # longest a replay waits to learn who sends it
 
 
 def name_of(user: User) -> str:
@@ -33,9 +35,10 @@ async def sign(client: Client, store: ReplayStore) -> None:
     if store.by is not None:
         return
     try:
-        store.by = name_of(await client.me())
-    except (ApiError, ValueError) as error:  # the replay goes ahead; the row names nobody
-        log.warning("who is replaying is not known (/users/me: %s)", error)
+        # Bounded as the watch's first reads are: a service that hangs must not hold the replay back.
+        store.by = name_of(await asyncio.wait_for(client.me(), SIGN_S))
+    except (ApiError, ValueError, TimeoutError) as error:  # the replay goes ahead; the row names nobody
+        log.warning("who is replaying is not known (/users/me: %s)", error or "no answer")
 
 
 def replayed_words(row: ReplayRow, now: float | None = None, me: str | None = None) -> str:

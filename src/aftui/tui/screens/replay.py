@@ -168,11 +168,13 @@ def plan_text(
     edited: ReplayRequest | None = None,
     sent: bool = False,
     draft: int | None = None,
+    sending: bool = False,
 ) -> Text:
     """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
     whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload");
     `sent`: it went from this screen (it said "Will send" of what had been sent); `draft`: the size of an edit
-    left with esc, which ctrl+s sends next."""
+    left with esc, which ctrl+s sends next; `sending`: on its way (against a service that hung it said "Sent"
+    while it still waited to be sent)."""
     request = plan.request
     if request is None and plan.transient:  # "Cannot be replayed" of a 503 read as final, in an outage
         return Text.assemble(
@@ -187,7 +189,7 @@ def plan_text(
             visible(plan.reason or "no way in", 400),
             ("\nc copies the original event, x exports it as NDJSON.", "dim"),
         )
-    verb = "Will send " if draft is not None or not sent else "Sent "
+    verb = "Will send " if draft is not None or not sent else "Sending " if sending else "Sent "
     text = Text.assemble((verb, "bold"), (request.method, "bold cyan"), " ", plain(request.full_url, 400))
     text.no_wrap = False
     text.overflow = "fold"
@@ -412,7 +414,14 @@ class ReplayScreen(Screen[None]):
             return
         draft = len(self.draft.encode("utf-8")) if self.draft is not None and self.pending_edit else None
         self.query_one("#plan", Static).update(
-            plan_text(plan, read_only=self.session.read_only, edited=self.sent_edited, sent=self.sent_here, draft=draft)
+            plan_text(
+                plan,
+                read_only=self.session.read_only,
+                edited=self.sent_edited,
+                sent=self.sent_here,
+                draft=draft,
+                sending=self.running,
+            )
         )
         if not plan.replayable and self.result is None:  # "Not replayed yet" promised what cannot come
             words = (
@@ -706,6 +715,7 @@ class ReplayScreen(Screen[None]):
             return
         finally:
             self.running = False
+            self._show_plan()  # "Sent", no longer "Sending"
             self.refresh_bindings()
         self.result = result
         text = outcome_text(result)
