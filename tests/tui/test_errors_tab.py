@@ -786,6 +786,37 @@ async def test_in_an_outage_a_source_opens_on_the_events_the_journal_kept(make_a
         assert screen.record.name == "Webhook inbox" and screen.check_action("delete_source", ()) is not False
 
 
+async def test_back_from_a_replay_in_an_outage_the_error_says_its_replay_at_once(
+    make_app, emulator, monkeypatch
+) -> None:
+    """The list could not be loaded again in an outage, and the error just replayed said "never" for as long as it
+    lasted: an engineer could send it again."""
+    from functools import partial
+
+    from aftui.tui.screens import replay as replay_module
+
+    monkeypatch.setattr(replay_module, "replay_one", partial(replay_module.replay_one, watch_timeout=1.0))
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_back_outage")
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await errors_tab(app, pilot, workflow)
+        ident = table.current.id if table.current else ""
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.plan is not None, timeout=10)
+        screen = app.screen
+        httpx.post(faults, json={"path": "/v1/", "method": "GET", "count": 10_000, "status": 503})
+        try:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is table.screen)
+            await wait_for(pilot, lambda: replay_cell(table, ident) == "? unknown", timeout=5)
+        finally:
+            httpx.delete(faults)
+
+
 async def test_a_service_that_hangs_shows_the_journals_errors_after_a_few_seconds(
     make_app, emulator, monkeypatch
 ) -> None:

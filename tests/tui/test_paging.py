@@ -143,6 +143,8 @@ async def test_a_reload_that_fails_keeps_the_rows_shown_and_tries_the_reload_aga
             httpx.post(faults, json={"path": "/v1", "method": "GET", "count": 10_000, "status": 503})
             try:
                 table.reload()
+                await pilot.pause()
+                assert not table.table.loading and [table.item_id(s) for s in table.rows] == shown, "not hidden"
                 await wait_for(pilot, lambda: table.has_class("failed"), timeout=20)
                 said = str(table.query_one(".error").render())
                 assert "Could not load sources" in said and "below: the list as it was before" in said, said

@@ -129,10 +129,13 @@ class ErrorsTable(LiveEvents):
             journal.close()
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
-        """Back from a replay: load the list again, so new errors (a replay that failed again) show."""
+        """Back from a replay: load the list again, so new errors (a replay that failed again) show, and read the
+        states at once from the journal: in an outage the list could not be loaded again, and the error just
+        replayed said "never" for as long as it lasted."""
         if self._away and screen is self.screen:
             self._away = False
             self.reload()
+            self.read_states()
 
     # --- cells ---------------------------------------------------------------------------------------
 
@@ -236,7 +239,7 @@ class ErrorsTable(LiveEvents):
     @work(group="errors-states", exclusive=True, exit_on_error=False)
     async def read_states(self) -> None:
         """Each error's replay state from the journal (on a thread); the rows are drawn again if one changed."""
-        items = list(self.pager.items)
+        items = list(self.loaded)
         read = await asyncio.to_thread(self._states_of, items)
         if read is None:
             if self.journal is not None and self.journal.problem and not self._said_problem:

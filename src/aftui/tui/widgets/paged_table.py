@@ -269,6 +269,12 @@ class PagedTable(Vertical, Generic[T]):
         self.pager.reset(**params)
         self._load(first=True)
 
+    @property
+    def loaded(self) -> list[T]:
+        """The items the rows are made of: the pager's, or while a reload is on its way, those it will replace."""
+        kept = self._before_reload
+        return kept.items if kept is not None and not self.pager.items else self.pager.items
+
     def _try_again(self) -> None:
         """The retry after a failure: the reload again when the rows shown are from before it, else the page."""
         if self._stale:
@@ -283,7 +289,9 @@ class PagedTable(Vertical, Generic[T]):
     @work(group="page", exclusive=True, exit_on_error=False)
     async def _load(self, first: bool) -> None:
         self._loading = True
-        self.table.loading = first
+        # Not over the rows a reload will replace: against a service that hung they were hidden for a minute and
+        # a half under the loading dots (the status line says "loading…").
+        self.table.loading = first and self._before_reload is None
         if self._error is not None and self.query(".error"):
             # The failure's box stays until this try ends: its "trying again in 2 s" read as a retry not yet
             # made while the service took a minute to time out again.
