@@ -891,6 +891,39 @@ async def test_a_bulk_replays_long_reasons_end_in_an_ellipsis_within_the_screen(
         assert row.rstrip().endswith("…") and "– not ready: the" in row, row
 
 
+async def test_a_bulk_replays_unknown_outcome_is_found_once_the_service_answers(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Sent in an outage, a bulk replay's row said "? outcome unknown" and its summary "Done: 1 unknown" after
+    the service was back and the run could be seen."""
+    from functools import partial
+
+    from aftui.tui.screens import replay_bulk
+
+    monkeypatch.setattr(replay_bulk, "LOOK_AGAIN_S", 0.5)
+    monkeypatch.setattr(replay_bulk, "replay_bulk", partial(replay_bulk.replay_bulk, watch_timeout=1.0))
+    errors = post_orders(emulator, "ord_bulk_unknown")
+    workflow = errors[0].metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        open_bulk_replay(app, errors, workflow)
+        await wait_for(pilot, lambda: isinstance(app.screen, BulkReplayScreen) and app.screen.planned, timeout=10)
+        screen = app.screen
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 10_000, "status": 503})
+        try:
+            await pilot.press("ctrl+s")
+            await as_they_were(app, pilot)
+            await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
+            assert text_of(screen.query_one("#summary", Static)).startswith("Done: 1 unknown")
+        finally:
+            httpx.delete(faults)
+        summary = lambda: text_of(screen.query_one("#summary", Static))  # noqa: E731
+        await wait_for(pilot, lambda: summary().startswith("Done: 1 failed again"), timeout=10, says=summary)
+        row = str(screen.query_one(DataTable).get_row_at(0)[-1])
+        assert row.startswith("✖ failed again"), row
+
+
 async def test_an_error_replayed_with_an_outcome_unknown_asks_before_it_is_sent_again(make_app, emulator) -> None:
     """A replay sent in an outage was "outcome unknown" though it had run; y and ctrl+s sent it again at once."""
     (error,) = post_orders(emulator, "ord_tui_unknown")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -42,6 +43,7 @@ from ...replay import (
     replay_bulk,
 )
 from ...replay.patch import Change, Edit, PatchError, changes, parse_edit
+from ...replay.watch import Outcome
 from ...text import safe_json, visible
 from ..focus import focus_now
 from ..host import session_of
@@ -55,6 +57,8 @@ from ..widgets.row_table import RowTable
 from ..widgets.status import StatusHeader
 from .events import event_time
 from .replay_journal import READ_ONLY_WORDS, ReplayJournal
+
+LOOK_AGAIN_S = 10.0  # how often the run's replays of an outcome unknown are looked for again, as the replay screen does
 
 PREVIEW_LINES = 4
 ERROR_WIDTH = 24  # cells of the Error column
@@ -79,6 +83,10 @@ def _error_cell(event: EventSummary, width: int) -> Text:
         return Text("not a workflow error", style="dim")
     # Cut as the errors list cuts it: rows of one failure differ at their message's end, not at its name.
     return cut_message(text, width)
+
+
+def _unknown(result: ReplayResult) -> bool:
+    return result.outcome.kind == "unknown"
 
 
 def _result_cell(result: ReplayResult) -> Text:
@@ -264,6 +272,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def on_mount(self) -> None:
         self.query_one(StatusHeader).sync()
         self.journal = ReplayJournal(self.session)
+        self.set_interval(LOOK_AGAIN_S, self._look_again)
         table = self.query_one(DataTable)
         for n, event in enumerate(self.events, start=1):
             table.add_row(
@@ -651,6 +660,34 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return
         self._cell(index, _result_cell(result))
         self.query_one(ProgressBar).update(progress=len(summary.results))
+
+    def _look_again(self) -> None:
+        summary = self.summary
+        if summary is not None and not self.running and any(_unknown(r) for r in summary.results):
+            self._settle_unknown()
+
+    @work(group="bulk-settle", exclusive=True, exit_on_error=False)
+    async def _settle_unknown(self) -> None:
+        """The replays of this run whose outcome was unknown (an outage), looked for again every LOOK_AGAIN_S: the
+        rows and "Stopped: 1 unknown" stayed so after the service was back and the runs could be seen."""
+        summary, journal = self.summary, self.journal
+        if summary is None or journal is None or journal.log is None:
+            return
+        log = journal.log
+        ids = [r.replay_id for r in summary.results if _unknown(r) and r.replay_id]
+        rows = await asyncio.to_thread(log.touching, self.workflow_id, [], ids)
+        found = {f.row.replay_id: f for f in await journal.settle(rows, {e.id or "": e for e in self.events})}
+        if not found:
+            return
+        for n, result in enumerate(summary.results):
+            seen = found.get(result.replay_id or "")
+            if seen is None:
+                continue
+            summary.results[n] = replace(result, outcome=Outcome(seen.outcome, seen.detail, seen.event))
+            index = next((i for i, e in enumerate(self.events) if e.id == result.plan.event_id), None)
+            if index is not None:
+                self._cell(index, _result_cell(summary.results[n]))
+        self._say(self._summary_text(summary))
 
     def _summary_text(self, summary: BulkSummary) -> Text:
         head = "Stopped" if summary.stopped else "Done"
