@@ -352,3 +352,27 @@ async def test_a_workflow_created_elsewhere_is_listed_and_one_gone_says_so(make_
         assert (
             "Could not read 1 workflow (p_gone1234: not found" in app.query_one("#workflows .note", Phrases).text.plain
         )
+
+
+async def test_after_an_outage_the_pane_looks_again_by_itself(make_app, emulator) -> None:
+    """ "Could not read 4 workflows (…: injected fault …)" stayed after the service was back, until r."""
+    import httpx
+
+    from aftui.tui import retry
+
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app(start_pane="workflows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await discovered(app, pilot)
+        pane = app.query_one("#workflows", WorkflowsPane)
+        httpx.post(faults, json={"path": "/v1/workflows", "method": "GET", "count": 10_000, "status": 503})
+        try:
+            pane.discover()
+            note = lambda: app.query_one("#workflows .note", Phrases).text.plain  # noqa: E731
+            await wait_for(pilot, lambda: "Could not read 4 workflows" in note(), timeout=20, says=note)
+            assert pane._retry._timer is not None, "a look again is on its way"
+        finally:
+            httpx.delete(faults)
+        retry.retry_all_now()  # as the App does once the service answers again
+        await wait_for(pilot, lambda: "Could not read" not in note(), timeout=20, says=note)
+        assert all(r.workflow is not None for r in table.rows)

@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from rich.text import Text
@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...api import ApiError, AuthError, Client
+from ...api import ApiError, AuthError, Client, is_transient
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
 from ...known import KnownWorkflows, workflow_id_in
@@ -40,6 +40,7 @@ from ..host import session_of
 from ..journaling import journaled, kept_errors, kept_errors_of_the_day, with_older_errors
 from ..messages import AuthFailed
 from ..modals.confirm import ConfirmScreen
+from ..retry import AutoRetry
 from ..safe import flag, plain, when
 from ..widgets.fields import Ago, Fields
 from ..widgets.footer import KeyFooter
@@ -208,6 +209,7 @@ class WorkflowsPane(Guarded, Pane):
         failures: list[str] = []
         self._discovering = True
         self._update_note()
+        self.found.failure = None  # this look's, for its retry
         try:
             await self._discover(org, client, known, counts, failures)
         except asyncio.CancelledError:
@@ -224,6 +226,19 @@ class WorkflowsPane(Guarded, Pane):
         self._summary = _summary_of(counts, failures)
         self._update_note()
         self.table.reload()
+        self._retry_if_passing(self.found.failure)
+
+    def _retry_if_passing(self, failure: ApiError | None) -> None:
+        """A look the service failed for a passing reason is made again by itself (and at once when the service
+        answers again, `retry_all_now`): after an outage the pane said "Could not read 4 workflows" until `r`."""
+        if failure is not None and is_transient(failure):
+            self._retry.schedule(failure)
+        else:
+            self._retry.succeeded()
+
+    @cached_property
+    def _retry(self) -> AutoRetry:
+        return AutoRetry(self, self.discover)
 
     async def _discover(
         self, org: str, client: Client, known: KnownWorkflows, counts: Counter[str], failures: list[str]
@@ -237,6 +252,7 @@ class WorkflowsPane(Guarded, Pane):
                 remember(ident, "subscription")
         except ApiError as error:
             failures.append(f"subscriptions: {error.message}")
+            self.found.failed(error)
             if isinstance(error, AuthError):
                 self.post_message(AuthFailed(error))
         self.table.reload()
