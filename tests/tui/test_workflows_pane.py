@@ -374,5 +374,10 @@ async def test_after_an_outage_the_pane_looks_again_by_itself(make_app, emulator
         finally:
             httpx.delete(faults)
         retry.retry_all_now()  # as the App does once the service answers again
-        await wait_for(pilot, lambda: "Could not read" not in note(), timeout=20, says=note)
-        assert all(r.workflow is not None for r in table.rows)
+        await wait_for(
+            pilot,
+            lambda: not pane._discovering and all(r.workflow is not None for r in table.rows),
+            timeout=20,
+            says=note,
+        )
+        assert "Could not read" not in note()
