@@ -161,7 +161,7 @@ async def test_a_replay_left_while_it_watches_is_recorded_unknown_then_found(emu
             [row] = log.of_event(demo.order_workflow_id, error.id or "")
             assert row.outcome == "unknown" and "left before its outcome was seen" in (row.detail or "")
             found = await look_again(client, [row], {error.id or "": error})
-            assert [f.outcome for f in record_found(log, found)] == ["failed"]
+            assert [f.outcome.kind for f in record_found(log, found)] == ["failed"]
             [row] = log.of_event(demo.order_workflow_id, error.id or "")
     assert row.outcome == "failed" and row.outcome_event_id not in (None, error.id)
 

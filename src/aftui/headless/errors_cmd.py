@@ -229,7 +229,7 @@ async def _settled(client: Client, log: ReplayStore, rows: list[ReplayRow], even
         return False
     recorded = record_found(log, found)
     for f in recorded:
-        words = STATE_WORDS["succeeded" if f.outcome == "succeeded" else "failed"]
+        words = STATE_WORDS["succeeded" if f.outcome.kind == "succeeded" else "failed"]
         output.say(
             f"{f.row.event_id}: its replay {f.row.replay_id}, sent with the outcome unknown, is now seen: {words}"
         )

@@ -17,13 +17,13 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..api import Client
 from ..api.models import EventSummary
 from .request import payload_of
-from .watch import carries, is_our_error, replay_header
+from .watch import Outcome, outcome_in, replay_header
 
 if TYPE_CHECKING:
     from ..journal.backend import ReplayStore
@@ -41,12 +41,16 @@ CLOCK_SLACK_S = 60.0
 
 @dataclass(frozen=True)
 class Found:
-    """The outcome of a replay that was unknown, found later."""
+    """The outcome of a replay that was unknown, found later: failed again or succeeded, with the event that
+    tells (the new error, or the event emitted)."""
 
     row: ReplayRow
-    outcome: Literal["succeeded", "failed"]
-    event: EventSummary  # the event that tells: the new error, or the event emitted
-    detail: str
+    outcome: Outcome
+
+    @property
+    def event(self) -> EventSummary:
+        assert self.outcome.event is not None  # `outcome_in` names the event it found
+        return self.outcome.event
 
 
 def unknown_of(rows: Iterable[ReplayRow]) -> list[ReplayRow]:
@@ -90,8 +94,8 @@ def record_found(store: ReplayStore, found: Iterable[Found]) -> list[Found]:
         for f in found
         if store.settled(
             f.row.replay_id,
-            outcome=f.outcome,
-            detail=f.detail,
+            outcome=f.outcome.kind,
+            detail=f.outcome.detail,
             outcome_emitter_id=f.event.metadata.emitter_id or f.row.workflow_id or "",
             outcome_event_id=f.event.id or "",
         )
@@ -119,18 +123,14 @@ def _seen(
     match alone (a workflow that passes on only the body) would otherwise take the run of an earlier send."""
     since_ms = int((row.started_at - CLOCK_SLACK_S) * 1000)
 
-    def ours(event: EventSummary, request: Any, matches: bool) -> bool:
+    def ours(event: EventSummary, request: Any) -> bool:
         """Matched by the replay's own id; or by its payload alone, and then only an event after the send."""
-        if not matches or event.id in taken:
+        if event.id in taken:
             return False
         return replay_header(request) == row.replay_id or (event.indexed_at_ms or 0) >= since_ms
 
-    for event in errors:
-        error = event.error()
-        if error is not None and ours(event, error.original_event, is_our_error(error, row.replay_id, sent_body)):
-            said = f"{error.error.code or 'Error'}: {error.error.msg or ''}"
-            return Found(row, "failed", event, f"{said} (found later: unknown when sent)")
-    for event in emitted:
-        if ours(event, event.event, carries(event.event, row.replay_id, sent_body)):
-            return Found(row, "succeeded", event, "the workflow ran it through and emitted an event (found later)")
-    return None
+    outcome = outcome_in(errors, emitted, row.replay_id, sent_body, accept=ours)
+    if outcome is None:
+        return None
+    later = " (found later: unknown when sent)" if outcome.kind == "failed" else " (found later)"
+    return Found(row, replace(outcome, detail=outcome.detail + later))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
@@ -120,14 +120,35 @@ class OutcomeWatcher:
         events = await self._events.poll_once()
         if self.on_seen is not None and (errors or events):
             self.on_seen(errors + events)
-        for event in errors:
-            error = event.error()
-            if error is not None and is_our_error(error, replay_id, sent_body):
-                return Outcome("failed", f"{error.error.code or 'Error'}: {error.error.msg or ''}", event)
-        for event in events:
-            if carries(event.event, replay_id, sent_body):
-                return Outcome("succeeded", "the workflow ran it through and emitted an event", event)
-        return None
+        return outcome_in(errors, events, replay_id, sent_body)
+
+
+# Whether a match may stand: the event, and the request it carries (an error's `original_event`, or the
+# emitted event's payload).
+Accept = Callable[[EventSummary, Any], bool]
+
+
+def outcome_in(
+    errors: Iterable[EventSummary],
+    emitted: Iterable[EventSummary],
+    replay_id: str,
+    sent_body: Any,
+    accept: Accept | None = None,
+) -> Outcome | None:
+    """What the lists show of the replay `replay_id`: the first error of it (failed again), else the first event
+    emitted of it (succeeded); None when neither is there. `accept` may refuse a match: the watch reads only
+    what came after the send, and takes any; a later look reads the whole lists (`settle`), and must not take
+    what another replay's outcome already is."""
+    for event in errors:
+        error = event.error()
+        if error is None or not is_our_error(error, replay_id, sent_body):
+            continue
+        if accept is None or accept(event, error.original_event):
+            return Outcome("failed", f"{error.error.code or 'Error'}: {error.error.msg or ''}", event)
+    for event in emitted:
+        if carries(event.event, replay_id, sent_body) and (accept is None or accept(event, event.event)):
+            return Outcome("succeeded", "the workflow ran it through and emitted an event", event)
+    return None
 
 
 def _nothing_seen(timeout: float, problem: str | None, looked: bool) -> str:

@@ -50,7 +50,6 @@ from ...replay import (
     replay_one,
 )
 from ...replay.settle import Found, unknown_of
-from ...replay.watch import Outcome
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
 from ..clipboard import copy_text
@@ -519,13 +518,13 @@ class ReplayScreen(Screen[None]):
         rows = await asyncio.to_thread(self._previous_replays, plan)
         self._found_own(await journal.settle(rows, {self.event.id or "": self.event}))
 
-    def _found_own(self, found: list[Found]) -> None:
-        """Show what was found of this screen's own replay, if it was among `found`."""
+    def _found_own(self, found: dict[str, Found]) -> None:
+        """Show what was found of this screen's own replay, if it was among `found` (by replay id)."""
         result = self.result
-        mine = next((f for f in found if result is not None and f.row.replay_id == result.replay_id), None)
+        mine = found.get(result.replay_id or "") if result is not None else None
         if result is None or mine is None:
             return
-        self.result = replace(result, outcome=Outcome(mine.outcome, mine.detail, mine.event))
+        self.result = replace(result, outcome=mine.outcome)
         self._show_outcome(outcome_text(self.result))
 
     def _say_earlier(self) -> None:

@@ -43,7 +43,6 @@ from ...replay import (
     replay_bulk,
 )
 from ...replay.patch import Change, Edit, PatchError, changes, parse_edit
-from ...replay.watch import Outcome
 from ...text import safe_json, visible
 from ..focus import focus_now
 from ..host import session_of
@@ -676,14 +675,14 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         log = journal.log
         ids = [r.replay_id for r in summary.results if _unknown(r) and r.replay_id]
         rows = await asyncio.to_thread(log.touching, self.workflow_id, [], ids)
-        found = {f.row.replay_id: f for f in await journal.settle(rows, {e.id or "": e for e in self.events})}
+        found = await journal.settle(rows, {e.id or "": e for e in self.events})
         if not found:
             return
         for n, result in enumerate(summary.results):
             seen = found.get(result.replay_id or "")
             if seen is None:
                 continue
-            summary.results[n] = replace(result, outcome=Outcome(seen.outcome, seen.detail, seen.event))
+            summary.results[n] = replace(result, outcome=seen.outcome)
             index = next((i for i, e in enumerate(self.events) if e.id == result.plan.event_id), None)
             if index is not None:
                 self._cell(index, _result_cell(summary.results[n]))

@@ -278,7 +278,7 @@ class ErrorsTable(LiveEvents):
         found = await journal.settle(rows, {e.id: e for e in items if e.id})
         if not found:
             return
-        ok = sum(1 for f in found if f.outcome == "succeeded")
+        ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
         words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
         self.notify(
             f"{' · '.join(words)}: {'replays' if len(found) > 1 else 'a replay'} sent with the outcome unknown, "

@@ -67,23 +67,24 @@ class ReplayJournal:
         """What the outcome watcher calls with the workflow's new events and errors: into the journal."""
         return lambda events: self.session.journal_events(events, workflow_id)
 
-    async def settle(self, rows: Iterable[ReplayRow], originals: dict[str, EventSummary]) -> list[Found]:
+    async def settle(self, rows: Iterable[ReplayRow], originals: dict[str, EventSummary]) -> dict[str, Found]:
         """Look again for the outcomes of the unknown replays among `rows` (`replay.settle`), and record what is
-        found; those recorded. Nothing when the service does not answer in time or the log cannot be written:
-        they stay unknown, and are asked about as such."""
+        found; those recorded, by replay id. Nothing when the service does not answer in time or the log cannot
+        be written: they stay unknown, and are asked about as such."""
         try:
             found = await asyncio.wait_for(look_again(self.session.client, rows, originals), LOOK_AGAIN_WAIT_S)
         except (ApiError, TimeoutError) as error:
             log.info("unknown replays not looked for again: %s", getattr(error, "message", "no answer in time"))
-            return []
+            return {}
         store = self.log
         if not found or store is None:
-            return []
+            return {}
         try:
-            return await asyncio.to_thread(record_found, store, found)
+            recorded = await asyncio.to_thread(record_found, store, found)
         except Exception as error:  # noqa: BLE001 - a journal that cannot be written leaves them unknown
             log.warning("the replays found could not be recorded: %s", error)
-            return []
+            return {}
+        return {f.row.replay_id: f for f in recorded}
 
     @contextmanager
     def sending(self) -> Iterator[None]:
