@@ -9,6 +9,7 @@ import httpx
 from aftui.api import Client
 from aftui.api.models import EventSummary
 from aftui.emulator.server import ServerHandle
+from aftui.replay import ReplayPlan, plan_replay
 
 
 async def post_order(emulator: ServerHandle, endpoint_key: str, body: dict[str, Any], path: str = "") -> httpx.Response:
@@ -39,6 +40,14 @@ async def newest_error(client: Client, workflow_id: str, order_id: str) -> Event
         ):
             return event
     raise AssertionError(f"no error for {order_id}")
+
+
+async def failed_order(emulator: ServerHandle, client: Client, demo: Any, n: int) -> tuple[EventSummary, ReplayPlan]:
+    """Order `n` posted to the demo's order workflow, which fails it (no customer email): its error, and the
+    plan to replay it."""
+    await post_order(emulator, demo.order_endpoint_key, order(n))
+    error = await newest_error(client, demo.order_workflow_id, f"ord_{n}")
+    return error, await plan_replay(client, error, demo.order_workflow_id)
 
 
 def order(n: int | str, **extra: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from replay_helpers import newest_error, order, post, post_order
+from replay_helpers import failed_order, newest_error, order, post, post_order
 
 from aftui.api import Client, ReadOnlyError
 from aftui.api.models import EventSummary
@@ -101,9 +101,7 @@ def test_matching_an_emitted_event_to_the_payload_sent() -> None:
 async def test_edited_replay_of_the_failing_order_succeeds_and_the_workflow_emits_it(
     emulator, client, demo, tmp_path
 ) -> None:
-    await post_order(emulator, demo.order_endpoint_key, order(42))
-    error = await newest_error(client, demo.order_workflow_id, "ord_42")
-    plan = await plan_replay(client, error, demo.order_workflow_id)
+    error, plan = await failed_order(emulator, client, demo, 42)
     fixed = {**plan.payload, "customer_email": "fixed@shop.example"}
 
     with ReplayLog(tmp_path / "journal.sqlite3") as log:
@@ -138,9 +136,7 @@ async def test_a_replay_left_while_it_watches_is_recorded_unknown_then_found(emu
 
     from aftui.replay.settle import look_again, record_found
 
-    await post_order(emulator, demo.order_endpoint_key, order(44))
-    error = await newest_error(client, demo.order_workflow_id, "ord_44")
-    plan = await plan_replay(client, error, demo.order_workflow_id)
+    error, plan = await failed_order(emulator, client, demo, 44)
     faults = f"{emulator.root_url}/_emulator/faults"
     errors = emulator.emulator.store.log(demo.order_workflow_id)
     before = errors.newest_first("$errors")[0].id
@@ -175,9 +171,7 @@ async def test_a_replay_against_an_api_that_hangs_is_sent_at_once_and_unknown_in
 
     import httpx
 
-    await post_order(emulator, demo.order_endpoint_key, order(45))
-    error = await newest_error(client, demo.order_workflow_id, "ord_45")
-    plan = await plan_replay(client, error, demo.order_workflow_id)
+    error, plan = await failed_order(emulator, client, demo, 45)
     faults = f"{emulator.root_url}/_emulator/faults"
     errors = emulator.emulator.store.log(demo.order_workflow_id)
     before = errors.newest_first("$errors")[0].id
@@ -198,9 +192,7 @@ async def test_a_replay_against_an_api_that_hangs_is_sent_at_once_and_unknown_in
 
 
 async def test_replay_as_is_fails_again_with_the_error(emulator, client, demo, tmp_path) -> None:
-    await post_order(emulator, demo.order_endpoint_key, order(43))
-    error = await newest_error(client, demo.order_workflow_id, "ord_43")
-    plan = await plan_replay(client, error, demo.order_workflow_id)
+    error, plan = await failed_order(emulator, client, demo, 43)
 
     with ReplayLog(tmp_path / "journal.sqlite3") as log:
         result = await replay_one(client, plan, log=log)
@@ -253,9 +245,7 @@ async def test_a_workflow_fed_by_an_http_source_is_replayed_to_the_source(emulat
 
 
 async def test_a_read_only_profile_refuses_before_sending(emulator, info, client, demo) -> None:
-    await post_order(emulator, demo.order_endpoint_key, order(44))
-    error = await newest_error(client, demo.order_workflow_id, "ord_44")
-    plan = await plan_replay(client, error, demo.order_workflow_id)
+    error, plan = await failed_order(emulator, client, demo, 44)
     before = len((await client.list_workflow_errors(demo.order_workflow_id)).items)
     async with Client(emulator.base_url, api_key=info["api_key"], org_id=info["org_id"], read_only=True) as reader:
         with pytest.raises(ReadOnlyError):
