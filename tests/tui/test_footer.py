@@ -148,3 +148,42 @@ async def test_focus_moved_twice_before_a_refresh_rebuilds_the_footer_once_with_
         await pilot.pause(0.2)
         assert rebuilt == ["three", "one"]
         assert "Archive" in drawn(app) and "Copy" not in drawn(app)
+
+
+class VerbsThenBack(App[None]):
+    """A list's five verbs (focused: first), then the screen's esc Back: more than 60 columns hold."""
+
+    def compose(self) -> ComposeResult:
+        yield Verbs()
+        yield KeyFooter()
+
+    BINDINGS = [
+        Binding("escape", "noop('esc')", "Back"),
+        Binding("question_mark", "noop('?')", "Keys", key_display="?"),
+    ]
+
+    def on_mount(self) -> None:
+        self.query_one(Verbs).focus()
+
+    def action_noop(self, key: str) -> None:
+        pass
+
+
+class Verbs(Static, can_focus=True):
+    BINDINGS = [Binding(key, f"noop('{key}')", f"Verb {key}") for key in "vwxyz"]
+
+    def action_noop(self, key: str) -> None:
+        pass
+
+
+async def test_the_way_back_is_never_cut_the_keys_before_it_give_way() -> None:
+    """An error list at 80 columns showed its five verbs and no esc Back: the way out was nowhere in sight."""
+    app = VerbsThenBack()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause(0.2)
+        keys = [k.description for k in shown(app)]
+        assert keys[-1] == "Back" and keys[:-1] == [f"Verb {key}" for key in "vwxyz"[: len(keys) - 1]], keys
+        assert len(keys) < 6
+        await pilot.resize_terminal(160, 5)
+        await pilot.pause(0.2)
+        assert [k.description for k in shown(app)] == [*(f"Verb {key}" for key in "vwxyz"), "Back"]

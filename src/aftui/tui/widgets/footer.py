@@ -8,7 +8,8 @@ shows each description once, and reads the bindings again whenever its
 screen comes back on top, so what it shows is what the keys do. A key that
 would not fit whole before `?` is not shown at all: Footer cut the last one
 mid-word ("q Qu"), which reads as something else. Where keys are left out,
-every list's own (sort, refresh, filter) go first.
+every list's own (sort, refresh, filter) go first, and the way back (esc) is
+never among them.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ HELP_KEY = "question_mark"
 # d Delete, t On/off; an error's e Edit & replay) stay in sight rather than being cut at the end. `?` lists
 # them all.
 YIELD_FIRST = ("sort", "refresh", "reload", "filter")
+# The way back (esc Back, Cancel, Stop) is never cut: the keys before it give way to it. It comes after the
+# focused list's keys, and an error list's five verbs at 80 columns left no room for it: the way out of a
+# screen was nowhere in sight.
+WAY_BACK_KEY = "escape"
 
 
 class _WholeKeys(HorizontalLayout):
@@ -49,6 +54,13 @@ class _WholeKeys(HorizontalLayout):
             if len(kept) < len(children):
                 children = kept
                 placed = super().arrange(parent, children, size, greedy)
+        way_back = next((c for c in children if getattr(c, "key", None) == WAY_BACK_KEY), None)
+        while way_back is not None and any(p.widget is way_back and p.region.right > size.width for p in placed):
+            at = children.index(way_back)
+            if at == 0:
+                break
+            children = children[: at - 1] + children[at:]  # the key before it: the focused list's last
+            placed = super().arrange(parent, children, size, greedy)
         return [p for p in placed if p.region.right <= size.width]
 
 
