@@ -186,13 +186,13 @@ async def test_a_slow_get_is_retried_and_the_next_attempt_succeeds(make_client, 
     assert recorder.count() == 2
 
 
-async def test_status_listeners_hear_retrying_then_ok(make_client, faults) -> None:
+async def test_status_listeners_hear_a_503_then_ok_once_its_retry_is_answered(make_client, faults) -> None:
     faults.add("/users/me", count=1, status=503)
     client = make_client()
     heard: list[str] = []
     client.add_status_listener(heard.append)
     await client.me()
-    assert heard == ["retrying", "ok"]
+    assert heard == ["failing 503", "ok"]
 
 
 async def test_a_request_held_from_before_the_service_came_back_does_not_say_it_is_down(make_client, faults) -> None:
@@ -234,7 +234,23 @@ async def test_status_listeners_hear_a_service_that_answers_with_its_own_failure
     client.add_status_listener(heard.append)
     await expect(ServerError, client.me())
     await client.me()
-    assert heard == ["retrying", "failing 503", "ok"]
+    assert heard == ["failing 503", "ok"]
+
+
+async def test_in_a_steady_outage_the_next_requests_retries_do_not_say_reconnecting(make_client, faults) -> None:
+    """Each request's first 503 said "retrying" again over "failing 503": in a steady outage the header flipped to
+    "reconnecting" and back every few seconds. A 429 meanwhile does not hide the failure either."""
+    faults.add("/users/me", count=12, status=503)  # three requests, every attempt
+    client = make_client()
+    heard: list[str] = []
+    client.add_status_listener(heard.append)
+    for _ in range(3):
+        await expect(ServerError, client.me())
+    faults.add("/users/me", count=4, status=502)
+    await expect(ServerError, client.me())  # another failure: told
+    faults.add("/users/me", count=1, status=429)
+    await client.me()  # a 429, then answered
+    assert heard == ["failing 503", "failing 502", "ok"]
 
 
 async def test_status_listeners_hear_offline() -> None:

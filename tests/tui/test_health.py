@@ -801,10 +801,19 @@ async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_
     from aftui.tui import app as app_module
     from aftui.tui.widgets.status import StatusHeader
 
-    monkeypatch.setattr(app_module, "HEALTH_SUBJECTS_S", 600.0)  # no request of the session's own meanwhile
+    # No request of the session's own meanwhile: its failure says "failing: HTTP 503", which the feeds do not
+    # override. Health reads its workflows' switches once at the start: that read is let end first.
+    monkeypatch.setattr(app_module, "HEALTH_SUBJECTS_S", 600.0)
+    monkeypatch.setattr(app_module, "HEALTH_SWITCHES_S", 600.0)
     app = health_app(make_app)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
+        await wait_for(
+            pilot,
+            lambda: (
+                app._switches_read > 0 and not any(w.group == "health-switches" and w.is_running for w in app.workers)
+            ),
+        )
         header = app.screen.query_one(StatusHeader)
         assert header.connection == "ok"
         root = emulator.root_url

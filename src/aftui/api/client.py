@@ -378,7 +378,13 @@ class Client:
             if wait is None:
                 raise error
             log.debug("%s %s: %d again in %.1f s", method, url, status, wait)
-            self._report("retrying")  # the service answered, with a failure: news
+            # The service answered, with a failure: news, said as what it is. "retrying" (the header's
+            # "reconnecting") for a 503 was the wrong word, and in a steady outage each request's first 503
+            # turned "failing: HTTP 503" to "reconnecting" and back. A 429 while failing does not say more.
+            if status >= 500:
+                self._report(f"failing {status}")
+            elif not self.status.startswith("failing "):
+                self._report("retrying")
             await self._pause(wait)
             attempt += 1
 
