@@ -92,6 +92,25 @@ async def test_the_monitor_says_reconnecting_over_ok_never_over_unreachable(make
         assert "unreachable since" in header(app)
 
 
+async def test_unreachable_since_is_when_the_first_unanswered_request_was_sent(make_app) -> None:
+    """The header said "unreachable since" the time aftui gave up (a timeout, after the retries), not when the
+    service stopped answering, half a minute earlier."""
+    from datetime import UTC, datetime, timedelta
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● connected" in header(app), timeout=10)
+        in_flight = app.session.client.in_flight
+        ticket = in_flight.sent()
+        in_flight._sent[ticket] -= 600  # sent ten minutes ago, unanswered since
+        app.connection("offline")
+        began = datetime.now(UTC) - timedelta(seconds=600)
+        shown = re.search(r"unreachable since (\d\d:\d\d) UTC", header(app))
+        assert shown is not None, header(app)
+        assert shown[1] in {f"{began - timedelta(seconds=5):%H:%M}", f"{began:%H:%M}"}, (shown[1], began)
+        in_flight.answered(ticket)
+
+
 async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: Path) -> None:
     profile = Profile(name="live", api_key="k" * 20, production=True)
     app = make_app(profile=profile)

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakSet
@@ -661,7 +661,10 @@ class AftuiApp(App[None]):
     def connection(self, state: str) -> None:
         """The client's (or the monitor's) word on the connection: the header shows it, and a return is acted on."""
         if state == "offline" and self._down_since is None:
-            self._down_since = datetime.now(UTC)  # as every time aftui shows: the events' are the service's
+            # Since the oldest request it left unanswered was sent, not since aftui gave up on it: a hang is told
+            # by a timeout, after the retries, half a minute after it began. In UTC, as the events' times are.
+            waited = self.session.client.waiting_for() if self.session is not None else 0.0
+            self._down_since = datetime.now(UTC) - timedelta(seconds=waited)
         elif state in ("ok", "auth"):
             self._down_since = None
         back = state == "ok" and self._connection not in ("ok", "connecting")
