@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 from rich.console import Console
@@ -371,6 +372,7 @@ async def test_after_an_outage_the_pane_looks_again_by_itself(make_app, emulator
             note = lambda: app.query_one("#workflows .note", Phrases).text.plain  # noqa: E731
             await wait_for(pilot, lambda: "Could not read 4 workflows" in note(), timeout=20, says=note)
             assert pane._retry._timer is not None, "a look again is on its way"
+            assert re.search(r"trying again in \d+ s · ", note()), note()  # and the note says when
         finally:
             httpx.delete(faults)
         retry.retry_all_now()  # as the App does once the service answers again
@@ -380,4 +382,4 @@ async def test_after_an_outage_the_pane_looks_again_by_itself(make_app, emulator
             timeout=20,
             says=note,
         )
-        assert "Could not read" not in note()
+        assert "Could not read" not in note() and "trying again" not in note()

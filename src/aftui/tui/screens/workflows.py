@@ -223,22 +223,23 @@ class WorkflowsPane(Guarded, Pane):
             failures.append(
                 f"{len(unreadable)} workflow{'s' if len(unreadable) > 1 else ''} ({first}: {self.found.problems[first]}; x forgets one)"
             )
-        self._summary = _summary_of(counts, failures)
+        retrying = self._retry_if_passing(self.found.failure)
+        self._summary = _summary_of(counts, failures, retrying)
         self._update_note()
         self.table.reload()
-        self._retry_if_passing(self.found.failure)
 
-    def _retry_if_passing(self, failure: ApiError | None) -> None:
+    def _retry_if_passing(self, failure: ApiError | None) -> str | None:
         """A look the service failed for a passing reason is made again by itself (and at once when the service
-        answers again, `retry_all_now`): after an outage the pane said "Could not read 4 workflows" until `r`."""
+        answers again, `retry_all_now`): after an outage the pane said "Could not read 4 workflows" until `r`.
+        When it will be, as the lists' notes say it ("trying again in 4 s"); None when it will not."""
         if failure is not None and is_transient(failure):
-            self._retry.schedule(failure)
-        else:
-            self._retry.succeeded()
+            return self._retry.schedule(failure)
+        self._retry.succeeded()
+        return None
 
     @cached_property
     def _retry(self) -> AutoRetry:
-        return AutoRetry(self, self.discover)
+        return AutoRetry(self, self.discover, now_key=None)  # the note says "r looks again" already
 
     async def _discover(
         self, org: str, client: Client, known: KnownWorkflows, counts: Counter[str], failures: list[str]
@@ -408,7 +409,7 @@ class WorkflowsPane(Guarded, Pane):
         self.app.push_screen(question, confirmed)
 
 
-def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
+def _summary_of(counts: Counter[str], failures: list[str], retrying: str | None = None) -> Text:
     parts: list[Text] = []
     new = sum(counts.values())
     if not new and not failures:
@@ -419,6 +420,8 @@ def _summary_of(counts: Counter[str], failures: list[str]) -> Text:
         parts.append(Text(f"Found {new} new workflow{'s' if new != 1 else ''} ({where}) · "))
     for failure in failures:
         parts.append(Text.assemble(("✖ Could not read ", "bold"), visible(failure, 200), " · "))
+    if retrying is not None:
+        parts.append(Text(f"{retrying} · "))
     return Text.assemble(*parts)
 
 
