@@ -57,6 +57,13 @@ def text_of(widget: Any) -> str:
     return console.export_text()
 
 
+def all_in_sight(note: Any) -> bool:
+    """Whether every line `note` wraps its text to is within its height."""
+    width, height = note.content_size
+    lines = note.content.wrap(Console(width=width, file=io.StringIO()), width)
+    return len(lines) <= height
+
+
 def health_app(make_app: Any, **kwargs: Any) -> AftuiApp:
     app: AftuiApp = make_app(start_pane="health", **kwargs)
     app.health_poll_s = 0.3  # the workflows' polls: a test does not wait five seconds for an error
@@ -547,6 +554,12 @@ async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_o
             pilot, lambda: "Alerted while you were elsewhere: new error at" in text_of(pane.query_one("#health-detail"))
         )
         assert "PartnerTimeoutError: partner API timed out" in text_of(pane.query_one("#health-detail"))
+        # All of it in sight at 80 columns: cut at five lines, the conclusion at its end was lost.
+        await wait_for(
+            pilot,
+            lambda: all_in_sight(pane.query_one("#health-detail")),
+            says=lambda: text_of(pane.query_one("#health-detail")),
+        )
         await pilot.press("enter")  # read
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
         await pilot.press("escape")
