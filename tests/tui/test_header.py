@@ -111,6 +111,35 @@ async def test_unreachable_since_is_when_the_first_unanswered_request_was_sent(m
         in_flight.answered(ticket)
 
 
+async def test_waiting_counts_from_the_first_request_of_a_hang_not_back_from_the_next_one(make_app) -> None:
+    """In a hang the header read "waiting 89 s", then "waiting 52 s": the oldest request timed out, and the next
+    oldest had waited less. While some request waits past SLOW_ANSWER_S, the wait counts from the first."""
+
+    def sent_ago(seconds: float) -> object:
+        ticket = in_flight.sent()
+        in_flight._sent[ticket] -= seconds
+        return ticket
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: "● connected" in header(app), timeout=10)
+        in_flight = app.session.client.in_flight
+        first = sent_ago(89)
+        app._watch_answers()
+        assert app.connection_state == "waiting 89 s for an answer"
+        second = sent_ago(52)
+        in_flight.answered(first)  # timed out: no answer
+        app._watch_answers()
+        assert app.connection_state == "waiting 89 s for an answer"
+        in_flight.answered(second)
+        app._watch_answers()
+        assert "waiting" not in app.connection_state
+        third = sent_ago(6)  # a new spell
+        app._watch_answers()
+        assert app.connection_state == "waiting 6 s for an answer"
+        in_flight.answered(third)
+
+
 async def test_a_production_profile_is_marked_in_the_header(make_app, tmp_path: Path) -> None:
     profile = Profile(name="live", api_key="k" * 20, production=True)
     app = make_app(profile=profile)

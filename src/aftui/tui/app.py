@@ -638,6 +638,7 @@ class AftuiApp(App[None]):
     _down_since: datetime | None = None  # when the service stopped answering (UTC), until it answers again
 
     _slow = 0  # whole seconds the oldest request in flight has waited, once past SLOW_ANSWER_S; else 0
+    _slow_from: float | None = None  # when the slow spell's first request was sent (monotonic), while one lasts
     journal_state = ""  # the journal's trouble, as the header says it ("" when it keeps every event)
     _answers: Timer | None = None
 
@@ -688,7 +689,15 @@ class AftuiApp(App[None]):
         So is a journal that fails to keep what is seen: only the monitor's status line said it."""
         session = self.session
         waited = session.client.waiting_for() if session is not None else 0.0
-        slow = int(waited) if waited >= SLOW_ANSWER_S else 0
+        slow = 0
+        if waited >= SLOW_ANSWER_S:
+            # One slow spell counts from its first request, while some request waits past SLOW_ANSWER_S: in a hang
+            # the oldest timed out and left a younger one, and "waiting 89 s" went back to "52 s".
+            began = time.monotonic() - waited
+            self._slow_from = began if self._slow_from is None else min(self._slow_from, began)
+            slow = int(time.monotonic() - self._slow_from)
+        else:
+            self._slow_from = None
         journal = self._journal_words()
         if slow != self._slow or journal != self.journal_state:
             self._slow, self.journal_state = slow, journal
