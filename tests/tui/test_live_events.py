@@ -127,3 +127,23 @@ def test_an_events_overview_shows_what_it_emitted_masked_and_cut() -> None:
     payload = rows["Payload"].plain
     assert payload.startswith('{"order_id": "ord_1", "headers": {"x-api-key": "****"}')
     assert len(payload) == ORIGINAL_SHOWN + 1 and payload.endswith("…")
+
+
+async def test_a_look_the_service_does_not_answer_is_said_and_not_cancelled_by_the_next(
+    make_app, emulator, monkeypatch
+) -> None:
+    """In a hang the list said nothing of it, under "live": each look was cancelled by the next, three seconds on,
+    and none failed. One look at a time; unanswered past UNANSWERED_S, the list's line says so until it is."""
+    from aftui.tui.screens import live_events
+
+    monkeypatch.setattr(live_events, "UNANSWERED_S", 2.0)
+    demo = emulator.emulator.demo
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        table = await events_tab(app, pilot, demo.order_workflow_id, tabs_before=3)
+        path = f"/v1/workflows/{demo.order_workflow_id}/event_summaries"
+        inject(emulator, {"path": path, "count": 1, "delay": 2 * LIVE_S + 1})  # one look, held past the next tick
+        await wait_for(
+            pilot, lambda: "✖ not updating: the service has not answered for" in status_of(table), timeout=3 * LIVE_S
+        )
+        await wait_for(pilot, lambda: "not updating" not in status_of(table), timeout=3 * LIVE_S + 5)

@@ -277,6 +277,8 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
             )
         elif self.note is not None:  # says where these errors come from, in place of the service's window
             text = Text.assemble(self.note, " · ", ERRORS_KEYS)
+        elif errors.live_problem:  # "live" over "✖ not updating" read as a contradiction
+            text = Text(ERRORS_HINT.replace("), live · ", ") · ", 1))
         else:
             text = Text(ERRORS_HINT)
         problem = errors.journal.problem if errors.journal is not None else None

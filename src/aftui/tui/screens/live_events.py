@@ -11,6 +11,7 @@ and the status line says how many newer rows are above it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +26,8 @@ from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
 
 LIVE_S = 3.0  # how often a shown list asks for new events
 MAX_LIVE = 1000  # events a list keeps as they come in (the service keeps 100)
+# A live look unanswered this long is said: in a hang the list showed no sign of being behind, under "live".
+UNANSWERED_S = 10.0
 
 Fetch = Callable[..., Awaitable[Page[EventSummary]]]
 
@@ -39,6 +42,7 @@ class LiveEvents(PagedTable[EventSummary]):
         super().__init__(fetch, columns, item_id=lambda e: e.id or "", **kwargs)
         self._peek = peek or fetch
         self.live_problem: str | None = None  # the last live look failed: why
+        self._looking_since: float | None = None  # a live look waits for its answer since (monotonic)
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well
         self.set_interval(LIVE_S, self._tick)
@@ -47,6 +51,12 @@ class LiveEvents(PagedTable[EventSummary]):
     def _tick(self) -> None:
         area = self.parent if isinstance(self.parent, Widget) else self
         if self.screen is not self.app.screen or not shown(area) or not self._listed():
+            return
+        if self._looking_since is not None:
+            # One look at a time: a look cancelled for the next every LIVE_S never ended against a slow service.
+            waited = time.monotonic() - self._looking_since
+            if waited >= UNANSWERED_S:
+                self._live_said(f"the service has not answered for {waited:.0f} s")
             return
         self._poll()
 
@@ -67,6 +77,7 @@ class LiveEvents(PagedTable[EventSummary]):
                 if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
             ]
 
+        self._looking_since = time.monotonic()
         try:
             page = await self._peek(limit=PAGE_SIZE)
             fresh = new(page)
@@ -76,6 +87,8 @@ class LiveEvents(PagedTable[EventSummary]):
         except ApiError as error:
             self._live_said(error.message)
             return
+        finally:
+            self._looking_since = None
         self._live_said(None)
         if self.pager.items is not listed or self._loading:
             # r while this look waited for its answer: the list loaded again has them, and added on top they
