@@ -887,9 +887,21 @@ async def test_r_on_health_while_the_service_fails_says_so_and_the_header_says_f
         fault = {"path": f"/v1/orgs/{org}/sources", "method": "GET", "status": 503, "count": 100_000}
         httpx.post(f"{root}/_emulator/faults", json=fault).raise_for_status()
         try:
-            await pilot.press("r")
+            await pilot.press("r", "r", "r", "r")
             await wait_for(pilot, lambda: "failing: HTTP 503" in said, timeout=20, says=lambda: said)
-            await wait_for(pilot, lambda: any(n.title == "The service said" for n in app._notifications), timeout=5)
+            # Named, what failed: the service's words alone said nothing of what r had asked for.
+            await wait_for(
+                pilot,
+                lambda: any(
+                    n.title == "The service said"
+                    and n.message.startswith("Could not list the sources and workflows: HTTP 503: ")
+                    for n in app._notifications
+                ),
+                timeout=5,
+            )
+            # Four r, one "Listing … again": four had stacked over half the board at 80x24.
+            listing = [n for n in app._notifications if n.message.startswith("Listing the sources and workflows")]
+            assert len(listing) == 1, listing
         finally:
             httpx.delete(f"{root}/_emulator/faults").raise_for_status()
         await pilot.press("r")

@@ -27,6 +27,7 @@ from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
 
 from ..api import ApiError, AuthError, Client, NetworkError
+from ..api.errors import with_status
 from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
 from ..health import Alert, HealthWatch, Subject, Unseen, load_history, read_replays
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.dom import DOMNode
     from textual.driver import Driver
+    from textual.notifications import SeverityLevel
     from textual.widget import Widget
 
     from ..monitor import Monitor
@@ -743,16 +745,34 @@ class AftuiApp(App[None]):
                 if pane.id == "workspaces":
                     pane.workspace_changed()
 
-    def report(self, error: ApiError) -> None:
-        """An error no pane owns: say it, and mark the connection."""
+    def report(self, error: ApiError, doing: str | None = None) -> None:
+        """An error no pane owns: say it, and mark the connection. `doing`: what failed, in words ("Could not list
+        the sources and workflows"): the service's words alone ("injected fault: the service failed") named
+        nothing the user had asked for."""
         if isinstance(error, AuthError):
             self.post_message(AuthFailed(error))  # the profile screen, or a notification
             return
+        lead = f"{doing}: " if doing else ""
         if isinstance(error, NetworkError):  # nothing answered: never "the service said"
             self.connection("offline")
-            self.notify(describe_error(error), title=said_by(error), severity="error", markup=False)
+            self.notify(lead + describe_error(error), title=said_by(error), severity="error", markup=False)
             return
-        self.notify(visible(error.message, 300), title="The service said", severity="error", markup=False)
+        self.notify(lead + visible(with_status(error), 300), title="The service said", severity="error", markup=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """As Textual's, less a copy still shown of the same words: `r r r r` on Health stacked four "Listing the
+        sources and workflows again." over half the board at 80x24."""
+        for shown in [n for n in self._notifications if n.message == message and n.title == title]:
+            self._unnotify(shown, refresh=False)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_auth_failed(self, message: AuthFailed) -> None:
         """A refused credential: the profile screen to fix it (a 403 or the demo: only say so)."""
@@ -886,7 +906,7 @@ class AftuiApp(App[None]):
             log.info("health: the workspace's sources could not be listed: %s", error.message)
             self._health_painted.set()
             if not health.started or asked:
-                self.report(error)
+                self.report(error, "Could not list the sources and workflows")
             return
         if not health.started:
             # The list first, counts to follow: the rows are drawn before the journal is read and before the
