@@ -487,3 +487,26 @@ def test_every_field_aftui_makes_runs_its_keys_in_order() -> None:
     root = Path(aftui.tui.__file__).parent
     plain = [f"{path.relative_to(root)}" for path in root.rglob("*.py") if made.search(path.read_text())]
     assert plain == []
+
+
+async def test_esc_on_a_pane_clears_its_filter_then_goes_back_to_health(make_app, emulator) -> None:
+    """On the Sources pane esc did nothing, and only 0 went back to Health: at 80 columns nothing said so."""
+    from aftui.tui.screens.health import HealthPane
+    from aftui.tui.widgets.paged_table import PagedTable
+
+    app = make_app()  # on the Sources pane
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, lambda: bool(app.query("#sources PagedTable")) and bool(app.query_one("#sources PagedTable").rows)
+        )
+        table = app.query_one("#sources PagedTable", PagedTable)
+        await pilot.press("slash", "x")
+        await wait_for(pilot, lambda: table.filter_text == "x")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: table.filter_text == "")
+        assert app._shown_pane() is app.query_one("#sources")  # the filter went first
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app._shown_pane(), HealthPane))
+        await pilot.press("escape")  # on Health: nowhere further back
+        await pilot.pause(0.2)
+        assert isinstance(app._shown_pane(), HealthPane) and len(app.screen_stack) == 1

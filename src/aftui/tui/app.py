@@ -113,6 +113,9 @@ class AftuiApp(App[None]):
         # The pane's own r wins while its list has the focus; this one is for when nothing of the pane has it
         # (its list still loading, over a slow service): r was then dead, and gone from the footer.
         Binding("r", "refresh_pane", "Refresh"),
+        # esc on a pane, with no filter to clear: back to Health, the first screen. It did nothing there, and only
+        # 0 went back (the sidebar that says so is hidden at 80 columns). Not in the footer: a pane's fills it.
+        Binding("escape", "home", "Back to Health", show=False),
         *(Binding(spec.key, f"pane({n})", f"Go to {spec.title}", show=False) for n, spec in enumerate(pane_specs())),
         # esc then a digit typed at once (or bundled by an SSH link) arrive within the escape delay, and Textual
         # reads them as alt+digit (tui/escape_keys.py): nothing happened, the esc eaten too. Now they do both.
@@ -526,7 +529,13 @@ class AftuiApp(App[None]):
         if 0 <= index < len(self.specs):
             self.go_to_pane(self.specs[index].id)
 
+    def action_home(self) -> None:
+        self.go_to_pane("health")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "home":  # a pane's, on the main screen: a detail, the monitor and a dialog have their own esc
+            pane = self._shown_pane()
+            return pane is not None and pane.id != "health"
         if action == "refresh_pane":  # a detail or the monitor has its own r (or none on purpose); a pane, if any
             pane = self._shown_pane()
             return pane is not None and (hasattr(pane, "action_refresh") or bool(pane.query("PagedTable")))
