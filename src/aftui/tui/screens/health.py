@@ -142,6 +142,10 @@ def _replays_of_the_hour(row: HealthRow) -> Text:
         # Replays that succeed fix what failed, not why: errors still coming after them say the cause is there.
         n = row.after_replayed_ok
         text.append(f"; {n} came after the newest of those: the cause is still there", style="bold yellow")
+    elif row.active is not False:
+        # As "fixed" says it: "1 of the hour's 5 errors replayed ok" alone was read as the incident over, where it
+        # says only that the payloads replayed went through.
+        text.append(" and none since; the next runs say whether the cause is gone", style="yellow")
     return text
 
 
