@@ -505,6 +505,11 @@ async def test_esc_on_a_pane_clears_its_filter_then_goes_back_to_health(make_app
         await pilot.press("escape")
         await wait_for(pilot, lambda: table.filter_text == "")
         assert app._shown_pane() is app.query_one("#sources")  # the filter went first
+        await pilot.press("question_mark")  # `?` says so, as the footer has no room
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        assert any(line.split()[:4] == ["esc", "Back", "to", "Health"] for line in keys_text(app).splitlines())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app._shown_pane(), HealthPane))
         await pilot.press("escape")  # on Health: nowhere further back

@@ -119,12 +119,14 @@ class KeysScreen(ModalScreen[None]):
 
     def __init__(self, screen: Screen) -> None:
         super().__init__()
-        self._of = screen
+        # Read now, while `screen` is the one shown: some keys work only then (a pane's esc back to Health, its r),
+        # and once this one is on top they read as off and were left out.
+        self._groups = key_groups(screen)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text("Keys on this screen", style="bold"))
-            for area, rows in key_groups(self._of):
+            for area, rows in self._groups:
                 yield Static(_table(area, rows))
             yield Static(
                 Text(
