@@ -26,7 +26,8 @@ from ..widgets.paged_table import PAGE_SIZE, Column, PagedTable
 
 LIVE_S = 3.0  # how often a shown list asks for new events
 MAX_LIVE = 1000  # events a list keeps as they come in (the service keeps 100)
-# A live look unanswered this long is said: in a hang the list showed no sign of being behind, under "live".
+# A live look unanswered this long is said, and another made in its place: in a hang the list showed no sign of
+# being behind, under "live"; and a look held by a hang that has ended is answered only at its timeout.
 UNANSWERED_S = 10.0
 
 Fetch = Callable[..., Awaitable[Page[EventSummary]]]
@@ -42,7 +43,9 @@ class LiveEvents(PagedTable[EventSummary]):
         super().__init__(fetch, columns, item_id=lambda e: e.id or "", **kwargs)
         self._peek = peek or fetch
         self.live_problem: str | None = None  # the last live look failed: why
-        self._looking_since: float | None = None  # a live look waits for its answer since (monotonic)
+        self._look: object | None = None  # the live look waiting for its answer
+        self._look_started = 0.0  # when it was made (monotonic)
+        self._unanswered_since: float | None = None  # the first of the looks made since the last answer
 
     def on_mount(self) -> None:  # PagedTable's own on_mount (the first load) runs as well
         self.set_interval(LIVE_S, self._tick)
@@ -52,12 +55,15 @@ class LiveEvents(PagedTable[EventSummary]):
         area = self.parent if isinstance(self.parent, Widget) else self
         if self.screen is not self.app.screen or not shown(area) or not self._listed():
             return
-        if self._looking_since is not None:
-            # One look at a time: a look cancelled for the next every LIVE_S never ended against a slow service.
-            waited = time.monotonic() - self._looking_since
+        now = time.monotonic()
+        if self._look is not None:
+            # One look at a time, for UNANSWERED_S: cancelled for the next every LIVE_S, a slow service's looks never
+            # ended. Past that it is said, and the next look takes its place (`exclusive`).
+            waited = now - (self._unanswered_since or self._look_started)
             if waited >= UNANSWERED_S:
                 self._live_said(f"the service has not answered for {waited:.0f} s")
-            return
+            if now - self._look_started < UNANSWERED_S:
+                return
         self._poll()
 
     def _listed(self) -> bool:
@@ -77,7 +83,10 @@ class LiveEvents(PagedTable[EventSummary]):
                 if e.id and e.id not in known and e.key is not None and (newest is None or e.key > newest)
             ]
 
-        self._looking_since = time.monotonic()
+        look = self._look = object()
+        self._look_started = time.monotonic()
+        if self._unanswered_since is None:
+            self._unanswered_since = self._look_started
         try:
             page = await self._peek(limit=PAGE_SIZE)
             fresh = new(page)
@@ -85,10 +94,13 @@ class LiveEvents(PagedTable[EventSummary]):
                 page = await self._fetch(limit=PAGE_SIZE)  # the new ones in full (and journaled)
                 fresh = new(page)
         except ApiError as error:
+            self._unanswered_since = None
             self._live_said(error.message)
             return
         finally:
-            self._looking_since = None
+            if self._look is look:  # not taken over by the next look
+                self._look = None
+        self._unanswered_since = None
         self._live_said(None)
         if self.pager.items is not listed or self._loading:
             # r while this look waited for its answer: the list loaded again has them, and added on top they
