@@ -256,7 +256,9 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         self.note = note
 
     def compose(self) -> ComposeResult:
-        yield Phrases(ERRORS_HINT, classes="hint")
+        # What `_hint` says, from the first: composed with the service's window, an outage's tab said it over the
+        # journal's errors until the list's first update (CI g2 read it so).
+        yield Phrases(self._list_hint(), classes="hint")
         yield self.errors
         yield self.groups
 
@@ -265,7 +267,17 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
         return bool(self.groups.display)
 
     def _hint(self) -> None:
-        hint = self.query_one(".hint", Phrases)
+        self.query_one(".hint", Phrases).update(self._hint_text())
+
+    def _list_hint(self) -> Text:
+        """Where the errors listed come from, and the keys."""
+        if self.note is not None:  # says where these errors come from, in place of the service's window
+            return Text.assemble(self.note, " · ", ERRORS_KEYS)
+        if self.errors.live_problem:  # "live" over "✖ not updating" read as a contradiction
+            return Text(ERRORS_HINT.replace("), live · ", ") · ", 1))
+        return Text(ERRORS_HINT)
+
+    def _hint_text(self) -> Text:
         errors = self.errors
         if self.grouped:
             text = Text(GROUPS_HINT)
@@ -275,18 +287,14 @@ class ErrorsTab(ScrollableContainer, can_focus=False):
                 visible(errors.group_label, 80),
                 f" ({len(errors.rows)}) · esc all errors · R replays these · g groups · / filters · l replay link",
             )
-        elif self.note is not None:  # says where these errors come from, in place of the service's window
-            text = Text.assemble(self.note, " · ", ERRORS_KEYS)
-        elif errors.live_problem:  # "live" over "✖ not updating" read as a contradiction
-            text = Text(ERRORS_HINT.replace("), live · ", ") · ", 1))
         else:
-            text = Text(ERRORS_HINT)
+            text = self._list_hint()
         problem = errors.journal.problem if errors.journal is not None else None
         if problem:
             text.append_text(Text.assemble(("\n✖ replay states unknown: ", "yellow"), visible(problem, 200)))
         if errors.live_problem:
             text.append_text(Text.assemble(("\n✖ not updating: ", "yellow"), visible(errors.live_problem, 200)))
-        hint.update(text)
+        return text
 
     @on(ErrorsTable.Updated)
     def _updated(self, event: ErrorsTable.Updated) -> None:
