@@ -174,6 +174,9 @@ class SourceStream:
                             # what the service streams from here on is after it (or dropped as seen).
                             kept = await self._kept(first=False)
                             if kept:
+                                # Events came on this connection, as if streamed: the next drop is a first
+                                # failure again ("reconnecting 2" after a reconnect that had brought 40 back).
+                                failures = 0
                                 yield kept
                         async for messages in chunks:
                             events = accept_all(messages)
