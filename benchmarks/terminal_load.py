@@ -21,6 +21,12 @@ afresh for each round, so no round inherits another's sources or journal.
   the burst to its 50,000th. Target: p95 under burst <= 50 ms and <= 1.5x the idle p95.
   Printed beside: each party's CPU during the burst (aftui, the emulator,
   tmux's server, this script), in per cent of one of the machine's cores.
+  And, interleaved round by round, the floor under load: terminal.py's bare
+  Textual app given the same key and words, at aftui's frame rate, pressed
+  the same way idle and while a bare consumer process (the cpu figure's
+  reference) takes in the same burst from an emulator of its own. Its ratio
+  is what this machine leaves any program whose burst is taken in beside it:
+  the emulator and the consumer keep both cores busy for both.
 - cpu: the aftui process's CPU time (utime + stime in /proc) from before
   injecting the same burst (without key presses) to the journal holding all
   50,000, divided by 50,000; the reference is a bare consumer process (two
@@ -78,6 +84,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stream import deploy, inject_all, percentile
 from terminal import HEIGHT, WIDTH, Emulator, Pane, _only_a_prompt
 
+from aftui.cli import FRAMES_PER_S
+
 BIN = Path(sys.executable).parent
 AFTUI = BIN / "aftui"
 AFTUI_ENV: dict[str, str] = {}  # more of aftui's environment: `--src` puts another checkout's package first
@@ -123,6 +131,8 @@ async def main():
                     continue
                 json.loads(sse.data)
                 received += 1
+                if received == 1:  # the burst has begun: the keys' figure presses from here
+                    print("FIRST", flush=True)
                 if received == count:
                     print("DONE", received, flush=True)
                     done.set()
@@ -138,6 +148,30 @@ async def main():
 
 
 asyncio.run(main())
+"""
+
+# The floor's keys: terminal.py's bare Textual app (Header, Static, Footer) with the monitor's `f`, whose
+# status line says the same words. Run at aftui's frame rate (TEXTUAL_FPS, which `aftui` sets for itself).
+FLOOR_KEYS_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+
+
+class FloorKeys(App):
+    BINDINGS = [("f", "follow", "Follow"), ("q", "quit", "Quit")]
+    following = True
+
+    def compose(self):
+        yield Header()
+        yield Static("following", id="status")
+        yield Footer()
+
+    def action_follow(self):
+        self.following = not self.following
+        self.query_one("#status", Static).update("following" if self.following else "not following")
+
+
+FloorKeys().run()
 """
 
 REFERENCE_TABLE = """
@@ -425,54 +459,103 @@ class Presser:
             time.sleep(KEY_POLL_S)
 
 
+def press_through(
+    pane: ControlPane,
+    round_: int,
+    key_every: float,
+    burst: tuple[Callable[[], Any], Callable[[], bool], Callable[[], bool]],
+    parties: dict[str, int | None],
+) -> dict[str, Any]:
+    """`f` pressed IDLE_PRESSES times, then again and again from the burst's first event to its last.
+
+    `burst`: what starts it (returns a thread to join), what says it has reached the program, what says it
+    is all in. `parties`: the processes whose CPU during the burst is printed beside."""
+    inject, begun, over = burst
+    presser = Presser(pane, 30)
+    time.sleep(0.5)  # settled
+    jitter = random.Random(round_)  # the same waits for every program measured
+
+    def next_press(started: float) -> None:
+        time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
+
+    idle = []
+    for _ in range(IDLE_PRESSES):
+        started = time.perf_counter()
+        idle.append(presser.press())
+        next_press(started)
+    pressed: list[float] = []
+    injector = inject()
+    deadline = time.monotonic() + 120
+    while not begun():
+        if time.monotonic() > deadline:
+            raise TimeoutError("no event of the burst taken in")
+        time.sleep(0.005)
+    burst_started = time.perf_counter()
+    parties = {**parties, "tmux_server": tmux_server_pid()}
+    cpu_before = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
+    cpu_before["this_benchmark"] = time.process_time()
+    while not over():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the burst not all taken in within 120 s")
+        started = time.perf_counter()
+        pressed.append(presser.press())
+        next_press(started)
+    taken_s = time.perf_counter() - burst_started
+    cpu = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
+    cpu["this_benchmark"] = time.process_time()
+    shares = {name: (cpu[name] - cpu_before[name]) / taken_s * 100 for name in cpu}
+    injector.join()
+    return {"idle": idle, "burst": pressed, "burst_s": taken_s, "cpu": shares}
+
+
 def keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
     run = MonitorRun(home / f"keys-{round_}", f"load-keys-{round_}-{os.getpid()}")
     try:
         assert run.pane is not None
-        presser = Presser(run.pane, 30)
-        time.sleep(0.5)  # the monitor settled
-        jitter = random.Random(round_)  # the same waits for every program measured
-
-        def next_press(started: float) -> None:
-            time.sleep(max(0.0, started + key_every + jitter.uniform(0, KEY_JITTER_S) - time.perf_counter()))
-
-        idle = []
-        for _ in range(IDLE_PRESSES):
-            started = time.perf_counter()
-            idle.append(presser.press())
-            next_press(started)
-        burst: list[float] = []
-        injector = run.inject()
-        deadline = time.monotonic() + 120
-        while run.journal.count() == 0:  # the burst has not reached aftui yet
-            if time.monotonic() > deadline:
-                raise TimeoutError("no event of the burst journaled")
-            time.sleep(0.005)
-        burst_started = time.perf_counter()
-        parties = {"aftui": run.pid, "emulator": run.emulator.process.pid, "tmux_server": tmux_server_pid()}
-        cpu_before = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
-        cpu_before["this_benchmark"] = time.process_time()
-        while (journaled := run.journal.count()) < EVENTS:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the burst not all journaled: {journaled:,} of {EVENTS:,}")
-            started = time.perf_counter()
-            burst.append(presser.press())
-            next_press(started)
-        taken_s = time.perf_counter() - burst_started
-        cpu = {name: cpu_seconds(pid) for name, pid in parties.items() if pid is not None}
-        cpu["this_benchmark"] = time.process_time()
-        shares = {name: (cpu[name] - cpu_before[name]) / taken_s * 100 for name in cpu}
-        injector.join()
-        return {"idle": idle, "burst": burst, "burst_s": taken_s, "journaled": run.journal.count(), "cpu": shares}
+        burst = (run.inject, lambda: run.journal.count() > 0, lambda: run.journal.count() >= EVENTS)
+        found = press_through(
+            run.pane, round_, key_every, burst, {"aftui": run.pid, "emulator": run.emulator.process.pid}
+        )
+        found["journaled"] = run.journal.count()
+        return found
     finally:
         run.close()
 
 
+def floor_keys_round(home: Path, round_: int, key_every: float) -> dict[str, Any]:
+    """The floor's keys, idle and while the bare consumer (another process) takes in the same burst."""
+    folder = home / f"floor-keys-{round_}"
+    consumer = BareConsumer(folder, "floor")
+    pane: ControlPane | None = None
+    pid: int | None = None
+    try:
+        app = folder / "floor_keys.py"
+        app.write_text(FLOOR_KEYS_APP)
+        pane = ControlPane(f"load-floor-{round_}-{os.getpid()}", {"TEXTUAL_FPS": str(FRAMES_PER_S)})
+        pid = start_in(pane, f"{shlex.quote(sys.executable)} {app}")
+        pane.wait_for(lambda s: "following" in s, 30, "the floor's first screen")
+        assert consumer.process is not None
+        burst = (consumer.inject, lambda: consumer.said("FIRST"), consumer.done)
+        parties = {"floor": pid, "bare_consumer": consumer.process.pid, "emulator": consumer.emulator.process.pid}
+        return press_through(pane, round_, key_every, burst, parties)
+    finally:
+        if pane is not None:
+            end(pane, pid)
+        consumer.close()
+
+
 def keys_figure(home: Path, rounds: int, key_every: float) -> dict[str, Any]:
-    runs = [keys_round(home, round_, key_every) for round_ in range(rounds)]
+    runs: list[dict[str, Any]] = []
+    floors: list[dict[str, Any]] = []
+    for round_ in range(rounds):  # interleaved: whatever else the machine does weighs on both alike
+        runs.append(keys_round(home, round_, key_every))
+        floors.append(floor_keys_round(home, round_, key_every))
     idle = [ms for run in runs for ms in run["idle"]]
     burst = [ms for run in runs for ms in run["burst"]]
     idle_p95, burst_p95 = percentile(idle, 0.95), percentile(burst, 0.95)
+    floor_idle = [ms for run in floors for ms in run["idle"]]
+    floor_burst = [ms for run in floors for ms in run["burst"]]
+    floor_idle_p95, floor_burst_p95 = percentile(floor_idle, 0.95), percentile(floor_burst, 0.95)
     return {
         "figure": f"keys: f (follow) answered on screen during a {EVENTS:,}-event burst into the monitor, tmux {WIDTH}x{HEIGHT}",
         "rounds": rounds,
@@ -493,6 +576,21 @@ def keys_figure(home: Path, rounds: int, key_every: float) -> dict[str, Any]:
         # Who used the machine's 2 cores during each burst (per cent of one core): the key's time is theirs too.
         "cpu_percent_during_burst": {name: [round(run["cpu"][name]) for run in runs] for name in runs[0]["cpu"]},
         "target": "burst p95 <= 50 ms and <= 1.5x the idle p95",
+        # What this machine allows any program: the floor's key while another process takes in the same burst.
+        "floor_under_load": "terminal.py's bare Textual app with the same key and words, at aftui's frame rate, "
+        "idle and while a bare consumer process (the cpu figure's reference) takes in the same burst",
+        "floor_idle_p50_ms": round(statistics.median(floor_idle), 1),
+        "floor_idle_p95_ms": round(floor_idle_p95, 1),
+        "floor_burst_p50_ms": round(statistics.median(floor_burst), 1),
+        "floor_burst_p95_ms": round(floor_burst_p95, 1),
+        "floor_burst_presses": len(floor_burst),
+        "floor_burst_samples_ms": [round(ms, 1) for ms in floor_burst],
+        "floor_ratio_p95": round(floor_burst_p95 / floor_idle_p95, 2),
+        "floor_burst_seconds": [round(run["burst_s"], 2) for run in floors],
+        "floor_cpu_percent_during_burst": {
+            name: [round(run["cpu"][name]) for run in floors] for name in floors[0]["cpu"]
+        },
+        "burst_p95_to_floor_burst_p95": round(burst_p95 / floor_burst_p95, 2),
     }
 
 
@@ -538,49 +636,68 @@ def cpu_monitor(home: Path, round_: int) -> dict[str, float]:
         run.close()
 
 
+class BareConsumer:
+    """BARE_CONSUMER in a process of its own, on an emulator of its own (`--data empty`) with two fresh sources."""
+
+    def __init__(self, folder: Path, label: str) -> None:
+        folder.mkdir(parents=True)
+        self.emulator = Emulator(folder, "--data", "empty")
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: list[str] = []
+        try:
+            self.info = self.emulator.info
+            self.sources = [deploy(self.info, f"{label} a"), deploy(self.info, f"{label} b")]
+            program = folder / "bare.py"
+            program.write_text(BARE_CONSUMER)
+            info = self.info
+            self.process = subprocess.Popen(
+                [sys.executable, str(program), info["root_url"], info["api_key"], str(EVENTS), *self.sources],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            stdout = self.process.stdout
+            threading.Thread(target=lambda: self.lines.extend(stdout or ()), daemon=True).start()
+            deadline = time.monotonic() + 30
+            while not self.said("OPEN"):
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise TimeoutError(f"the bare consumer did not open its streams: {self.lines}")
+                time.sleep(0.02)
+        except BaseException:
+            self.close()
+            raise
+
+    def said(self, word: str) -> bool:
+        return any(line.startswith(word) for line in self.lines)
+
+    def done(self) -> bool:
+        """Every event of the burst parsed."""
+        return self.said("DONE")
+
+    def inject(self) -> Any:
+        return inject_all(self.info, self.sources, PER_SOURCE)
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.emulator.stop()
+
+
 def cpu_bare(home: Path, round_: int) -> dict[str, float]:
-    folder = home / f"cpu-bare-{round_}"
-    folder.mkdir(parents=True)
-    emulator = Emulator(folder, "--data", "empty")
-    consumer: subprocess.Popen[str] | None = None
+    consumer = BareConsumer(home / f"cpu-bare-{round_}", "bare")
     try:
-        info = emulator.info
-        sources = [deploy(info, "bare a"), deploy(info, "bare b")]
-        program = folder / "bare.py"
-        program.write_text(BARE_CONSUMER)
-        consumer = subprocess.Popen(
-            [sys.executable, str(program), info["root_url"], info["api_key"], str(EVENTS), *sources],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(consumer.stdout or ()), daemon=True)
-        reader.start()
-
-        def said(word: str) -> bool:
-            return any(line.startswith(word) for line in lines)
-
-        deadline = time.monotonic() + 30
-        while not said("OPEN"):
-            if time.monotonic() > deadline or consumer.poll() is not None:
-                raise TimeoutError(f"the bare consumer did not open its streams: {lines}")
-            time.sleep(0.02)
+        assert consumer.process is not None
         time.sleep(0.5)
-        found = cpu_of(
-            consumer.pid, lambda: said("DONE"), lambda: inject_all(info, sources, PER_SOURCE), "bare consumer"
-        )
+        found = cpu_of(consumer.process.pid, consumer.done, consumer.inject, "bare consumer")
         found["journaled"] = EVENTS  # nothing to journal: it parsed them all
         return found
     finally:
-        if consumer is not None:
-            if consumer.stdin is not None:
-                consumer.stdin.close()
-            try:
-                consumer.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                consumer.kill()
-        emulator.stop()
+        consumer.close()
 
 
 def cpu_figure(home: Path, rounds: int) -> dict[str, Any]:
