@@ -443,6 +443,10 @@ async def test_an_error_that_cannot_be_replayed_says_why(make_app, emulator) -> 
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert screen.result is None and not screen.running
+        # Said where it is pressed: the key had done nothing, with the reason off screen on a short terminal.
+        refused = [n.message for n in app._notifications if n.message.startswith("This error cannot be replayed")]
+        timer = "a timer started this run: the API has no way to run a workflow's timer on demand"
+        assert refused == [f"This error cannot be replayed: {timer}. c copies the original event, x exports it."]
         keys = offered(screen)
         assert "replay" not in keys and "edit" not in keys  # the footer offers only what can be done
         assert {"copy", "export"} <= keys.keys()
@@ -839,6 +843,12 @@ async def test_a_replay_the_service_could_not_plan_for_a_moment_says_r_tries_aga
         assert "r tries again" in plan and "Cannot be replayed" not in plan
         assert "r tries again" in outcome(app)
         assert "replay" not in offered(screen) and offered(screen).get("refresh") == "Refresh"
+        for key in ("ctrl+s", "e"):  # each had done nothing, without a word
+            await pilot.press(key)
+            await pilot.pause()
+        said = [n.message for n in app._notifications if n.message.startswith("The replay could not be worked out")]
+        assert len(said) == 1 and "(HTTP 503: " in said[0] and said[0].endswith("r tries again."), said  # one toast
+        assert screen.result is None and isinstance(app.screen, ReplayScreen)
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.plan is not None and screen.plan.replayable, timeout=10)
         assert text_of(screen.query_one("#plan", Static)).startswith("Will send POST")

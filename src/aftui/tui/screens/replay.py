@@ -249,6 +249,9 @@ class ReplayScreen(Screen[None]):
         Binding("e", "edit", "Edit & send…"),
         Binding("c", "copy", "Copy event"),
         Binding("x", "export", "Export"),
+        # Last for its keys: answers them only when none of the above can (a plan not ready, a replay on its
+        # way, a read-only profile), which Textual would otherwise pass over without a word.
+        Binding("ctrl+s,e", "refused", "Why nothing can be sent now", show=False),
     ]
 
     def __init__(self, event: EventSummary, workflow_id: str, *, edit: bool = False) -> None:
@@ -569,6 +572,8 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Send and edit are left out of the footer where they can only refuse (an error a timer started, a
         read-only profile) and dimmed until the plan is made or while a replay is on its way."""
+        if action == "refused":
+            return self._refusal() is not None
         if action not in ("replay", "replay_again", "replay_edit", "edit"):
             return True
         if action != "edit" and action != self._send_action():
@@ -590,6 +595,12 @@ class ReplayScreen(Screen[None]):
         if not self.plan.replayable:
             return f"This error cannot be replayed: {self.plan.reason}. c copies the original event, x exports it."
         return None
+
+    def action_refused(self) -> None:
+        """ctrl+s or e where neither can do anything: says why, where the key had done nothing."""
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
 
     def action_replay(self) -> None:
         refusal = self._refusal()
