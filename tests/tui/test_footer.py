@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
+from tui_helpers import wait_for
 
 from aftui.tui.widgets.footer import KeyFooter
 
@@ -39,18 +41,27 @@ def shown(app: App[None]) -> list[FooterKey]:
     return [k for k in app.screen.query(FooterKey) if k.region and not k.has_class("-command-palette")]
 
 
+def descriptions(app: App[None]) -> list[str]:
+    return [k.description for k in shown(app)]
+
+
+async def laid_out(pilot: Pilot[None], app: App[None]) -> list[str]:
+    """The keys shown once the footer is placed, `?` included: a fixed pause read none on a busy machine (CI l3)."""
+    await wait_for(pilot, lambda: bool(shown(app)) and bool(app.query_one("FooterKey.-command-palette").region))
+    return descriptions(app)
+
+
 async def test_a_key_that_does_not_fit_whole_before_the_help_key_is_not_shown_and_comes_back_when_it_fits() -> None:
     app = Crowded()
     async with app.run_test(size=(40, 5)) as pilot:
-        await pilot.pause(0.2)
+        await laid_out(pilot, app)
         help_key = app.query_one("FooterKey.-command-palette", FooterKey)
         keys = shown(app)
         assert 0 < len(keys) < 8
         assert all(k.region.right <= help_key.region.x for k in keys)  # none cut, none under `?`
         assert [k.description for k in keys] == [f"Action {key}" for key in "abcdefgh"[: len(keys)]]
         await pilot.resize_terminal(160, 5)
-        await pilot.pause(0.2)
-        assert len(shown(app)) == 8
+        await wait_for(pilot, lambda: len(shown(app)) == 8, says=lambda: descriptions(app))
 
 
 class Listed(App[None]):
@@ -76,11 +87,10 @@ class Listed(App[None]):
 async def test_where_the_row_is_short_every_lists_own_keys_give_way_before_the_panes_verbs() -> None:
     app = Listed()
     async with app.run_test(size=(54, 5)) as pilot:
-        await pilot.pause(0.2)
-        assert [k.description for k in shown(app)] == ["Filter", "New webhook", "Delete", "On/off"]
+        assert await laid_out(pilot, app) == ["Filter", "New webhook", "Delete", "On/off"]
         await pilot.resize_terminal(120, 5)
-        await pilot.pause(0.2)
-        assert [k.description for k in shown(app)] == ["Filter", "Refresh", "Sort", "New webhook", "Delete", "On/off"]
+        every = ["Filter", "Refresh", "Sort", "New webhook", "Delete", "On/off"]
+        await wait_for(pilot, lambda: descriptions(app) == every, says=lambda: descriptions(app))
 
 
 class Detailed(App[None]):
@@ -108,8 +118,7 @@ async def test_a_details_refresh_gives_way_before_its_verbs() -> None:
     """An error's detail at 80 columns cut e Edit & replay… and kept r Refresh, which every detail has."""
     app = Detailed()
     async with app.run_test(size=(50, 5)) as pilot:
-        await pilot.pause(0.2)
-        assert [k.description for k in shown(app)] == ["Back", "Replay…", "Edit & replay…"]
+        assert await laid_out(pilot, app) == ["Back", "Replay…", "Edit & replay…"]
 
 
 class Footed(App[None]):
@@ -141,13 +150,14 @@ async def test_focus_moved_twice_before_a_refresh_rebuilds_the_footer_once_with_
         footer.recompose = counted  # type: ignore[method-assign]
         app.set_focus(app.query_one("#two"))
         app.set_focus(app.query_one("#three"))  # before the refresh the first change waits for
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "Copy" in drawn(app), says=lambda: (rebuilt, drawn(app)))
+        await pilot.pause(0.2)  # no second rebuild comes after it
         assert rebuilt == ["three"]
-        assert "Copy" in drawn(app) and "Bounce" not in drawn(app)
+        assert "Bounce" not in drawn(app)
         app.set_focus(app.query_one("#one"))  # a change after that rebuild is read again
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "Archive" in drawn(app), says=lambda: (rebuilt, drawn(app)))
         assert rebuilt == ["three", "one"]
-        assert "Archive" in drawn(app) and "Copy" not in drawn(app)
+        assert "Copy" not in drawn(app)
 
 
 class VerbsThenBack(App[None]):
@@ -180,10 +190,9 @@ async def test_the_way_back_is_never_cut_the_keys_before_it_give_way() -> None:
     """An error list at 80 columns showed its five verbs and no esc Back: the way out was nowhere in sight."""
     app = VerbsThenBack()
     async with app.run_test(size=(60, 5)) as pilot:
-        await pilot.pause(0.2)
-        keys = [k.description for k in shown(app)]
+        keys = await laid_out(pilot, app)
         assert keys[-1] == "Back" and keys[:-1] == [f"Verb {key}" for key in "vwxyz"[: len(keys) - 1]], keys
         assert len(keys) < 6
         await pilot.resize_terminal(160, 5)
-        await pilot.pause(0.2)
-        assert [k.description for k in shown(app)] == [*(f"Verb {key}" for key in "vwxyz"), "Back"]
+        every = [*(f"Verb {key}" for key in "vwxyz"), "Back"]
+        await wait_for(pilot, lambda: descriptions(app) == every, says=lambda: descriptions(app))
