@@ -570,32 +570,6 @@ async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_o
         assert "Alerted while" not in text_of(pane.query_one("#health-detail"))
 
 
-async def test_an_alert_of_the_workflow_whose_errors_are_shown_is_not_marked_as_missed(make_app, emulator) -> None:
-    """Its new error comes into the Errors tab being read, under its notification: back on Health, the row was
-    marked "alerted while you were elsewhere" and the header counted it."""
-    app = health_app(make_app)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        pane = await ready(pilot)
-
-        def flaky() -> int:
-            return next(n for n, row in enumerate(pane.rows) if row.subject.label == FLAKY)
-
-        pane.table.move_cursor(row=flaky())
-        await pilot.press("enter")  # the workflow's Errors tab, as Health opens it
-        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
-        screen = app.screen
-        control(emulator, "clock", {"advance": 1})
-        flaky_fails(emulator)
-        await wait_for(pilot, lambda: bool(told(app)), timeout=10)  # said where the user is
-        assert app.alert_count == 0
-        assert screen.query_one(StatusHeader).alerts == 0  # the header counts none
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, WorkflowScreen))
-        await pilot.pause(0.3)
-        assert not str(pane.table.row(flaky())[0]).endswith("!")
-        assert "alerted while you were elsewhere" not in pane.query_one("#health-note", Phrases).text.plain
-
-
 async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app, emulator) -> None:
     """At 80x24 a notification covered the payload being edited, and the bulk replay's last rows and progress:
     there, as over a dialog, the header counts the alert and the bell rings."""

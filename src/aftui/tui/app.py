@@ -1074,15 +1074,12 @@ class AftuiApp(App[None]):
         it covered the payload being edited, and the bulk replay's last rows and progress. The count is in the
         header, and the bell rings.
         Neither on the Health pane, where the alert is the board's row, failing on top: a notification there
-        covered four of its rows at start, and the header did not count it either. Nor counted as missed on the
-        Errors tab of its own workflow, where it is seen as it comes (`_shown_on`)."""
+        covered four of its rows at start, and the header did not count it either."""
         on_health = self._health_on_screen()
         if not _quiet_for_alerts(self.screen) and not on_health:
             self._notify_alerts(alerts)
         if not on_health:
-            missed = [alert for alert in alerts if not _shown_on(self.screen, alert)]
-            if missed:
-                self._unseen.add(missed)
+            self._unseen.add(alerts)
             self._show_alert_count()
         if self.bell_on_alert:
             self.bell()
@@ -1182,13 +1179,6 @@ async def _named(session: Session, subjects: list[Subject]) -> list[Subject]:
 
 # mypy holds the App to what screens take it for: a member missing from AftuiApp, or typed otherwise, fails here.
 _IMPLEMENTS_HOST: type[Host] = AftuiApp
-
-
-def _shown_on(screen: Screen[Any], alert: Alert) -> bool:
-    """The screen shows the errors of the alert's workflow (its `shows_errors_of`, a workflow's Errors tab): the
-    alert is seen there as it comes, and Health's row is not marked for it."""
-    shows = getattr(screen, "shows_errors_of", None)
-    return shows is not None and bool(shows(alert.workflow_id))
 
 
 def _quiet_for_alerts(screen: Screen[Any]) -> bool:

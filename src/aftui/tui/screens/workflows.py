@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Static, TabbedContent
+from textual.widgets import Button, Input, Static
 
 from ...api import ApiError, AuthError, Client, is_transient
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
@@ -504,15 +504,6 @@ class WorkflowScreen(Guarded, StandInDetail):
     @property
     def is_template(self) -> bool:
         return self.ident.startswith("tch_")
-
-    def shows_errors_of(self, workflow_id: str) -> bool:
-        """This workflow's Errors tab is the one shown: an alert of it is seen here, the new error coming into
-        the live list under its notification (the app then does not mark Health's row "while you were elsewhere")."""
-        if workflow_id != self.ident:
-            return False
-        found = self.query(TabbedContent)
-        pane = found.first().active_pane if found else None
-        return pane is not None and bool(pane.query(ErrorsTable))
 
     # The service did not answer (a 503, no answer, none in HANG_S) and the journal has the workflow's errors of
     # the day: they are shown, from the journal, with what is known of the workflow (`StandInDetail`).
