@@ -187,8 +187,28 @@ async def test_a_replay_against_an_api_that_hangs_is_sent_at_once_and_unknown_in
             await root.delete(faults)
     assert errors.newest_first("$errors")[0].id != before, "sent: its run failed again"
     assert result.outcome.kind == "unknown" and result.outcome.blind, result.outcome
-    assert result.outcome.detail.startswith("the service did not answer a look in 2 s"), result.outcome.detail
+    said = result.outcome.detail
+    assert said.startswith("the workflow's errors and events could not be read for 2 s (the service did not answer)"), (
+        said
+    )
     assert row.outcome == "unknown" and took < 15, took
+
+
+async def test_a_replay_whose_watch_callback_fails_is_journaled_unknown_not_pending(
+    emulator, client, demo, tmp_path
+) -> None:
+    """A screen left just as its replay was taken failed in `on_watch`, and the row stayed "pending" for good:
+    its error out of every selection. Sent, it may have run: unknown, and looked for again."""
+    error, plan = await failed_order(emulator, client, demo, 46)
+
+    def gone(sent: object) -> None:
+        raise RuntimeError("the screen is gone")
+
+    with ReplayLog(tmp_path / "journal.sqlite3") as log:
+        with pytest.raises(RuntimeError):
+            await replay_one(client, plan, log=log, on_watch=gone)
+        [row] = log.of_event(demo.order_workflow_id, error.id or "")
+    assert row.outcome == "unknown", row
 
 
 async def test_replay_as_is_fails_again_with_the_error(emulator, client, demo, tmp_path) -> None:

@@ -1010,6 +1010,43 @@ async def test_a_replay_sent_blind_shows_its_outcome_once_the_service_answers(ma
         assert "found later" in outcome(app)
 
 
+async def test_a_replay_the_endpoint_took_says_sent_and_counts_its_watch_through_an_api_outage(
+    make_app, emulator, monkeypatch
+) -> None:
+    """Sent while the API's reads answered 503, the screen said "Sending POST …" for the whole 20 s watch after
+    the endpoint had taken it, then "the service did not answer a look (no answer)" where it had answered, with
+    503s, and nothing said what to do next."""
+    from functools import partial
+
+    from aftui.tui.screens import replay as replay_screen_module
+
+    monkeypatch.setattr(replay_screen_module, "replay_one", partial(replay_screen_module.replay_one, watch_timeout=4))
+    (error,) = post_orders(emulator, "ord_tui_watched")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 1000, "status": 503})
+        try:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: "Watching the workflow's errors and events" in outcome(app), timeout=10)
+            assert outcome(app).startswith("Sent: the endpoint took it (HTTP 200)"), outcome(app)
+            assert text_of(screen.query_one("#plan", Static)).startswith("Sent POST")
+            await wait_for(pilot, lambda: "⚠ The service answers HTTP 503 to these looks" in outcome(app), timeout=5)
+            await pilot.press("ctrl+s")
+            await wait_for(
+                pilot, lambda: any("what came of it is watched for" in n.message for n in app._notifications)
+            )
+            await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        finally:
+            httpx.delete(faults)
+        said = outcome(app)
+        assert said.startswith("? outcome unknown"), said
+        assert "could not be read for 4 s (the service answered HTTP 503" in " ".join(said.split()), said
+        assert "It may have run. It is looked for again every 10 s" in " ".join(said.split()), said
+
+
 async def test_a_replay_left_while_its_outcome_is_watched_is_unknown_not_pending(make_app, emulator) -> None:
     """esc while the outcome was watched for left the row "pending" for good: its error out of every selection,
     "… pending" in the list."""
@@ -1031,7 +1068,7 @@ async def test_a_replay_left_while_its_outcome_is_watched_is_unknown_not_pending
             await wait_for(pilot, lambda: outcomes() == ["pending"], timeout=15)
             await pilot.press("escape")
             await wait_for(pilot, lambda: app.screen is not screen)
-            await wait_for(pilot, lambda: outcomes() == ["unknown"], timeout=5)
+            await wait_for(pilot, lambda: outcomes() == ["unknown"], timeout=5, says=outcomes)
         finally:
             httpx.delete(faults)
 

@@ -89,8 +89,11 @@ async def replay_one(
     watch_timeout: float = WATCH_TIMEOUT_S,
     stop: asyncio.Event | None = None,
     http: httpx.AsyncClient | None = None,
+    on_watch: Callable[[Sent], None] | None = None,
 ) -> ReplayResult:
-    """Send one replay (the edited `body` when `edited`) and watch for its outcome.
+    """Send one replay (the edited `body` when `edited`) and watch for its outcome; `on_watch(sent)` once the
+    endpoint has taken it and the watch begins (a screen that still said "Sending" through a 20 s watch read as
+    a request that had not gone).
 
     Raises `ReadOnlyError` for a read-only client. A plan that cannot be sent
     comes back as a "skipped" result with its reason.
@@ -123,10 +126,11 @@ async def replay_one(
             )
     try:
         sent = await send(request, replay_id, http=http)
-        outcome = await _outcome(watcher, sent, replay_id, request, watch_timeout, stop)
-    except asyncio.CancelledError:
-        # Cancelled once the request may have gone (the screen left, the app quit): left "pending", the row held
-        # its error for good (no selection takes a pending one). Unknown, it is looked for again (`settle`).
+        outcome = await _outcome(watcher, sent, replay_id, request, watch_timeout, stop, on_watch)
+    except BaseException:
+        # Cancelled once the request may have gone (the screen left, the app quit), or a caller's `on_watch`
+        # failing on a screen just left: left "pending", the row held its error for good (no selection takes a
+        # pending one). Unknown, it is looked for again (`settle`).
         if log is not None:
             log.finished(replay_id, outcome="unknown", detail="left before its outcome was seen (it may have run)")
         raise
@@ -149,12 +153,15 @@ async def _outcome(
     request: ReplayRequest,
     timeout: float,
     stop: asyncio.Event | None,
+    on_watch: Callable[[Sent], None] | None = None,
 ) -> Outcome:
     if sent.status is None:
         return Outcome("not sent", sent.problem or "no answer")
     if 400 <= sent.status < 500:
         answer = " ".join(sent.answer.split())[:300]
         return Outcome("rejected", f"the endpoint answered {sent.status}" + (f": {answer}" if answer else ""))
+    if on_watch is not None:
+        on_watch(sent)
     return await watcher.wait(replay_id, request.body, timeout=timeout, stop=stop)
 
 

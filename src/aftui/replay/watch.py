@@ -66,6 +66,7 @@ class OutcomeWatcher:
     ) -> None:
         self.workflow_id = workflow_id
         self.on_seen = on_seen
+        self._client = client
         # from_now=False: `prime` reads the first page itself and drops it, so a failed prime cannot
         # make the first look after the send swallow our event as "where the list stands".
         self._errors = EventPoller(partial(client.list_workflow_errors, workflow_id, expand=True), from_now=False)
@@ -103,9 +104,9 @@ class OutcomeWatcher:
                 outcome = await asyncio.wait_for(self._look(replay_id, sent_body), max(0.1, deadline - loop.time()))
                 problem, looked = None, True
             except ApiError as exc:
-                outcome, problem = None, exc.message
+                outcome, problem = None, f"HTTP {exc.status}: {exc.message}" if exc.status else exc.message
             except TimeoutError:
-                outcome, problem = None, "no answer"
+                outcome, problem = None, self._cut_short()
             if outcome is not None:
                 return outcome
             if stop is not None and stop.is_set():
@@ -114,6 +115,14 @@ class OutcomeWatcher:
                 return Outcome("unknown", _nothing_seen(timeout, problem, looked), blind=problem is not None)
             await _sleep(min(delay, max(0.0, deadline - loop.time())), stop)
             delay = min(delay * 1.5, 3.0)
+
+    def _cut_short(self) -> str:
+        """Why a look ran out of time: the client still trying again after 503s (the service answered, with
+        failures: "no answer" was wrong there), or no answer at all."""
+        status = self._client.status
+        if status.startswith("failing "):
+            return f"the service answered HTTP {status.removeprefix('failing ')}, tried again and again"
+        return "the service did not answer"
 
     async def _look(self, replay_id: str, sent_body: Any) -> Outcome | None:
         errors = await self._errors.poll_once()
@@ -154,7 +163,10 @@ def outcome_in(
 def _nothing_seen(timeout: float, problem: str | None, looked: bool) -> str:
     """Why the outcome is unknown: nothing came, or the service did not let it be looked for."""
     if problem is not None and not looked:
-        return f"the service did not answer a look in {timeout:g} s ({problem}): nothing could be seen either way"
+        return (
+            f"the workflow's errors and events could not be read for {timeout:g} s ({problem}): "
+            "nothing could be seen either way"
+        )
     why = f"; the last look failed: {problem}" if problem else ""
     return f"no new error and no event carrying the payload within {timeout:g} s{why}"
 

@@ -30,6 +30,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from ...api import ApiError, Client, ReadOnlyError, is_transient
@@ -46,9 +47,11 @@ from ...replay import (
     ReplayPlan,
     ReplayRequest,
     ReplayResult,
+    Sent,
     full_errors,
     replay_one,
 )
+from ...replay.run import WATCH_TIMEOUT_S
 from ...replay.settle import Found, unknown_of
 from ...replay.who import replayed_words
 from ...text import safe_json, visible
@@ -115,6 +118,33 @@ def outcome_text(result: ReplayResult) -> Text:
         text.append_text(Text.assemble(("\nevent ", "dim"), plain(outcome.event.id, 40, "cyan")))
     if result.request is not None and result.request.edited:
         text.append("\nsent with the edited payload", style="dim")
+    if outcome.kind == "unknown" and result.replay_id:  # what to do next: not "send it again"
+        text.append(
+            f"\nIt may have run. It is looked for again every {EARLIER_S:g} s while this screen is open, and on the "
+            "workflow's Errors tab; ctrl+s asks before sending it again.",
+            style="bold",
+        )
+    return text
+
+
+def watch_text(sent: Sent, waited: float, service: str) -> Text:
+    """The outcome box between the endpoint's answer and the outcome: sent, and watched for. `service`: the
+    client's state, which says when the looks cannot be answered (a 503 on the API, not on the endpoint)."""
+    text = Text.assemble(("Sent: ", "bold"), _endpoint_words(sent.status or 0, ""))
+    text.append(
+        f"\nWatching the workflow's errors and events for what came of it: {waited:.0f} s of {WATCH_TIMEOUT_S:g} s",
+        style="dim",
+    )
+    if service.startswith("failing "):
+        text.append(
+            f"\n⚠ The service answers HTTP {service.removeprefix('failing ')} to these looks: what came of it may not "
+            "be seen now. It is looked for again once this watch ends.",
+            style="yellow",
+        )
+    elif service in ("offline", "retrying"):
+        text.append(
+            "\n⚠ The service is not answering these looks: what came of it may not be seen now.", style="yellow"
+        )
     return text
 
 
@@ -267,6 +297,8 @@ class ReplayScreen(Screen[None]):
         self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
+        self.watched: tuple[Sent, float] | None = None  # the endpoint's answer, and when the watch began (monotonic)
+        self._watch_timer: Timer | None = None
         self.sent_here = False  # a replay was sent from this screen (whatever came of it)
         self.earlier: list[ReplayRow] = []  # the journal's replays of this error before this screen, newest first
         self.journal: ReplayJournal | None = None
@@ -422,7 +454,7 @@ class ReplayScreen(Screen[None]):
                 edited=self.sent_edited,
                 sent=self.sent_here,
                 draft=draft,
-                sending=self.running,
+                sending=self.running and self.watched is None,
             )
         )
         if not plan.replayable and self.result is None:  # "Not replayed yet" promised what cannot come
@@ -586,6 +618,8 @@ class ReplayScreen(Screen[None]):
         """Why a replay cannot be sent now, or None."""
         if self.plan is None:
             return "The replay is still being worked out."
+        if self.running and self.watched is not None:
+            return f"The replay was sent; what came of it is watched for, up to {WATCH_TIMEOUT_S:g} s."
         if self.running:
             return "A replay is already on its way."
         if self.session.read_only:
@@ -596,23 +630,24 @@ class ReplayScreen(Screen[None]):
             return f"This error cannot be replayed: {self.plan.reason}. c copies the original event, x exports it."
         return None
 
+    def _said_refusal(self) -> bool:
+        """Whether a replay cannot be sent now; if so, the reason is said (`_refusal`)."""
+        refusal = self._refusal()
+        if refusal is not None:
+            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        return refusal is not None
+
     def action_refused(self) -> None:
         """ctrl+s or e where neither can do anything: says why, where the key had done nothing."""
-        refusal = self._refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        self._said_refusal()
 
     def action_replay(self) -> None:
-        refusal = self._refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        if self._said_refusal():
             return
         self._send(None, edited=False)
 
     def action_replay_again(self) -> None:
-        refusal = self._refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        if self._said_refusal():
             return
         if not self.sent_here:
             self._asked_if_done(self._send_original, edit=False)
@@ -629,9 +664,7 @@ class ReplayScreen(Screen[None]):
 
     def action_replay_edit(self) -> None:
         """The edit left with esc, sent as the editor's ctrl+s would; the editor again if it does not parse."""
-        refusal = self._refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        if self._said_refusal():
             return
         assert self.draft is not None
         try:
@@ -656,9 +689,7 @@ class ReplayScreen(Screen[None]):
 
     def action_edit(self, typed: list[events.Key] | None = None) -> None:
         """The editor; `typed`: keys read for it before it could open, typed into it as it opens."""
-        refusal = self._refusal()
-        if refusal is not None:
-            self.notify(visible(refusal, 400), severity="warning", markup=False)
+        if self._said_refusal():
             return
         assert self.plan is not None and self.plan.request is not None
         text = self.draft if self.draft is not None else safe_json(self.plan.payload)
@@ -716,6 +747,7 @@ class ReplayScreen(Screen[None]):
                     edited=edited,
                     log=journal.log,
                     on_seen=journal.seen(plan.workflow_id),
+                    on_watch=self._watching,
                 )
         except ReadOnlyError:
             self._show_outcome(Text(READ_ONLY_WORDS, style="red"))
@@ -725,6 +757,7 @@ class ReplayScreen(Screen[None]):
             return
         finally:
             self.running = False
+            self._stop_watch()
             self._show_plan()  # "Sent", no longer "Sending"
             self.refresh_bindings()
         self.result = result
@@ -732,6 +765,26 @@ class ReplayScreen(Screen[None]):
         if journal.problem:
             text.append_text(Text.assemble(("\nnot journaled: ", "yellow"), visible(journal.problem, 200)))
         self._show_outcome(text)
+
+    def _watching(self, sent: Sent) -> None:
+        """The endpoint took the replay: "Sent", and the watch for its outcome said, counting, until it ends."""
+        if not self.is_attached:  # left meanwhile: its worker is about to be cancelled
+            return
+        self.watched = (sent, time.monotonic())
+        self._show_plan()
+        self._show_watch()
+        self._watch_timer = self.set_interval(1.0, self._show_watch)
+
+    def _show_watch(self) -> None:
+        if self.watched is not None:
+            sent, began = self.watched
+            self._show_outcome(watch_text(sent, time.monotonic() - began, self.session.client.status))
+
+    def _stop_watch(self) -> None:
+        self.watched = None
+        if self._watch_timer is not None:
+            self._watch_timer.stop()
+            self._watch_timer = None
 
     def action_copy(self) -> None:
         error = self.event.error()
