@@ -905,13 +905,13 @@ async def test_a_bulk_replays_unknown_outcome_is_found_once_the_service_answers(
     make_app, emulator, monkeypatch
 ) -> None:
     """Sent in an outage, a bulk replay's row said "? outcome unknown" and its summary "Done: 1 unknown" after
-    the service was back and the run could be seen."""
+    the service was back and the run could be seen; and "sending…" through the watch, after its endpoint took it."""
     from functools import partial
 
     from aftui.tui.screens import replay_bulk
 
     monkeypatch.setattr(replay_bulk, "LOOK_AGAIN_S", 0.5)
-    monkeypatch.setattr(replay_bulk, "replay_bulk", partial(replay_bulk.replay_bulk, watch_timeout=1.0))
+    monkeypatch.setattr(replay_bulk, "replay_bulk", partial(replay_bulk.replay_bulk, watch_timeout=3.0))
     errors = post_orders(emulator, "ord_bulk_unknown")
     workflow = errors[0].metadata.emitter_id or ""
     faults = f"{emulator.root_url}/_emulator/faults"
@@ -924,6 +924,9 @@ async def test_a_bulk_replays_unknown_outcome_is_found_once_the_service_answers(
         try:
             await pilot.press("ctrl+s")
             await as_they_were(app, pilot)
+            # Its endpoint took it: the row said "sending…" through the watch.
+            cell = lambda: str(screen.query_one(DataTable).get_row_at(0)[-1])  # noqa: E731
+            await wait_for(pilot, lambda: cell() == "sent · watching…", timeout=10, says=cell)
             await wait_for(pilot, lambda: screen.summary is not None, timeout=30)
             assert text_of(screen.query_one("#summary", Static)).startswith("Done: 1 unknown")
         finally:

@@ -13,6 +13,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import httpx
@@ -221,6 +222,7 @@ async def replay_bulk(
     log: ReplayStore | None = None,
     on_seen: Callable[[list[EventSummary]], None] | None = None,
     on_progress: Callable[[int, BulkSummary, ReplayResult | None], None] | None = None,
+    on_watch: Callable[[int, Sent], None] | None = None,
     stop: asyncio.Event | None = None,
     planner: Planner | None = None,
     watch_timeout: float = WATCH_TIMEOUT_S,
@@ -229,8 +231,9 @@ async def replay_bulk(
     """Replay `events` one at a time, oldest first, each as it was (or as `edit(plan)` makes its body).
 
     `on_progress(index, summary, result)` is called before each one
-    (result None) and after it; setting `stop` ends the run after the replay
-    in flight (whose watch it also cuts short).
+    (result None) and after it, and `on_watch(index, sent)` once its endpoint
+    has taken it; setting `stop` ends the run after the replay in flight
+    (whose watch it also cuts short).
     """
     if client.read_only:
         raise ReadOnlyError("replaying events")
@@ -261,6 +264,7 @@ async def replay_bulk(
                     watch_timeout=watch_timeout,
                     stop=stop,
                     http=http,
+                    on_watch=partial(on_watch, index) if on_watch is not None else None,
                 )
             except PatchError as exc:  # the caller checks every payload first; this one changed meanwhile
                 result = ReplayResult(plan, None, None, None, Outcome("not sent", f"the edit cannot be made: {exc}"))

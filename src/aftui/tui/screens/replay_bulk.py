@@ -38,6 +38,7 @@ from ...replay import (
     Planner,
     ReplayPlan,
     ReplayResult,
+    Sent,
     full_errors,
     original_order,
     replay_bulk,
@@ -639,6 +640,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
                     log=journal.log,
                     on_seen=journal.seen(self.workflow_id),
                     on_progress=self._progress,
+                    on_watch=self._watching,
                     stop=self.stop_event,
                     planner=self.planner,
                     edit=None if self.edit.empty else self._edited_body,
@@ -659,6 +661,11 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return
         self._cell(index, _result_cell(result))
         self.query_one(ProgressBar).update(progress=len(summary.results))
+
+    def _watching(self, index: int, sent: Sent) -> None:
+        """Its endpoint took it: the row said "sending…" through the whole watch for its outcome."""
+        if self.is_attached:
+            self._cell(index, Text("sent · watching…", style="bold"))
 
     def _look_again(self) -> None:
         summary = self.summary
