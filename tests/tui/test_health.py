@@ -28,6 +28,7 @@ from aftui.journal.opening import OpenedJournal
 from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.modals.keys import KeysScreen
+from aftui.tui.screens.alerts import AlertsScreen
 from aftui.tui.screens.error_groups import ErrorGroupsView
 from aftui.tui.screens.health import HealthPane, Missed, _missed_words
 from aftui.tui.screens.replay import ReplayEditorScreen, ReplayScreen
@@ -38,6 +39,7 @@ from aftui.tui.screens.workflows import WorkflowScreen, WorkflowsPane
 from aftui.tui.widgets.json_view import JsonView
 from aftui.tui.widgets.paged_table import ListTable
 from aftui.tui.widgets.phrases import Phrases
+from aftui.tui.widgets.row_table import RowTable
 from aftui.tui.widgets.status import StatusHeader
 
 ORDERS = "Validate and forward orders"
@@ -88,10 +90,11 @@ def flaky_fails(emulator: ServerHandle) -> None:
     """Run the demo's flaky timer workflow until a run fails (one in five does; the seed fixes which)."""
     flaky = next(w for w in emulator.emulator.store.workflows.values() if w.name == FLAKY)
     headers = {"Authorization": f"Bearer {emulator.emulator.demo.api_key}"}
+    url = f"{emulator.base_url}/workflows/{flaky.id}/$errors/event_summaries"
+    before = len(httpx.get(url, headers=headers).json()["data"])
     for _ in range(40):
         httpx.post(f"{emulator.root_url}/_emulator/timers/{flaky.id}/run", timeout=10)
-        errors = httpx.get(f"{emulator.base_url}/workflows/{flaky.id}/$errors/event_summaries", headers=headers)
-        if errors.json()["data"]:
+        if len(httpx.get(url, headers=headers).json()["data"]) > before:
             return
     raise AssertionError("the flaky workflow never failed")
 
@@ -545,14 +548,14 @@ async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_o
         await wait_for(pilot, lambda: str(pane.table.row(flaky())[0]).endswith("!"))
         assert told(app) == []  # its notification is down: the board says it now, and it covered the last rows
         assert (
-            "1 alerted while you were elsewhere: marked ! until opened"
+            "1 alerted since you were last here: marked ! until opened"
             in pane.query_one("#health-note", Phrases).text.plain
         )
         others = [str(pane.table.row(n)[0]) for n in range(len(pane.rows)) if n != flaky()]
         assert not any(cell.endswith("!") for cell in others)
         pane.table.move_cursor(row=flaky())
         await wait_for(
-            pilot, lambda: "Alerted while you were elsewhere: new error at" in text_of(pane.query_one("#health-detail"))
+            pilot, lambda: "Alerted since you were last here: new error at" in text_of(pane.query_one("#health-detail"))
         )
         assert "PartnerTimeoutError: partner API timed out" in text_of(pane.query_one("#health-detail"))
         # All of it in sight at 80 columns: cut at five lines, the conclusion at its end was lost.
@@ -566,8 +569,51 @@ async def test_an_alert_missed_elsewhere_is_marked_on_its_row_until_the_row_is_o
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, WorkflowScreen))
         await wait_for(pilot, lambda: not str(pane.table.row(flaky())[0]).endswith("!"))
-        assert "alerted while you were elsewhere" not in pane.query_one("#health-note", Phrases).text.plain
-        assert "Alerted while" not in text_of(pane.query_one("#health-detail"))
+        assert "alerted since you were last here" not in pane.query_one("#health-note", Phrases).text.plain
+        assert "Alerted since" not in text_of(pane.query_one("#health-detail"))
+
+
+async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_their_failure(
+    make_app, emulator
+) -> None:
+    """A spike's toast faded, and once Health's row was opened nothing said there had been an alert: `!` lists
+    the session's alerts, each with its failure's errors since, and enter shows only that failure's errors."""
+    app = health_app(make_app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        pane = await ready(pilot)
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
+        screen = app.screen
+        hint = lambda: text_of(screen.query_one(".hint", Static))  # noqa: E731
+        assert hint().startswith("No alert this session"), hint()
+        await pilot.press("escape")
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)
+        await wait_for(pilot, lambda: bool(app.health and app.health.fired), timeout=10)
+        await wait_for(
+            pilot, lambda: "! lists this session's 1 alert" in pane.query_one("#health-note", Phrases).text.plain
+        )
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
+        screen = app.screen
+        table = screen.query_one(RowTable)
+        row = lambda: [str(c) for c in table.get_row_at(0)]  # noqa: E731
+        await wait_for(pilot, lambda: table.row_count == 1)
+        assert row()[1:3] == ["new error", "none since"], row()
+        # Cut to the width left at 80 columns, as the errors' groups cut it: the table does not scroll sideways.
+        assert row()[3].startswith(f"{FLAKY}\npartner API time…"), row()
+        assert table.virtual_size.width <= table.size.width
+        assert hint().startswith("1 alert of this session, newest first"), hint()
+        control(emulator, "clock", {"advance": 1})
+        flaky_fails(emulator)  # the same failure again: no new alert, but it is still happening
+        await wait_for(pilot, lambda: row()[2].startswith("1 more, "), timeout=15, says=row)
+        alert = app.health.fired[0]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
+        errors = app.screen.query_one(ErrorsTable)
+        assert errors.group == alert.fingerprint
+        await wait_for(pilot, lambda: len(errors.rows) >= 2, timeout=10, says=lambda: len(errors.rows))
+        assert {errors.fingerprint(e) for e in errors.rows} == {alert.fingerprint}
 
 
 async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app, emulator) -> None:
@@ -1023,5 +1069,5 @@ def test_a_rows_missed_alerts_say_the_latest_and_count_the_rest() -> None:
     for n in range(5):
         missed.add(Alert("spike", "p_1", ORDERS, "fp", "E: boom", 5 + n, 1_800_000_000_000 + n * 300_000))
     said = _missed_words(missed).plain
-    assert said.startswith("! Alerted while you were elsewhere: spike at 08:20:00 UTC, 9 in 5 min; spike at")
+    assert said.startswith("! Alerted since you were last here: spike at 08:20:00 UTC, 9 in 5 min; spike at")
     assert said.count("spike at") == 3 and "; 2 more before." in said

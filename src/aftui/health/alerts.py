@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 from ..fingerprint import error_key
@@ -48,7 +49,14 @@ class Alert:
         where = self.workflow_name or self.workflow_id
         if self.kind == "new":
             return f"{where}: {self.message}"
-        return f"{where}: {self.count} in {WINDOW_MS // MINUTE_MS} min: {self.message}"
+        # The count when it was told, with its time: "5 in 5 min" read as the whole spike, after 8 had come.
+        return f"{where}: {self.spike_words}: {self.message}"
+
+    @property
+    def spike_words(self) -> str:
+        """`5 errors in the 5 min to 12:01:05 UTC`: a count at a time, not the spike's size."""
+        clock = datetime.fromtimestamp(self.at_ms / 1000, tz=UTC).strftime("%H:%M:%S UTC")
+        return f"{self.count} errors in the {WINDOW_MS // MINUTE_MS} min to {clock}"
 
 
 @dataclass
@@ -77,6 +85,14 @@ class AlertTracker:
     @property
     def groups(self) -> int:
         return len(self._groups)
+
+    def since(self, fingerprint: str, at_ms: int) -> tuple[int, int | None]:
+        """The group's errors after `at_ms` still held (those of the last hour and a window), and the newest of
+        its errors held (None: none in that time): is what an alert told of still happening?"""
+        group = self._groups.get(fingerprint)
+        if group is None or not group.times:
+            return 0, None
+        return sum(1 for t in group.times if t > at_ms), group.times[-1]
 
     def seen(self, workflow_id: str, workflow_name: str, event: EventSummary) -> Alert | None:
         key = error_key(event, workflow_id=workflow_id)

@@ -106,6 +106,10 @@ class AftuiApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "keys", "Keys", tooltip="Every key of this screen"),
         Binding("m", "monitor", "Monitor"),
+        # A toast fades, and Health's marks go once a row is opened: the session's alerts stay listed here.
+        Binding(
+            "exclamation_mark", "alerts", "Alerts of this session: what fired, and is it still failing", show=False
+        ),
         Binding("ctrl+p", "command_palette", "Palette: go to, open, act on anything", priority=True, show=False),
         Binding("colon", "command_palette", "Palette: go to, open, act on anything", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Show or hide the sidebar", show=False),
@@ -339,6 +343,13 @@ class AftuiApp(App[None]):
         from .screens.monitor import open_monitor
 
         open_monitor(self)
+
+    def action_alerts(self) -> None:
+        """The session's alerts, unless they are what is shown already."""
+        from .screens.alerts import AlertsScreen
+
+        if not isinstance(self.screen, AlertsScreen):
+            self.push_screen(AlertsScreen())
 
     def run_cleanups(self) -> None:
         while self.cleanups:

@@ -65,6 +65,7 @@ class AftuiCommands(Provider):
                 label = visible(org.name or org.orgname or org.id, 40)
                 commands.append((f"Switch workspace: {label}", partial(app.set_workspace, org.id), org.id))
         commands.append(("Live monitor: events and errors as they arrive", app.action_monitor, "m"))
+        commands.append(("Alerts of this session: what fired, and is it still failing", app.action_alerts, "!"))
         commands.append(("Deploy a source", partial(_push_form, self.app, "deploy"), "Sources n"))
         commands.append(("New workflow from a template", partial(_push_form, self.app, "template"), "Workflows n"))
         other = "development" if session.environment == "production" else "production"

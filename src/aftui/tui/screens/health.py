@@ -189,7 +189,7 @@ def _missed_words(missed: Missed) -> Text:
             said.append(f"spike at {_clock(alert.at_ms)}, {alert.count} in {WINDOW_MS // MINUTE_MS} min")
     more = missed.count - len(missed.latest)
     text = Text.assemble(MISSED_MARK)
-    text.append(f" Alerted while you were elsewhere: {'; '.join(said)}", style="bold yellow")
+    text.append(f" Alerted since you were last here: {'; '.join(said)}", style="bold yellow")
     if more > 0:
         text.append(f"; {more} more before", style="yellow")
     text.append(". ")
@@ -383,13 +383,17 @@ class HealthPane(Pane):
             text.append(" · not every feed is live: figures may be behind", style="bold yellow")
         alerted = sum(1 for r in rows if r.subject.id in self._missed)
         if alerted:
-            text.append(f" · {alerted} alerted while you were elsewhere: marked ! until opened", style="bold yellow")
+            text.append(f" · {alerted} alerted since you were last here: marked ! until opened", style="bold yellow")
         if self.filter_text:  # before the totals: on 80 columns the line's end is cut
             text.append(f" · {len(self.rows)} match “{visible(self.filter_text, 40)}”", style="bold")
         # The workspace by name: after a switch, "nothing failed · 0 workflows" read as the failure fixed.
         where = visible(self.session.workspace_label, 40)
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources in {where}", style="dim")
         text.append(" · enter: errors/events", style="dim")
+        health = host(self).health
+        if health is not None and health.fired:  # a toast fades, a mark goes once opened: the list stays
+            fired = len(health.fired)
+            text.append(f" · ! lists this session's {fired} alert{'s' * (fired != 1)}", style="dim")
         self.query_one("#health-note", Phrases).update(text)
 
     @on(Board.RowHighlighted, "#health-table")

@@ -501,9 +501,28 @@ class WorkflowScreen(Guarded, StandInDetail):
         Binding("E", "route_errors", "Route errors"),
     ]
 
+    def __init__(
+        self,
+        ident: str,
+        crumbs: tuple[str, ...],
+        *,
+        record: Any = None,
+        tab: str | None = None,
+        group: tuple[str, str] | None = None,
+    ) -> None:
+        """`group`: the fingerprint and words of one failure, the only errors its Errors tab shows at first (an
+        alert opened from `!`); esc there shows them all."""
+        super().__init__(ident, crumbs, record=record, tab=tab)
+        self.group = group
+
     @property
     def is_template(self) -> bool:
         return self.ident.startswith("tch_")
+
+    def _grouped(self, errors: ErrorsTable) -> ErrorsTable:
+        if self.group is not None:
+            errors.group, errors.group_label = self.group
+        return errors
 
     # The service did not answer (a 503, no answer, none in HANG_S) and the journal has the workflow's errors of
     # the day: they are shown, from the journal, with what is known of the workflow (`StandInDetail`).
@@ -537,7 +556,7 @@ class WorkflowScreen(Guarded, StandInDetail):
         note = Text("⚠ The service did not answer: its errors as the journal kept them, of the last day", "bold yellow")
         said = self.down_said("its triggers and steps", "Its errors")
         overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
-        return [("Overview", Fields(overview)), ("Errors", ErrorsTab(errors, note=note))]
+        return [("Overview", Fields(overview)), ("Errors", ErrorsTab(self._grouped(errors), note=note))]
 
     def full_tabs(self) -> list[tuple[str, Widget]]:
         workflow: Workflow = self.record
@@ -577,7 +596,7 @@ class WorkflowScreen(Guarded, StandInDetail):
                         "What it emitted, newest first (the service keeps its last 100), live · enter opens one", events
                     ),
                 ),
-                ("Errors", ErrorsTab(errors)),
+                ("Errors", ErrorsTab(self._grouped(errors))),
             ]
         return tabs
 
