@@ -14,8 +14,11 @@ from textual.pilot import Pilot
 from tui_helpers import SIZES, idle, serve_fixed, settled, snapshot_app_factory, wait_for
 
 from aftui.emulator.server import ServerHandle
+from aftui.fingerprint import error_key
 from aftui.health import Alert
+from aftui.health.board import HOUR_MS
 from aftui.tui.app import AftuiApp
+from aftui.tui.screens.alerts import AlertsScreen
 from aftui.tui.screens.health import HealthPane
 
 SNAPSHOT_PORT = 27871
@@ -68,3 +71,31 @@ def test_health_pane_with_alerts_missed(snap_compare, app, size) -> None:
     assert snap_compare(
         app(start_pane="health"), terminal_size=size, run_before=settled(health_with_missed_alerts, wait=idle)
     )
+
+
+async def alerts_listed(pilot: Pilot) -> None:
+    """`!` over two alerts of the failing workflow: a spike of its known failure an hour ago (errors since), and a
+    new kind of error none has followed."""
+    await health_steady(pilot)
+    app = pilot.app
+    assert app.health is not None
+    pane = app.query_one(HealthPane)
+    row = pane.rows[0]
+    wf, name = row.subject.id, row.subject.label
+    session = app.session
+    assert session is not None
+    page = await session.client.list_workflow_errors(wf, expand=True, limit=1)
+    key = error_key(page.items[0], workflow_id=wf)
+    assert key is not None
+    at = (row.last_error_ms or 0) - HOUR_MS // 2
+    spike = Alert("spike", wf, name, key.fingerprint, row.last_error, 6, at)
+    new = Alert("new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at)
+    app.health.fired.extend([spike, new])
+    await pilot.press("exclamation_mark")
+    await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_alerts_of_the_session(snap_compare, app, size) -> None:
+    assert snap_compare(app(start_pane="health"), terminal_size=size, run_before=settled(alerts_listed, wait=idle))
