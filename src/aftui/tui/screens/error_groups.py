@@ -41,7 +41,7 @@ ERRORS_KEYS = (
     "enter opens one · y replays, e edits first (ctrl+s sends) · space marks, R replays in bulk · g groups · "
     "/ filters · l replay link"
 )
-ERRORS_HINT = f"$errors, newest first (the service's last 100, then the journal's), live · {ERRORS_KEYS}"
+ERRORS_HINT = f"Its errors, newest first (the service's last 100, then the journal's), live · {ERRORS_KEYS}"
 GROUPS_HINT = (
     "The same failures together (step, error, message with numbers, ids, quotes and times made alike) · "
     "still failing first · enter lists a group's errors · R replays a group · g back to all errors"

@@ -43,7 +43,7 @@ def event_summary(event: EventSummary) -> Text:
 
 def event_columns() -> list[Column[EventSummary]]:
     return [
-        Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
+        Column("time", "Time UTC", event_time, sort=lambda e: e.key, width=14),
         Column("channel", "Channel", lambda e: plain(e.channel, 20), width=10),
         Column("summary", "Event", event_summary, width=40, min_width=24),  # the rest of the row, up to its length
         Column("id", "ID", lambda e: plain(e.id, 24, "dim"), sort=lambda e: e.key, width=18, hide_rank=1),
@@ -102,7 +102,7 @@ class EventScreen(DetailScreen):
         event: EventSummary = self.record
         rows: list[tuple[str, Any]] = [
             ("ID", event.id),
-            ("Time", event_time(event)),
+            ("Time", Text.assemble(event_time(event), (" UTC", "dim")) if event.indexed_at_ms else event_time(event)),
             ("Emitter", event.metadata.emitter_id),
             ("Channel", event.channel),
             ("Emit id", event.metadata.emit_id),

@@ -259,7 +259,7 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         yield Static(Text(NO_FIX, style="dim"), id="fix-check")
         table: DataTable[Text] = RowTable()
         table.add_column("#", key="n", width=3)
-        table.add_column("Time", key="time", width=14)
+        table.add_column("Time UTC", key="time", width=14)
         table.add_column("Error", key="error", width=self._error_width)
         table.add_column("Change", key="change", width=15)
         table.add_column("Replay", key="result")

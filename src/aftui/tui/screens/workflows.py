@@ -821,7 +821,7 @@ def error_columns(steps: dict[str, str]) -> list[Column[EventSummary]]:
         return plain(f"{error.error.code or 'Error'}: {error.error.msg or ''}", 160, "red")
 
     return [
-        Column("time", "Time", event_time, sort=lambda e: e.key, width=14),
+        Column("time", "Time UTC", event_time, sort=lambda e: e.key, width=14),
         Column("step", "Step", step_of, width=10),
         Column("trigger", "Trigger", trigger_of, width=7, hide_rank=3),
         # The why: given what the row has to spare up to its length; the ID, who replayed (the errors tab's) and
