@@ -732,7 +732,7 @@ class ReplayScreen(Screen[None]):
                 ("Sending ", "bold"),
                 plan.request.method,
                 " …\n",
-                ("then watching the workflow's events and $errors", "dim"),
+                ("then watching the workflow's errors and events", "dim"),
             )
         )
         journal = self.journal
