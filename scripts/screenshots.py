@@ -75,7 +75,7 @@ async def alerts_fired(app: AftuiApp) -> None:
     at = (row.last_error_ms or 0) - HOUR_MS // 2
     spike = Alert("spike", wf, name, key.fingerprint, row.last_error, 6, at)
     new = Alert("new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at)
-    app.health.fired.extend([spike, new])
+    app.fired.add(app.session.client.org_id or "", [spike, new])
 
 
 # (file name, pane, steps after the pane is shown, size); a step is a key, "_" (settle), "~" (wait 2 s) or a coroutine function

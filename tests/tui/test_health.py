@@ -589,7 +589,7 @@ async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_
         await pilot.press("escape")
         control(emulator, "clock", {"advance": 1})
         flaky_fails(emulator)
-        await wait_for(pilot, lambda: bool(app.health and app.health.fired), timeout=10)
+        await wait_for(pilot, lambda: bool(app.alerts_fired()), timeout=10)
         await wait_for(
             pilot, lambda: "! lists this session's 1 alert" in pane.query_one("#health-note", Phrases).text.plain
         )
@@ -607,7 +607,7 @@ async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_
         control(emulator, "clock", {"advance": 1})
         flaky_fails(emulator)  # the same failure again: no new alert, but it is still happening
         await wait_for(pilot, lambda: row()[2].startswith("1 more, "), timeout=15, says=row)
-        alert = app.health.fired[0]
+        alert = app.alerts_fired()[0]
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query(ErrorsTable)))
         errors = app.screen.query_one(ErrorsTable)
@@ -652,10 +652,13 @@ async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) ->
         await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
         app.set_workspace(personal.id)
         assert app.alert_count == 0 and "alert" not in text_of(app.screen.query_one(StatusHeader))
+        assert app.alerts_fired() == []  # `!` lists this workspace's: none
         await pilot.press("0")  # the other workspace's Health: its alerts (none) are seen, not the first's
         await pilot.pause(1.2)  # a tick of the health watch
         app.set_workspace(first)
         assert app.alert_count == 1
+        # The list too: kept by the App, not by the board a switch makes anew.
+        assert [a.workflow_name for a in app.alerts_fired()] == [FLAKY]
         assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
         await wait_for(pilot, lambda: app.alert_count == 0)  # Health is in front: seen at its next tick
 

@@ -90,7 +90,7 @@ async def alerts_listed(pilot: Pilot) -> None:
     at = (row.last_error_ms or 0) - HOUR_MS // 2
     spike = Alert("spike", wf, name, key.fingerprint, row.last_error, 6, at)
     new = Alert("new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at)
-    app.health.fired.extend([spike, new])
+    app.fired.add(app.session.client.org_id or "", [spike, new])
     await pilot.press("exclamation_mark")
     await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
     await pilot.pause(0.3)

@@ -7,13 +7,14 @@
 The TUI's Health pane (tui/screens/health.py) and the App's header count only show what these say.
 """
 
-from .alerts import Alert, AlertTracker, Unseen
+from .alerts import Alert, AlertTracker, Fired, Unseen
 from .board import HealthBoard, HealthRow, Subject, age, age_words, sparkline
 from .watch import HealthWatch, History, load_history, read_replays
 
 __all__ = [
     "Alert",
     "AlertTracker",
+    "Fired",
     "HealthBoard",
     "HealthRow",
     "HealthWatch",

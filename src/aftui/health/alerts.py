@@ -152,6 +152,23 @@ class Unseen:
         return taken
 
 
+class Fired:
+    """The session's alerts of each workspace, the latest KEEP of each: `!` lists them. Kept by the App, not by
+    the board: a workspace switch makes a new board, and going back found the alerts of the one left gone."""
+
+    KEEP = 200
+
+    def __init__(self) -> None:
+        self._of: dict[str, deque[Alert]] = {}
+
+    def add(self, workspace: str, alerts: list[Alert]) -> None:
+        self._of.setdefault(workspace, deque(maxlen=self.KEEP)).extend(alerts)
+
+    def of(self, workspace: str) -> list[Alert]:
+        """The workspace's alerts, oldest first."""
+        return list(self._of.get(workspace, ()))
+
+
 def _insert(times: deque[int], ms: int, *, keep_from: int) -> None:
     """Add `ms` in order (errors mostly come in order) and drop what is older than `keep_from`."""
     if not times or ms >= times[-1]:

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 POLL_INTERVAL_S = 5.0  # the Health pane's `$errors` and events polls: live enough, cheap across many workflows
 MONITOR_HISTORY = 50  # the monitor's own read of the journal per feed (the overlap with load_history)
 COUNTED_AFTER_S = 10.0  # the board shows its figures this long after the start even if a feed has not answered
-FIRED_KEPT = 200  # the alerts `!` lists: a night's storm keeps its latest
 
 
 def targets_of(subject: Subject) -> list[Target]:
@@ -129,7 +128,6 @@ class HealthWatch:
         self.now_ms = now_ms or (lambda: int(time.time() * 1000))
         self.board = HealthBoard()
         self.tracker = AlertTracker(self.now_ms())
-        self.fired: deque[Alert] = deque(maxlen=FIRED_KEPT)  # this board's alerts, oldest first: `!` lists them
         self._make_feeds = feeds
         self._feeds: Monitor | None = None
         self._tap: Tap | None = None
@@ -213,7 +211,6 @@ class HealthWatch:
             self.board.add_events(subject_id, events)
         self.board.prune(self.now_ms())
         self._count_when_answered()
-        self.fired.extend(alerts)
         return alerts
 
     def _count_when_answered(self) -> None:

@@ -30,7 +30,7 @@ from ..api import ApiError, AuthError, Client, NetworkError
 from ..api.errors import with_status
 from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
-from ..health import Alert, HealthWatch, Subject, Unseen, load_history, read_replays
+from ..health import Alert, Fired, HealthWatch, Subject, Unseen, load_history, read_replays
 from ..health.watch import POLL_INTERVAL_S
 from ..text import visible
 from .change import describe_error, said_by
@@ -187,6 +187,7 @@ class AftuiApp(App[None]):
         self.health_poll_s = POLL_INTERVAL_S  # how often workflows' `$errors` and events are asked for (tests: less)
         self._unseen = Unseen()  # alerts raised away from the Health pane, until it is shown
         self._unseen_elsewhere: dict[str, Unseen] = {}  # other workspaces' alerts not yet seen on their Health
+        self.fired = Fired()  # every alert of the session, by workspace: `!` lists them
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
@@ -1086,6 +1087,9 @@ class AftuiApp(App[None]):
         header, and the bell rings.
         Neither on the Health pane, where the alert is the board's row, failing on top: a notification there
         covered four of its rows at start, and the header did not count it either."""
+        session = self.session
+        if session is not None:
+            self.fired.add(session.client.org_id or "", alerts)
         on_health = self._health_on_screen()
         if not _quiet_for_alerts(self.screen) and not on_health:
             self._notify_alerts(alerts)
@@ -1125,6 +1129,11 @@ class AftuiApp(App[None]):
     def _health_on_screen(self) -> bool:
         pane = self._shown_pane()
         return pane is not None and pane.id == "health"
+
+    def alerts_fired(self) -> list[Alert]:
+        """The alerts of the session in the workspace shown, oldest first."""
+        session = self.session
+        return self.fired.of(session.client.org_id or "") if session is not None else []
 
     @property
     def alert_count(self) -> int:

@@ -16,7 +16,7 @@ from textual.message_pump import MessagePump
 
 from ..api import Client
 from ..config import Profile
-from ..health import HealthWatch
+from ..health import Alert, HealthWatch
 from .session import Session
 
 
@@ -32,6 +32,10 @@ class Host(Protocol):
     @property
     def alert_count(self) -> int:
         """New error groups and spikes since the Health pane was last shown (the header's count)."""
+        ...
+
+    def alerts_fired(self) -> list[Alert]:
+        """The alerts of the session in the workspace shown, oldest first (`!` lists them)."""
         ...
 
     def start_health(self) -> None: ...

@@ -3,7 +3,7 @@
 An alert's notification fades in seconds, and the Health pane marks a row
 only until it is opened: after a night's page the question "what fired, and
 is it still failing?" had no answer once the toasts were gone. This lists the
-board's alerts (`HealthWatch.fired`), newest first, each with what its
+session's alerts of the workspace (`AftuiApp.fired`), newest first, each with what its
 failure did since: `none since`, or how many more and how long ago the last.
 `enter` opens the workflow's Errors tab showing only that failure's errors.
 """
@@ -98,7 +98,7 @@ class AlertsScreen(Screen[None]):
 
     def _redraw(self) -> None:
         health = host(self).health
-        fired = list(reversed(health.fired)) if health is not None else []
+        fired = list(reversed(host(self).alerts_fired()))
         self.query_one(".hint", Static).update(self._hint(health, fired))
         table = self.query_one(RowTable)
         row = table.cursor_row
@@ -109,7 +109,6 @@ class AlertsScreen(Screen[None]):
         table.add_column("Workflow, and its error", key="failure", width=width)
         now_ms = health.now_ms() if health is not None else 0
         for alert in fired:
-            assert health is not None
             # Two lines: at 80 columns a column of its own left the error a few letters.
             name = plain(alert.workflow_name or alert.workflow_id, 60, "bold")
             message = plain(alert.message, 300)
@@ -118,7 +117,11 @@ class AlertsScreen(Screen[None]):
                 message = cut_message(message, width)
             failure = Text.assemble(name, "\n", message)
             table.add_row(
-                Text(_clock(alert.at_ms)), fired_cell(alert), since_cell(health, alert, now_ms), failure, height=2
+                Text(_clock(alert.at_ms)),
+                fired_cell(alert),
+                since_cell(health, alert, now_ms) if health is not None else Text("—", style="dim"),
+                failure,
+                height=2,
             )
         # The same alert stays under the cursor as new ones come in on top.
         moved = len(fired) - len(self._shown) if self._shown else 0
@@ -128,7 +131,7 @@ class AlertsScreen(Screen[None]):
         self.refresh_bindings()
 
     def _hint(self, health: HealthWatch | None, fired: list[Alert]) -> Text:
-        if health is None or not health.started:
+        if not fired and (health is None or not health.started):
             return Text("No alerts: Health has not started watching yet (0 opens it).")
         if not fired:
             return Text("No alert this session: no new kind of error and no spike since aftui started watching.")

@@ -390,9 +390,8 @@ class HealthPane(Pane):
         where = visible(self.session.workspace_label, 40)
         text.append(f" · {workflows} workflows, {len(rows) - workflows} sources in {where}", style="dim")
         text.append(" · enter: errors/events", style="dim")
-        health = host(self).health
-        if health is not None and health.fired:  # a toast fades, a mark goes once opened: the list stays
-            fired = len(health.fired)
+        fired = len(host(self).alerts_fired())
+        if fired:  # a toast fades, a mark goes once opened: the list stays
             text.append(f" · ! lists this session's {fired} alert{'s' * (fired != 1)}", style="dim")
         self.query_one("#health-note", Phrases).update(text)
 
