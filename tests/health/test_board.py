@@ -213,7 +213,7 @@ def test_a_spike_in_a_known_group_alerts_once_a_window() -> None:
     assert spikes[0].kind == "spike" and spikes[0].count == 5
     # The count when it was told, at its time: "5 in 5 min" read as the whole spike after 8 had come.
     clock = datetime.fromtimestamp(spikes[0].at_ms / 1000, tz=UTC).strftime("%H:%M:%S")
-    assert spikes[0].text.startswith(f"Validate orders: 5 errors in the 5 min to {clock} UTC: "), spikes[0].text
+    assert spikes[0].text.startswith(f"Validate orders: at least 5 errors in 5 min, at {clock} UTC: "), spikes[0].text
     # And what came after it: the 3 errors that followed, the newest at NOW + 8 s.
     assert tracker.since(spikes[0].fingerprint, spikes[0].at_ms) == (3, NOW + 8000)
 

@@ -205,7 +205,7 @@ async def test_at_80_columns_a_long_workspace_name_gives_way_to_the_alerts_and_r
         status.read_only = True
         await pilot.pause()
         shown = header(app)[:80]  # what the line has room for (the URL, last, is cut)
-        assert "✖ 6 alerts · press 0" in shown and "READ-ONLY" in shown
+        assert "✖ 6 alerts · press !" in shown and "READ-ONLY" in shown
         assert "Dana's" in shown  # cut, with its ellipsis, not dropped
         # A long connection state is said short too: "waiting 12 s for an answer" cut "press 0" to "· press".
         status.read_only = False
@@ -213,7 +213,7 @@ async def test_at_80_columns_a_long_workspace_name_gives_way_to_the_alerts_and_r
         status.connection = "waiting 12 s for an answer"
         await pilot.pause()
         shown = header(app)[:80]
-        assert "● waiting 12 s  ✖ 1 alert · press 0" in shown, shown
+        assert "● waiting 12 s  ✖ 1 alert · press !" in shown, shown
 
 
 class _Told:

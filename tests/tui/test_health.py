@@ -513,8 +513,8 @@ async def test_a_new_error_group_is_told_on_every_screen_with_the_bell_as_config
         assert ours.message == f"{FLAKY}: PartnerTimeoutError: partner API timed out (20% of runs fail)"
         assert ours.title == "New error"
         assert app.alert_count == len(told(app)) == 1
-        assert f"✖ {app.alert_count} alert · press 0" in text_of(app.screen.query_one(StatusHeader))
-        assert "press 0" in text_of(app.screen.query_one(StatusHeader))
+        assert f"✖ {app.alert_count} alert · press !" in text_of(app.screen.query_one(StatusHeader))
+        assert "press !" in text_of(app.screen.query_one(StatusHeader))
         assert bool(rang) is bell
         # A detail pushed now has the count in its header too.
         await pilot.press("enter")
@@ -586,22 +586,24 @@ async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_
         screen = app.screen
         hint = lambda: text_of(screen.query_one(".hint", Static))  # noqa: E731
         assert hint().startswith("No alert this session"), hint()
-        await pilot.press("escape")
+        await pilot.press("0")  # a view: a pane key closes it ("leave this one with esc first")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.press("3")  # away from Health: the alert is counted
         control(emulator, "clock", {"advance": 1})
         flaky_fails(emulator)
-        await wait_for(pilot, lambda: bool(app.alerts_fired()), timeout=10)
-        await wait_for(
-            pilot, lambda: "! lists this session's 1 alert" in pane.query_one("#health-note", Phrases).text.plain
-        )
+        await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
+        assert "✖ 1 alert · press !" in text_of(app.screen.query_one(StatusHeader))
         await pilot.press("exclamation_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
         screen = app.screen
+        await wait_for(pilot, lambda: app.alert_count == 0)  # listed: seen, and Health marks the row
+        assert "alert" not in text_of(screen.query_one(StatusHeader))
         table = screen.query_one(RowTable)
         row = lambda: [str(c) for c in table.get_row_at(0)]  # noqa: E731
         await wait_for(pilot, lambda: table.row_count == 1)
         assert row()[1:3] == ["new error", "none since"], row()
         # Cut to the width left at 80 columns, as the errors' groups cut it: the table does not scroll sideways.
-        assert row()[3].startswith(f"{FLAKY}\npartner API time…"), row()
+        assert row()[3].startswith(f"{FLAKY}\npartner API tim…"), row()
         assert table.virtual_size.width <= table.size.width
         assert hint().startswith("1 alert of this session, newest first"), hint()
         control(emulator, "clock", {"advance": 1})
@@ -614,6 +616,14 @@ async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_
         assert errors.group == alert.fingerprint
         await wait_for(pilot, lambda: len(errors.rows) >= 2, timeout=10, says=lambda: len(errors.rows))
         assert {errors.fingerprint(e) for e in errors.rows} == {alert.fingerprint}
+        await pilot.press("exclamation_mark")  # back to the same list, not another stacked on the workflow
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert len(app.screen_stack) == 2
+        await pilot.press("0")
+        await wait_for(pilot, lambda: len(app.screen_stack) == 1)
+        await wait_for(
+            pilot, lambda: "! lists this session's 1 alert" in pane.query_one("#health-note", Phrases).text.plain
+        )
 
 
 async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app, emulator) -> None:
@@ -634,7 +644,7 @@ async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app
         await wait_for(pilot, lambda: app.alert_count == 1, timeout=10)
         await pilot.pause(0.3)
         assert told(app) == []
-        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+        assert "✖ 1 alert · press !" in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) -> None:
@@ -659,7 +669,7 @@ async def test_alerts_unseen_wait_for_their_own_workspace(make_app, emulator) ->
         assert app.alert_count == 1
         # The list too: kept by the App, not by the board a switch makes anew.
         assert [a.workflow_name for a in app.alerts_fired()] == [FLAKY]
-        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+        assert "✖ 1 alert · press !" in text_of(app.screen.query_one(StatusHeader))
         await wait_for(pilot, lambda: app.alert_count == 0)  # Health is in front: seen at its next tick
 
 
@@ -709,7 +719,7 @@ async def test_an_alert_while_a_dialog_is_open_is_counted_not_shown_over_it(make
         assert told(app) == [] and rang == [1]
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
-        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+        assert "✖ 1 alert · press !" in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_a_known_failure_again_is_no_alert(make_app, emulator) -> None:
@@ -977,7 +987,7 @@ async def test_an_alerts_notification_is_taken_down_when_a_screen_opens_over_it(
         await wait_for(pilot, lambda: told(app) == [], timeout=5)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
-        assert "✖ 1 alert · press 0" in text_of(app.screen.query_one(StatusHeader))
+        assert "✖ 1 alert · press !" in text_of(app.screen.query_one(StatusHeader))
 
 
 async def test_notifications_stand_above_the_line_under_the_board_not_over_it(make_app, emulator) -> None:
@@ -1072,5 +1082,5 @@ def test_a_rows_missed_alerts_say_the_latest_and_count_the_rest() -> None:
     for n in range(5):
         missed.add(Alert("spike", "p_1", ORDERS, "fp", "E: boom", 5 + n, 1_800_000_000_000 + n * 300_000))
     said = _missed_words(missed).plain
-    assert said.startswith("! Alerted since you were last here: spike at 08:20:00 UTC, 9 in 5 min; spike at")
+    assert said.startswith("! Alerted since you were last here: spike at 08:20:00 UTC, at least 9 in 5 min; spike at")
     assert said.count("spike at") == 3 and "; 2 more before." in said

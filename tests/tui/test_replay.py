@@ -233,6 +233,24 @@ async def test_an_edit_left_with_esc_is_what_ctrl_s_sends_and_the_plan_says_so(m
     assert [(r.outcome, r.edited) for r in rows] == [("succeeded", True)]
 
 
+async def test_an_edit_left_invalid_says_so_and_ctrl_s_opens_it_where_it_breaks(make_app, emulator) -> None:
+    """Left with esc while it did not parse, the plan said "your edit, not sent yet (106 bytes as typed): ctrl+s
+    sends it", as of an edit ready to go."""
+    (error,) = post_orders(emulator, "ord_tui_bad_draft")
+    app = make_app()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        screen = await replay_screen(app, pilot, error, edit=True)
+        app.screen.query_one(JsonEditor).text = '{"order_id": "ord_tui_bad_draft",\n  "sku" "SKU-1"}'
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen and screen.draft is not None)
+        plan = " ".join(text_of(screen.query_one("#plan", Static)).split())
+        assert "your edit, not sent yet (50 bytes as typed), not valid JSON: line 2, column 9" in plan, plan
+        assert "e (or ctrl+s) opens it there" in plan, plan
+        await pilot.press("ctrl+s")  # nothing invalid is sent: the editor, at the problem
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayEditorScreen))
+        assert any("Not sent: your edit is not valid JSON" in n.message for n in app._notifications)
+
+
 async def test_esc_over_an_edit_not_sent_asks_before_it_is_thrown_away(make_app, emulator) -> None:
     from aftui.tui.modals.confirm import ConfirmScreen
 
@@ -1048,6 +1066,39 @@ async def test_a_replay_the_endpoint_took_says_sent_and_counts_its_watch_through
         assert said.startswith("? outcome unknown"), said
         assert "could not be read for 4 s (the service answered HTTP 503" in " ".join(said.split()), said
         assert "It may have run. It is looked for again every 10 s" in " ".join(said.split()), said
+
+
+async def test_a_replay_watched_through_a_hang_says_the_service_has_not_answered(
+    make_app, emulator, monkeypatch
+) -> None:
+    """A hang answers nothing, and the client's state stays "ok": the box counted its watch with no word of it,
+    while the header said "waiting 13 s for an answer"."""
+    from functools import partial
+
+    from aftui.tui.screens import replay as replay_screen_module
+
+    monkeypatch.setattr(replay_screen_module, "WAIT_SAID_S", 1.0)
+    monkeypatch.setattr(replay_screen_module, "replay_one", partial(replay_screen_module.replay_one, watch_timeout=4))
+    (error,) = post_orders(emulator, "ord_tui_hung")
+    workflow = error.metadata.emitter_id or ""
+    faults = f"{emulator.root_url}/_emulator/faults"
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await replay_screen(app, pilot, error)
+        httpx.post(faults, json={"path": f"/v1/workflows/{workflow}/", "method": "GET", "count": 1000, "delay": 30})
+        try:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: "Watching the workflow's errors and events" in outcome(app), timeout=10)
+            await wait_for(
+                pilot,
+                lambda: "⚠ The service has not answered for" in outcome(app),
+                timeout=5,
+                says=lambda: outcome(app),
+            )
+            await wait_for(pilot, lambda: screen.result is not None, timeout=15)
+        finally:
+            httpx.delete(faults)
+        assert "could not be read for 4 s (the service did not answer)" in " ".join(outcome(app).split())
 
 
 async def test_a_replay_left_while_its_outcome_is_watched_is_unknown_not_pending(make_app, emulator) -> None:

@@ -49,14 +49,14 @@ class Alert:
         where = self.workflow_name or self.workflow_id
         if self.kind == "new":
             return f"{where}: {self.message}"
-        # The count when it was told, with its time: "5 in 5 min" read as the whole spike, after 8 had come.
+        # The count when it was told: "5 in 5 min" read as the whole spike, after 8 had come in that second.
         return f"{where}: {self.spike_words}: {self.message}"
 
     @property
     def spike_words(self) -> str:
-        """`5 errors in the 5 min to 12:01:05 UTC`: a count at a time, not the spike's size."""
+        """`at least 5 errors in 5 min, at 12:01:05 UTC`: the count when it was told, not the spike's size."""
         clock = datetime.fromtimestamp(self.at_ms / 1000, tz=UTC).strftime("%H:%M:%S UTC")
-        return f"{self.count} errors in the {WINDOW_MS // MINUTE_MS} min to {clock}"
+        return f"at least {self.count} errors in {WINDOW_MS // MINUTE_MS} min, at {clock}"
 
 
 @dataclass

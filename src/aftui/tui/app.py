@@ -346,11 +346,17 @@ class AftuiApp(App[None]):
         open_monitor(self)
 
     def action_alerts(self) -> None:
-        """The session's alerts, unless they are what is shown already."""
+        """The session's alerts: back to the list if it is open under views only (`!` from a workflow opened
+        there stacked a list per press), else a new one."""
         from .screens.alerts import AlertsScreen
 
-        if not isinstance(self.screen, AlertsScreen):
+        stack = self.screen_stack
+        at = next((n for n, screen in enumerate(stack) if isinstance(screen, AlertsScreen)), None)
+        if at is None or any(_held_by(screen, unknown="") is not None for screen in stack[at + 1 :]):
             self.push_screen(AlertsScreen())
+            return
+        for _ in stack[at + 1 :]:
+            self.pop_screen()
 
     def run_cleanups(self) -> None:
         while self.cleanups:

@@ -34,6 +34,10 @@ class Host(Protocol):
         """New error groups and spikes since the Health pane was last shown (the header's count)."""
         ...
 
+    def alerts_seen(self) -> None:
+        """The alerts counted in the header are in front of the user: the count goes, Health marks their rows."""
+        ...
+
     def alerts_fired(self) -> list[Alert]:
         """The alerts of the session in the workspace shown, oldest first (`!` lists them)."""
         ...

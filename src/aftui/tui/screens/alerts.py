@@ -29,15 +29,16 @@ from ..widgets.row_table import RowTable
 from ..widgets.status import StatusHeader
 
 REDRAW_S = 2.0  # the Since column counts on, and new alerts join, while the list is open
-_FIXED = {"Time UTC": 8, "Fired": 14, "Since": 16}  # the columns before the failure, and their cells
+_FIXED = {"Time UTC": 8, "Fired": 15, "Since": 16}  # the columns before the failure, and their cells
 FAILURE_LEAST = 20
 
 
 def fired_cell(alert: Alert) -> Text:
-    """`new` or `spike, 5 in 5 min`: what the alert was when it fired."""
+    """`new error` or `spike, 5+ in 5m`: what the alert was when it fired (at least that many: it fires as the
+    count reaches the spike, whatever comes in the same second)."""
     if alert.kind == "new":
         return Text("new error", style="bold red")
-    return Text(f"spike, {alert.count} in {WINDOW_MS // MINUTE_MS}m", style="bold yellow")
+    return Text(f"spike, {alert.count}+ in {WINDOW_MS // MINUTE_MS}m", style="bold yellow")
 
 
 def since_cell(health: HealthWatch, alert: Alert, now_ms: int) -> Text:
@@ -56,6 +57,7 @@ def _clock(ms: int) -> str:
 
 
 class AlertsScreen(Screen[None]):
+    QUIET_FOR_ALERTS = True  # a new alert is a new row here (at the next redraw), not a toast over the list
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("enter", "open", "Its errors", show=True),
@@ -78,7 +80,12 @@ class AlertsScreen(Screen[None]):
         yield RowTable()
         yield KeyFooter()
 
+    def held(self) -> None:
+        """A view: a pane key closes it (`0` over it was refused, "leave this one with esc first")."""
+        return None
+
     def on_mount(self) -> None:
+        host(self).alerts_seen()  # listed here: the header's count goes; Health still marks their rows
         self.query_one(StatusHeader).sync()
         self._redraw()
         self.set_interval(REDRAW_S, self._redraw)
@@ -97,6 +104,8 @@ class AlertsScreen(Screen[None]):
         return max(FAILURE_LEAST, room - sum(_FIXED.values()) - 2 * table.cell_padding * (len(_FIXED) + 1))
 
     def _redraw(self) -> None:
+        if self.app.screen is self and host(self).alert_count:
+            host(self).alerts_seen()  # come while the list is shown: its new rows say them
         health = host(self).health
         fired = list(reversed(host(self).alerts_fired()))
         self.query_one(".hint", Static).update(self._hint(health, fired))
@@ -138,7 +147,7 @@ class AlertsScreen(Screen[None]):
         many = f"{len(fired)} alert{'s' * (len(fired) != 1)}"
         return Text(
             f"{many} of this session, newest first: new kinds of error and spikes · Since: more of the same "
-            "error after it · enter opens those errors"
+            "error after it · enter lists every error of that kind"
         )
 
     def _current(self) -> Alert | None:

@@ -186,7 +186,7 @@ def _missed_words(missed: Missed) -> Text:
         if alert.kind == "new":
             said.append(f"new error at {_clock(alert.at_ms)}: {alert.message}")
         else:
-            said.append(f"spike at {_clock(alert.at_ms)}, {alert.count} in {WINDOW_MS // MINUTE_MS} min")
+            said.append(f"spike at {_clock(alert.at_ms)}, at least {alert.count} in {WINDOW_MS // MINUTE_MS} min")
     more = missed.count - len(missed.latest)
     text = Text.assemble(MISSED_MARK)
     text.append(f" Alerted since you were last here: {'; '.join(said)}", style="bold yellow")

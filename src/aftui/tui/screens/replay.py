@@ -127,9 +127,10 @@ def outcome_text(result: ReplayResult) -> Text:
     return text
 
 
-def watch_text(sent: Sent, waited: float, service: str) -> Text:
+def watch_text(sent: Sent, waited: float, service: str, unanswered: float = 0.0) -> Text:
     """The outcome box between the endpoint's answer and the outcome: sent, and watched for. `service`: the
-    client's state, which says when the looks cannot be answered (a 503 on the API, not on the endpoint)."""
+    client's state, which says when the looks cannot be answered (a 503 on the API, not on the endpoint);
+    `unanswered`: how long the oldest request has waited (a hang answers nothing, and its state stays "ok")."""
     text = Text.assemble(("Sent: ", "bold"), _endpoint_words(sent.status or 0, ""))
     text.append(
         f"\nWatching the workflow's errors and events for what came of it: {waited:.0f} s of {WATCH_TIMEOUT_S:g} s",
@@ -144,6 +145,11 @@ def watch_text(sent: Sent, waited: float, service: str) -> Text:
     elif service in ("offline", "retrying"):
         text.append(
             "\n⚠ The service is not answering these looks: what came of it may not be seen now.", style="yellow"
+        )
+    elif unanswered >= WAIT_SAID_S:
+        text.append(
+            f"\n⚠ The service has not answered for {unanswered:.0f} s: what came of it may not be seen now.",
+            style="yellow",
         )
     return text
 
@@ -198,12 +204,13 @@ def plan_text(
     sent: bool = False,
     draft: int | None = None,
     sending: bool = False,
+    draft_problem: str | None = None,
 ) -> Text:
     """What will be sent where, or why nothing can be; `edited`: the request last sent with an edited body,
     whose size the plan then gives (it said "the original as it was" beside "sent with the edited payload");
     `sent`: it went from this screen (it said "Will send" of what had been sent); `draft`: the size of an edit
     left with esc, which ctrl+s sends next; `sending`: on its way (against a service that hung it said "Sent"
-    while it still waited to be sent)."""
+    while it still waited to be sent); `draft_problem`: why the edit does not parse (it read as ready to send)."""
     request = plan.request
     if request is None and plan.transient:  # "Cannot be replayed" of a 503 read as final, in an outage
         return Text.assemble(
@@ -241,7 +248,14 @@ def plan_text(
             Text.assemble(
                 ("\nbody ", "dim"),
                 (f"your edit, not sent yet ({draft:,} bytes as typed)", "bold yellow"),
-                (": ctrl+s sends it, e opens it (ctrl+r there reverts to the original)", "dim"),
+                (": ctrl+s sends it, e opens it (ctrl+r there reverts to the original)", "dim")
+                if draft_problem is None
+                else Text.assemble(
+                    (", not valid JSON", "bold red"),
+                    (": ", "dim"),
+                    visible(draft_problem, 200),
+                    (" · e (or ctrl+s) opens it there", "dim"),
+                ),
             )
         )
     else:
@@ -294,6 +308,7 @@ class ReplayScreen(Screen[None]):
         self.draft: str | None = None  # the editor's text, kept when the editor is left without sending
         self.draft_sent = False  # the draft is what was last sent (nothing of it would be lost)
         self.draft_changed = False  # the draft differs from the original (compared once, when it is kept)
+        self.draft_problem: str | None = None  # why the draft does not parse, as the editor said it at esc
         self.sent_edited: ReplayRequest | None = None  # the last send's request, if its body was edited
         self.full_read = False  # a cut summary was read again with expand=event
         self.running = False
@@ -454,6 +469,7 @@ class ReplayScreen(Screen[None]):
                 edited=self.sent_edited,
                 sent=self.sent_here,
                 draft=draft,
+                draft_problem=self.draft_problem,
                 sending=self.running and self.watched is None,
             )
         )
@@ -708,6 +724,7 @@ class ReplayScreen(Screen[None]):
         if result is None:
             return
         self.draft = result.text
+        self.draft_problem = result.problem
         self.draft_sent = False
         self.draft_changed = self.plan is not None and result.text != safe_json(self.plan.payload)
         self._show_plan()  # the body line and ctrl+s now say the edit
@@ -778,7 +795,8 @@ class ReplayScreen(Screen[None]):
     def _show_watch(self) -> None:
         if self.watched is not None:
             sent, began = self.watched
-            self._show_outcome(watch_text(sent, time.monotonic() - began, self.session.client.status))
+            client = self.session.client
+            self._show_outcome(watch_text(sent, time.monotonic() - began, client.status, client.waiting_for()))
 
     def _stop_watch(self) -> None:
         self.watched = None
@@ -836,6 +854,7 @@ class EditResult:
     text: str
     send: bool
     value: Any = None
+    problem: str | None = None  # why `text` does not parse (left with esc), or None
 
 
 class ReplayEditorScreen(Screen["EditResult | None"]):
@@ -913,7 +932,9 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
         self.dismiss(EditResult(self.editor.text, True, value))
 
     def action_keep(self) -> None:
-        self.dismiss(EditResult(self.editor.text, False))
+        self.editor.check()  # now: a big payload's check waits out a debounce, and would say the text before
+        problem = self.editor.problem
+        self.dismiss(EditResult(self.editor.text, False, problem=str(problem) if problem is not None else None))
 
     def action_revert(self) -> None:
         self.editor.text = safe_json(self.plan.payload)

@@ -82,9 +82,10 @@ class StatusHeader(Static):
         if self.journal:  # events seen and not kept: "no event ever lost" is the journal's promise
             text.append(f"  ✖ {visible(self.journal, 60)}", style="bold red")
         if self.alerts:
-            # "(0)" read as a count of something; the key to see them is said in words (it works from any view).
+            # "(0)" read as a count of something; the key to see them is said in words. `!` lists them from any
+            # screen: "press 0" (Health) was refused over a screen holding work, and Health showed marks, not them.
             # "alerts", as the notifications title them: a spike of a known error is no "new error".
-            text.append(f"  ✖ {self.alerts} alert{'s' * (self.alerts != 1)} · press 0 ", style="bold white on red")
+            text.append(f"  ✖ {self.alerts} alert{'s' * (self.alerts != 1)} · press ! ", style="bold white on red")
         if self.read_only:
             text.append("  READ-ONLY ", style="bold black on red")
         if not tail:
