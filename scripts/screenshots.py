@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from aftui.emulator.server import Options, serve_in_thread
+from aftui.testing.alerts import sample_alerts
 from aftui.tui.app import AftuiApp, pane_specs
 from aftui.tui.run import demo_session
 
@@ -58,26 +59,6 @@ async def health_ready(app: AftuiApp) -> None:
     await asyncio.sleep(1.5)  # a tick of the board after the last feed answered
 
 
-async def alerts_fired(app: AftuiApp) -> None:
-    """Two alerts of the failing workflow half an hour ago (the emulator's activity is off: none fires by itself):
-    a spike of its known failure, errors since, and a new kind of error none has followed."""
-    from aftui.fingerprint import error_key
-    from aftui.health import Alert
-    from aftui.health.board import HOUR_MS
-    from aftui.tui.screens.health import HealthPane
-
-    assert app.health is not None and app.session is not None
-    row = app.query_one(HealthPane).rows[0]
-    wf, name = row.subject.id, row.subject.label
-    page = await app.session.client.list_workflow_errors(wf, expand=True, limit=1)
-    key = error_key(page.items[0], workflow_id=wf)
-    assert key is not None
-    at = (row.last_error_ms or 0) - HOUR_MS // 2
-    spike = Alert("spike", wf, name, key.fingerprint, row.last_error, 6, at)
-    new = Alert("new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at)
-    app.fired.add(app.session.client.org_id or "", [spike, new])
-
-
 # (file name, pane, steps after the pane is shown, size); a step is a key, "_" (settle), "~" (wait 2 s) or a coroutine function
 SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
     ("health-80x24", "health", (health_ready,), (80, 24)),
@@ -93,7 +74,7 @@ SHOTS: list[tuple[str, str, tuple[Any, ...], tuple[int, int]]] = [
     ("subscription-form", "subscriptions", ("n", "_"), (120, 36)),
     ("webhook-form-80x24", "webhooks", ("n", "_"), (80, 24)),
     ("replay-editor", "workflows", ("_", replay_editor, "~", "_"), (120, 36)),
-    ("alerts", "health", (health_ready, alerts_fired, "exclamation_mark", "_"), (120, 36)),
+    ("alerts", "health", (health_ready, sample_alerts, "exclamation_mark", "_"), (120, 36)),
 ]
 
 

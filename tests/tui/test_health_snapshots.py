@@ -14,9 +14,8 @@ from textual.pilot import Pilot
 from tui_helpers import SIZES, idle, serve_fixed, settled, snapshot_app_factory, wait_for
 
 from aftui.emulator.server import ServerHandle
-from aftui.fingerprint import error_key
 from aftui.health import Alert
-from aftui.health.board import HOUR_MS
+from aftui.testing.alerts import sample_alerts
 from aftui.tui.app import AftuiApp
 from aftui.tui.screens.alerts import AlertsScreen
 from aftui.tui.screens.health import HealthPane
@@ -74,23 +73,10 @@ def test_health_pane_with_alerts_missed(snap_compare, app, size) -> None:
 
 
 async def alerts_listed(pilot: Pilot) -> None:
-    """`!` over two alerts of the failing workflow: a spike of its known failure an hour ago (errors since), and a
-    new kind of error none has followed."""
+    """`!` over two alerts of the failing workflow (`sample_alerts`)."""
     await health_steady(pilot)
     app = pilot.app
-    assert app.health is not None
-    pane = app.query_one(HealthPane)
-    row = pane.rows[0]
-    wf, name = row.subject.id, row.subject.label
-    session = app.session
-    assert session is not None
-    page = await session.client.list_workflow_errors(wf, expand=True, limit=1)
-    key = error_key(page.items[0], workflow_id=wf)
-    assert key is not None
-    at = (row.last_error_ms or 0) - HOUR_MS // 2
-    spike = Alert("spike", wf, name, key.fingerprint, row.last_error, 6, at)
-    new = Alert("new", wf, name, "fp-new", "TypeError: Cannot read properties of undefined (reading 'email')", 1, at)
-    app.fired.add(app.session.client.org_id or "", [spike, new])
+    await sample_alerts(app)
     await pilot.press("exclamation_mark")
     await wait_for(pilot, lambda: isinstance(app.screen, AlertsScreen))
     await pilot.pause(0.3)
