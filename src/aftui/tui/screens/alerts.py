@@ -3,9 +3,11 @@
 An alert's notification fades in seconds, and the Health pane marks a row
 only until it is opened: after a night's page the question "what fired, and
 is it still failing?" had no answer once the toasts were gone. This lists the
-session's alerts of the workspace (`AftuiApp.fired`), newest first, each with what its
-failure did since: `none since`, or how many more and how long ago the last.
-`enter` opens the workflow's Errors tab showing only that failure's errors.
+session's alerts of the workspace (`AftuiApp.fired`), newest first, each with
+what its failure did since: `none since`, or how many more and how long ago
+the last. `enter` opens the workflow's Errors tab on every error of that kind
+(its fingerprint's group). Listing them is seeing them: the header's count
+goes, as on Health.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ def fired_cell(alert: Alert) -> Text:
 
 
 def since_cell(health: HealthWatch, alert: Alert, now_ms: int) -> Text:
-    """Is it still happening: `none since`, or `7 more, 12s ago` (the last of them). The tracker holds the last hour of a
-    failure's errors: an older alert with none held says so, not "none since"."""
+    """Is it still happening: `none since`, or `7 more, 12s ago` (the last of them). The tracker holds the last
+    hour of a failure's errors: an older alert with none held says so, not "none since"."""
     count, newest = health.tracker.since(alert.fingerprint, alert.at_ms)
     if count:
         return Text(f"{count} more, {age(newest, now_ms)} ago", style="bold red")
