@@ -218,6 +218,25 @@ def test_a_spike_in_a_known_group_alerts_once_a_window() -> None:
     assert tracker.since(spikes[0].fingerprint, spikes[0].at_ms) == (3, NOW + 8000)
 
 
+def test_a_spike_that_lasts_alerts_once_and_one_after_a_calm_alerts_again() -> None:
+    """A spike lasting a quarter of an hour alerted every 5 minutes: one incident read as three, their "since"
+    counts overlapping. It alerts as it starts; once an error comes that falls short of a spike, the next is
+    another incident."""
+    tracker = AlertTracker(NOW, spike_min=5, spike_factor=3.0)
+    tracker.seen("p_orders", "Validate orders", error(NOW - 30 * MINUTE_MS))  # known before: no "new" alert
+    storm = [NOW + n * 2000 for n in range(15 * 30)]  # one every 2 s for 15 minutes
+    alerts = [tracker.seen("p_orders", "Validate orders", error(ms, n)) for n, ms in enumerate(storm)]
+    assert [a.at_ms for a in alerts if a is not None] == [NOW + 8000]  # at the 5th error, and not again
+    # A short spike, ten quiet minutes, one error (no spike: that incident is over), then another spike.
+    tracker = AlertTracker(NOW, spike_min=5, spike_factor=3.0)
+    tracker.seen("p_orders", "Validate orders", error(NOW - 30 * MINUTE_MS))
+    first = [tracker.seen("p_orders", "Validate orders", error(NOW + n * 1000, n)) for n in range(6)]
+    calm = NOW + 10 * MINUTE_MS
+    assert tracker.seen("p_orders", "Validate orders", error(calm)) is None
+    second = [tracker.seen("p_orders", "Validate orders", error(calm + n * 1000 + 1000, n)) for n in range(6)]
+    assert [a.kind for a in first + second if a is not None] == ["spike", "spike"]
+
+
 def test_the_usual_rate_is_no_spike() -> None:
     tracker = AlertTracker(NOW, spike_min=5, spike_factor=3.0)
     for n in range(60):  # one a minute for the last hour

@@ -6,7 +6,9 @@ journal's history, the errors the service still keeps) makes the groups
 known without a word: only errors timed after `since_ms` can raise an alert.
 A spike is a known group whose errors in the last `window_ms` reach
 `spike_min` and `spike_factor` times its usual count per window over the
-hour before; a group alerts at most once per window.
+hour before. A group alerts once as it starts to spike, not again while the
+spike lasts (one incident read as several, each 5 minutes, their counts
+overlapping), and at most once per window however it flaps at the edge.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Alert:
 @dataclass
 class _Group:
     times: deque[int] = field(default_factory=deque)  # the last hour and a window, oldest first
-    alerted_ms: int | None = None  # the last spike alert
+    alerted_ms: int | None = None  # the last alert (new or spike)
+    spiking: bool = False  # alerted, and no error since that fell short of a spike: the same incident
 
 
 class AlertTracker:
@@ -106,7 +109,7 @@ class AlertTracker:
             group = self._groups[print_] = _Group()
             group.times.append(ms)
             if live:
-                group.alerted_ms = ms  # no spike alert on the heels of the new one
+                group.alerted_ms, group.spiking = ms, True  # no spike alert on the heels of the new one
                 return Alert("new", workflow_id, workflow_name, print_, error_line(event), 1, ms)
             return None
         _insert(group.times, ms, keep_from=ms - HOUR_MS - self.window_ms)
@@ -122,10 +125,11 @@ class AlertTracker:
         before = sum(1 for t in group.times if start - HOUR_MS < t <= start)
         usual = before * self.window_ms / HOUR_MS
         if recent < self.spike_min or recent < self.spike_factor * usual:
+            group.spiking = False  # the incident is over: the next spike is another
             return None
-        if group.alerted_ms is not None and ms - group.alerted_ms < self.window_ms:
+        if group.spiking or (group.alerted_ms is not None and ms - group.alerted_ms < self.window_ms):
             return None
-        group.alerted_ms = ms
+        group.alerted_ms, group.spiking = ms, True
         return Alert("spike", workflow_id, workflow_name, print_, error_line(event), recent, ms)
 
 
