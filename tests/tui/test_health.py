@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import re
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -624,6 +625,20 @@ async def test_the_sessions_alerts_stay_listed_with_what_came_after_and_open_on_
         await wait_for(
             pilot, lambda: "! lists this session's 1 alert" in pane.query_one("#health-note", Phrases).text.plain
         )
+
+
+async def test_a_workflow_opened_from_its_pane_says_on_its_overview_whether_it_is_failing(make_app) -> None:
+    """From the Workflows pane, enter opens a workflow's Overview: a workflow with 59 errors in the hour said
+    nothing of them there. It says them as Health counts them, and where they are listed."""
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await ready(pilot)
+        orders = next(r for r in pane.rows if r.subject.label == ORDERS)
+        app.push_screen(WorkflowScreen(orders.subject.id, ("Workflows", ORDERS)))
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("Fields")))
+        overview = " ".join(text_of(app.screen.query("Fields").first()).split())
+        assert re.search(r"Errors ✖ \d+ in the last hour \(\d+ in 24h\), the last \d+[smh] ago: ", overview), overview
+        assert "ago: ValidationError: Missing required field: customer_email · the Errors tab lists them" in overview
 
 
 async def test_no_alert_notification_over_a_replay_being_readied_or_run(make_app, emulator) -> None:

@@ -31,6 +31,7 @@ from textual.widgets import Button, Input, Static
 from ...api import ApiError, AuthError, Client, is_transient
 from ...api.models import EventSummary, Page, PageInfo, Step, Trigger, Workflow
 from ...discovery import DETAILS_AT_ONCE, DISCOVERY_ROUNDS, Discovery, workflows_in_subscriptions
+from ...health import age_words
 from ...known import KnownWorkflows, workflow_id_in
 from ...schedule import describe_timer
 from ...text import visible
@@ -600,6 +601,27 @@ class WorkflowScreen(Guarded, StandInDetail):
             ]
         return tabs
 
+    def _errors_row(self) -> list[tuple[str, Any]]:
+        """Is it failing, as Health counts it, when the overview is drawn: opened from the Workflows pane, a
+        workflow with 59 errors in the hour opened on an Overview that said nothing of them. None before Health
+        has counted (the Errors tab has them then)."""
+        row, now = health_row(self, self.ident)
+        if row is None:
+            return []
+        if not row.errors_24h:
+            return [("Errors", Text("none in the last 24 hours", style="green"))]
+        if row.state == "fixed":
+            count = (f"✔ {row.errors_1h} in the last hour, all replayed ok", "green")
+        elif row.errors_1h:
+            count = (f"✖ {row.errors_1h} in the last hour", "bold red")
+        else:
+            count = (f"{row.errors_24h} in the last 24 hours", "yellow")
+        text = Text.assemble(count, f" ({row.errors_24h} in 24h)" if row.errors_1h else "")
+        if row.last_error_ms is not None:
+            text.append_text(Text.assemble(f", the last {age_words(row.last_error_ms, now)} ago: ", row.last_error))
+        text.append(" · the Errors tab lists them", style="dim")
+        return [("Errors", text)]
+
     def _overview(self, workflow: Workflow) -> list[tuple[str, Any]]:
         disabled = sum(1 for s in workflow.steps if s.disabled)
         rows: list[tuple[str, Any]] = [
@@ -615,6 +637,7 @@ class WorkflowScreen(Guarded, StandInDetail):
             entry = self.session.known.in_workspace(self.session.org_id or "").get(self.ident) or {}
             rows += [
                 ("Active", flag(workflow.active)),
+                *self._errors_row(),
                 ("Created", Ago(workflow.created_at, self.session.now)),
                 ("Updated", Ago(workflow.updated_at, self.session.now)),
             ]
