@@ -1,6 +1,6 @@
 """The client of the service: no Textual here, usable without the TUI."""
 
-from .client import MUTATING, Client, RetryPolicy, Timeouts
+from .client import MUTATING, Client, RetryPolicy, Timeouts, failing_status
 from .errors import (
     ApiError,
     AuthError,
@@ -31,6 +31,7 @@ __all__ = [
     "StreamState",
     "Timeouts",
     "ValidationError",
+    "failing_status",
     "is_transient",
     "iterate",
 ]

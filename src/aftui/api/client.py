@@ -164,6 +164,11 @@ def _clean(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def failing_status(state: str) -> str | None:
+    """The HTTP status of a `Client.status` of "failing 503" (the service answers every try with it), else None."""
+    return state.removeprefix("failing ") if state.startswith("failing ") else None
+
+
 def tls_for(base_url: str) -> ssl.SSLContext | bool:
     """What httpx verifies TLS with: the CA bundle for https; for plain HTTP (the emulator, a local proxy) a
     context that trusts no one. Loading the bundle costs about 30 ms a client at start, for nothing over HTTP,
@@ -383,7 +388,7 @@ class Client:
             # turned "failing: HTTP 503" to "reconnecting" and back. A 429 while failing does not say more.
             if status >= 500:
                 self._report(f"failing {status}")
-            elif not self.status.startswith("failing "):
+            elif failing_status(self.status) is None:
                 self._report("retrying")
             await self._pause(wait)
             attempt += 1

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from ..api import ApiError, Client
+from ..api import ApiError, Client, failing_status
 from ..api.models import EventSummary, WorkflowError
 from ..api.poll import EventPoller
 from .request import REPLAY_HEADER
@@ -119,9 +119,9 @@ class OutcomeWatcher:
     def _cut_short(self) -> str:
         """Why a look ran out of time: the client still trying again after 503s (the service answered, with
         failures: "no answer" was wrong there), or no answer at all."""
-        status = self._client.status
-        if status.startswith("failing "):
-            return f"the service answered HTTP {status.removeprefix('failing ')}, tried again and again"
+        status = failing_status(self._client.status)
+        if status is not None:
+            return f"the service answered HTTP {status}, tried again and again"
         return "the service did not answer"
 
     async def _look(self, replay_id: str, sent_body: Any) -> Outcome | None:

@@ -26,7 +26,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, OptionList
 from textual.widgets.option_list import Option
 
-from ..api import ApiError, AuthError, Client, NetworkError
+from ..api import ApiError, AuthError, Client, NetworkError, failing_status
 from ..api.errors import with_status
 from ..config import Profile, UiChoices
 from ..discovery import DETAILS_AT_ONCE
@@ -680,8 +680,9 @@ class AftuiApp(App[None]):
             return "some feeds failing"
         if self._connection == "offline" and self._down_since is not None:
             return f"unreachable since {self._down_since:%H:%M} UTC"
-        if self._connection.startswith("failing "):
-            return f"failing: HTTP {self._connection.split(' ', 1)[1]}"
+        failing = failing_status(self._connection)
+        if failing is not None:
+            return f"failing: HTTP {failing}"
         return {"retrying": "reconnecting", "offline": "unreachable"}.get(self._connection, self._connection)
 
     @property

@@ -33,7 +33,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from ...api import ApiError, Client, ReadOnlyError, is_transient
+from ...api import ApiError, Client, ReadOnlyError, failing_status, is_transient
 from ...api.models import EventSummary
 from ...config import data_dir
 from ...export import event_record, export_ndjson
@@ -136,9 +136,10 @@ def watch_text(sent: Sent, waited: float, service: str, unanswered: float = 0.0)
         f"\nWatching the workflow's errors and events for what came of it: {waited:.0f} s of {WATCH_TIMEOUT_S:g} s",
         style="dim",
     )
-    if service.startswith("failing "):
+    failing = failing_status(service)
+    if failing is not None:
         text.append(
-            f"\n⚠ The service answers HTTP {service.removeprefix('failing ')} to these looks: what came of it may not "
+            f"\n⚠ The service answers HTTP {failing} to these looks: what came of it may not "
             "be seen now. It is looked for again once this watch ends.",
             style="yellow",
         )
