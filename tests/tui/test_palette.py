@@ -48,8 +48,9 @@ async def test_the_palette_opens_and_acts_on_sources_workflows_webhooks_and_acco
         assert store.sources[source.id].active
 
         await pilot.press("3")  # the workflows aftui knows, found in subscriptions
-        await wait_for(pilot, lambda: f"Errors of workflow {workflow.name}" in titles(app), timeout=10)
-        await palette(pilot, f"Errors of workflow {workflow.name}")  # its Errors tab, as Health opens it
+        errors_tab = f"Errors of workflow {workflow.name}: replay them"
+        await wait_for(pilot, lambda: errors_tab in titles(app), timeout=10)
+        await palette(pilot, errors_tab)  # its Errors tab, as Health opens it
         await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen) and bool(app.screen.query("ErrorsTable")))
         assert app.screen.ident == workflow.id
         await wait_for(pilot, lambda: app.screen.query_one(ErrorsTable).table.has_focus)  # on the tab, ready
@@ -143,3 +144,23 @@ async def test_the_sources_health_reports_on_are_found_before_the_sources_pane_l
         await palette(pilot, "order webhooks")
         await wait_for(pilot, lambda: isinstance(app.screen, SourceScreen), timeout=10, says=lambda: app.screen)
         assert app.screen.ident == inbox.id
+
+
+async def test_replay_in_the_palette_opens_the_errors_of_the_workflow_failing_most(make_app, emulator) -> None:
+    """ "replay" found nothing (an on-call walk): it finds each workflow's Errors tab, where y and R replay, the
+    failing ones first, so `:replay` enter opens the one Health puts on top whatever order aftui learned them in."""
+    demo = emulator.emulator.demo
+    app = make_app(start_pane="health")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.health is not None and app.health.counted, timeout=20)
+        await wait_for(pilot, lambda: len(app.session.known.names_in(app.session.org_id or "")) > 1, timeout=10)
+        known = app.session.known
+        org = app.session.org_id or ""
+        name = known.names_in(org)[demo.order_workflow_id]
+        known.forget(org, demo.order_workflow_id)  # learned last: first only by what Health says of it
+        known.add(org, demo.order_workflow_id, name=name, found="test")
+        assert list(known.names_in(org))[-1] == demo.order_workflow_id
+        await palette(pilot, "replay")
+        await wait_for(pilot, lambda: isinstance(app.screen, WorkflowScreen))
+        assert app.screen.ident == demo.order_workflow_id
+        await wait_for(pilot, lambda: app.screen.query_one(ErrorsTable).table.has_focus)

@@ -126,7 +126,7 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
         return []
     actions: list[Action] = []
     read = pane.found.details if isinstance(pane, WorkflowsPane) else {}
-    for ident, known_name in session.known.names_in(session.org_id or "").items():
+    for ident, known_name in _failing_first(app, session.known.names_in(session.org_id or "")):
         label = known_name or ident
         name = visible(label, NAME_CHARS)
         owner: Widget = pane if pane is not None else app.screen
@@ -138,11 +138,22 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
                 ident,
             ),
             # Its Errors tab, as Health's enter opens it: what each error came to, the answer to "is it fixed?"
-            # (a monitor of its `$errors` had no replay column).
-            Action(f"Errors of workflow {name}", partial(_errors_tab, app, ident, label), ident),
+            # (a monitor of its `$errors` had no replay column). Where replays are sent from (y, R), so "replay"
+            # finds it: it found nothing.
+            Action(f"Errors of workflow {name}: replay them", partial(_errors_tab, app, ident, label), ident),
             Action(f"{_toggle_verb(read.get(ident))} workflow {name}", partial(_toggle, owner, ident, read), ident),
         ]
     return actions
+
+
+def _failing_first(app: App[Any], names: dict[str, str]) -> list[tuple[str, str]]:
+    """The workflows in Health's order (failing first): hits of one score keep the order they came in, so
+    `:replay` then enter opens the workflow failing most, not the first one known."""
+    watch = host(app).health
+    if watch is None:
+        return list(names.items())
+    rank = {row.subject.id: i for i, row in enumerate(watch.board.rows(watch.now_ms()))}
+    return sorted(names.items(), key=lambda item: rank.get(item[0], len(rank)))
 
 
 def _errors_tab(app: App[Any], ident: str, label: str) -> None:
