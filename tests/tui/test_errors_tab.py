@@ -24,7 +24,8 @@ from aftui.emulator.server import ServerHandle
 from aftui.fingerprint import fingerprint
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
-from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab
+from aftui.replay.states import GroupState
+from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab, state_cell
 from aftui.tui.screens.live_events import LIVE_S
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
@@ -140,6 +141,15 @@ async def test_errors_group_by_failure_whatever_the_numbers_and_apart_by_name(ma
         await wait_for(pilot, lambda: len(table.rows) == 3)
         await wait_for(pilot, lambda: all(replay_cell(table, e.id or "") == "can't replay" for e in table.rows))
         assert table.group is None and app.screen.query(ErrorsTable)
+
+
+def test_a_groups_state_says_the_replays_that_went_through_beside_the_one_that_failed_again() -> None:
+    """ "✖ 1 failed again" alone, beside 5 replayed ok after it, read as the fix not working (an on-call walk)."""
+    mixed = GroupState({"failed": 1, "never": 53, "succeeded": 5})
+    assert state_cell(mixed).plain == "5 ok · 1 failed again"
+    assert state_cell(GroupState({"failed": 2, "never": 3})).plain == "✖ 2 failed again"
+    assert state_cell(GroupState({"succeeded": 2, "never": 3})).plain == "2/5 replayed ok"
+    assert state_cell(GroupState({"succeeded": 4})).plain == "✔ fixed"
 
 
 async def test_a_groups_failure_takes_the_width_left_and_the_table_does_not_scroll_sideways(make_app, emulator) -> None:

@@ -56,10 +56,15 @@ def _time(ms: int | None) -> Text:
 
 
 def state_cell(state: GroupState, *, sendable: bool = True) -> Text:
-    """`✔ fixed`, `✖ 3 failed again`, `… 1 pending`, `never replayed`, `2/5 replayed ok`; `can't replay` for
+    """`✔ fixed`, `✖ 3 failed again`, `5 ok · 1 failed again`, `… 1 pending`, `never replayed`, `2/5 replayed ok`; `can't replay` for
     runs nothing can start again (a timer's), which "never replayed" made look overlooked."""
     if state.fixed:
         return Text("✔ fixed", style="green")
+    if state.count("failed") and state.count("succeeded"):
+        # Both: "✖ 1 failed again" alone, beside 5 replayed ok since, read as the fix not working (an on-call walk).
+        return Text.assemble(
+            (f"{state.count('succeeded')} ok", "green"), " · ", (f"{state.count('failed')} failed again", "red")
+        )
     if state.count("failed"):
         return Text(f"✖ {state.count('failed')} failed again", style="red")
     if state.count("pending"):
@@ -83,7 +88,7 @@ def failure_cell(group: ErrorGroup, width: int | None = None) -> Text:
     return cut_message(text, width) if width else text
 
 
-_FIXED = {"count": ("Count", 5), "state": ("State", 18), "last": ("Last seen", 14), "step": ("Step", 10)}
+_FIXED = {"count": ("Count", 5), "state": ("State", 21), "last": ("Last seen", 14), "step": ("Step", 10)}
 FAILURE_MIN = 16  # narrower than this, the table scrolls sideways rather than cut the failure shorter
 
 
