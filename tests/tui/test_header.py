@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from tui_helpers import wait_for
@@ -228,23 +229,46 @@ class _Told:
         self.said.append(state)
 
 
+def _states(*phases: str) -> list[Any]:
+    from aftui.api.stream import StreamState
+
+    return [StreamState(phase) for phase in phases]
+
+
 def test_feeds_some_live_some_reconnecting_say_so_and_ok_once_all_are_back() -> None:
     """Polls failing with 503s while the streams opened before stayed up: the header read "● connected"."""
     from aftui.tui.feeds_told import FeedsTold
 
     app, told = _Told(), FeedsTold()
-    told.tell(app, ["live", "live"])
+    told.tell(app, _states("live", "live"))
     assert app.said == []
-    told.tell(app, ["live", "reconnecting", "live"])
-    told.tell(app, ["live", "reconnecting", "live"])  # told once, not at every take
+    told.tell(app, _states("live", "reconnecting", "live"))
+    told.tell(app, _states("live", "reconnecting", "live"))  # told once, not at every take
     assert app.said == ["partial"]
-    told.tell(app, ["reconnecting", "reconnecting"])
+    told.tell(app, _states("reconnecting", "reconnecting"))
     assert app.said == ["partial", "retrying"]
-    told.tell(app, ["live", "live"])
+    told.tell(app, _states("live", "live"))
     assert app.said == ["partial", "retrying", "ok"]
     app.connection_phase = "offline"  # "unreachable since" says more: left as it is
-    told.tell(app, ["live", "reconnecting"])
+    told.tell(app, _states("live", "reconnecting"))
     assert app.said[-1] == "ok" and app.connection_phase == "offline"
+
+
+def test_feeds_the_service_answers_with_a_503_say_it_at_once() -> None:
+    """A 503 on every read: the header said "some feeds failing" for 8 s, until a request of the session's own
+    client got its 503; what the feeds were answered is said at once, as that client says it."""
+    from aftui.api.stream import StreamState
+    from aftui.tui.feeds_told import FeedsTold
+
+    app, told = _Told(), FeedsTold()
+    told.tell(app, [StreamState("live"), StreamState("reconnecting", 1, "Service Unavailable", 503)])
+    assert app.said == ["failing 503"]
+    told.tell(app, [StreamState("live"), StreamState("reconnecting", 2, "no answer in 6 s")])
+    assert app.said == ["failing 503"]  # the 503 told stands: a slow try says nothing new of the service
+    told.tell(app, _states("live", "live"))
+    assert app.said == ["failing 503", "ok"]
+    told.tell(app, [StreamState("reconnecting", 1, "Too many requests", 429)])
+    assert app.said[-1] == "retrying"  # not a failure of the service's own
 
 
 async def test_the_header_says_some_feeds_failing_and_a_wait_over_an_older_failure(make_app) -> None:

@@ -64,6 +64,7 @@ class StreamState:
     phase: str  # "connecting", "live", "reconnecting", "failed" or "closed"
     attempt: int = 0
     reason: str | None = None
+    status: int = 0  # the HTTP status the service answered the last try with (0: none, or no answer)
 
     def __str__(self) -> str:
         if self.phase == "reconnecting":
@@ -183,12 +184,12 @@ class SourceStream:
                             if events:
                                 failures = 0
                                 yield events
-                    reason = "the service closed the stream"
+                    reason, status = "the service closed the stream", 0
                 except FINAL as exc:
                     self._set(StreamState("failed", failures, exc.message))
                     raise
                 except (ApiError, httpx.HTTPError) as exc:
-                    reason = _reason(exc)
+                    reason, status = _reason(exc), exc.status if isinstance(exc, ApiError) else 0
                     retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
                 if opened_at is not None and time.monotonic() - opened_at > self.keepalive_s:
                     failures = 0  # it was live a good while: a quiet stream cut by a proxy starts over
@@ -196,7 +197,7 @@ class SourceStream:
                 if self.max_attempts is not None and failures > self.max_attempts:
                     self._set(StreamState("failed", failures, reason))
                     raise NetworkError(f"the stream failed {failures} times; last: {reason}")
-                self._set(StreamState("reconnecting", failures, reason))
+                self._set(StreamState("reconnecting", failures, reason, status))
                 await asyncio.sleep(max(self._backoff(failures), min(retry_after or 0.0, self.max_backoff_s * 6)))
         finally:
             if self.state.phase != "failed":

@@ -154,7 +154,7 @@ async def poll_feed(
             return
         except ApiError as error:
             failures += 1
-            state = StreamState("reconnecting", failures, error.message)
+            state = StreamState("reconnecting", failures, error.message, error.status)
             report(target, state)
             await asyncio.sleep(min(max_interval_s, interval_s * 2**failures))
             continue

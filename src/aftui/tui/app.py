@@ -995,7 +995,7 @@ class AftuiApp(App[None]):
         if health is None or not health.started:
             return
         alerted = self._health_take(health)
-        self._health_told.tell(self, (state.phase for state in health.states.values()))
+        self._health_told.tell(self, health.states.values())
         if not alerted and self._unseen.count and self._health_on_screen():
             self.alerts_seen()  # back on the Health pane from a detail: what was new is in front of the user
         self._show_health()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..api import Client
+from ..api.stream import StreamState
 from .host import Host
 
 # The header's words for the feeds: none live and one reconnecting, or some live and others reconnecting.
@@ -20,18 +21,22 @@ ALL_BEHIND, SOME_BEHIND = "retrying", "partial"
 
 class FeedsTold:
     """Reconnecting while no feed is live and one is reconnecting (even if a request of the session's client
-    got through meanwhile); "some feeds failing" while some are live and others reconnecting; ok once all
-    that were behind are live again."""
+    got through meanwhile); "some feeds failing" while some are live and others reconnecting; "failing 503"
+    when the service answered one with that; ok once all that were behind are live again."""
 
     def __init__(self) -> None:
         self.retrying = False  # the header was last told "retrying" or "partial" by these feeds
 
-    def tell(self, app: Host, phases: Iterable[str]) -> None:
-        seen = list(phases)
-        live = "live" in seen
-        if "reconnecting" in seen:
+    def tell(self, app: Host, states: Iterable[StreamState]) -> None:
+        seen = list(states)
+        live = any(state.phase == "live" for state in seen)
+        behind = [state for state in seen if state.phase == "reconnecting"]
+        if behind:
             self.retrying = True
-            said = SOME_BEHIND if live else ALL_BEHIND
+            # The service answering the feeds with a 5xx is said as the session's own client says it: the
+            # header read "some feeds failing" for 8 s of a 503 on every read, until a request of its own failed.
+            answered = [state.status for state in behind if state.status >= 500]
+            said = f"failing {answered[0]}" if answered else SOME_BEHIND if live else ALL_BEHIND
             # "unreachable since" or a key refused says more than these.
             if app.connection_phase in ("ok", "connecting", ALL_BEHIND, SOME_BEHIND) and app.connection_phase != said:
                 app.connection(said)

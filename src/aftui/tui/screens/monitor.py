@@ -346,7 +346,7 @@ class MonitorScreen(Screen[None]):
         # layout=False: these lines have fixed sizes, and a layout four times a second costs a burst dearly.
         line = self.query_one("#monitor-streams", Static)
         line.update(streams_text(batch.states, line.content_region.width), layout=False)
-        self._told.tell(host(self), (state.phase for _, state in batch.states.values()))
+        self._told.tell(host(self), (state for _, state in batch.states.values()))
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(
             Text(f"{rate_words(batch.rates, batch.watched_s):>10} ", style="bold"), layout=False
