@@ -191,6 +191,9 @@ async def test_known_workflows_are_remembered_for_the_next_start(make_app, emula
         table = await discovered(again, pilot)
         assert names(table) == FROM_SUBSCRIPTIONS | {"Nightly report"}
         assert next(r for r in table.rows if r.id == nightly).found == "added"
+        # Nothing new found: the note says what the list is ("No other workflows found" read as "none").
+        note = again.query_one("#workflows .note", Phrases).text.plain
+        assert note.startswith("The workflows aftui knows (the service lists none): from subscriptions, errors")
 
 
 async def test_opening_a_workflow_by_id_remembers_it(make_app, emulator) -> None:

@@ -893,7 +893,7 @@ class ReplayEditorScreen(Screen["EditResult | None"]):
             (visible(f"{failed.code or 'Error'}: {failed.msg or ''}", 300), "red"),
             (f" (step {visible(self.plan.step, 60)})" if self.plan.step else "", "dim"),
             (
-                "\nOnly the body changes: method, path, query and safe headers go as the original's (esc shows them).",
+                "\nOnly the body changes: method, path, query and safe headers go as the original's, as the replay screen lists them.",
                 "dim",
             ),
         )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -28,6 +29,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
+from ...api.eventid import event_key
 from ...api.models import EventSummary, Page
 from ...fingerprint import error_key
 from ...journal.replays import ReplayRow
@@ -65,6 +67,13 @@ STATE_CELLS: dict[str, tuple[str, str]] = {
 def unsendable(event: EventSummary) -> bool:
     """Started by what no replay can send again (`starts.py`), as far as the error alone says."""
     return unsendable_start_of(event) is not None
+
+
+def _time_of_id(event_id: str | None) -> str:
+    """`15:04:29` (UTC) from an id of the service's `<epoch-ms>-<seq>` form, else "": an original not among the
+    rows kept (the journal's, in an outage) made its replays read "↻ a replay" beside others' "↻ of 15:04:29"."""
+    key = event_key(event_id)
+    return datetime.fromtimestamp(key[0] / 1000, tz=UTC).strftime("%H:%M:%S") if key else ""
 
 
 class ErrorsTable(LiveEvents):
@@ -148,8 +157,8 @@ class ErrorsTable(LiveEvents):
             return Text("")
         if state.is_replay and state.kind == "never":
             original = self.item(state.replay_of) if state.replay_of else None
-            when = event_time(original).plain[-8:] if original is not None else "replay"
-            return Text(f"↻ of {when}" if original is not None else "↻ a replay", style="cyan")
+            when = event_time(original).plain[-8:] if original is not None else _time_of_id(state.replay_of)
+            return Text(f"↻ of {when}" if when else "↻ a replay", style="cyan")
         if state.kind == "never" and not state.is_replay and unsendable(event):
             return Text("can't replay", style="dim")  # "never" read as "not yet" for runs no replay can start
         words, style = STATE_CELLS.get(state.kind, (state.kind, "yellow"))

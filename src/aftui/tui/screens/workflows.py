@@ -414,8 +414,11 @@ def _summary_of(counts: Counter[str], failures: list[str], retrying: str | None 
     parts: list[Text] = []
     new = sum(counts.values())
     if not new and not failures:
-        # Of workflows, not errors: "Nothing new in … $errors" above a list of failing workflows read as "no errors".
-        parts.append(Text("No other workflows found in subscriptions or $errors · "))
+        # What the list is, not what this look found: "No other workflows found …" above the 4 listed read as
+        # "none" (an on-call walk), and "Nothing new in … $errors" above failing workflows as "no errors".
+        parts.append(
+            Text("The workflows aftui knows (the service lists none): from subscriptions, errors, or added · ")
+        )
     if new:
         where = ", ".join(f"{n} in {'subscriptions' if k == 'subscription' else k}" for k, n in counts.items())
         parts.append(Text(f"Found {new} new workflow{'s' if new != 1 else ''} ({where}) · "))
