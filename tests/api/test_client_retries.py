@@ -206,10 +206,16 @@ async def test_a_request_held_from_before_the_service_came_back_does_not_say_it_
     client.add_status_listener(heard.append)
     faults.add("/users/me", count=1, delay=0.8)
     slow = asyncio.ensure_future(client.me())
+    while not client.waiting_for():  # sent (a first request builds its models first: 50 ms on a busy machine)
+        await asyncio.sleep(0.01)
     await asyncio.sleep(0.1)
+    assert not client.answered_since_oldest_wait()  # nothing sent after it answered: the service may be gone
     await client.list_apps()  # answered while all was well: the slow one is still waited on
     assert client.waiting_for() >= 0.1
+    # ... and said apart: the service answers, only not that one ("waiting 55 s" after a hang was cleared).
+    assert client.answered_since_oldest_wait()
     await expect(NetworkError, slow)
+    assert not client.answered_since_oldest_wait()  # none waits
     faults.add("/users/me", count=1, drop=True)
     await expect(NetworkError, client.me())  # the service fails
     faults.add("/users/me", count=1, delay=0.8)

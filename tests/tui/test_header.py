@@ -125,6 +125,8 @@ async def test_waiting_counts_from_the_first_request_of_a_hang_not_back_from_the
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: "● connected" in header(app), timeout=10)
         in_flight = app.session.client.in_flight
+        newer_answered = False  # the start's requests were answered after these tickets' backdated sending
+        app.session.client.answered_since_oldest_wait = lambda: newer_answered
         first = sent_ago(89)
         app._watch_answers()
         assert app.connection_state == "waiting 89 s for an answer"
@@ -138,6 +140,11 @@ async def test_waiting_counts_from_the_first_request_of_a_hang_not_back_from_the
         third = sent_ago(6)  # a new spell
         app._watch_answers()
         assert app.connection_state == "waiting 6 s for an answer"
+        # A request sent after it was answered: the service is there, that one is held ("waiting 55 s" after a
+        # hang was cleared, over screens that had their answers).
+        newer_answered = True
+        app._watch_answers()
+        assert app.connection_state == "waiting 6 s, newer requests answered"
         in_flight.answered(third)
 
 
@@ -215,6 +222,10 @@ async def test_at_80_columns_a_long_workspace_name_gives_way_to_the_alerts_and_r
         await pilot.pause()
         shown = header(app)[:80]
         assert "● waiting 12 s  ✖ 1 alert · press !" in shown, shown
+        status.connection = "waiting 12 s, newer requests answered"
+        await pilot.pause()
+        shown = header(app)[:80]
+        assert "● slow 12 s, rest ok  ✖ 1 alert · press !" in shown, shown
 
 
 class _Told:

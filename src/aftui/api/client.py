@@ -120,6 +120,13 @@ class InFlight:
             waiting = [at for at in self._sent.values() if at > self.back_sent_at]
             return time.monotonic() - min(waiting) if waiting else 0.0
 
+    def answered_after_oldest(self) -> bool:
+        """Whether a request sent after the oldest one waiting (as `oldest` counts them) got its answer: the
+        service answers, only not that one (an endpoint that hangs; or, after a hang, what it still holds)."""
+        with self._lock:
+            waiting = [at for at in self._sent.values() if at > self.back_sent_at]
+            return bool(waiting) and self.heard_sent_at > min(waiting)
+
 
 @dataclass(frozen=True)
 class RetryPolicy:
@@ -309,6 +316,10 @@ class Client:
         A service that stops answering without closing the connection is only told by a timeout, half a
         minute on: this says sooner that nothing comes back (a stream, which waits by design, is not counted)."""
         return self.in_flight.oldest()
+
+    def answered_since_oldest_wait(self) -> bool:
+        """Whether the service answered a request sent after the oldest one still waiting (`waiting_for`)."""
+        return self.in_flight.answered_after_oldest()
 
     def add_status_listener(self, listener: Callable[[str], None]) -> None:
         """`listener(state)` on each change: "ok", "retrying", "offline", "auth", or "failing 503" (the service

@@ -668,13 +668,17 @@ class AftuiApp(App[None]):
 
     _slow = 0  # whole seconds the oldest request in flight has waited, once past SLOW_ANSWER_S; else 0
     _slow_from: float | None = None  # when the slow spell's first request was sent (monotonic), while one lasts
+    _newer_answered = False  # a request sent after the oldest one waiting got its answer
     journal_state = ""  # the journal's trouble, as the header says it ("" when it keeps every event)
     _answers: Timer | None = None
 
     @property
     def connection_state(self) -> str:
         if self._slow and self._connection != "offline":
-            # Whatever the last answer was (a 503, a feed reconnecting): a request waiting now is the news.
+            # Whatever the last answer was (a 503, a feed reconnecting): a request waiting now is the news. Newer
+            # ones answered: the service is there, one request is held (after a hang, for up to half a minute).
+            if self._newer_answered:
+                return f"waiting {self._slow} s, newer requests answered"
             return f"waiting {self._slow} s for an answer"
         if self._connection == "partial":
             return "some feeds failing"
@@ -719,6 +723,7 @@ class AftuiApp(App[None]):
         So is a journal that fails to keep what is seen: only the monitor's status line said it."""
         session = self.session
         waited = session.client.waiting_for() if session is not None else 0.0
+        newer_answered = session is not None and session.client.answered_since_oldest_wait()
         slow = 0
         if waited >= SLOW_ANSWER_S:
             # One slow spell counts from its first request, while some request waits past SLOW_ANSWER_S: in a hang
@@ -729,8 +734,8 @@ class AftuiApp(App[None]):
         else:
             self._slow_from = None
         journal = self._journal_words()
-        if slow != self._slow or journal != self.journal_state:
-            self._slow, self.journal_state = slow, journal
+        if slow != self._slow or journal != self.journal_state or newer_answered != self._newer_answered:
+            self._slow, self.journal_state, self._newer_answered = slow, journal, newer_answered
             self._show_connection()
 
     def _journal_words(self) -> str:

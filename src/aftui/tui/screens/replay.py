@@ -797,7 +797,9 @@ class ReplayScreen(Screen[None]):
         if self.watched is not None:
             sent, began = self.watched
             client = self.session.client
-            self._show_outcome(watch_text(sent, time.monotonic() - began, client.status, client.waiting_for()))
+            # A request held since a hang is no news once newer ones (these looks) are answered.
+            unanswered = 0.0 if client.answered_since_oldest_wait() else client.waiting_for()
+            self._show_outcome(watch_text(sent, time.monotonic() - began, client.status, unanswered))
 
     def _stop_watch(self) -> None:
         self.watched = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -100,8 +102,14 @@ class StatusHeader(Static):
 _SHORT = {"production": "prod", "development": "dev"}
 
 
+_HELD = re.compile(r"waiting (\d+) s, newer requests answered")
+
+
 def _short_connection(words: str) -> str:
     """The connection's state in fewer words: "waiting 12 s", "feeds failing", "unreachable since 14:02"."""
+    held = _HELD.fullmatch(words)
+    if held:  # one request held while newer ones are answered: in the room "waiting 12 s" takes
+        return f"slow {held[1]} s, rest ok"
     for long, short in ((" for an answer", ""), ("some feeds failing", "feeds failing"), (" UTC", "")):
         words = words.replace(long, short)
     return words
@@ -113,7 +121,11 @@ MIN_WORKSPACE_CHARS = 8
 _CONNECTION = {
     "ok": ("●", "green"),
     "connecting": ("●", "yellow"),
-    "waiting": ("●", "yellow"),  # "waiting 12 s for an answer": requests sent, none answered yet
+    "waiting": ("●", "yellow"),
+    "slow": (
+        "●",
+        "yellow",
+    ),  # "slow 12 s, rest ok": one request held, newer ones answered  # "waiting 12 s for an answer": requests sent, none answered yet
     "retrying": ("●", "yellow"),
     "some": ("●", "yellow"),  # "some feeds failing": streams up, polls failing
     "reconnecting": ("●", "yellow"),
