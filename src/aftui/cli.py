@@ -225,7 +225,8 @@ def _on_call_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
     replay.add_argument(
         "--again",
         action="store_true",
-        help="with --since or --fingerprint: also the errors already replayed ok or pending, and those replays led to",
+        help="with --since or --fingerprint: also the errors already replayed ok or pending, and those replays led "
+        "to; with ERROR_IDs: also those whose replay's outcome is unknown (it may have run)",
     )
     replay.add_argument("--dry-run", action="store_true", help="show what would be sent, send nothing")
     replay.add_argument("-y", "--yes", action="store_true", help="do not ask (for scripts)")

@@ -523,3 +523,31 @@ def test_in_an_outage_get_and_errors_give_the_journals_copies_and_a_dry_run_says
     assert "the journal's copies are given" in got.err
     assert dry.code == 5, (dry.code, dry.err)
     assert dry.out.startswith(f"{error_id}  not ready to replay: the workflow could not be read (HTTP 503: ")
+
+
+def test_a_replay_whose_outcome_is_unknown_exits_1_and_is_not_sent_again_unless_asked(
+    aftui: Aftui, emulator: ServerHandle, root: httpx.Client, api: httpx.Client, order_workflow: str, data_dir: Path
+) -> None:
+    """The workflow's events unreadable: the replay was sent and its outcome could not be seen. It exited 5, which
+    a script reads as "try again", and the retry sent the order a second time (an on-call walk). Now a 1, as
+    the help says, and a second run leaves the error out until --again."""
+    error_id = fail_order(emulator, root, api, "ord_unknown_twice")
+    assert aftui("errors", WORKFLOW).code == 0  # journaled: the next runs find it there
+    fault = {"path": f"/v1/workflows/{order_workflow}/event_summaries", "status": 503, "count": 10_000}
+    root.post("/_emulator/faults", json=fault).raise_for_status()
+    try:
+        first = aftui("replay", error_id, "--yes", "--timeout", "2", "--json")
+        again = aftui("replay", error_id, "--yes", "--timeout", "2", "--json")
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert first.code == 1, (first.code, first.err)
+    assert [r["outcome"] for r in first.records()] == ["unknown"]
+    assert again.code == 1, (again.code, again.err)
+    assert again.records() == []
+    assert (
+        f"{error_id}: replay outcome unknown: it may have run, so it is not sent again; --again sends it" in again.err
+    )
+    assert len(replays(data_dir)) == 1, "sent once"
+    asked = aftui("replay", error_id, "--yes", "--again", "--json")
+    assert asked.code == 1 and [r["outcome"] for r in asked.records()] == ["failed"], (asked.code, asked.err)
+    assert len(replays(data_dir)) == 2

@@ -14,14 +14,16 @@ workflow's errors since a time, optionally only those of one failure
 (`--fingerprint`, from `aftui errors --group`). Such a selection leaves out
 what the journal says needs no replay (replayed ok, pending, or the error a
 replay led to), so running the same command twice sends nothing twice;
-`--again` keeps them. `--patch` (an RFC 7386
+`--again` keeps them. Errors named by id are sent as named, but for one
+whose replay's outcome is unknown (it may have run): `--again` sends that. `--patch` (an RFC 7386
 merge patch) and `--set` (path = value) edit each payload; every edit is
 checked on every payload before anything is sent. `--dry-run` shows what
 would be sent and sends nothing (a read-only profile allows that, and
 nothing else). On a terminal it asks first; `--yes` for scripts.
 
 Exit 0 when every replay succeeded; 1 when one failed again, was refused,
-was not sent, could not be replayed or its outcome is unknown.
+was not sent, could not be replayed or its outcome is unknown; 5 when the
+service stopped the run before every error was sent.
 """
 
 from __future__ import annotations
@@ -128,7 +130,9 @@ async def replay(args: argparse.Namespace) -> int:
         with Keeper(True) as keeper:
             names = Names(client, known=known, journal=keeper.path)
             workflow_id = await names.workflow(args.workflow) if args.workflow else None
-            batches = await _needing_replay(client, await _errors(client, args, workflow_id, keeper), keeper, args)
+            held = _Held()
+            errors = await _errors(client, args, workflow_id, keeper)
+            batches = await _needing_replay(client, errors, keeper, args, held)
             planner = Planner(client)
             plans: list[ReplayPlan] = []
             for wf, events in batches.items():
@@ -137,7 +141,7 @@ async def replay(args: argparse.Namespace) -> int:
             bodies = [edits.body(plan) if edits.any and plan.replayable else None for plan in plans]
             if not plans:
                 output.say("no errors to replay" + (f" since {args.since.text}" if args.since else ""))
-                return OK
+                return FAILED if held.unknown else OK
             # A plan the service's outage stopped (a 503 reading the workflow) is no refusal: exit 5, as any
             # command the service did not answer, so a script tries again rather than give the error up.
             down = NETWORK if any(p.transient for p in plans) else FAILED
@@ -156,9 +160,13 @@ async def replay(args: argparse.Namespace) -> int:
             )
             results = await _send_all(client, plans, bodies, edits, keeper, args, fields)
     _summary(results)
-    if any(r.outcome.blind for r in results):
-        return NETWORK  # the service did not answer: a script tries again, once it can tell what ran
-    return OK if results and all(r.outcome.kind == "succeeded" for r in results) else down
+    reached = {r.plan.event_id for r in results}
+    if any(p.replayable and p.event_id not in reached for p in plans):
+        return NETWORK  # stopped by an outage before sending them all: those not sent are tried again
+    # An outcome unknown is a 1, as the help says: it was sent and may have run. A 5 read as "try again", and a
+    # retry sent the order again; a second run now leaves it out (`_needing_replay`).
+    ok = results and all(r.outcome.kind == "succeeded" for r in results) and not held.unknown
+    return OK if ok else down
 
 
 # --- which errors -----------------------------------------------------------------------------------------
@@ -204,12 +212,20 @@ async def _errors(
     return {workflow_id: chosen} if chosen else {}
 
 
+class _Held:
+    """Errors named by id left out because a replay of theirs may have run (its outcome unknown)."""
+
+    unknown = 0
+
+
 async def _needing_replay(
-    client: Client, batches: dict[str, list[EventSummary]], keeper: Keeper, args: argparse.Namespace
+    client: Client, batches: dict[str, list[EventSummary]], keeper: Keeper, args: argparse.Namespace, held: _Held
 ) -> dict[str, list[EventSummary]]:
     """What a selection (--since, --fingerprint) sends: not the errors already replayed ok or still pending, nor those
     a replay led to (their original is in the count), as the TUI's group replay; said on stderr, `--again` keeps
-    them. Errors named by id are sent as asked, with a word for those replayed before."""
+    them. Errors named by id are sent as asked, with a word for those replayed before; not those whose replay
+    may have run (outcome unknown, after a look for it), unless `--again`: a script that tried again sent the
+    order twice."""
     chosen = bool(args.error_ids) or args.again
     out: dict[str, list[EventSummary]] = {}
     for workflow_id, events in batches.items():
@@ -218,6 +234,16 @@ async def _needing_replay(
             out[workflow_id] = events
             continue
         done = {e.id: states[e.id] for e in events if e.id and not needs_replay(states.get(e.id))}
+        if args.error_ids and not args.again:
+            unknown = {i for i, s in done.items() if s.kind == "unknown" and not s.is_replay}
+            for event_id in unknown:
+                output.say(
+                    f"{event_id}: {_replayed_words(done[event_id])}: it may have run, so it is not sent again; "
+                    "--again sends it (aftui get ERROR_ID looks for its outcome)"
+                )
+            held.unknown += len(unknown)
+            events = [e for e in events if e.id not in unknown]
+            done = {i: s for i, s in done.items() if i not in unknown}
         if chosen:
             # Never a replay's own error beside its original: the same request twice in one run.
             twice = {i for i, s in done.items() if s.is_replay and s.replay_of in states}
