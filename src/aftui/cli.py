@@ -652,7 +652,7 @@ def _tui_options(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         metavar="SECONDS",
         help="a command gives up on a request the service has not answered within SECONDS, its retries "
-        "included (exit 5); streams (tail) are not cut",
+        "included (exit 5); streams (tail) are not cut, and tail's reconnects are each bounded, never refused",
     )
 
 

@@ -245,3 +245,22 @@ def test_a_since_in_the_future_is_a_usage_error_and_a_few_minutes_are_skew() -> 
 def test_errors_since_a_future_time_exits_2_saying_so(aftui: Aftui) -> None:
     done = aftui("errors", "--since", "2099-01-01")
     assert done.code == 2 and "is in the future" in done.err
+
+
+def test_tail_with_max_time_reconnects_after_a_hang(running, root: httpx.Client, emulator: ServerHandle) -> None:
+    """--max-time bounds each of tail's requests and cuts no stream: one request that ran it out refused every
+    reconnect after it ("not sent: --max-time had run out on an earlier request"), and the tail was dead with
+    the service back (an on-call walk)."""
+    ping = source_named(emulator, "Partner ping")
+    hang = {"path": f"/v1/sources/{ping.id}", "method": "GET", "delay": 5, "count": 2}
+    root.post("/_emulator/faults", json=hang).raise_for_status()
+    tail = running("--max-time", "1", "tail", ping.id, "--json")
+    try:
+        assert tail.wait_for(lambda: tail.said("connected"), timeout=30), tail.err
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    sent = emit(root, ping.id, 1)
+    assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
+    assert json.loads(tail.out[0])["id"] == sent
+    assert tail.stop() == 0
+    assert not tail.said("not sent: --max-time had run out")

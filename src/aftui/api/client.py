@@ -225,6 +225,9 @@ class Client:
         # script's bound (`aftui --max-time`). Streams are not requests here: they are not cut.
         self.deadline: float | None = None
         self._unanswered: str | None = None  # the request that ran out the deadline: the service hung
+        # Once one request ran out the deadline, the command's later ones fail at once. Not for a command that
+        # never gives up (tail): each of its reconnects is bounded, none refused.
+        self.deadline_ends_all = True
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(timeouts.read, connect=timeouts.connect),
             headers={"User-Agent": USER_AGENT},
@@ -343,7 +346,7 @@ class Client:
         """`exchange` within the deadline, if one is set."""
         if self.deadline is None:
             return await exchange
-        if self._unanswered is not None:
+        if self._unanswered is not None and self.deadline_ends_all:
             # Not asked: each request of `health` waited out the bound in turn against a service that hung,
             # and `--max-time 3` took 9 s. Once one has, the command's later requests fail at once.
             if isinstance(exchange, Coroutine):

@@ -52,6 +52,7 @@ async def tail(args: argparse.Namespace) -> int:
         raise ValueError("name at least one source (id or name), or --errors WORKFLOW")
     queue: Events = asyncio.Queue()
     async with make_client(args) as client:
+        client.deadline_ends_all = False  # a tail never gives up: --max-time bounds each reconnect, refuses none
         names = Names(client, known=user_known(), journal=journal_path())
         sources = [await names.resolve(text, ("source",)) for text in args.source_ids]
         workflows = [await names.resolve(text, ("workflow",)) for text in args.errors]
