@@ -137,3 +137,28 @@ def test_in_an_outage_the_journal_still_says_what_was_failing(
     assert (
         len(said) == 1 and said[0].startswith("aftui: the errors of ") and " workflows could not be read: " in said[0]
     )
+
+
+def test_a_key_the_service_refuses_is_exit_3_whatever_the_journal_says(
+    aftui: Aftui,
+    emulator: ServerHandle,
+    root: httpx.Client,
+    api: httpx.Client,
+    later: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A revoked key: `health --failing` printed the journal's failing rows and exited 1 (or 5, "could not
+    tell"), and `get ERROR_ID` said "not found" (4), with "invalid API key" only among the problems: a cron
+    job read a failing workflow, or a service down, for as long as the key was wrong (an on-call walk)."""
+    error_id = fail_order(emulator, root, api, "ord_revoked")
+    assert aftui("health", "--failing").code == 1  # failing, and the journal keeps its error
+    monkeypatch.setenv("AFTUI_API_KEY", "not-the-key-0123456789")
+    checked = aftui("health", "--failing")
+    assert checked.code == 3, (checked.code, checked.err)
+    assert checked.err.rstrip().endswith(
+        "authentication failed: invalid API key (check the profile's key; `aftui config show`)"
+    )
+    got = aftui("get", error_id)
+    assert got.code == 3, (got.code, got.err)
+    unseen = aftui("get", "1795964295570-0")  # in no journal: "not found" among what the key could not see
+    assert unseen.code == 3, (unseen.code, unseen.err)

@@ -224,6 +224,9 @@ class Client:
         # Seconds a request may take with its retries and their waits (None: as long as they take); a
         # script's bound (`aftui --max-time`). Streams are not requests here: they are not cut.
         self.deadline: float | None = None
+        # The service refused the key itself (401): whatever else a command read (the journal's rows, a "not
+        # found" among what it could see) rests on that, and a script is told it (exit 3).
+        self.key_refused: AuthError | None = None
         self._unanswered: str | None = None  # the request that ran out the deadline: the service hung
         # Once one request ran out the deadline, the command's later ones fail at once. Not for a command that
         # never gives up (tail): each of its reconnects is bounded, none refused.
@@ -297,8 +300,10 @@ class Client:
         except NetworkError:
             self._report("offline", sent_at)
             raise
-        except AuthError:
+        except AuthError as error:
             self._report("auth")
+            if error.status == 401:
+                self.key_refused = error
             raise
         except ServerError as error:
             # The service answered with a failure of its own (after the retries): every request failing with

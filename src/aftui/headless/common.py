@@ -180,7 +180,7 @@ def run(
     """Run an async command, turning every expected failure into a message and an exit code."""
     _made.clear()
     try:
-        return asyncio.run(_watched(command(args), err or sys.stderr))
+        code = asyncio.run(_watched(command(args), err or sys.stderr))
     except KeyboardInterrupt:
         return OK
     except DryRun as dry:
@@ -193,5 +193,19 @@ def run(
         quiet_stdout()
         return OK
     except (ApiError, ConfigError, ReadOnlyError, ValueError, NoSuchName, Refused) as error:
-        print(f"aftui: {describe(error)}", file=err or sys.stderr)
-        return exit_code(error)
+        # "Not found" among what a refused key could see was a 4: the key is the news.
+        told = _refused_key() or error
+        print(f"aftui: {describe(told)}", file=err or sys.stderr)
+        return exit_code(told)
+    refused = _refused_key()
+    if refused is not None:
+        # `health` read the journal and exited 1 ("failing") or 5 with "invalid API key" among its problems: a
+        # revoked key read as a failing workflow, or a service down, for as long as it lasted.
+        print(f"aftui: {describe(refused)}", file=err or sys.stderr)
+        return AUTH
+    return code
+
+
+def _refused_key() -> AuthError | None:
+    """The service's refusal of the key itself (a 401), if a request of this command had one."""
+    return next((c.key_refused for c in _made if c.key_refused is not None), None)
