@@ -300,6 +300,11 @@ def test_a_request_left_unanswered_is_said_on_stderr(
     root.post("/_emulator/faults", json={"path": "/v1/users/me", "delay": 2.5, "count": 1}).raise_for_status()
     logged = aftui("whoami")
     assert logged.code == 0 and "; still waiting (--max-time SECONDS gives up sooner)" in logged.err
+    # Said again while it waits, not once: a cron log showed one line for minutes of a hang.
+    monkeypatch.setattr(common, "SAY_AGAIN_S", 1.0)
+    root.post("/_emulator/faults", json={"path": "/v1/users/me", "delay": 3.5, "count": 1}).raise_for_status()
+    long = aftui("whoami")
+    assert long.code == 0 and long.err.count("aftui: no answer from 127.0.0.1:") >= 2, long.err
 
 
 def test_max_time_bounds_a_request_and_its_retries_for_a_script(aftui: Aftui, root: httpx.Client) -> None:

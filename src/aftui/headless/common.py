@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, TextIO
 
@@ -92,6 +93,7 @@ def make_client(args: argparse.Namespace) -> Client:
 
 
 SILENT_S = 5.0  # a request unanswered this long is said on stderr
+SAY_AGAIN_S = 60.0  # and again this often while it waits
 _made: list[Client] = []  # the clients of the command running (`make_client`): their requests are watched
 
 
@@ -107,18 +109,30 @@ async def _watched(command: Coroutine[Any, Any, int], err: TextIO) -> int:
 
 
 async def _say_when_silent(err: TextIO, terminal: bool) -> None:
-    said = False
+    """A wait said at SILENT_S, and again every SAY_AGAIN_S while it lasts, with the command's whole wait: a
+    hang said "no answer … for 5 s" three times in six minutes (each request waited anew) and never the total."""
+    began = time.monotonic()
+    said_at: float | None = None
     way_out = "ctrl+c stops" if terminal else "--max-time SECONDS gives up sooner"
     while True:
         await asyncio.sleep(1.0)
         waiting = [(client.waiting_for(), client) for client in _made]
         waited, client = max(waiting, key=lambda pair: pair[0], default=(0.0, None))
-        if client is not None and waited >= SILENT_S and not said:
-            where = visible(client.base_url.split("://", 1)[-1], 80)
-            print(f"aftui: no answer from {where} for {waited:.0f} s; still waiting ({way_out})", file=err)
-            said = True
-        elif waited < SILENT_S:
-            said = False  # answered: a later wait is said again
+        now = time.monotonic()
+        if client is not None and waited >= SILENT_S:
+            if said_at is None or now - said_at >= SAY_AGAIN_S:
+                where = visible(client.base_url.split("://", 1)[-1], 80)
+                total = f"; {_duration(now - began)} since the command began" if now - began >= waited + 1 else ""
+                print(f"aftui: no answer from {where} for {waited:.0f} s{total}; still waiting ({way_out})", file=err)
+                said_at = now
+        else:
+            said_at = None  # answered: a later wait is said again
+
+
+def _duration(seconds: float) -> str:
+    """`42 s`, `3 min 10 s`."""
+    whole = int(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60} s"
 
 
 def _is_terminal(stream: TextIO) -> bool:
