@@ -504,6 +504,8 @@ def test_in_an_outage_get_and_errors_give_the_journals_copies_and_a_dry_run_says
     try:
         got = aftui("get", error_id, "--json")
         dry = aftui("replay", error_id, "--dry-run")
+        sent = aftui("replay", error_id, "--yes", "--json")
+        unasked = aftui("replay", error_id)  # off a terminal, no --yes
         listed = aftui("errors", WORKFLOW, "--json")
     finally:
         root.delete("/_emulator/faults").raise_for_status()
@@ -522,6 +524,10 @@ def test_in_an_outage_get_and_errors_give_the_journals_copies_and_a_dry_run_says
     )
     assert "the journal's copies are given" in got.err
     assert dry.code == 5, (dry.code, dry.err)
+    # Not "skipped", as a run no replay can start is: a later run may send it.
+    assert sent.code == 5 and [(r["outcome"], r["replay_id"]) for r in sent.records()] == [("not ready", None)], sent
+    assert sent.records()[0]["detail"].startswith("the workflow could not be read (HTTP 503")
+    assert unasked.code == 5 and "Replay 0 errors" not in unasked.err, unasked  # nothing to ask about
     assert dry.out.startswith(f"{error_id}  not ready to replay: the workflow could not be read (HTTP 503: ")
 
 

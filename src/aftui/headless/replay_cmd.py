@@ -151,13 +151,14 @@ async def replay(args: argparse.Namespace) -> int:
                 return OK if all(p.replayable for p in plans) else down
             replayable = sum(1 for p in plans if p.replayable)
             targets = ", ".join(sorted({p.workflow_name or p.workflow_id for p in plans}))
-            confirm(
-                f"Replay {replayable} error{'s' if replayable != 1 else ''} of {visible(targets, 80)}"
-                + (" with the edit" if edits.any else " as they were" if replayable != 1 else " as it was")
-                + (f" ({len(plans) - replayable} cannot be replayed)" if replayable < len(plans) else "")
-                + "? Each runs the workflow again.",
-                args,
-            )
+            if replayable:  # "Replay 0 errors …?" was asked of a run with none to send
+                confirm(
+                    f"Replay {replayable} error{'s' if replayable != 1 else ''} of {visible(targets, 80)}"
+                    + (" with the edit" if edits.any else " as they were" if replayable != 1 else " as it was")
+                    + _left_out(plans)
+                    + "? Each runs the workflow again.",
+                    args,
+                )
             results = await _send_all(client, plans, bodies, edits, keeper, args, fields)
     _summary(results)
     reached = {r.plan.event_id for r in results}
@@ -210,6 +211,16 @@ async def _errors(
             )
         chosen = [e for e in chosen if _fingerprint(e, steps, workflow_id).startswith(args.fingerprint)]
     return {workflow_id: chosen} if chosen else {}
+
+
+def _left_out(plans: list[ReplayPlan]) -> str:
+    """` (1 cannot be replayed, 2 not ready: the service did not answer)`, or "" when every plan can be sent."""
+    not_ready = sum(1 for p in plans if not p.replayable and p.transient)
+    cannot = sum(1 for p in plans if not p.replayable) - not_ready
+    parts = [f"{cannot} cannot be replayed"] if cannot else []
+    if not_ready:  # in an outage: "cannot be replayed" read as final
+        parts.append(f"{not_ready} not ready: the service did not answer")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 class _Held:

@@ -25,7 +25,7 @@ from ..journal.backend import ReplayStore
 from .patch import PatchError
 from .plan import Planner, ReplayPlan, full_errors
 from .request import REPLAY_HEADER, ReplayRequest
-from .watch import Outcome, OutcomeWatcher
+from .watch import Outcome, OutcomeKind, OutcomeWatcher
 from .who import sign
 
 SEND_TIMEOUT_S = 30.0
@@ -103,7 +103,10 @@ async def replay_one(
         raise ReadOnlyError("replaying an event")
     request = plan.request
     if request is None:
-        return ReplayResult(plan, None, None, None, Outcome("skipped", plan.reason or "it cannot be replayed"))
+        # "skipped" said the same of a run no replay can start (a timer's) and of a plan an outage kept from
+        # being made, which a second try may send: a script could tell them apart only by the exit code.
+        kind: OutcomeKind = "not ready" if plan.transient else "skipped"
+        return ReplayResult(plan, None, None, None, Outcome(kind, plan.reason or "it cannot be replayed"))
     if edited:
         request = request.with_body(body)
     replay_id = new_replay_id()
@@ -198,6 +201,7 @@ class BulkSummary:
             ("unknown", "unknown"),
             ("not sent", "not sent"),
             ("skipped", "skipped"),
+            ("not ready", "not ready"),
         ):
             n = self.count(kind)
             if n:

@@ -28,7 +28,7 @@ from ..api.models import EventSummary, WorkflowError
 from ..api.poll import EventPoller
 from .request import REPLAY_HEADER
 
-OutcomeKind = Literal["succeeded", "failed", "rejected", "unknown", "not sent", "skipped"]
+OutcomeKind = Literal["succeeded", "failed", "rejected", "unknown", "not sent", "skipped", "not ready"]
 
 PRIME_S = 3.0  # longest the watch waits to note where the lists stand before the replay is sent
 
@@ -39,6 +39,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "unknown": "outcome unknown",
     "not sent": "not sent",
     "skipped": "skipped",
+    "not ready": "not ready to replay",  # the plan could not be made now (a 503): tried again, it may go
 }
 
 

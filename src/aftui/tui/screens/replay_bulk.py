@@ -67,7 +67,12 @@ WIDE = 100
 FIX_DEBOUNCE_S = 0.15
 NO_FIX = "no fix: each is sent as it was · f types one"
 
-MARKS = {"succeeded": ("✔ succeeded", "green"), "failed": ("✖ failed again", "red"), "skipped": ("– skipped", "dim")}
+MARKS = {
+    "succeeded": ("✔ succeeded", "green"),
+    "failed": ("✖ failed again", "red"),
+    "skipped": ("– skipped", "dim"),
+    "not ready": ("… not ready", "yellow"),
+}
 
 
 def _error_text(event: EventSummary) -> Text | None:
@@ -698,12 +703,13 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
     def _summary_text(self, summary: BulkSummary) -> Text:
         head = "Stopped" if summary.stopped else "Done"
         text = Text.assemble((f"{head}: ", "bold"), summary.line())
-        reasons: dict[str, int] = {}
+        reasons: dict[tuple[str, str], int] = {}
         for result in summary.results:
-            if result.outcome.kind == "skipped":
-                reasons[result.outcome.detail] = reasons.get(result.outcome.detail, 0) + 1
-        for reason, n in reasons.items():
-            text.append_text(Text.assemble(("\n  skipped ", "dim"), f"{n}: ", visible(reason, 200)))
+            if result.outcome.kind in ("skipped", "not ready"):
+                said = (result.outcome.kind, result.outcome.detail)
+                reasons[said] = reasons.get(said, 0) + 1
+        for (kind, reason), n in reasons.items():
+            text.append_text(Text.assemble((f"\n  {kind} ", "dim"), f"{n}: ", visible(reason, 200)))
         if self.journal is not None and self.journal.problem:
             text.append_text(Text.assemble(("\nnot journaled: ", "yellow"), visible(self.journal.problem, 200)))
         text.append("\nesc goes back", style="dim")
