@@ -449,6 +449,7 @@ def test_get_finds_an_error_by_its_id_on_a_machine_that_knows_no_workflow(
     assert (record["kind"], record["id"], record["workflow_id"]) == ("error", error_id, order_workflow)
     assert record["message"] == "Missing required field: customer_email"
     assert record["original_event"]["body"]["order_id"] == "ord_get"
+    assert record["stack"].startswith("ValidationError: Missing required field")  # a script had it only from --raw
     people = aftui("get", error_id)
     assert f"workflow_name   {WORKFLOW}" in people.out
     assert "\nstack\n  ValidationError: Missing required field" in people.out

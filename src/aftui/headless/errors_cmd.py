@@ -267,6 +267,8 @@ def error_record(
         "trigger_id": context.emitter_id if context else None,
         "replay": state.kind if state is not None else None,
         "replay_of": state.replay_of if state is not None else None,
+        # What `get` prints for people: a script had it only from --raw, whose shape is the service's.
+        "stack": (error.error.stack or None) if error else None,
         "original_event": error.original_event if error else None,
     }
 

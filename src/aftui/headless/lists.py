@@ -342,16 +342,16 @@ async def _get_error(args: argparse.Namespace, error_id: str) -> int:
         return OK
     # For people, a caller's credential headers are masked, as the TUI shows them; --json and --raw give the
     # event as it is, for the script that asked.
-    output.key_values({**record, "original_event": masked(record["original_event"])}, fields)
-    error = event.error()
-    stack = error.error.stack if error is not None else None
-    if stack and args.fields is None:
+    inline = fields if args.fields is not None else [f for f in fields if f != "stack"]  # it has lines of its own
+    output.key_values({**record, "original_event": masked(record["original_event"])}, inline)
+    stack = record["stack"]
+    if stack and args.fields is None:  # below the rest, a line a frame
         lines = stack.splitlines()
         print("stack")
         for line in lines[:STACK_LINES]:
             print(f"  {visible(line, output.terminal_width() - 2)}")
         if len(lines) > STACK_LINES:
-            print(f"  … {len(lines) - STACK_LINES} more lines (--raw has the stack whole)")
+            print(f"  … {len(lines) - STACK_LINES} more lines (--json has the stack whole)")
     return OK
 
 

@@ -68,6 +68,7 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
         "trigger_id",
         "replay",
         "replay_of",
+        "stack",
         "original_event",
     ),
     "error_group": (
