@@ -303,6 +303,15 @@ def test_bad_fts_syntax_never_raises(journal: Journal, query: str) -> None:
     assert isinstance(journal.search(query), list)
 
 
+def test_search_since_keeps_the_newer_matches_on_each_backend(journal: Journal) -> None:
+    """`journal search --since 1h`: a script asked for the last hour's matches and could only cut the newest N."""
+    journal.add([ev(1, {"t": "refund"}), ev(2, {"t": "refund"}), ev(3, {"t": "other"}), ev(4, {"t": "refund"})])
+    since = T0 + 2 * 1000
+    assert [e.id for e in journal.search("refund", since_ms=since)] == [ev(4).id, ev(2).id]
+    assert [e.id for e in journal.search("", since_ms=since)] == [ev(4).id, ev(3).id, ev(2).id]
+    assert journal.search("refund", since_ms=T0 + 5000) == []
+
+
 def test_bad_syntax_is_searched_as_a_phrase(journal: Journal) -> None:
     journal.add([ev(1, {"t": "error: foo( bar"}), ev(2, {"t": "bar foo"})])
     assert [e.id for e in journal.search("foo( bar")] == [ev(1).id]
@@ -529,6 +538,9 @@ def test_cli_search_people(data: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "shipped" in done.stdout and "\x1b" not in done.stdout  # escapes made visible
     assert aftui("journal", "search", 'foo("', data=data).returncode == 0
+    recent = aftui("journal", "search", "payment", "--json", "--since", "2023-11-14T22:13:22Z", data=data)
+    assert [json.loads(line)["id"] for line in recent.stdout.splitlines()] == [ev(2).id], recent.stderr
+    assert aftui("journal", "search", "payment", "--since", "soon", data=data).returncode == 2
     none = aftui("journal", "search", "zebra", data=data)
     assert none.returncode == 0 and none.stdout == "" and "no events match" in none.stderr
     assert aftui("journal", "search", "x", "-n", "0", data=data).returncode == 2

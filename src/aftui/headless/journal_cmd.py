@@ -19,6 +19,8 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .since import parse_since
+
     sub = parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
     p_search = sub.add_parser("search", help="full-text search over journaled events (newest N, printed oldest first)")
     p_search.add_argument(
@@ -27,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p_search.add_argument("-n", type=int, default=20, help="how many, the newest (default: 20); printed oldest first")
     p_search.add_argument("--emitter", help="only events of this emitter: a source or workflow, by id or name")
     p_search.add_argument("--channel", help="only events of this channel")
+    p_search.add_argument(
+        "--since",
+        type=parse_since,
+        metavar="WHEN",
+        help="only events since then: a duration back from now (90s, 15m, 1h, 2d, 1w) or a time (2026-11-01T08:00Z; UTC)",
+    )
     p_search.add_argument("--json", action="store_true", help="NDJSON, one event per line")
     p_search.set_defaults(journal_handler=search)
     p_stats = sub.add_parser("stats", help="size, time span and emitters of the journal")
@@ -90,7 +98,8 @@ def search(journal: EventJournal, args: argparse.Namespace) -> int:
     if args.n < 1:
         raise ValueError("-n must be at least 1")
     emitter = _emitter_id(journal, args.emitter) if args.emitter else None
-    found = journal.search(args.query, emitter_id=emitter, channel=args.channel, limit=args.n)
+    since_ms = args.since.ms if args.since is not None else None
+    found = journal.search(args.query, emitter_id=emitter, channel=args.channel, limit=args.n, since_ms=since_ms)
     width = terminal_width()
     # Named as `tail` and `events` name them, from what aftui keeps locally (a search asks the service nothing).
     emitters = list(dict.fromkeys(e.metadata.emitter_id for e in found if e.metadata.emitter_id))

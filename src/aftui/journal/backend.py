@@ -104,7 +104,13 @@ class EventJournal(Protocol):
     def last_event_id(self, emitter_id: str, *, errors: bool = False) -> str | None: ...
 
     def search(
-        self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100
+        self,
+        query: str,
+        *,
+        emitter_id: str | None = None,
+        channel: str | None = None,
+        limit: int = 100,
+        since_ms: int | None = None,
     ) -> list[EventSummary]: ...
 
     def recent(self, emitter_id: str | None = None, limit: int = 100) -> list[EventSummary]: ...

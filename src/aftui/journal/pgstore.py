@@ -163,14 +163,20 @@ class PgJournal:
         return str(row[0]) if row else None
 
     def search(
-        self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100
+        self,
+        query: str,
+        *,
+        emitter_id: str | None = None,
+        channel: str | None = None,
+        limit: int = 100,
+        since_ms: int | None = None,
     ) -> list[EventSummary]:
         """Events whose payload, emitter or channel match `query` (FTS5's syntax, read as a tsquery), newest first."""
         query = query.strip()
         if not query:
-            return self._select("", [], emitter_id, channel, limit)
+            return self._select("", [], emitter_id, channel, limit, since_ms)
         expression, params = tsquery(query)
-        return self._select(f"e.search @@ ({expression})", params, emitter_id, channel, limit)
+        return self._select(f"e.search @@ ({expression})", params, emitter_id, channel, limit, since_ms)
 
     def recent(self, emitter_id: str | None = None, limit: int = 100) -> list[EventSummary]:
         return self._select("", [], emitter_id, None, limit)
@@ -268,9 +274,17 @@ class PgJournal:
     # --- internals --------------------------------------------------------------------------------
 
     def _select(
-        self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int
+        self,
+        where: str,
+        params: list[Any],
+        emitter_id: str | None,
+        channel: str | None,
+        limit: int,
+        since_ms: int | None = None,
     ) -> list[EventSummary]:
-        query = queries.events(queries.POSTGRES, where, params, emitter_id=emitter_id, channel=channel, limit=limit)
+        query = queries.events(
+            queries.POSTGRES, where, params, emitter_id=emitter_id, channel=channel, since_ms=since_ms, limit=limit
+        )
         return self._summaries(*query)
 
     def _summaries(self, query: str, params: list[Any]) -> list[EventSummary]:

@@ -63,10 +63,11 @@ def events(
     *,
     emitter_id: str | None = None,
     channel: str | None = None,
+    since_ms: int | None = None,
     limit: int,
 ) -> Query:
     """Event summaries (`rows.summary_of_row`'s columns) that meet `where` (a condition on `e`, with its
-    `params`), of one emitter and channel when given; newest first, at most `limit`."""
+    `params`), of one emitter and channel, at or after `since_ms`, when given; newest first, at most `limit`."""
     clauses = [where] if where else []
     values = list(params)
     if emitter_id is not None:
@@ -75,6 +76,9 @@ def events(
     if channel is not None:
         clauses.append(f"e.channel = {d.mark}")
         values.append(channel)
+    if since_ms is not None:
+        clauses.append(f"e.ms >= {d.mark}")
+        values.append(since_ms)
     sql = f"SELECT {_SUMMARY} FROM {d.events} e"
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)
@@ -84,7 +88,7 @@ def events(
 
 def errors_since(d: Dialect, emitter_id: str, since_ms: int, limit: int) -> Query:
     """The `$errors` of an emitter at or after `since_ms`, newest first."""
-    return events(d, f"e.ms >= {d.mark}", [since_ms], emitter_id=emitter_id, channel="$errors", limit=limit)
+    return events(d, emitter_id=emitter_id, channel="$errors", since_ms=since_ms, limit=limit)
 
 
 def event_times(d: Dialect, emitter_id: str, since_ms: int, limit: int) -> Query:

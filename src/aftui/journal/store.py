@@ -462,7 +462,13 @@ class Journal:
         return str(row[0]) if row else None
 
     def search(
-        self, query: str, *, emitter_id: str | None = None, channel: str | None = None, limit: int = 100
+        self,
+        query: str,
+        *,
+        emitter_id: str | None = None,
+        channel: str | None = None,
+        limit: int = 100,
+        since_ms: int | None = None,
     ) -> list[EventSummary]:
         """Events whose payload, emitter or channel match `query`, newest first.
 
@@ -471,9 +477,9 @@ class Journal:
         """
         query = query.strip()
         if not query:
-            return self._select("", [], emitter_id, channel, limit)
+            return self._select("", [], emitter_id, channel, limit, since_ms)
         if not self.fts:
-            return self._like(query, emitter_id, channel, limit)
+            return self._like(query, emitter_id, channel, limit, since_ms)
         try:
             self.index_now()
         except sqlite3.OperationalError:
@@ -481,7 +487,7 @@ class Journal:
         match = "e.rowid IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"
         for attempt in (query, _phrase(query)):
             try:
-                return self._select(match, [attempt], emitter_id, channel, limit)
+                return self._select(match, [attempt], emitter_id, channel, limit, since_ms)
             except sqlite3.OperationalError:
                 continue
         return []
@@ -584,9 +590,17 @@ class Journal:
     # --- internals --------------------------------------------------------------------------------
 
     def _select(
-        self, where: str, params: list[Any], emitter_id: str | None, channel: str | None, limit: int
+        self,
+        where: str,
+        params: list[Any],
+        emitter_id: str | None,
+        channel: str | None,
+        limit: int,
+        since_ms: int | None = None,
     ) -> list[EventSummary]:
-        query = queries.events(queries.SQLITE, where, params, emitter_id=emitter_id, channel=channel, limit=limit)
+        query = queries.events(
+            queries.SQLITE, where, params, emitter_id=emitter_id, channel=channel, since_ms=since_ms, limit=limit
+        )
         return self._summaries(*query)
 
     def _summaries(self, sql: str, params: list[Any]) -> list[EventSummary]:
@@ -594,7 +608,9 @@ class Journal:
             rows = self._db.execute(sql, params).fetchall()
         return [summary_of_row(*row) for row in rows]
 
-    def _like(self, query: str, emitter_id: str | None, channel: str | None, limit: int) -> list[EventSummary]:
+    def _like(
+        self, query: str, emitter_id: str | None, channel: str | None, limit: int, since_ms: int | None = None
+    ) -> list[EventSummary]:
         """The fallback without FTS5: every word must occur in payload, emitter or channel."""
         clauses, params = [], []
         for word in _words(query):
@@ -603,7 +619,7 @@ class Journal:
                 "(e.payload LIKE ? ESCAPE '\\' OR e.emitter_id LIKE ? ESCAPE '\\' OR e.channel LIKE ? ESCAPE '\\')"
             )
             params += [pattern] * 3
-        return self._select(" AND ".join(clauses), params, emitter_id, channel, limit)
+        return self._select(" AND ".join(clauses), params, emitter_id, channel, limit, since_ms)
 
     def _delete_oldest(self, n: int) -> int:
         db = self._db
