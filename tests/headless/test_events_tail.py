@@ -264,3 +264,23 @@ def test_tail_with_max_time_reconnects_after_a_hang(running, root: httpx.Client,
     assert json.loads(tail.out[0])["id"] == sent
     assert tail.stop() == 0
     assert not tail.said("not sent: --max-time had run out")
+
+
+def test_tail_by_name_in_an_outage_takes_the_name_from_the_last_list(
+    aftui: Aftui, running, root: httpx.Client, emulator: ServerHandle
+) -> None:
+    """`tail "Partner ping"` exited 5 at once in a 503 (the sources could not be listed), where `tail dc_…` waited
+    for the service: a tail started during a blip behaved by how it was named (an on-call walk)."""
+    ping = source_named(emulator, "Partner ping")
+    assert aftui("sources").code == 0  # the list printed: its names are kept
+    root.post("/_emulator/faults", json={"path": "/v1", "status": 503, "count": 10_000}).raise_for_status()
+    tail = running("tail", "Partner ping", "--json")
+    try:
+        assert tail.wait_for(lambda: tail.said("'Partner ping' is named from the last list")), tail.err
+    finally:
+        root.delete("/_emulator/faults").raise_for_status()
+    assert tail.wait_for(lambda: tail.said("connected"), timeout=30), tail.err
+    sent = emit(root, ping.id, 1)
+    assert tail.wait_for(lambda: len(tail.out) == 1), (tail.out, tail.err)
+    assert json.loads(tail.out[0])["id"] == sent
+    assert tail.stop() == 0

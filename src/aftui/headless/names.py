@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from ..api import ApiError, Client, iterate
+from ..api import ApiError, Client, is_transient, iterate
 from ..api.models import Account, EventSummary, Source, Webhook
 from ..api.paging import Fetch
 from ..ids import KINDS
@@ -209,6 +209,22 @@ class Names:
         return [Candidate("workflow", ident, name, "in the journal") for ident, name in workflow_names_in(events)]
 
     async def _candidates(self, kind: str, text: str) -> list[Candidate]:
+        try:
+            return await self._listed(kind, text)
+        except ApiError as error:
+            if kind not in ("source", "webhook") or not is_transient(error):
+                raise
+            # In an outage, the names the last list printed (kept for completion): `tail "Order webhooks"` exited
+            # 5 at once where `tail dc_…` waited for the service to come back.
+            from . import output, seen
+
+            last = seen.offered(org_key(self.client), [kind])
+            if not any(name.strip().casefold() == text.casefold() for name in last.values()):
+                raise
+            output.say(f"the {kind}s could not be listed ({error.message}): {text!r} is named from the last list")
+            return [Candidate(kind, ident, name) for ident, name in last.items()]
+
+    async def _listed(self, kind: str, text: str) -> list[Candidate]:
         if kind == "source":
             return [
                 Candidate("source", s.id, s.name or "", "active" if s.active else "inactive", s.name_slug)
