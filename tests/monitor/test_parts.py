@@ -247,8 +247,8 @@ def test_a_troubled_stream_among_many_comes_first_in_the_monitors_line_with_its_
     states[sources[7].key] = (sources[7], StreamState("reconnecting", 3, "HTTP 503"))
     line = streams_text(states).plain
     # First, so that what 80 columns leave the line (about 44 cells) says which stream and why.
-    assert line.startswith("◌ Source 07 reconnecting 3 (HTTP 503)  ● 29 live")
-    assert line.endswith("● 29 live  ◌ 1 reconnecting")
+    assert line.startswith("◌ Source 07 reconnecting 3 (HTTP 503)  ● 29 feeds live")
+    assert line.endswith("● 29 feeds live  ◌ 1 feed reconnecting")  # of what: "● 29 live" did not say
 
 
 def test_an_http_events_line_shows_its_credential_headers_masked() -> None:

@@ -349,7 +349,9 @@ class MonitorScreen(Screen[None]):
         self._told.tell(host(self), (state for _, state in batch.states.values()))
         rates = batch.rates[-SPARK_SECONDS:]
         self.query_one("#monitor-rate", Static).update(
-            Text(f"{rate_words(batch.rates, batch.watched_s):>10} ", style="bold"), layout=False
+            # "events/s", not "/s": a bare "1.0/s" beside "● 30 live" was read as a rate of nothing in particular.
+            Text(f"{rate_words(batch.rates, batch.watched_s).replace('/', ' events/'):>15} ", style="bold"),
+            layout=False,
         )
         self.query_one("#monitor-spark", Sparkline).data = rates
 

@@ -38,8 +38,12 @@ def streams_text(states: dict[str, tuple[Target, StreamState]], width: int = 0) 
     # The troubled by name first, with why: the line is cut at its end, and at 80 columns the counts
     # before them left "◌ Order…" of a stream's reason.
     troubled = [_one_state(t, s) for t, s in pairs if s.phase in ("reconnecting", "failed")][:2]
+    # "● 30 feeds live": "● 30 live" did not say 30 of what (an on-call walk).
     tallies = [
-        Text(f"{_PHASES.get(phase, ('?', ''))[0]} {n} {phase}", style=_PHASES.get(phase, ("", ""))[1])
+        Text(
+            f"{_PHASES.get(phase, ('?', ''))[0]} {n} feed{'s' * (n != 1)} {phase}",
+            style=_PHASES.get(phase, ("", ""))[1],
+        )
         for phase, n in sorted(counts.items())
     ]
     return _one_line(Text("  ").join([*troubled, *tallies]))
