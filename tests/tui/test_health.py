@@ -15,6 +15,7 @@ import httpx
 import pytest
 import textual.screen
 from rich.console import Console
+from test_errors_tab import listed, post_orders, sent_unknown
 from test_keys import terminal_types
 from textual import events
 from textual._compositor import CompositorUpdate
@@ -26,6 +27,7 @@ from aftui.emulator.server import ServerHandle
 from aftui.health import Alert
 from aftui.journal import retention
 from aftui.journal.opening import OpenedJournal
+from aftui.journal.replays import ReplayLog
 from aftui.tui import app as app_module
 from aftui.tui.app import AftuiApp
 from aftui.tui.modals.keys import KeysScreen
@@ -889,8 +891,9 @@ async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_
     from aftui.tui import app as app_module
     from aftui.tui.widgets.status import StatusHeader
 
-    # No request of the session's own meanwhile: its failure says "failing: HTTP 503", which the feeds do not
-    # override. Health reads its workflows' switches once at the start: that read is let end first.
+    # No request of the session's own meanwhile: the feeds alone tell it, as the service answered them (a 503),
+    # where they said "reconnecting" until a request of the session's own got its 503. Health reads its
+    # workflows' switches once at the start: that read is let end first.
     monkeypatch.setattr(app_module, "HEALTH_SUBJECTS_S", 600.0)
     monkeypatch.setattr(app_module, "HEALTH_SWITCHES_S", 600.0)
     app = health_app(make_app)
@@ -912,7 +915,7 @@ async def test_on_health_the_header_says_when_every_feed_loses_the_service(make_
             httpx.post(f"{root}/_emulator/sse/drop", json={}).raise_for_status()  # the sources' streams too
             await wait_for(
                 pilot,
-                lambda: header.connection == "reconnecting",
+                lambda: header.connection == "failing: HTTP 503",
                 timeout=15,
                 says=lambda: (header.connection, sorted({s.phase for s in app.health.states.values()})),
             )
@@ -1099,3 +1102,30 @@ def test_a_rows_missed_alerts_say_the_latest_and_count_the_rest() -> None:
     said = _missed_words(missed).plain
     assert said.startswith("! Alerted since you were last here: spike at 08:20:00 UTC, at least 9 in 5 min; spike at")
     assert said.count("spike at") == 3 and "; 2 more before." in said
+
+
+async def test_health_looks_for_the_outcome_of_a_replay_sent_in_an_outage_by_itself(make_app, emulator) -> None:
+    """An outage's replay stayed "unknown", and its workflow failing on Health, until the Errors tab, a replay
+    screen or the CLI looked again: Health looks itself once the service answers."""
+    from aftui.tui.screens.replay_journal import ReplayJournal
+
+    workflow = emulator.emulator.demo.order_workflow_id
+    post_orders(emulator, "ord_health_unknown")
+    error = next(
+        e
+        for e in listed(emulator, workflow)
+        if e["event"]["original_event"]["body"]["order_id"] == "ord_health_unknown"
+    )
+    app = health_app(make_app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        path = ReplayJournal(app.session).path()
+        assert path is not None
+        fixed = {**error["event"]["original_event"]["body"], "customer_email": "ops@example.com"}
+        sent_unknown(emulator, path, error, "rp_00000000000hlth1", fixed)
+        await wait_for(pilot, lambda: any(n.title == "Replay outcome found" for n in app._notifications), timeout=20)
+        said = next(n.message for n in app._notifications if n.title == "Replay outcome found")
+        assert said.startswith("1 replayed ok: sent with the outcome unknown, now seen"), said
+        assert isinstance(app.screen.query_one(HealthPane), HealthPane)  # found from Health, no tab opened
+    with ReplayLog(path) as log:
+        assert next(r for r in log.recent() if r.replay_id == "rp_00000000000hlth1").outcome == "succeeded"

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.widget import Widget
 
+    from ..api.models import EventSummary
     from ..monitor import Monitor
     from .screens.replay_journal import ReplayJournal
     from .screens.start import Chosen
@@ -89,6 +90,7 @@ log = logging.getLogger("aftui.tui")
 HEALTH_TICK_S = 1.0  # how often the health board takes what its feeds brought, and the alerts it raised
 HEALTH_SUBJECTS_S = 60.0  # how often the sources and workflows it watches are listed again
 HEALTH_SWITCHES_S = 60.0  # how often the switch of a workflow with errors is read again: turned off elsewhere
+HEALTH_SETTLE_S = 30.0  # how often Health looks again, at most, for a workflow's replays whose outcome is unknown
 HEALTH_REPLAYS_S = 3.0  # how often the last hour's errors are looked up in the replay records: is it fixed?
 ALERTS_AT_ONCE = 3  # more alerts than this in one tick are said in one notification
 ALERT_TOAST_S = 10.0  # how long an alert stays in the corner (unless a dialog opens)
@@ -191,6 +193,7 @@ class AftuiApp(App[None]):
         self._health_timers: tuple[Timer, ...] | None = None
         self._replay_records: ReplayJournal | None = None  # the replay log Health reads (`_health_replays`)
         self._switches_read = -HEALTH_SWITCHES_S  # monotonic seconds of the last `_health_switches`
+        self._settled_at: dict[str, float] = {}  # workflow id -> monotonic seconds of Health's last look again
         self._health_catching_up = False  # a slice of a burst's records is due a turn of the loop later
         self._health_told = FeedsTold()  # what Health's feeds last told the header of the connection
         self._screens_deep = 0  # screens in the stack at the last change: more now is a screen opened
@@ -891,6 +894,40 @@ class AftuiApp(App[None]):
             for subject_id, kinds in found.items():
                 health.board.note_replays(subject_id, kinds)
             self._show_health()
+            unsure = [s for s, kinds in found.items() if "unknown" in kinds.values()]
+            if unsure and self._connection == "ok":
+                self._health_settle(unsure, errors)
+
+    @work(group="health-settle", exclusive=True, exit_on_error=False)
+    async def _health_settle(self, subjects: list[str], errors: dict[str, list[EventSummary]]) -> None:
+        """Replays sent in an outage stayed "unknown", and their workflow failing on Health, until the Errors tab,
+        a replay screen or the CLI looked for their outcomes: Health looks itself, once the service answers, at
+        most every HEALTH_SETTLE_S a workflow (a look reads its last 100 errors and events)."""
+        from ..replay.settle import unknown_of
+        from ..replay.states import touching_rows
+
+        records = self._replay_records
+        if records is None or records.log is None:
+            return
+        log_ = records.log
+        for subject_id in subjects:
+            if time.monotonic() - self._settled_at.get(subject_id, -HEALTH_SETTLE_S) < HEALTH_SETTLE_S:
+                continue
+            self._settled_at[subject_id] = time.monotonic()
+            items = errors[subject_id]
+            rows = await asyncio.to_thread(touching_rows, log_, subject_id, items)
+            if not unknown_of(rows):
+                continue
+            found = await records.settle(rows, {e.id: e for e in items if e.id})
+            if found:
+                ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
+                words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
+                self.notify(
+                    f"{' · '.join(words)}: sent with the outcome unknown, now seen in the workflow's errors and events",
+                    title="Replay outcome found",
+                    timeout=8,
+                    markup=False,
+                )
 
     @work(group="health-switches", exclusive=True, exit_on_error=False)
     async def _health_switches(self) -> None:
