@@ -24,12 +24,12 @@ from aftui.emulator.server import ServerHandle
 from aftui.fingerprint import fingerprint
 from aftui.journal.replays import ReplayLog
 from aftui.journal.store import Journal
-from aftui.replay.states import GroupState
+from aftui.replay.states import GroupState, ReplayState
 from aftui.tui.screens.error_groups import ErrorGroupsView, ErrorsTab, state_cell
 from aftui.tui.screens.live_events import LIVE_S
 from aftui.tui.screens.replay import ReplayJournal, ReplayScreen
 from aftui.tui.screens.replay_bulk import BulkReplayScreen
-from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable
+from aftui.tui.screens.replay_errors import ErrorEventScreen, ErrorsTable, no_link_words
 from aftui.tui.widgets.phrases import Phrases
 
 
@@ -906,3 +906,14 @@ async def test_a_replay_of_an_outcome_unknown_is_found_replayed_ok_once_the_serv
     assert row.outcome == "succeeded" and row.outcome_event_id in {
         e["id"] for e in listed(emulator, workflow, "event_summaries")
     }
+
+
+def test_l_on_an_error_replayed_ok_says_there_is_no_error_to_go_to_not_that_it_was_never_replayed() -> None:
+    """An on-call walk: `l` on a row reading "✔ replayed ok" said "This error was not replayed and is not a replay"."""
+    replayed = ReplayState("succeeded", replays=(object(),))  # type: ignore[arg-type]
+    assert no_link_words(replayed) == (
+        "No error to go to: its replay did not fail again (replayed ok); l links an error to the error its replay "
+        "became."
+    )
+    assert no_link_words(ReplayState()) == "This error was not replayed and is not a replay."
+    assert no_link_words(None) == "This error was not replayed and is not a replay."

@@ -69,6 +69,19 @@ def unsendable(event: EventSummary) -> bool:
     return unsendable_start_of(event) is not None
 
 
+def no_link_words(state: ReplayState | None) -> str:
+    """Why `l` has no error to go to. "This error was not replayed" was said of one replayed ok: a replay that
+    went through leads to an event, not an error, and `l` links errors."""
+    if state is not None and state.is_replay:
+        return "This error is a replay, but the journal does not say of which error."
+    if state is not None and state.replays:
+        return (
+            f"No error to go to: its replay did not fail again ({state.words}); "
+            "l links an error to the error its replay became."
+        )
+    return "This error was not replayed and is not a replay."
+
+
 def _time_of_id(event_id: str | None) -> str:
     """`15:04:29` (UTC) from an id of the service's `<epoch-ms>-<seq>` form, else "": an original not among the
     rows kept (the journal's, in an outage) made its replays read "↻ a replay" beside others' "↻ of 15:04:29"."""
@@ -395,10 +408,7 @@ class ErrorsTable(LiveEvents):
         state = self.states.get(event.id or "")
         target = (state.replay_of or (state.became[0] if state.became else None)) if state else None
         if target is None:
-            if state is not None and state.is_replay:
-                self.notify("This error is a replay, but the journal does not say of which error.", markup=False)
-            else:
-                self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
+            self.notify(no_link_words(state), severity="warning", markup=False)
             return
         words = "the original error" if state is not None and state.replay_of == target else "what its replay became"
         if target not in {self.item_id(e) for e in self.rows} and self.item(target) is not None:
@@ -491,7 +501,7 @@ class ErrorEventScreen(EventScreen):
         state = self.state
         target = (state.replay_of or (state.became[0] if state.became else None)) if state else None
         if target is None:
-            self.notify("This error was not replayed and is not a replay.", severity="warning", markup=False)
+            self.notify(no_link_words(state), severity="warning", markup=False)
             return
         event = self.listing.item(target) if self.listing is not None else None
         if event is None or self.listing is None:
