@@ -901,8 +901,17 @@ async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(
             for row in cells
         )
         summary = text_of(screen.query_one("#summary", Static))
-        assert summary.startswith("The service did not answer for some of these: esc, then R again once it does.")
+        assert summary.startswith("The service did not answer for 2 of these 2: planned again once it does (r now).")
         assert "None of these can be replayed" not in summary
+        # A fix typed meanwhile is not "nothing to change", which had a correct fix rewritten (an on-call walk).
+        screen.query_one("#fix", Input).value = "customer_email = ops@example.com"
+        check = screen.query_one("#fix-check", Static)
+        await wait_for(pilot, lambda: "the fix is checked once the service answers" in text_of(check))
+        # The service answers again (the fault is gone): r plans them now; the screen stayed "not ready" for good.
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.planned and screen._ready() == 2, timeout=20)
+        assert "did not answer" not in text_of(screen.query_one("#summary", Static))
+        await wait_for(pilot, lambda: "changes 2 of 2 payloads" in text_of(check))
 
 
 async def test_a_bulk_replays_long_reasons_end_in_an_ellipsis_within_the_screen(make_app, emulator) -> None:
@@ -1188,3 +1197,12 @@ async def test_who_replayed_before_is_said_again_as_time_goes_by(make_app, emula
         await wait_for(pilot, lambda: "replayed by alice just now, failed again" in outcome(app), timeout=5)
         screen.earlier = [replace(row, started_at=row.started_at - 185) for row in screen.earlier]  # time goes by
         await wait_for(pilot, lambda: "replayed by alice 3 min ago, failed again" in outcome(app), timeout=5)
+
+
+def test_the_as_they_were_question_of_one_error_says_it_of_one() -> None:
+    """ "Replay 1 error as they were?" and "each of the 1 error" (an on-call walk)."""
+    from aftui.tui.screens.replay_bulk import as_they_were_question
+
+    one = as_they_were_question(1)
+    assert one.title_text == "Replay 1 error as it was?"
+    assert as_they_were_question(3).title_text == "Replay 3 errors as they were?"

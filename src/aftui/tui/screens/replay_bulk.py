@@ -193,6 +193,9 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         Binding("d", "dry_run", "Dry run"),
         Binding("f", "fix", "Fix"),
         Binding("s", "stop", "Stop"),
+        # Plans again those an outage kept from being made (it does by itself once the service answers): the
+        # screen stayed "not ready … HTTP 503" after it was back, and `r` did nothing (an on-call walk).
+        Binding("r", "refresh", "Refresh", show=False),
         # esc stops a run, else goes back: two bindings, so the footer says the one it does now (the first
         # enabled wins; check_action leaves "stop" out once the run is over).
         Binding("escape", "stop", "Stop"),
@@ -371,9 +374,13 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         ready = self._ready()
         if self.session.read_only:
             return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  d dry run · esc goes back", "dim"))
-        if any(p.transient for p in self.plans.values()):  # "None of these can be replayed" read as final
+        not_ready = sum(1 for p in self.plans.values() if p.transient)
+        if not_ready:  # "None of these can be replayed" read as final
+            words = (
+                f"The service did not answer for {not_ready} of these {len(self.events)}: planned again once it does"
+            )
             return Text.assemble(
-                ("The service did not answer for some of these: esc, then R again once it does.", "yellow"),
+                (f"{words} (r now).", "yellow"),
                 (f" {ready} ready: ctrl+s replays them.", "bold") if ready else "",
             )
         if not ready:
@@ -403,6 +410,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         run before it (dimmed while it runs), not once it is done (they only refused then)."""
         if action == "stop":
             return self.running
+        if action == "refresh":
+            return not self.running and self.summary is None
         if action in ("start", "dry_run", "fix"):
             if self.summary is not None or (self.planned and not self._ready()):
                 return False  # done, or none of them can be sent (a timer's runs): ^s and f offered nothing
@@ -482,6 +491,10 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         if self.edit.empty:
             return Text(NO_FIX, style="dim")
         if not self.bodies:  # a green "changes 0 of 0 payloads" read as a fix that would go
+            if not self.planned:
+                return Text("the fix is checked once each payload is read…", style="dim")
+            if any(p.transient for p in self.plans.values()):  # "nothing to change" had the fix rewritten
+                return Text("the fix is checked once the service answers: the payloads could not be read", "yellow")
             return Text("none of these can be replayed: the fix has nothing to change", style="yellow")
         kind = "merge patch" if self.edit.patch is not None else "assignments"
         changed = sum(1 for found in self.found.values() if found)
@@ -676,6 +689,24 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         summary = self.summary
         if summary is not None and not self.running and any(_unknown(r) for r in summary.results):
             self._settle_unknown()
+        elif self._not_ready() and self.session.client.status == "ok":
+            self.action_refresh()  # the service answers again: what it kept from being planned is planned now
+
+    def _not_ready(self) -> int:
+        """Plans an outage kept from being made, while nothing was sent (before a run)."""
+        if not self.planned or self.running or self.summary is not None:
+            return 0
+        return sum(1 for p in self.plans.values() if p.transient)
+
+    def action_refresh(self) -> None:
+        if self.running or self.summary is not None:
+            return
+        self.planned = False
+        self.plans.clear()
+        for index in range(len(self.events)):
+            self._cell(index, Text("…", style="dim"))
+        self._say(Text("Planning again: reading each run's request…", style="dim"))
+        self._plan_all()
 
     @work(group="bulk-settle", exclusive=True, exit_on_error=False)
     async def _settle_unknown(self) -> None:
@@ -731,13 +762,18 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
 
 def as_they_were_question(count: int) -> ConfirmScreen:
     """Asked before a bulk replay without a fix: what it sends, and what that can and cannot fix."""
-    errors = f"{count} error{'s' if count != 1 else ''}"
+    one = count == 1  # "Replay 1 error as they were?", "each of the 1 error": said of one, as one
+    errors = "1 error" if one else f"{count} errors"
     what = [
-        f"No fix is given: each of the {errors} is sent as it failed.",
+        "No fix is given: it is sent as it failed."
+        if one
+        else f"No fix is given: each of the {errors} is sent as it failed.",
         (
             "That fixes a cause that has passed (a timeout, a service that was down), not a payload the workflow "
             "refuses: those fail again, each a new error."
         ),
-        "Each is a new run of the workflow: its steps run again. f types a fix; d shows what would be sent.",
+        ("It is" if one else "Each is")
+        + " a new run of the workflow: its steps run again. f types a fix; d shows what would be sent.",
     ]
-    return ConfirmScreen(f"Replay {errors} as they were?", what, action="Replay as they were", destructive=False)
+    title = "Replay 1 error as it was?" if one else f"Replay {errors} as they were?"
+    return ConfirmScreen(title, what, action="Replay as it was" if one else "Replay as they were", destructive=False)
