@@ -864,6 +864,12 @@ def test_the_line_under_the_table_counts_a_failed_replays_own_errors_apart() -> 
     assert _replayed(after).plain == (
         " · 2 of the hour's 5 errors replayed ok; 3 came after the newest of those: the cause is still there"
     )
+    # Those before it not replayed ok are said: "31 of the hour's 66 … 9 came after" read as 9 left (a walk).
+    mixed = HealthRow(Subject("workflow", "p_x", "X"), 66, 66, 1, "E: m", None, (0,) * 15, 66, 31, after_replayed_ok=9)
+    assert _replayed(mixed).plain == (
+        " · 31 of the hour's 66 errors replayed ok; 26 older than the newest of those were not, and 9 came after"
+        " it: the cause is still there"
+    )
     assert _replayed(row(0, 0, 0)).plain == ""
 
 

@@ -141,7 +141,13 @@ def _replays_of_the_hour(row: HealthRow) -> Text:
     if row.after_replayed_ok:
         # Replays that succeed fix what failed, not why: errors still coming after them say the cause is there.
         n = row.after_replayed_ok
-        text.append(f"; {n} came after the newest of those: the cause is still there", style="bold yellow")
+        # The ones before it not replayed ok are said too: "31 of 66 … 9 came after" read as only 9 left.
+        older = row.originals_1h - row.replayed_ok_1h - n
+        before = (
+            f"{older} older than the newest of those {'was' if older == 1 else 'were'} not, and " if older > 0 else ""
+        )
+        after = "it" if older > 0 else "the newest of those"
+        text.append(f"; {before}{n} came after {after}: the cause is still there", style="bold yellow")
     elif row.active is not False:
         # As "fixed" says it: "1 of the hour's 5 errors replayed ok" alone was read as the incident over, where it
         # says only that the payloads replayed went through.
