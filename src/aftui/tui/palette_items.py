@@ -126,6 +126,7 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
         return []
     actions: list[Action] = []
     read = pane.found.details if isinstance(pane, WorkflowsPane) else {}
+    failed = _with_errors(app)
     for ident, known_name in _failing_first(app, session.known.names_in(session.org_id or "")):
         label = known_name or ident
         name = visible(label, NAME_CHARS)
@@ -139,8 +140,12 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
             ),
             # Its Errors tab, as Health's enter opens it: what each error came to, the answer to "is it fixed?"
             # (a monitor of its `$errors` had no replay column). Where replays are sent from (y, R), so "replay"
-            # finds it: it found nothing.
-            Action(f"Errors of workflow {name}: replay them", partial(_errors_tab, app, ident, label), ident),
+            # finds those with errors: it found nothing.
+            Action(
+                f"Errors of workflow {name}" + (": replay them" if ident in failed else ""),
+                partial(_errors_tab, app, ident, label),
+                ident,
+            ),
             Action(f"{_toggle_verb(read.get(ident))} workflow {name}", partial(_toggle, owner, ident, read), ident),
         ]
     return actions
@@ -154,6 +159,15 @@ def _failing_first(app: App[Any], names: dict[str, str]) -> list[tuple[str, str]
         return list(names.items())
     rank = {row.subject.id: i for i, row in enumerate(watch.board.rows(watch.now_ms()))}
     return sorted(names.items(), key=lambda item: rank.get(item[0], len(rank)))
+
+
+def _with_errors(app: App[Any]) -> set[str]:
+    """The workflows with errors in the last day, as Health counts them: "replay them" of one with none offered
+    nothing to replay (an on-call walk)."""
+    watch = host(app).health
+    if watch is None:
+        return set()
+    return {row.subject.id for row in watch.board.rows(watch.now_ms()) if row.errors_24h}
 
 
 def _errors_tab(app: App[Any], ident: str, label: str) -> None:
