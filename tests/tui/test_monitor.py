@@ -788,6 +788,32 @@ async def test_a_monitor_opened_while_the_service_fails_watches_the_workspace_on
         httpx.delete(f"{root}/_emulator/faults").raise_for_status()
 
 
+async def test_a_monitor_opened_in_an_outage_watches_what_health_listed_until_the_workspace_is(
+    make_app, emulator
+) -> None:
+    """Opened during a 503 the monitor said "no streams" and showed nothing (an on-call walk): it watches the
+    sources and workflows Health listed before, until the workspace can be listed again."""
+    root, org = emulator.root_url, emulator.emulator.demo.org_id
+    app = make_app(start_pane="health")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.health is not None and app.health.counted, timeout=20)
+        known = len(app.health.board.subjects())
+        fault = {"path": f"/v1/orgs/{org}/sources", "method": "GET", "status": 503, "count": 100_000}
+        httpx.post(f"{root}/_emulator/faults", json=fault).raise_for_status()
+        try:
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+            screen = app.screen
+            status = screen.query_one("#monitor-status")
+            words = f"the workspace not listed: watching the {known} Health knows"
+            await wait_for(pilot, lambda: words in str(status.render()), 30, says=lambda: str(status.render()))
+            assert screen.monitor is not None and len(screen.monitor.targets) == known
+        finally:
+            httpx.delete(f"{root}/_emulator/faults").raise_for_status()
+        await wait_for(pilot, lambda: "not listed" not in str(status.render()), 30)
+        assert not screen._standing_in
+
+
 async def test_p_is_offered_as_resume_while_paused(make_app) -> None:
     """The footer said "p Pause" while the monitor was paused; the status line said "p resumes"."""
     app = make_app(start_pane="sources")

@@ -228,6 +228,14 @@ class MonitorScreen(Screen[None]):
         except ApiError as error:
             later = self._listing.schedule(error)
             self._listing_note = f"the workspace not listed: {later}" if later else ""
+            known = self._health_targets()
+            if known and self.monitor is not None and (self._standing_in or not self.monitor.targets):
+                # What Health listed before the outage: opened during a 503 the monitor said "no streams" and
+                # showed nothing, not even what the journal kept (an on-call walk). Replaced once listed.
+                if not self._standing_in:
+                    self._standing_in = True
+                    self.watch_targets(known)
+                self._listing_note = f"the workspace not listed: watching the {len(known)} Health knows"
             self._update_status()
             if self._listing.failures <= 1:  # said once; the status line says when it is tried again
                 then = f"; {later}" if later else ""
@@ -240,17 +248,29 @@ class MonitorScreen(Screen[None]):
             return
         self._listing.succeeded()
         self._listing_note = ""
-        if self.monitor is not None and self.monitor.targets:
+        if self.monitor is not None and self.monitor.targets and not self._standing_in:
             return  # chosen with w meanwhile
+        self._standing_in = False
         if not targets:
             self.notify("Nothing to watch in this workspace yet: w chooses sources and workflows.", markup=False)
         self.watch_targets(targets)
+
+    _standing_in = False  # watching Health's subjects while the workspace cannot be listed
+
+    def _health_targets(self) -> list[Target]:
+        """Health's sources and workflows (their `$errors`), as `default_targets` makes them from a listing."""
+        watch = host(self).health
+        if watch is None:
+            return []
+        subjects = watch.board.subjects()
+        return [Target("source" if s.kind == "source" else "errors", s.id, s.label) for s in subjects]
 
     def action_choose(self) -> None:
         current = self.monitor.targets if self.monitor else []
 
         def chosen(targets: list[Target] | None) -> None:
             if targets is not None:
+                self._standing_in = False
                 self._listing.cancel()  # the user's choice: the workspace is not listed again over it
                 self._listing_note = ""
                 self.watch_targets(targets)
@@ -402,7 +422,7 @@ class MonitorScreen(Screen[None]):
         elif journal is not None and journal.lost:
             parts.append(Text(visible(journal.text(), 120), style="yellow"))
         targets = self.monitor.targets if self.monitor is not None else []
-        if not targets:
+        if not targets or self._standing_in:
             parts.append(Text(self._listing_note or "nothing watched: w chooses", style="yellow"))
         elif self.errors_only and not any(t.kind == "errors" for t in targets):
             parts.append(Text("no workflow's $errors watched: w adds them", style="yellow"))
