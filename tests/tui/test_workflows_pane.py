@@ -376,6 +376,7 @@ async def test_after_an_outage_the_pane_looks_again_by_itself(make_app, emulator
             await wait_for(pilot, lambda: "Could not read 4 workflows" in note(), timeout=20, says=note)
             assert pane._retry._timer is not None, "a look again is on its way"
             assert re.search(r"trying again in \d+ s · ", note()), note()  # and the note says when
+            assert "x forgets one" not in note()  # an outage is no reason to forget them (an on-call walk)
         finally:
             httpx.delete(faults)
         retry.retry_all_now()  # as the App does once the service answers again
