@@ -183,7 +183,7 @@ class SourceScreen(Guarded, StandInDetail):
     def down_tabs(self, down: ApiError) -> list[tuple[str, Widget]]:
         """The source as the journal knows it: its name and events, and why that is all."""
         said = self.down_said("its props, code and subscriptions", "Its events")
-        note = Text("⚠ The service did not answer: its events as the journal kept them, of the last day", "bold yellow")
+        note = self.kept_note("its events")
         events = LiveEvents(
             kept_events(self.session, self.ident),
             event_columns(),

@@ -107,7 +107,18 @@ class StandInDetail(DetailScreen):
         """The Overview's line: why only the journal's copy is shown. `unknown`: what is not known without the
         service ("its triggers and steps"); `kept`: what the journal gives ("Its errors")."""
         return Text.assemble(
-            ("⚠ The service did not answer ", "bold yellow"),
+            (f"⚠ {down_words(self.down)} ", "bold yellow"),
             f"({visible(with_status(self.down), 200) if self.down else ''}): {unknown} are not known. {kept} "
             "are the journal's, of the last day. It is asked again by itself; r: now.",
         )
+
+    def kept_note(self, what: str) -> Text:
+        """The note over the journal's list: "⚠ The service answered HTTP 503: its errors as the journal kept them"."""
+        return Text(f"⚠ {down_words(self.down)}: {what} as the journal kept them, of the last day", "bold yellow")
+
+
+def down_words(down: ApiError | None) -> str:
+    """ "The service answered HTTP 503", or "The service did not answer" (no answer at all): "did not answer"
+    under a header saying "failing: HTTP 503" read as two stories (an on-call walk)."""
+    status = down.status if down is not None else 0
+    return f"The service answered HTTP {status}" if status >= 500 else "The service did not answer"

@@ -560,7 +560,7 @@ class WorkflowScreen(Guarded, StandInDetail):
             noun="errors",
             id="errors",
         )
-        note = Text("⚠ The service did not answer: its errors as the journal kept them, of the last day", "bold yellow")
+        note = self.kept_note("its errors")
         said = self.down_said("its triggers and steps", "Its errors")
         overview = [("Name", self.record.name), ("ID", self.ident), ("", said)]
         return [("Overview", Fields(overview)), ("Errors", ErrorsTab(self._grouped(errors), note=note))]
