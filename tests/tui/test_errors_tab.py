@@ -753,7 +753,9 @@ async def test_in_an_outage_a_workflow_opens_on_the_errors_the_journal_kept(make
             table = screen.query_one(ErrorsTable)
             await wait_for(pilot, lambda: {e.id for e in table.rows} == shown, timeout=10)
             hint = screen.query_one(ErrorsTab).query_one(".hint", Phrases).text.plain
-            assert hint.startswith("⚠ The service answered HTTP 503: its errors as the journal kept them, of the last day")
+            assert hint.startswith(
+                "⚠ The service answered HTTP 503: its errors as the journal kept them, of the last day"
+            )
             assert "the service's last 100" not in hint
             assert not screen.check_action("toggle_active", ())  # nothing to change while it does not answer
         finally:
@@ -791,7 +793,9 @@ async def test_in_an_outage_a_source_opens_on_the_events_the_journal_kept(make_a
             table = screen.query_one(LiveEvents)
             await wait_for(pilot, lambda: {e.id for e in table.rows} == shown, timeout=10)
             said = screen.query_one(".hint", Phrases).text.plain
-            assert said.startswith("⚠ The service answered HTTP 503: its events as the journal kept them, of the last day")
+            assert said.startswith(
+                "⚠ The service answered HTTP 503: its events as the journal kept them, of the last day"
+            )
             assert not screen.check_action("delete_source", ())  # nothing to change while it does not answer
             assert screen.json_data() == {"id": source.id, "note": "not read: the service did not answer"}
         finally:

@@ -901,7 +901,9 @@ async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(
             for row in cells
         )
         summary = text_of(screen.query_one("#summary", Static))
-        assert summary.startswith("The service did not answer for 2 of these 2: planned again once it does (r now).")
+        assert summary.startswith(
+            "2 of these 2 are not ready, the service failed: planned again once it answers (r now)."
+        )
         assert "None of these can be replayed" not in summary
         # A fix typed meanwhile is not "nothing to change", which had a correct fix rewritten (an on-call walk).
         screen.query_one("#fix", Input).value = "customer_email = ops@example.com"
@@ -910,7 +912,7 @@ async def test_a_bulk_replay_the_service_could_not_plan_says_not_ready_not_cant(
         # The service answers again (the fault is gone): r plans them now; the screen stayed "not ready" for good.
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.planned and screen._ready() == 2, timeout=20)
-        assert "did not answer" not in text_of(screen.query_one("#summary", Static))
+        assert "not ready" not in text_of(screen.query_one("#summary", Static))
         await wait_for(pilot, lambda: "changes 2 of 2 payloads" in text_of(check))
 
 
@@ -1206,3 +1208,18 @@ def test_the_as_they_were_question_of_one_error_says_it_of_one() -> None:
     one = as_they_were_question(1)
     assert one.title_text == "Replay 1 error as it was?"
     assert as_they_were_question(3).title_text == "Replay 3 errors as they were?"
+
+
+async def test_a_bulk_replay_not_ready_in_an_outage_is_planned_by_itself_once_the_service_answers(
+    make_app, emulator, monkeypatch
+) -> None:
+    """It stayed "not ready … HTTP 503" after the service was back, until esc and R (an on-call walk)."""
+    from aftui.tui.screens import replay_bulk
+
+    monkeypatch.setattr(replay_bulk, "LOOK_AGAIN_S", 0.5)
+    errors = post_orders(emulator, "ord_bulk_back_a", "ord_bulk_back_b")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await bulk_in_an_outage(app, pilot, emulator, errors)  # the fault is cleared once planned
+        await wait_for(pilot, lambda: screen.planned and screen._ready() == 2, timeout=20)
+        assert "not ready" not in text_of(screen.query_one("#summary", Static))

@@ -376,9 +376,8 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
             return Text.assemble(("✖ ", "bold red"), READ_ONLY_WORDS, ("  d dry run · esc goes back", "dim"))
         not_ready = sum(1 for p in self.plans.values() if p.transient)
         if not_ready:  # "None of these can be replayed" read as final
-            words = (
-                f"The service did not answer for {not_ready} of these {len(self.events)}: planned again once it does"
-            )
+            # Not "did not answer": it may have answered 503, as the header says.
+            words = f"{not_ready} of these {len(self.events)} are not ready, the service failed: planned again once it answers"
             return Text.assemble(
                 (f"{words} (r now).", "yellow"),
                 (f" {ready} ready: ctrl+s replays them.", "bold") if ready else "",
@@ -689,8 +688,20 @@ class BulkReplayScreen(Screen["BulkSummary | None"]):
         summary = self.summary
         if summary is not None and not self.running and any(_unknown(r) for r in summary.results):
             self._settle_unknown()
-        elif self._not_ready() and self.session.client.status == "ok":
-            self.action_refresh()  # the service answers again: what it kept from being planned is planned now
+        elif self._not_ready():
+            self._probe_then_plan()
+
+    @work(group="bulk-probe", exclusive=True, exit_on_error=False)
+    async def _probe_then_plan(self) -> None:
+        """One read of the workflow; answered, what the outage kept from being planned is planned now. The screen
+        stayed "not ready" after the service was back (an on-call walk), and no state of the client's says so
+        by itself: its last answer may be the 503."""
+        try:
+            await self.session.client.get_workflow(self.workflow_id)
+        except ApiError:
+            return
+        if self._not_ready():
+            self.action_refresh()
 
     def _not_ready(self) -> int:
         """Plans an outage kept from being made, while nothing was sent (before a run)."""
