@@ -1131,7 +1131,7 @@ async def test_health_looks_for_the_outcome_of_a_replay_sent_in_an_outage_by_its
         sent_unknown(emulator, path, error, "rp_00000000000hlth1", fixed)
         await wait_for(pilot, lambda: any(n.title == "Replay outcome found" for n in app._notifications), timeout=20)
         said = next(n.message for n in app._notifications if n.title == "Replay outcome found")
-        assert said.startswith("1 replayed ok: sent with the outcome unknown, now seen"), said
+        assert said.startswith(f"1 replayed ok of {ORDERS}: sent with the outcome unknown, now seen"), said
         assert isinstance(app.screen.query_one(HealthPane), HealthPane)  # found from Health, no tab opened
     with ReplayLog(path) as log:
         assert next(r for r in log.recent() if r.replay_id == "rp_00000000000hlth1").outcome == "succeeded"

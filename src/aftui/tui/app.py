@@ -922,12 +922,18 @@ class AftuiApp(App[None]):
             if found:
                 ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
                 words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
+                # Named: told on Health, it is not the screen of one workflow.
+                name = next((s.label for s in self._board_subjects() if s.id == subject_id), subject_id)
                 self.notify(
-                    f"{' · '.join(words)}: sent with the outcome unknown, now seen in the workflow's errors and events",
+                    f"{' · '.join(words)} of {visible(name, 60)}: sent with the outcome unknown, now seen in its "
+                    "errors and events",
                     title="Replay outcome found",
                     timeout=8,
                     markup=False,
                 )
+
+    def _board_subjects(self) -> list[Subject]:
+        return self.health.board.subjects() if self.health is not None else []
 
     @work(group="health-switches", exclusive=True, exit_on_error=False)
     async def _health_switches(self) -> None:
