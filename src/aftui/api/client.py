@@ -114,18 +114,22 @@ class InFlight:
             if back:
                 self.back_sent_at = max(self.back_sent_at, sent_at)
 
+    def _oldest_sent(self) -> float | None:
+        """When the oldest request waiting was sent, of those sent since the service was last back (lock held)."""
+        return min((at for at in self._sent.values() if at > self.back_sent_at), default=None)
+
     def oldest(self) -> float:
         """Seconds the oldest has waited (0 when none waits), of those sent since the service was last back."""
         with self._lock:
-            waiting = [at for at in self._sent.values() if at > self.back_sent_at]
-            return time.monotonic() - min(waiting) if waiting else 0.0
+            sent = self._oldest_sent()
+            return time.monotonic() - sent if sent is not None else 0.0
 
     def answered_after_oldest(self) -> bool:
         """Whether a request sent after the oldest one waiting (as `oldest` counts them) got its answer: the
         service answers, only not that one (an endpoint that hangs; or, after a hang, what it still holds)."""
         with self._lock:
-            waiting = [at for at in self._sent.values() if at > self.back_sent_at]
-            return bool(waiting) and self.heard_sent_at > min(waiting)
+            sent = self._oldest_sent()
+            return sent is not None and self.heard_sent_at > sent
 
 
 @dataclass(frozen=True)

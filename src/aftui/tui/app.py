@@ -905,6 +905,7 @@ class AftuiApp(App[None]):
         most every HEALTH_SETTLE_S a workflow (a look reads its last 100 errors and events)."""
         from ..replay.settle import unknown_of
         from ..replay.states import touching_rows
+        from .screens.replay_journal import found_words
 
         records = self._replay_records
         if records is None or records.log is None:
@@ -920,12 +921,10 @@ class AftuiApp(App[None]):
                 continue
             found = await records.settle(rows, {e.id: e for e in items if e.id})
             if found:
-                ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
-                words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
                 # Named: told on Health, it is not the screen of one workflow.
                 name = next((s.label for s in self._board_subjects() if s.id == subject_id), subject_id)
                 self.notify(
-                    f"{' · '.join(words)} of {visible(name, 60)}: sent with the outcome unknown, now seen in its "
+                    f"{found_words(found)} of {visible(name, 60)}: sent with the outcome unknown, now seen in its "
                     "errors and events",
                     title="Replay outcome found",
                     timeout=8,

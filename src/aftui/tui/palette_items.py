@@ -126,8 +126,8 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
         return []
     actions: list[Action] = []
     read = pane.found.details if isinstance(pane, WorkflowsPane) else {}
-    failed = _with_errors(app)
-    for ident, known_name in _failing_first(app, session.known.names_in(session.org_id or "")):
+    ordered, failed = _as_health_has_them(app, session.known.names_in(session.org_id or ""))
+    for ident, known_name in ordered:
         label = known_name or ident
         name = visible(label, NAME_CHARS)
         owner: Widget = pane if pane is not None else app.screen
@@ -151,23 +151,17 @@ def _workflow_actions(app: App[Any], pane: Pane | None) -> list[Action]:
     return actions
 
 
-def _failing_first(app: App[Any], names: dict[str, str]) -> list[tuple[str, str]]:
-    """The workflows in Health's order (failing first): hits of one score keep the order they came in, so
-    `:replay` then enter opens the workflow failing most, not the first one known."""
+def _as_health_has_them(app: App[Any], names: dict[str, str]) -> tuple[list[tuple[str, str]], set[str]]:
+    """The workflows in Health's order (failing first), and those with errors in the last day, from one read of
+    its rows. Hits of one score keep the order they came in, so `:replay` then enter opens the workflow failing
+    most, not the first one known; "replay them" of one with no errors offered nothing to replay (a walk)."""
     watch = host(app).health
     if watch is None:
-        return list(names.items())
-    rank = {row.subject.id: i for i, row in enumerate(watch.board.rows(watch.now_ms()))}
-    return sorted(names.items(), key=lambda item: rank.get(item[0], len(rank)))
-
-
-def _with_errors(app: App[Any]) -> set[str]:
-    """The workflows with errors in the last day, as Health counts them: "replay them" of one with none offered
-    nothing to replay (an on-call walk)."""
-    watch = host(app).health
-    if watch is None:
-        return set()
-    return {row.subject.id for row in watch.board.rows(watch.now_ms()) if row.errors_24h}
+        return list(names.items()), set()
+    rows = watch.board.rows(watch.now_ms())
+    rank = {row.subject.id: i for i, row in enumerate(rows)}
+    ordered = sorted(names.items(), key=lambda item: rank.get(item[0], len(rank)))
+    return ordered, {row.subject.id for row in rows if row.errors_24h}
 
 
 def _errors_tab(app: App[Any], ident: str, label: str) -> None:

@@ -58,7 +58,7 @@ from ..widgets.json_view import JsonView, dumps
 from ..widgets.status import StatusHeader
 from ..widgets.timeline import Timeline
 from .monitor_lines import detail_head, streams_text
-from .monitor_targets import default_targets, targets_of
+from .monitor_targets import default_targets, subject_targets, targets_of
 from .watch import WatchScreen
 
 log = logging.getLogger("aftui.tui")
@@ -260,10 +260,7 @@ class MonitorScreen(Screen[None]):
     def _health_targets(self) -> list[Target]:
         """Health's sources and workflows (their `$errors`), as `default_targets` makes them from a listing."""
         watch = host(self).health
-        if watch is None:
-            return []
-        subjects = watch.board.subjects()
-        return [Target("source" if s.kind == "source" else "errors", s.id, s.label) for s in subjects]
+        return subject_targets(watch.board.subjects()) if watch is not None else []
 
     def action_choose(self) -> None:
         current = self.monitor.targets if self.monitor else []

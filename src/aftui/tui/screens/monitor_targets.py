@@ -51,9 +51,13 @@ def targets_of(screen: Screen[Any]) -> list[Target] | None:
 async def default_targets(session: Session) -> list[Target]:
     """Every source of the workspace (the first MAX_SOURCES) and the `$errors` of each workflow aftui knows
     or finds in the workspace's subscriptions (as the Workflows pane does), so errors show without a visit there."""
+    return subject_targets(await workspace_subjects(session))
+
+
+def subject_targets(subjects: list[Subject]) -> list[Target]:
+    """Each source's stream and each workflow's `$errors`: what the monitor watches of a workspace."""
     from ...monitor import Target
 
-    subjects = await workspace_subjects(session)
     return [Target("source" if s.kind == "source" else "errors", s.id, s.label) for s in subjects]
 
 

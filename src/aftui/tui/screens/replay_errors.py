@@ -47,7 +47,7 @@ from ..widgets.paged_table import Column
 from .events import EventScreen, event_time
 from .live_events import LiveEvents
 from .replay import open_bulk_replay, open_replay
-from .replay_journal import ReplayJournal
+from .replay_journal import ReplayJournal, found_words
 
 STATE_S = 1.0  # how often an error's detail reads its replays again: the answer to "is it fixed?"
 LOOK_AGAIN_S = 30.0  # how often replays of an outcome unknown are looked for again (two reads of the service)
@@ -300,10 +300,8 @@ class ErrorsTable(LiveEvents):
         found = await journal.settle(rows, {e.id: e for e in items if e.id})
         if not found:
             return
-        ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
-        words = [f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok)
         self.notify(
-            f"{' · '.join(words)}: {'replays' if len(found) > 1 else 'a replay'} sent with the outcome unknown, "
+            f"{found_words(found)}: {'replays' if len(found) > 1 else 'a replay'} sent with the outcome unknown, "
             "now seen in the workflow's errors and events",
             title="Replay outcome found",
             timeout=8,

@@ -24,6 +24,12 @@ READ_ONLY_WORDS = "Replay is off: read-only profile (a replay runs the workflow 
 LOOK_AGAIN_WAIT_S = 3.0
 
 
+def found_words(found: dict[str, Found]) -> str:
+    """What looking again found, as the "Replay outcome found" notifications say it: `1 replayed ok · 2 failed again`."""
+    ok = sum(1 for f in found.values() if f.outcome.kind == "succeeded")
+    return " · ".join([f"{ok} replayed ok"] * bool(ok) + [f"{len(found) - ok} failed again"] * bool(len(found) - ok))
+
+
 class ReplayJournal:
     """The replay log, in the session's journal file, opened on first use; events seen go to the session's journal.
 
